@@ -1,0 +1,72 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// One set of compiler settings for every target.
+let swiftSettings: [SwiftSetting] = [
+    // Tools 6.0 already builds in the Swift 6 language mode (complete strict concurrency);
+    // spelling it out keeps a downgrade of the tools line from silently relaxing it.
+    .swiftLanguageMode(.v6),
+    // `any P` everywhere makes existential costs visible in review.
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "RingCast",
+    // Synchronization.Mutex needs macOS 15 where the package is built on a Mac.
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "ringcast", targets: ["ringcast"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // Debian's libwebsockets 4.1.6; the shim exposes what Swift cannot import directly.
+        .systemLibrary(
+            name: "CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev", "libssl-dev", "libcap-dev"])]
+        ),
+        // Pure Swift, no I/O: model, animation, geometry, frame encoding, API types.
+        .target(name: "RingCastCore", swiftSettings: swiftSettings),
+        // The only module that imports libwebsockets; it knows bytes, not rings.
+        .target(
+            name: "RingCastTransport",
+            dependencies: ["CLibWebSockets"],
+            swiftSettings: swiftSettings
+        ),
+        // Wiring: config, routes, broadcaster, buildServer.
+        .target(
+            name: "RingCastServer",
+            dependencies: [
+                "RingCastCore",
+                "RingCastTransport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "ringcast",
+            dependencies: [
+                "RingCastServer",
+                "RingCastCore",
+                "RingCastTransport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "RingCastCoreTests", dependencies: ["RingCastCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RingCastTransportTests",
+            dependencies: ["RingCastTransport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RingCastServerTests",
+            dependencies: ["RingCastServer", "RingCastCore", "RingCastTransport"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,2 @@
+internal import CLibWebSockets
+enum TransportPlaceholder {}

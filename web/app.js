@@ -1,0 +1,153 @@
+// Wiring: the stream feeds decoded messages into one state object; one requestAnimationFrame
+// callback draws it when something new arrived or the canvas changed size.
+
+import { openStream, streamAddress } from "./connection.js";
+import { drawBoard, fitCanvas } from "./draw.js";
+import { decode } from "./protocol.js";
+
+const canvas = document.getElementById("rings");
+const stage = document.getElementById("stage");
+const boardName = document.getElementById("board-name");
+const status = document.getElementById("status");
+const statusText = document.getElementById("status-text");
+const ctx = canvas.getContext("2d");
+
+// Everything the page knows. A layout resets it; frames update it; the draw loop reads it.
+const state = {
+  layout: null, // the last layout: board size and each ring's geometry and text spots
+  rings: new Map(), // ring id of the layout → last values a frame carried for it (null before)
+  background: null, // colour the board is filled with
+  seq: null, // seq of the last frame applied
+  dirty: false, // true when the state holds something not yet drawn
+  connection: "connecting", // "connecting" | "live" | "reconnecting" | "offline"
+};
+window.ringcast = Object.freeze({ state });
+
+const { board, url } = streamAddress(window.location);
+document.body.dataset.board = board;
+boardName.textContent = board;
+
+// --- messages ----------------------------------------------------------------------------------
+
+const warned = new Set();
+
+function receive(data) {
+  try {
+    const message = decode(data);
+    if (message?.type === "layout") {
+      applyLayout(message);
+    } else if (message?.type === "frame") {
+      applyFrame(message);
+    } // null: a message type this page does not know, ignored
+  } catch (error) {
+    // Once per distinct problem: a server repeating it 60 times a second must not flood the console.
+    const reason = error instanceof Error ? error.message : String(error);
+    if (!warned.has(reason)) {
+      warned.add(reason);
+      console.warn("RingCast: ignored a malformed message:", reason);
+    }
+  }
+}
+
+// A layout starts the picture over: new geometry, no ring values until the keyframe that follows.
+function applyLayout(layout) {
+  state.layout = layout;
+  state.rings = new Map(layout.rings.map((ring) => [ring.id, null]));
+  state.seq = null;
+  setBackground(layout.background);
+  boardName.textContent = layout.board;
+  document.body.dataset.board = layout.board;
+  canvas.setAttribute("aria-label", `Progress rings of board ${layout.board}`);
+  needsFit = true;
+  invalidate();
+  stream.live();
+}
+
+// A frame may carry only some rings: each one it carries replaces that ring's last values.
+function applyFrame(frame) {
+  if (state.layout === null) {
+    return; // no geometry to draw it with; the server always sends a layout first
+  }
+  for (const ring of frame.rings) {
+    if (state.rings.has(ring.id)) {
+      state.rings.set(ring.id, ring);
+    }
+  }
+  if (frame.background !== null) {
+    setBackground(frame.background.color);
+  }
+  state.seq = frame.seq;
+  invalidate();
+}
+
+// The letterbox and header take the board's background so the board reaches the screen's edges.
+function setBackground(colour) {
+  if (colour !== state.background) {
+    state.background = colour;
+    document.body.style.backgroundColor = colour;
+  }
+}
+
+// --- connection status -------------------------------------------------------------------------
+
+function showStatus(connection, seconds) {
+  state.connection = connection;
+  document.body.dataset.state = connection;
+  status.dataset.state = connection;
+  statusText.textContent = connection === "reconnecting" ? `reconnecting in ${seconds}s` : connection;
+}
+
+// --- drawing -----------------------------------------------------------------------------------
+
+let needsFit = true; // the stage, the device pixel ratio or the board size changed
+let scale = 1; // device pixels per logical unit
+let frameRequested = false;
+
+function invalidate() {
+  state.dirty = true;
+  if (!frameRequested) {
+    frameRequested = true;
+    requestAnimationFrame(render);
+  }
+}
+
+function render() {
+  frameRequested = false;
+  if (state.layout === null || !state.dirty) {
+    return;
+  }
+  if (needsFit) {
+    needsFit = false;
+    scale = fitCanvas(canvas, stage.clientWidth, stage.clientHeight, state.layout, window.devicePixelRatio);
+  }
+  state.dirty = false;
+  drawBoard(ctx, scale, state);
+  if (state.seq === null) {
+    delete document.body.dataset.seq;
+  } else {
+    document.body.dataset.seq = String(state.seq);
+  }
+}
+
+function refit() {
+  needsFit = true;
+  invalidate();
+}
+
+// Moving the window to a screen of another pixel ratio (or zooming) resizes nothing in CSS
+// pixels, so watch the ratio itself; each query matches one ratio and is re-armed on change.
+function watchPixelRatio() {
+  matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener(
+    "change",
+    () => {
+      refit();
+      watchPixelRatio();
+    },
+    { once: true },
+  );
+}
+
+new ResizeObserver(refit).observe(stage);
+watchPixelRatio();
+showStatus("connecting");
+const stream = openStream(url, { onData: receive, onStatus: showStatus });

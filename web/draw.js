@@ -1,0 +1,93 @@
+// Canvas drawing. Every position, angle, colour stop and text comes from the server (layout and
+// frames); this file only turns those numbers into canvas calls. The one piece of arithmetic is
+// the pixel scale: logical units → device pixels for the transform, and for shadows, which the
+// canvas applies in device pixels whatever the transform.
+
+const FONT_STACK = 'ui-rounded, "SF Pro Rounded", system-ui, sans-serif';
+const FULL_TURN = 2 * Math.PI;
+
+// Sizes the canvas to the largest box of the board's aspect ratio that fits boxWidth × boxHeight
+// CSS pixels, with a backing store of device pixels. Returns the device pixels per logical unit.
+export function fitCanvas(canvas, boxWidth, boxHeight, layout, pixelRatio) {
+  const cssScale = Math.min(boxWidth / layout.width, boxHeight / layout.height);
+  const cssWidth = Math.max(1, Math.floor(layout.width * cssScale));
+  const cssHeight = Math.max(1, Math.floor(layout.height * cssScale));
+  canvas.style.width = `${cssWidth}px`;
+  canvas.style.height = `${cssHeight}px`;
+  canvas.width = Math.round(cssWidth * pixelRatio);
+  canvas.height = Math.round(cssHeight * pixelRatio);
+  return Math.min(canvas.width / layout.width, canvas.height / layout.height);
+}
+
+// Draws the whole board: background, then each ring of the layout in order with its last values
+// (rings: Map id → values or null before the first frame that carried it).
+export function drawBoard(ctx, scale, { layout, rings, background }) {
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.fillStyle = background;
+  ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  ctx.setTransform(scale, 0, 0, scale, 0, 0);
+  ctx.textBaseline = "middle";
+  for (const ring of layout.rings) {
+    drawRing(ctx, scale, ring, rings.get(ring.id) ?? null);
+  }
+}
+
+function drawRing(ctx, scale, ring, values) {
+  const { cx, cy, r, thickness } = ring;
+
+  ctx.lineWidth = thickness;
+  ctx.strokeStyle = ring.track;
+  ctx.beginPath();
+  ctx.arc(cx, cy, r, 0, FULL_TURN);
+  ctx.stroke();
+
+  if (values !== null && values.p !== null && values.p > 0) {
+    const gradient = ctx.createConicGradient(values.gradient.start, cx, cy);
+    for (const [offset, colour] of values.gradient.stops) {
+      gradient.addColorStop(offset, colour);
+    }
+    ctx.lineCap = "butt";
+    ctx.strokeStyle = gradient;
+    ctx.beginPath();
+    ctx.arc(cx, cy, r, values.a0, values.a1);
+    ctx.stroke();
+
+    const discRadius = thickness / 2;
+    if (values.cap.visible) {
+      disc(ctx, values.cap.x, values.cap.y, discRadius, values.cap.color);
+    }
+    const tip = values.tip;
+    disc(ctx, tip.x, tip.y, discRadius, tip.color);
+    if (tip.visible) {
+      ctx.save();
+      ctx.shadowColor = `rgba(0, 0, 0, ${tip.shadow.alpha})`;
+      ctx.shadowBlur = tip.shadow.blur * scale;
+      ctx.shadowOffsetX = tip.shadow.dx * scale;
+      ctx.shadowOffsetY = tip.shadow.dy * scale;
+      disc(ctx, tip.x, tip.y, discRadius, tip.color);
+      ctx.restore();
+    }
+  }
+
+  if (ring.titleText !== null) {
+    text(ctx, ring.title, ring.titleText, 600, ring.titleColor);
+  }
+  if (ring.labelText !== null && values !== null) {
+    text(ctx, values.label, ring.labelText, 700, values.labelColor);
+  }
+}
+
+function disc(ctx, x, y, radius, colour) {
+  ctx.fillStyle = colour;
+  ctx.beginPath();
+  ctx.arc(x, y, radius, 0, FULL_TURN);
+  ctx.fill();
+}
+
+// Canvas text is never parsed as markup, so server strings are safe here as they are.
+function text(ctx, string, spot, weight, colour) {
+  ctx.font = `${weight} ${spot.size}px ${FONT_STACK}`;
+  ctx.textAlign = spot.align;
+  ctx.fillStyle = colour;
+  ctx.fillText(string, spot.x, spot.y);
+}

@@ -1,0 +1,211 @@
+// Decoding of the server's WebSocket messages (contract: protocol-json.md).
+//
+// decode(data) turns one message into a plain object of one fixed shape, whatever the encoding,
+// so the rest of the page never sees JSON or bytes. Today only the JSON (text) form exists; a
+// binary decoder for ArrayBuffer messages goes beside decodeJSON and returns the same shapes:
+//
+//   {type: "layout", board, width, height, background, rings: [RingGeometry]}
+//   {type: "frame", board, seq, t, rings: [RingValues], background: {color} | null}
+//   null for a message type this page does not know (to be ignored)
+//
+// A malformed message throws ProtocolError. Every field the page draws with is checked here, so
+// draw.js can hand the values to the canvas without checks of its own.
+
+export class ProtocolError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "ProtocolError";
+  }
+}
+
+export function decode(data) {
+  if (typeof data === "string") {
+    return decodeJSON(data);
+  }
+  throw new ProtocolError("binary messages are not supported yet (ask for format=json)");
+}
+
+function decodeJSON(text) {
+  let message;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    throw new ProtocolError("message is not valid JSON");
+  }
+  const m = object(message, "message");
+  switch (m.type) {
+    case "layout":
+      return layout(m);
+    case "frame":
+      return frame(m);
+    default:
+      return null;
+  }
+}
+
+function layout(m) {
+  return {
+    type: "layout",
+    board: string(m.board, "layout.board"),
+    width: positive(m.width, "layout.width"),
+    height: positive(m.height, "layout.height"),
+    background: colour(m.background, "layout.background"),
+    rings: array(m.rings, "layout.rings").map((r, i) => ringGeometry(r, `layout.rings[${i}]`)),
+  };
+}
+
+function ringGeometry(value, at) {
+  const r = object(value, at);
+  const titleText = optional(r.titleText, `${at}.titleText`, textSpot);
+  return {
+    id: string(r.id, `${at}.id`),
+    title: r.title === undefined ? "" : string(r.title, `${at}.title`),
+    kind: r.kind === undefined ? "plain" : string(r.kind, `${at}.kind`),
+    cx: number(r.cx, `${at}.cx`),
+    cy: number(r.cy, `${at}.cy`),
+    r: positive(r.r, `${at}.r`),
+    thickness: positive(r.thickness, `${at}.thickness`),
+    track: colour(r.track, `${at}.track`),
+    titleColor: titleText ? colour(r.titleColor, `${at}.titleColor`) : null,
+    titleText,
+    labelText: optional(r.labelText, `${at}.labelText`, textSpot),
+  };
+}
+
+const ALIGNS = new Set(["left", "center", "right"]);
+
+function textSpot(value, at) {
+  const t = object(value, at);
+  if (!ALIGNS.has(t.align)) {
+    throw new ProtocolError(`${at}.align must be "left", "center" or "right"`);
+  }
+  return {
+    x: number(t.x, `${at}.x`),
+    y: number(t.y, `${at}.y`),
+    size: positive(t.size, `${at}.size`),
+    align: t.align,
+  };
+}
+
+function frame(m) {
+  const background = optional(m.background, "frame.background", (b, at) => ({
+    color: colour(object(b, at).color, `${at}.color`),
+  }));
+  return {
+    type: "frame",
+    board: string(m.board, "frame.board"),
+    seq: number(m.seq, "frame.seq"),
+    t: number(m.t, "frame.t"),
+    rings: array(m.rings, "frame.rings").map((r, i) => ringValues(r, `frame.rings[${i}]`)),
+    background,
+  };
+}
+
+function ringValues(value, at) {
+  const r = object(value, at);
+  const gradient = object(r.gradient, `${at}.gradient`);
+  const cap = object(r.cap, `${at}.cap`);
+  const tip = object(r.tip, `${at}.tip`);
+  const shadow = object(tip.shadow, `${at}.tip.shadow`);
+  return {
+    id: string(r.id, `${at}.id`),
+    p: r.p === null ? null : number(r.p, `${at}.p`),
+    a0: number(r.a0, `${at}.a0`),
+    a1: number(r.a1, `${at}.a1`),
+    gradient: {
+      start: number(gradient.start, `${at}.gradient.start`),
+      stops: array(gradient.stops, `${at}.gradient.stops`).map((s, i) =>
+        colourStop(s, `${at}.gradient.stops[${i}]`),
+      ),
+    },
+    cap: {
+      x: number(cap.x, `${at}.cap.x`),
+      y: number(cap.y, `${at}.cap.y`),
+      color: colour(cap.color, `${at}.cap.color`),
+      visible: boolean(cap.visible, `${at}.cap.visible`),
+    },
+    tip: {
+      x: number(tip.x, `${at}.tip.x`),
+      y: number(tip.y, `${at}.tip.y`),
+      color: colour(tip.color, `${at}.tip.color`),
+      visible: boolean(tip.visible, `${at}.tip.visible`),
+      shadow: {
+        dx: number(shadow.dx, `${at}.tip.shadow.dx`),
+        dy: number(shadow.dy, `${at}.tip.shadow.dy`),
+        blur: number(shadow.blur, `${at}.tip.shadow.blur`),
+        alpha: number(shadow.alpha, `${at}.tip.shadow.alpha`),
+      },
+    },
+    label: string(r.label, `${at}.label`),
+    labelColor: colour(r.labelColor, `${at}.labelColor`),
+  };
+}
+
+// addColorStop throws on an offset outside [0, 1] or an unparsable colour: refuse both here.
+function colourStop(value, at) {
+  if (!Array.isArray(value) || value.length !== 2) {
+    throw new ProtocolError(`${at} must be [offset, colour]`);
+  }
+  const offset = number(value[0], `${at}[0]`);
+  if (offset < 0 || offset > 1) {
+    throw new ProtocolError(`${at}[0] must lie in [0, 1]`);
+  }
+  return [offset, colour(value[1], `${at}[1]`)];
+}
+
+// --- field checks ------------------------------------------------------------------------------
+
+function object(value, at) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ProtocolError(`${at} must be an object`);
+  }
+  return value;
+}
+
+function array(value, at) {
+  if (!Array.isArray(value)) {
+    throw new ProtocolError(`${at} must be an array`);
+  }
+  return value;
+}
+
+function string(value, at) {
+  if (typeof value !== "string") {
+    throw new ProtocolError(`${at} must be a string`);
+  }
+  return value;
+}
+
+function number(value, at) {
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw new ProtocolError(`${at} must be a finite number`);
+  }
+  return value;
+}
+
+function positive(value, at) {
+  if (number(value, at) <= 0) {
+    throw new ProtocolError(`${at} must be positive`);
+  }
+  return value;
+}
+
+function boolean(value, at) {
+  if (typeof value !== "boolean") {
+    throw new ProtocolError(`${at} must be true or false`);
+  }
+  return value;
+}
+
+const COLOUR = /^#[0-9a-f]{8}$/i;
+
+function colour(value, at) {
+  if (typeof value !== "string" || !COLOUR.test(value)) {
+    throw new ProtocolError(`${at} must be a colour "#rrggbbaa"`);
+  }
+  return value;
+}
+
+function optional(value, at, check) {
+  return value === undefined || value === null ? null : check(value, at);
+}

@@ -1,5 +1,6 @@
-// Wiring: the stream feeds decoded messages into one state object; one requestAnimationFrame
-// callback draws it when something new arrived or the canvas changed size.
+// Wiring: the stream feeds decoded messages into one state object; a requestAnimationFrame
+// callback, requested only when something new arrived or the canvas changed size, draws it (at
+// most once per display frame however many messages came in between).
 
 import { openStream, streamAddress } from "./connection.js";
 import { drawBoard, fitCanvas } from "./draw.js";
@@ -58,7 +59,6 @@ function applyLayout(layout) {
   boardName.textContent = layout.board;
   document.body.dataset.board = layout.board;
   canvas.setAttribute("aria-label", `Progress rings of board ${layout.board}`);
-  needsFit = true;
   invalidate();
   stream.live();
 }
@@ -99,8 +99,6 @@ function showStatus(connection, seconds) {
 
 // --- drawing -----------------------------------------------------------------------------------
 
-let needsFit = true; // the stage, the device pixel ratio or the board size changed
-let scale = 1; // device pixels per logical unit
 let frameRequested = false;
 
 function invalidate() {
@@ -116,11 +114,8 @@ function render() {
   if (state.layout === null || !state.dirty) {
     return;
   }
-  if (needsFit) {
-    needsFit = false;
-    scale = fitCanvas(canvas, stage.clientWidth, stage.clientHeight, state.layout, window.devicePixelRatio);
-  }
   state.dirty = false;
+  const scale = fitCanvas(canvas, stage.clientWidth, stage.clientHeight, state.layout, window.devicePixelRatio);
   drawBoard(ctx, scale, state);
   if (state.seq === null) {
     delete document.body.dataset.seq;
@@ -129,25 +124,20 @@ function render() {
   }
 }
 
-function refit() {
-  needsFit = true;
-  invalidate();
-}
-
-// Moving the window to a screen of another pixel ratio (or zooming) resizes nothing in CSS
-// pixels, so watch the ratio itself; each query matches one ratio and is re-armed on change.
+// Moving the window to a screen of another pixel ratio resizes nothing in CSS pixels, so watch
+// the ratio itself; each query matches one ratio and is re-armed on change.
 function watchPixelRatio() {
   matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener(
     "change",
     () => {
-      refit();
+      invalidate();
       watchPixelRatio();
     },
     { once: true },
   );
 }
 
-new ResizeObserver(refit).observe(stage);
+new ResizeObserver(invalidate).observe(stage);
 watchPixelRatio();
 showStatus("connecting");
 const stream = openStream(url, { onData: receive, onStatus: showStatus });

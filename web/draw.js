@@ -1,22 +1,28 @@
 // Canvas drawing. Every position, angle, colour stop and text comes from the server (layout and
-// frames); this file only turns those numbers into canvas calls. The one piece of arithmetic is
-// the pixel scale: logical units → device pixels for the transform, and for shadows, which the
-// canvas applies in device pixels whatever the transform.
+// frames); this file only turns those numbers into canvas calls. Its only arithmetic is fitting
+// the board to the screen: the pixel scale (device pixels per logical unit) for the transform and
+// for shadows, which the canvas applies in device pixels whatever the transform.
 
 const FONT_STACK = 'ui-rounded, "SF Pro Rounded", system-ui, sans-serif';
 const FULL_TURN = 2 * Math.PI;
 
 // Sizes the canvas to the largest box of the board's aspect ratio that fits boxWidth × boxHeight
-// CSS pixels, with a backing store of device pixels. Returns the device pixels per logical unit.
+// CSS pixels, with a backing store of device pixels. Touches the canvas only when a size changed
+// (assigning width or height, even unchanged, reallocates and clears the backing store).
+// Returns the device pixels per logical unit.
 export function fitCanvas(canvas, boxWidth, boxHeight, layout, pixelRatio) {
   const cssScale = Math.min(boxWidth / layout.width, boxHeight / layout.height);
   const cssWidth = Math.max(1, Math.floor(layout.width * cssScale));
   const cssHeight = Math.max(1, Math.floor(layout.height * cssScale));
-  canvas.style.width = `${cssWidth}px`;
+  const width = Math.round(cssWidth * pixelRatio);
+  const height = Math.round(cssHeight * pixelRatio);
+  if (canvas.width !== width || canvas.height !== height) {
+    canvas.width = width;
+    canvas.height = height;
+  }
+  canvas.style.width = `${cssWidth}px`; // unchanged values cost nothing here
   canvas.style.height = `${cssHeight}px`;
-  canvas.width = Math.round(cssWidth * pixelRatio);
-  canvas.height = Math.round(cssHeight * pixelRatio);
-  return Math.min(canvas.width / layout.width, canvas.height / layout.height);
+  return Math.min(width / layout.width, height / layout.height);
 }
 
 // Draws the whole board: background, then each ring of the layout in order with its last values

@@ -95,6 +95,9 @@ function showStatus(connection, seconds) {
   document.body.dataset.state = connection;
   status.dataset.state = connection;
   statusText.textContent = connection === "reconnecting" ? `reconnecting in ${seconds}s` : connection;
+  // A picture on screen that stopped updating is marked stale (style.css dims it). Not before the
+  // first layout, and not for a hidden tab, which closed its stream on purpose.
+  document.body.toggleAttribute("data-stale", connection !== "live" && state.layout !== null && !document.hidden);
 }
 
 // --- drawing -----------------------------------------------------------------------------------

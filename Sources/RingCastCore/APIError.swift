@@ -1,5 +1,3 @@
-import Foundation
-
 /// The one error type of the REST API. It encodes as DESIGN §6's body,
 /// `{"error":{"code":"…","message":"…","field":"…"}}` (`field` omitted when nil); `status` is the HTTP status.
 ///
@@ -77,13 +75,9 @@ public struct APIError: Error, Sendable, Equatable, Encodable {
 
     /// The response body, UTF-8 JSON.
     public var jsonBody: [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding strings into a keyed container cannot fail; the fallback only keeps this non-throwing.
-        guard let data = try? encoder.encode(self) else {
-            return Array(#"{"error":{"code":"internal","message":"the error could not be encoded"}}"#.utf8)
-        }
-        return Array(data)
+        // Encoding strings cannot fail; the fallback only keeps this property non-throwing.
+        (try? JSONBytes.encode(self))
+            ?? Array(#"{"error":{"code":"internal","message":"the error could not be encoded"}}"#.utf8)
     }
 }
 

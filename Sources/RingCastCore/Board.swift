@@ -1,9 +1,9 @@
 /// The live state of one board: per ring the pushed targets and the animations toward them, from which
 /// the presentation at any instant follows. A value type; time is monotonic seconds fed in by the caller.
 ///
-/// Only plain rings take progress. A derived ring shows, in every frame, the mean of its sources' displayed
+/// Only plain rings take pushes. A derived ring shows, in every frame, the mean of its sources' displayed
 /// values (sources without data count as 0; no value at all while no source has data). A countdown ring
-/// shows no progress yet (later issue). Any ring's gradient colours may be pushed.
+/// shows no progress yet (later issue).
 public struct Board: Sendable, Equatable {
     public let spec: BoardSpec
     /// +1 on every successful `apply`; the server's ETag.
@@ -48,9 +48,10 @@ public struct Board: Sendable, Equatable {
     /// Applies a PATCH atomically: every entry is validated first, then all start animating at `time`.
     ///
     /// Each ring animates with its entry's own animation, else the patch's, else `Animation.default`.
-    /// Throws 404 `not_found` (field `rings.ID`) for an unknown ring, 422 `read_only` for progress pushed to a
-    /// derived or countdown ring, 422 `invalid_value` for an entry that sets nothing or an empty patch, and the
-    /// range errors of `Limits`. A rejected patch changes nothing, the revision included.
+    /// Throws 404 `not_found` (field `rings.ID`) for an unknown ring, 422 `read_only` (field `rings.ID`) for a
+    /// derived or countdown ring, whose values the server computes, 422 `invalid_value` for an entry that
+    /// sets nothing or an empty patch, and the range errors of `Limits`. A rejected patch changes nothing,
+    /// the revision included.
     public mutating func apply(_ patch: BoardPatch, at time: Double) throws(APIError) {
         guard !patch.rings.isEmpty else {
             throw .invalidValue("rings is empty: name at least one ring to change", field: "rings")
@@ -61,7 +62,8 @@ public struct Board: Sendable, Equatable {
         // Sorted so that the same patch always reports the same error.
         let entries = patch.rings.sorted { $0.key < $1.key }
         for (id, entry) in entries {
-            try validate(entry, ring: id, field: RequestField.path("rings", id), ringNotFoundField: RequestField.path("rings", id))
+            let field = RequestField.path("rings", id)
+            try validate(entry, ring: id, field: field, ringField: field)
         }
         for (id, entry) in entries {
             start(entry, ring: id, animation: entry.animation ?? patch.animation ?? .default, at: time)
@@ -73,14 +75,14 @@ public struct Board: Sendable, Equatable {
     /// PUT body (`progress`, `colors.0`); an unknown ring is 404 without a field, since it is in the URL.
     public mutating func apply(_ update: RingUpdate, toRing id: String, at time: Double) throws(APIError) {
         let entry = RingPatch(progress: update.progress, colors: update.colors, animation: update.animation)
-        try validate(entry, ring: id, field: nil, ringNotFoundField: nil)
+        try validate(entry, ring: id, field: nil, ringField: nil)
         start(entry, ring: id, animation: entry.animation ?? .default, at: time)
         revision += 1
     }
 
     /// Replaces the whole state with persisted targets, shown at once without animation, e.g. at start-up.
-    /// Entries for rings the board no longer has, progress for rings that do not take progress, and values
-    /// outside the API's limits are skipped; their ids are returned so the caller can log them.
+    /// Entries for rings the board no longer has or that take no pushes, and values outside the API's limits
+    /// are skipped; their ids are returned so the caller can log them.
     /// `revision`, when given, continues the persisted revision so ETags stay unique across restarts.
     @discardableResult
     public mutating func restore(
@@ -99,7 +101,7 @@ public struct Board: Sendable, Equatable {
             progress[id] = AnimatedValue(target)
         }
         for (id, pair) in colors {
-            guard ring(id) != nil, pair.count == 2 else {
+            guard let ring = ring(id), ring.kind == .plain, pair.count == 2 else {
                 skipped.append(id)
                 continue
             }
@@ -156,45 +158,43 @@ public struct Board: Sendable, Equatable {
         ringIndex[id].map { spec.rings[$0] }
     }
 
-    private func validate(
-        _ entry: RingPatch,
-        ring id: String,
-        field: String?,
-        ringNotFoundField: String?
-    ) throws(APIError) {
+    /// Checks one entry against the board. `field` is the entry's path in the body (`rings.ID`, nil for a
+    /// PUT body); `ringField` names the ring itself (`rings.ID`, nil for a PUT, whose ring is in the URL).
+    private func validate(_ entry: RingPatch, ring id: String, field: String?, ringField: String?) throws(APIError) {
         guard let ring = ring(id) else {
             let known = spec.rings.map { "\"\($0.id)\"" }.joined(separator: ", ")
             throw .notFound(
                 "board \"\(spec.name)\" has no ring \(RequestField.quoted(id)); its rings are \(known)",
-                field: ringNotFoundField
+                field: ringField
             )
         }
+        switch ring.kind {
+        case .plain:
+            break
+        case .derived(let sources):
+            let names = sources.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw .readOnly(
+                "ring \"\(id)\" is derived: it shows the mean of \(names), so push to those rings instead",
+                field: ringField
+            )
+        case .countdown:
+            throw .readOnly(
+                "ring \"\(id)\" is a countdown: it follows the clock; start it with POST /api/v1/boards/\(spec.name)/countdown",
+                field: ringField
+            )
+        }
+        func path(_ key: String) -> String { field.map { RequestField.path($0, key) } ?? key }
         guard entry.progress != nil || entry.colors != nil else {
             throw .invalidValue("the entry for ring \"\(id)\" sets nothing: give \"progress\", \"colors\" or both", field: field)
         }
         if let progress = entry.progress {
-            let progressField = field.map { RequestField.path($0, "progress") } ?? "progress"
-            switch ring.kind {
-            case .plain:
-                try Limits.check(progress: progress, field: progressField)
-            case .derived(let sources):
-                let names = sources.map { "\"\($0)\"" }.joined(separator: ", ")
-                throw .readOnly(
-                    "ring \"\(id)\" is derived: its progress is the mean of \(names), so push to those rings instead",
-                    field: progressField
-                )
-            case .countdown:
-                throw .readOnly(
-                    "ring \"\(id)\" is a countdown: its progress follows the clock; start it with POST /api/v1/boards/\(spec.name)/countdown",
-                    field: progressField
-                )
-            }
+            try Limits.check(progress: progress, field: path("progress"))
         }
         if let colors = entry.colors {
-            try Limits.check(colors: colors, field: field.map { RequestField.path($0, "colors") } ?? "colors")
+            try Limits.check(colors: colors, field: path("colors"))
         }
         if let animation = entry.animation {
-            try Limits.check(animation: animation, field: field.map { RequestField.path($0, "animation") } ?? "animation")
+            try Limits.check(animation: animation, field: path("animation"))
         }
     }
 

@@ -19,7 +19,8 @@ public struct BoardPatch: Sendable, Equatable, Decodable {
         )
         let ringsKey = AnyCodingKey("rings")
         guard object.contains(ringsKey) else {
-            throw APIError.malformed("missing key \"rings\": say which rings to change, e.g. {\"rings\":{\"move\":0.8}}", field: "rings")
+            throw APIError.malformed(
+                "missing key \"rings\": say which rings to change, e.g. {\"rings\":{\"move\":0.8}}", field: "rings")
         }
         let ringsObject: KeyedDecodingContainer<AnyCodingKey>
         do {

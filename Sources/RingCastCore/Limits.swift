@@ -10,7 +10,7 @@ public enum Limits {
     static func check(progress: Double, field: String?) throws(APIError) {
         guard progress.isFinite, Self.progress.contains(progress) else {
             throw .unprocessable(
-                "progress must be a number from 0 to 10 (1 is one full turn), got \(progress)",
+                "progress must be a number from 0 to 10 (1 is one full turn), got \(RequestField.describe(progress))",
                 field: field
             )
         }
@@ -20,7 +20,7 @@ public enum Limits {
     static func check(duration: Double, field: String?) throws(APIError) {
         guard duration.isFinite, duration > 0, duration <= maximumDuration else {
             throw .unprocessable(
-                "duration must be more than 0 and at most \(Int(maximumDuration)) seconds, got \(duration)",
+                "duration must be more than 0 and at most \(Int(maximumDuration)) seconds, got \(RequestField.describe(duration))",
                 field: field
             )
         }

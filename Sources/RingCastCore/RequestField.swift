@@ -37,7 +37,8 @@ enum RequestField {
         return object
     }
 
-    /// A JSON number: 400 `malformed` for another JSON type, 422 `out_of_range` for one a Double cannot hold.
+    /// A JSON number: 400 `malformed` for another JSON type and for a number a Double cannot hold (1e400),
+    /// which no client means to send.
     static func number(field: String?, named name: String, _ decode: () throws -> Double) throws -> Double {
         do {
             return try decode()
@@ -45,7 +46,7 @@ enum RequestField {
             throw APIError.malformed("\(name) must be a number", field: field)
         } catch {
             // Foundation reports 1e400 as corrupt data (or its own parser error), not as a type mismatch.
-            throw APIError.unprocessable("\(name) is a number too large to use", field: field)
+            throw APIError.malformed("\(name) is a number too large for a 64-bit float", field: field)
         }
     }
 
@@ -97,6 +98,11 @@ enum RequestField {
         let key = AnyCodingKey("animation")
         guard object.contains(key) else { return nil }
         return try object.decode(Animation.self, forKey: key)
+    }
+
+    /// A number for a message as a person would write it: `11`, not `11.0`.
+    static func describe(_ number: Double) -> String {
+        number.rounded() == number && number.magnitude < 1e15 ? String(Int64(number)) : "\(number)"
     }
 
     /// A client's string for a message: quoted, and cut short so an error never echoes a whole body.

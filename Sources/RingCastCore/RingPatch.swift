@@ -41,7 +41,7 @@ public struct RingPatch: Sendable, Equatable, Decodable {
                 field: field
             )
         } catch {
-            throw APIError.unprocessable("progress is a number too large to use", field: field)
+            throw APIError.malformed("progress is a number too large for a 64-bit float", field: field)
         }
         try Limits.check(progress: progress, field: field)
         self.init(progress: progress)

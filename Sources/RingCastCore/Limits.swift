@@ -19,10 +19,8 @@ public enum Limits {
     /// 422 `out_of_range` unless `duration` is finite and in (0, 60].
     static func check(duration: Double, field: String?) throws(APIError) {
         guard duration.isFinite, duration > 0, duration <= maximumDuration else {
-            throw .unprocessable(
-                "duration must be more than 0 and at most \(Int(maximumDuration)) seconds, got \(RequestField.describe(duration))",
-                field: field
-            )
+            let (limit, got) = (RequestField.describe(maximumDuration), RequestField.describe(duration))
+            throw .unprocessable("duration must be more than 0 and at most \(limit) seconds, got \(got)", field: field)
         }
     }
 

@@ -1,0 +1,72 @@
+/// The body of `GET /api/v1/boards/{board}`: targets and presentation of every ring, at one instant.
+///
+/// `{"board":NAME,"revision":N,"rings":[{"id","title","kind","target","progress","colors","animating"}],
+/// "background":"#rrggbbaa"}`, with `target` and `progress` `null` for rings without data.
+public struct BoardSnapshot: Sendable, Equatable, Encodable {
+    public struct Ring: Sendable, Equatable, Encodable {
+        public var id: String
+        public var title: String
+        /// "plain", "derived" or "countdown".
+        public var kind: String
+        /// Pushed progress (a derived ring: the mean of its sources' targets).
+        public var target: Double?
+        /// Displayed progress at the snapshot's instant.
+        public var progress: Double?
+        /// Target gradient colours, start and end: what a push set, else the configured ones.
+        public var colors: [RGBAColor]
+        /// Whether the ring's progress or colours are still moving.
+        public var animating: Bool
+
+        public init(
+            id: String,
+            title: String,
+            kind: String,
+            target: Double?,
+            progress: Double?,
+            colors: [RGBAColor],
+            animating: Bool
+        ) {
+            self.id = id
+            self.title = title
+            self.kind = kind
+            self.target = target
+            self.progress = progress
+            self.colors = colors
+            self.animating = animating
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case id, title, kind, target, progress, colors, animating
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(title, forKey: .title)
+            try container.encode(kind, forKey: .kind)
+            // `null` rather than a missing key: "no data" is part of the answer.
+            try container.encode(target, forKey: .target)
+            try container.encode(progress, forKey: .progress)
+            try container.encode(colors, forKey: .colors)
+            try container.encode(animating, forKey: .animating)
+        }
+    }
+
+    public var board: String
+    public var revision: Int
+    public var rings: [Ring]
+    public var background: RGBAColor
+
+    public init(board: String, revision: Int, rings: [Ring], background: RGBAColor) {
+        self.board = board
+        self.revision = revision
+        self.rings = rings
+        self.background = background
+    }
+
+    /// The response body, UTF-8 JSON with sorted keys; empty only if a value were not finite, which a board
+    /// never holds.
+    public var jsonBody: [UInt8] {
+        (try? JSONBytes.encode(self)) ?? []
+    }
+}

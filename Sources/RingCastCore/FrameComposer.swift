@@ -1,0 +1,134 @@
+import Foundation
+
+/// Turns board state into the numbers the page draws: arc angles, conic gradient stops, cap and tip discs,
+/// the tip's shadow and the label (DESIGN §5). All trigonometry lives here, none in the page.
+public enum FrameComposer {
+    /// 12 o'clock, where every ring starts (the seeds' `startAngle = -90°`).
+    static let startAngle = -Double.pi / 2
+
+    /// Progress above which the tip is drawn again with its shadow (seed 000's `RingTip`).
+    static let tipThreshold = 0.96
+
+    /// One ring at displayed progress `progress` (nil: never received data) with gradient `colors`
+    /// (start, end).
+    public static func ring(
+        _ spec: RingSpec,
+        progress: Double?,
+        colors: [RGBAColor],
+        labelColor: RGBAColor
+    ) -> RingFrame {
+        let start = colors.first ?? spec.colors.first ?? RGBAColor(red: 0, green: 0, blue: 0)
+        let end = colors.count > 1 ? colors[1] : start
+        // Geometry of a ring without data is that of p = 0, with nothing but the track showing.
+        let p = progress ?? 0
+        let a0 = startAngle
+        // The seeds' RingShape: end angle = 360°·p + startAngle.
+        let a1 = a0 + 2 * Double.pi * p
+        let cap = point(on: spec, at: a0)
+        let tip = tipPosition(spec, progress: p)
+        let ahead = tipPosition(spec, progress: p + 0.01)
+        return RingFrame(
+            id: spec.id,
+            p: progress,
+            a0: a0,
+            a1: a1,
+            gradient: gradient(progress: p, start: start, end: end),
+            cap: RingFrame.Cap(x: cap.x, y: cap.y, color: start, visible: p > 0 && p <= 1),
+            tip: RingFrame.Tip(
+                x: tip.x,
+                y: tip.y,
+                color: end,
+                visible: p > tipThreshold,
+                // Seed 000's ringTipShadowOffset: tip(p + 0.01) − tip(p), a chord along the direction of travel;
+                // black at opacity 0.15, radius 2.
+                shadow: RingFrame.Shadow(dx: ahead.x - tip.x, dy: ahead.y - tip.y, blur: 2, alpha: 0.15)
+            ),
+            label: PercentLabel.string(for: progress),
+            labelColor: labelColor
+        )
+    }
+
+    /// The whole board at monotonic `time`; `wallClockMilliseconds` is the frame's `t`.
+    public static func frame(of board: Board, at time: Double, seq: UInt64, wallClockMilliseconds: Double) -> Frame {
+        let rings = board.spec.rings.map { spec in
+            ring(
+                spec,
+                progress: board.progress(ofRing: spec.id, at: time),
+                colors: board.colors(ofRing: spec.id, at: time),
+                labelColor: spec.labelColor
+            )
+        }
+        return Frame(
+            board: board.spec.name,
+            seq: seq,
+            t: wallClockMilliseconds,
+            rings: rings,
+            background: BackgroundFrame(color: board.spec.background)
+        )
+    }
+
+    /// The static layout of a board.
+    public static func layout(of spec: BoardSpec) -> Layout {
+        Layout(
+            board: spec.name,
+            width: spec.width,
+            height: spec.height,
+            background: spec.background,
+            rings: spec.rings.map { ring in
+                Layout.Ring(
+                    id: ring.id,
+                    title: ring.title,
+                    kind: ring.kind.name,
+                    cx: ring.cx,
+                    cy: ring.cy,
+                    r: ring.r,
+                    thickness: ring.thickness,
+                    track: ring.track,
+                    titleColor: ring.titleColor,
+                    titleText: ring.titleText,
+                    labelText: ring.labelText
+                )
+            }
+        )
+    }
+
+    /// Centre of the end cap at progress p (seed 000's `ringTipPosition`, around the ring's centre).
+    public static func tipPosition(_ spec: RingSpec, progress p: Double) -> (x: Double, y: Double) {
+        point(on: spec, at: startAngle + 2 * Double.pi * p)
+    }
+
+    /// The conic gradient for progress p (DESIGN §5, contract "gradient").
+    static func gradient(progress p: Double, start: RGBAColor, end: RGBAColor) -> ConicGradient {
+        guard p > 1 else {
+            // SwiftUI's AngularGradient from the start angle to the end angle: start → end along the arc; the
+            // undrawn gap shows the end colour for its first half and the start colour for its second.
+            // Offsets must stay in 0...1 for canvas, so a negative p (a spring's overshoot) draws as 0.
+            let p = max(p, 0)
+            let middle = p + (1 - p) / 2
+            return ConicGradient(
+                start: startAngle,
+                stops: [
+                    .init(offset: 0, color: start),
+                    .init(offset: p, color: end),
+                    .init(offset: middle, color: end),
+                    .init(offset: middle, color: start),
+                    .init(offset: 1, color: start),
+                ]
+            )
+        }
+        // Beyond one turn only the last turn shows, from angle a1 − 2π to a1, which is the gradient's span
+        // from (p − 1)/p to 1; the conic starts at a1 so its seam sits under the tip.
+        return ConicGradient(
+            start: startAngle + 2 * Double.pi * p,
+            stops: [
+                .init(offset: 0, color: start.mixed(with: end, fraction: (p - 1) / p)),
+                .init(offset: 1, color: end),
+            ]
+        )
+    }
+
+    /// The point on the ring's centre line at `angle`: (cx + r·cos a, cy + r·sin a), canvas orientation.
+    private static func point(on spec: RingSpec, at angle: Double) -> (x: Double, y: Double) {
+        (spec.cx + spec.r * cos(angle), spec.cy + spec.r * sin(angle))
+    }
+}

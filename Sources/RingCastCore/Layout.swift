@@ -1,0 +1,73 @@
+/// The `layout` message: a board's logical size and each ring's static geometry, sent on connect
+/// (contract: protocol-json.md).
+public struct Layout: Sendable, Equatable, Encodable {
+    /// One ring's static geometry and text placement.
+    public struct Ring: Sendable, Equatable, Encodable {
+        public var id: String
+        public var title: String
+        /// "plain", "derived" or "countdown".
+        public var kind: String
+        public var cx: Double
+        public var cy: Double
+        public var r: Double
+        public var thickness: Double
+        public var track: RGBAColor
+        public var titleColor: RGBAColor
+        public var titleText: TextSpec
+        public var labelText: TextSpec
+
+        public init(
+            id: String,
+            title: String,
+            kind: String,
+            cx: Double,
+            cy: Double,
+            r: Double,
+            thickness: Double,
+            track: RGBAColor,
+            titleColor: RGBAColor,
+            titleText: TextSpec,
+            labelText: TextSpec
+        ) {
+            self.id = id
+            self.title = title
+            self.kind = kind
+            self.cx = cx
+            self.cy = cy
+            self.r = r
+            self.thickness = thickness
+            self.track = track
+            self.titleColor = titleColor
+            self.titleText = titleText
+            self.labelText = labelText
+        }
+    }
+
+    public var board: String
+    public var width: Double
+    public var height: Double
+    public var background: RGBAColor
+    public var rings: [Ring]
+
+    public init(board: String, width: Double, height: Double, background: RGBAColor, rings: [Ring]) {
+        self.board = board
+        self.width = width
+        self.height = height
+        self.background = background
+        self.rings = rings
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case type, board, width, height, background, rings
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("layout", forKey: .type)
+        try container.encode(board, forKey: .board)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+        try container.encode(background, forKey: .background)
+        try container.encode(rings, forKey: .rings)
+    }
+}

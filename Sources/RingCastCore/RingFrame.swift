@@ -1,0 +1,104 @@
+/// One ring in one frame: everything the page needs to draw it, in the board's logical coordinates
+/// (angles in radians, 0 = 3 o'clock, clockwise positive). See /work/contract/protocol-json.md.
+public struct RingFrame: Sendable, Equatable, Encodable {
+    /// The start-cap disc.
+    public struct Cap: Sendable, Equatable, Encodable {
+        public var x: Double
+        public var y: Double
+        public var color: RGBAColor
+        /// 0 < p ≤ 1: beyond one turn later turns cover the start.
+        public var visible: Bool
+
+        public init(x: Double, y: Double, color: RGBAColor, visible: Bool) {
+            self.x = x
+            self.y = y
+            self.color = color
+            self.visible = visible
+        }
+    }
+
+    /// The tip's shadow (SwiftUI `.shadow(color: .black.opacity(alpha), radius: blur, x: dx, y: dy)`).
+    public struct Shadow: Sendable, Equatable, Encodable {
+        public var dx: Double
+        public var dy: Double
+        public var blur: Double
+        public var alpha: Double
+
+        public init(dx: Double, dy: Double, blur: Double, alpha: Double) {
+            self.dx = dx
+            self.dy = dy
+            self.blur = blur
+            self.alpha = alpha
+        }
+    }
+
+    /// The end-cap disc (the seeds' `RingTip`).
+    public struct Tip: Sendable, Equatable, Encodable {
+        public var x: Double
+        public var y: Double
+        public var color: RGBAColor
+        /// p > 0.96: the disc is drawn again with its shadow on top of everything.
+        public var visible: Bool
+        public var shadow: Shadow
+
+        public init(x: Double, y: Double, color: RGBAColor, visible: Bool, shadow: Shadow) {
+            self.x = x
+            self.y = y
+            self.color = color
+            self.visible = visible
+            self.shadow = shadow
+        }
+    }
+
+    public var id: String
+    /// Displayed progress; encodes as `null` when the ring never received data.
+    public var p: Double?
+    /// Arc start and end angles; a1 − a0 may exceed 2π.
+    public var a0: Double
+    public var a1: Double
+    public var gradient: ConicGradient
+    public var cap: Cap
+    public var tip: Tip
+    public var label: String
+    public var labelColor: RGBAColor
+
+    public init(
+        id: String,
+        p: Double?,
+        a0: Double,
+        a1: Double,
+        gradient: ConicGradient,
+        cap: Cap,
+        tip: Tip,
+        label: String,
+        labelColor: RGBAColor
+    ) {
+        self.id = id
+        self.p = p
+        self.a0 = a0
+        self.a1 = a1
+        self.gradient = gradient
+        self.cap = cap
+        self.tip = tip
+        self.label = label
+        self.labelColor = labelColor
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, p, a0, a1, gradient, cap, tip, label, labelColor
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        // `encode` rather than the synthesised `encodeIfPresent`: the page must see `null`, not a missing key.
+        try container.encode(p, forKey: .p)
+        try container.encode(a0, forKey: .a0)
+        try container.encode(a1, forKey: .a1)
+        try container.encode(gradient, forKey: .gradient)
+        try container.encode(cap, forKey: .cap)
+        try container.encode(tip, forKey: .tip)
+        try container.encode(label, forKey: .label)
+        try container.encode(labelColor, forKey: .labelColor)
+    }
+}

@@ -1,0 +1,50 @@
+/// The static description of one ring, in the board's logical coordinates (y down).
+public struct RingSpec: Sendable, Hashable {
+    public var id: String
+    public var title: String
+    /// Centre of the ring.
+    public var cx: Double
+    public var cy: Double
+    /// Radius of the ring's centre line.
+    public var r: Double
+    /// Stroke width of the ring, also the diameter of its caps.
+    public var thickness: Double
+    public var track: RGBAColor
+    /// Exactly two: the gradient's start and end colours before any push changes them.
+    public var colors: [RGBAColor]
+    public var kind: RingKind
+    public var titleText: TextSpec
+    public var labelText: TextSpec
+    public var titleColor: RGBAColor
+    public var labelColor: RGBAColor
+
+    public init(
+        id: String,
+        title: String,
+        cx: Double,
+        cy: Double,
+        r: Double,
+        thickness: Double,
+        track: RGBAColor,
+        colors: [RGBAColor],
+        kind: RingKind,
+        titleText: TextSpec,
+        labelText: TextSpec,
+        titleColor: RGBAColor,
+        labelColor: RGBAColor
+    ) {
+        self.id = id
+        self.title = title
+        self.cx = cx
+        self.cy = cy
+        self.r = r
+        self.thickness = thickness
+        self.track = track
+        self.colors = colors
+        self.kind = kind
+        self.titleText = titleText
+        self.labelText = labelText
+        self.titleColor = titleColor
+        self.labelColor = labelColor
+    }
+}

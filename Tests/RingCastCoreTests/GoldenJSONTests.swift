@@ -1,0 +1,78 @@
+import RingCastCore
+import Testing
+
+/// The produced messages against hand-written JSON in the shape of /work/contract/protocol-json.md.
+/// Both sides are decoded into trees, so key order does not matter but every key, `null` and value does.
+@Suite struct GoldenJSONTests {
+    static let spec = BoardSpec(
+        name: "main",
+        width: 1280,
+        height: 720,
+        background: RGBAColor(red: 0, green: 0, blue: 0),
+        rings: [
+            Fixtures.ring("move"),
+            Fixtures.ring("stand", cx: 900, cy: 330, r: 100, colors: [Palette.lightBlue, Palette.darkBlue]),
+        ]
+    )
+
+    func expectSame(_ produced: [UInt8], _ golden: String) throws {
+        let actual = try JSONValue(decoding: produced)
+        let expected = try JSONValue(decoding: Array(golden.utf8))
+        let differences = actual.differences(from: expected, tolerance: 1e-9)
+        #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
+    }
+
+    @Test func frame_matchesTheContract() throws {
+        var board = Board(spec: Self.spec)
+        board.restore(targets: ["move": 0.5], colors: [:])
+        let frame = FrameComposer.frame(of: board, at: 100, seq: 812, wallClockMilliseconds: 1_763_700_000_123.4)
+        try expectSame(
+            FrameEncoder.json(frame),
+            """
+            {"type":"frame","board":"main","seq":812,"t":1763700000123.4,
+             "rings":[
+              {"id":"move","p":0.5,"a0":-1.5707963267948966,"a1":1.5707963267948966,
+               "gradient":{"start":-1.5707963267948966,
+                           "stops":[[0,"#e74c3cff"],[0.5,"#c0392bff"],[0.75,"#c0392bff"],[0.75,"#e74c3cff"],[1,"#e74c3cff"]]},
+               "cap":{"x":300,"y":110,"color":"#e74c3cff","visible":true},
+               "tip":{"x":300,"y":550,"color":"#c0392bff","visible":false,
+                      "shadow":{"dx":-13.813914296448957,"dy":-0.4341197457802082,"blur":2,"alpha":0.15}},
+               "label":"50%","labelColor":"#ffffffff"},
+              {"id":"stand","p":null,"a0":-1.5707963267948966,"a1":-1.5707963267948966,
+               "gradient":{"start":-1.5707963267948966,
+                           "stops":[[0,"#3498dbff"],[0,"#2980b9ff"],[0.5,"#2980b9ff"],[0.5,"#3498dbff"],[1,"#3498dbff"]]},
+               "cap":{"x":900,"y":230,"color":"#3498dbff","visible":false},
+               "tip":{"x":900,"y":230,"color":"#2980b9ff","visible":false,
+                      "shadow":{"dx":6.279051952931346,"dy":0.19732715717285032,"blur":2,"alpha":0.15}},
+               "label":"—","labelColor":"#ffffffff"}],
+             "background":{"color":"#000000ff","splash":[]}}
+            """
+        )
+    }
+
+    @Test func layout_matchesTheContract() throws {
+        try expectSame(
+            FrameEncoder.json(FrameComposer.layout(of: Self.spec)),
+            """
+            {"type":"layout","board":"main","width":1280,"height":720,"background":"#000000ff",
+             "rings":[
+              {"id":"move","title":"Move","kind":"plain","cx":300,"cy":330,"r":220,"thickness":38,
+               "track":"#2c2c2eff","titleColor":"#8e8e93ff",
+               "titleText":{"x":140,"y":615,"size":20,"align":"center"},
+               "labelText":{"x":140,"y":660,"size":34,"align":"center"}},
+              {"id":"stand","title":"Stand","kind":"plain","cx":900,"cy":330,"r":100,"thickness":38,
+               "track":"#2c2c2eff","titleColor":"#8e8e93ff",
+               "titleText":{"x":140,"y":615,"size":20,"align":"center"},
+               "labelText":{"x":140,"y":660,"size":34,"align":"center"}}]}
+            """
+        )
+    }
+
+    @Test func encoding_isDeterministic() {
+        var board = Board(spec: Self.spec)
+        board.restore(targets: ["move": 0.73], colors: [:])
+        let frame = FrameComposer.frame(of: board, at: 0, seq: 1, wallClockMilliseconds: 0)
+        #expect(FrameEncoder.json(frame) == FrameEncoder.json(frame))
+        #expect(FrameEncoder.json(frame).starts(with: Array(#"{"background":"#.utf8)))
+    }
+}

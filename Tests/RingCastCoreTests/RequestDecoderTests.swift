@@ -1,0 +1,176 @@
+import Foundation
+import RingCastCore
+import Testing
+
+/// A body the API must refuse, and how.
+struct RefusedBody: Sendable, CustomTestStringConvertible {
+    let body: String
+    let status: Int
+    let code: String
+    let field: String?
+
+    init(_ body: String, _ status: Int, _ code: String, _ field: String?) {
+        self.body = body
+        self.status = status
+        self.code = code
+        self.field = field
+    }
+
+    var testDescription: String { body.isEmpty ? "(empty body)" : body }
+}
+
+@Suite struct RequestDecoderTests {
+    func decodePatch(_ body: String) throws(APIError) -> BoardPatch {
+        try RequestDecoder.decode(BoardPatch.self, from: Array(body.utf8))
+    }
+
+    @Test func bareNumber_isAProgressWithTheRequestsAnimation() throws {
+        let patch = try decodePatch(#"{"rings":{"move":0.8}}"#)
+        #expect(patch == BoardPatch(rings: ["move": RingPatch(progress: 0.8)], animation: nil))
+    }
+
+    @Test func designExample_decodesEveryForm() throws {
+        let patch = try decodePatch(
+            #"""
+            {"rings":{"move":0.8, "task2":{"progress":0.4,"animation":"easeIn"},
+             "stand":{"colors":["#2ecc71","#3498DBcc"]}}, "animation":{"curve":"easeOut","duration":0.6}}
+            """#
+        )
+        #expect(patch.rings["move"] == RingPatch(progress: 0.8))
+        #expect(patch.rings["task2"] == RingPatch(progress: 0.4, animation: .timing(.easeIn, duration: 1)))
+        #expect(patch.rings["stand"] == RingPatch(colors: [RGBAColor(hex: "#2ecc71")!, RGBAColor(hex: "#3498dbcc")!]))
+        #expect(patch.animation == .timing(.easeOut, duration: 0.6))
+    }
+
+    @Test(arguments: [
+        (#""none""#, Animation.none),
+        (#""linear""#, .timing(.linear, duration: 1)),
+        (#""easeInOut""#, .timing(.easeInOut, duration: 1)),
+        (#"{}"#, .timing(.easeInOut, duration: 1)),
+        (#"{"curve":"easeOut"}"#, .timing(.easeOut, duration: 1)),
+        (#"{"duration":60}"#, .timing(.easeInOut, duration: 60)),
+        (#"{"curve":"linear","duration":0.001}"#, .timing(.linear, duration: 0.001)),
+    ])
+    func animationForms_decode(json: String, expected: Animation) throws {
+        let patch = try decodePatch(#"{"rings":{"move":1},"animation":"# + json + "}")
+        #expect(patch.animation == expected)
+    }
+
+    @Test(arguments: [0.0, 10.0, 1.5])
+    func progressLimits_areInclusive(progress: Double) throws {
+        let patch = try decodePatch(#"{"rings":{"move":{"progress":"# + String(progress) + "}}}")
+        #expect(patch.rings["move"]?.progress == progress)
+    }
+
+    static let refused: [RefusedBody] = [
+        .init("", 400, "malformed", nil),
+        .init("not json", 400, "malformed", nil),
+        .init(#"{"rings":{"move":0.5}"#, 400, "malformed", nil),
+        .init("[1]", 400, "malformed", nil),
+        .init("5", 400, "malformed", nil),
+        .init("{}", 400, "malformed", "rings"),
+        .init(#"{"rings":[0.5]}"#, 400, "malformed", "rings"),
+        .init(#"{"rings":{}}"#, 422, "invalid_value", "rings"),
+        .init(#"{"ring":{"move":0.5}}"#, 400, "unknown_field", "ring"),
+        .init(#"{"rings":{"move":0.5},"extra":1}"#, 400, "unknown_field", "extra"),
+        .init(#"{"rings":{"move":"0.5"}}"#, 400, "malformed", "rings.move"),
+        .init(#"{"rings":{"move":null}}"#, 400, "malformed", "rings.move"),
+        .init(#"{"rings":{"move":true}}"#, 400, "malformed", "rings.move"),
+        .init(#"{"rings":{"move":-0.1}}"#, 422, "out_of_range", "rings.move"),
+        .init(#"{"rings":{"move":10.01}}"#, 422, "out_of_range", "rings.move"),
+        .init(#"{"rings":{"move":1e400}}"#, 400, "malformed", "rings.move"),
+        .init(#"{"rings":{"move":{"progress":"x"}}}"#, 400, "malformed", "rings.move.progress"),
+        .init(#"{"rings":{"move":{"progress":null}}}"#, 400, "malformed", "rings.move.progress"),
+        .init(#"{"rings":{"move":{"progress":11}}}"#, 422, "out_of_range", "rings.move.progress"),
+        .init(#"{"rings":{"move":{"progress":-1e400}}}"#, 400, "malformed", "rings.move.progress"),
+        .init(#"{"rings":{"move":{"progres":0.5}}}"#, 400, "unknown_field", "rings.move.progres"),
+        .init(##"{"rings":{"move":0.5,"stand":{"colors":["#2ecc71"]}}}"##, 422, "invalid_value", "rings.stand.colors"),
+        .init(##"{"rings":{"stand":{"colors":["#2ecc71","#3498db","#000000"]}}}"##, 422, "invalid_value", "rings.stand.colors"),
+        .init(#"{"rings":{"stand":{"colors":[]}}}"#, 422, "invalid_value", "rings.stand.colors"),
+        .init(##"{"rings":{"stand":{"colors":["#2ecc71","blue"]}}}"##, 422, "invalid_value", "rings.stand.colors.1"),
+        .init(##"{"rings":{"stand":{"colors":["#2ecc7","#3498db"]}}}"##, 422, "invalid_value", "rings.stand.colors.0"),
+        .init(##"{"rings":{"stand":{"colors":["#2ecc71",5]}}}"##, 400, "malformed", "rings.stand.colors.1"),
+        .init(##"{"rings":{"stand":{"colors":"#2ecc71"}}}"##, 400, "malformed", "rings.stand.colors"),
+        .init(#"{"rings":{"move":0.5},"animation":"wobble"}"#, 422, "invalid_value", "animation"),
+        .init(#"{"rings":{"move":0.5},"animation":"smooth"}"#, 422, "invalid_value", "animation"),
+        .init(#"{"rings":{"move":0.5},"animation":5}"#, 400, "malformed", "animation"),
+        .init(#"{"rings":{"move":0.5},"animation":null}"#, 400, "malformed", "animation"),
+        .init(#"{"rings":{"move":0.5},"animation":{"curve":"bounce"}}"#, 422, "invalid_value", "animation.curve"),
+        .init(#"{"rings":{"move":0.5},"animation":{"curve":1}}"#, 400, "malformed", "animation.curve"),
+        .init(#"{"rings":{"move":0.5},"animation":{"duration":0}}"#, 422, "out_of_range", "animation.duration"),
+        .init(#"{"rings":{"move":0.5},"animation":{"duration":-1}}"#, 422, "out_of_range", "animation.duration"),
+        .init(#"{"rings":{"move":0.5},"animation":{"duration":60.5}}"#, 422, "out_of_range", "animation.duration"),
+        .init(#"{"rings":{"move":0.5},"animation":{"duration":"1"}}"#, 400, "malformed", "animation.duration"),
+        .init(#"{"rings":{"move":0.5},"animation":{"curve":"easeIn","speed":2}}"#, 400, "unknown_field", "animation.speed"),
+        .init(#"{"rings":{"move":0.5},"animation":{"spring":{"response":0.5}}}"#, 422, "invalid_value", "animation.spring"),
+        .init(
+            #"{"rings":{"move":{"progress":0.5,"animation":{"duration":1e400}}}}"#, 400, "malformed",
+            "rings.move.animation.duration"),
+        .init(#"{"rings":{"move":{"progress":0.5,"animation":"fast"}}}"#, 422, "invalid_value", "rings.move.animation"),
+    ]
+
+    @Test(arguments: refused)
+    func refusedBody_throwsAPIErrorWithStatusCodeAndField(refused: RefusedBody) {
+        let error = #expect(throws: APIError.self) { try decodePatch(refused.body) }
+        #expect(error?.status == refused.status)
+        #expect(error?.code == refused.code)
+        #expect(error?.field == refused.field)
+        #expect(error?.message.isEmpty == false)
+    }
+
+    @Test func ringUpdate_acceptsTheSameFormsAsAPatchEntry() throws {
+        let update = try RequestDecoder.decode(
+            RingUpdate.self,
+            from: Array(#"{"progress":0.75,"animation":{"curve":"linear","duration":2}}"#.utf8)
+        )
+        #expect(update == RingUpdate(progress: 0.75, animation: .timing(.linear, duration: 2)))
+        #expect(try RequestDecoder.decode(RingUpdate.self, from: Array("0.25".utf8)) == RingUpdate(progress: 0.25))
+    }
+
+    @Test(arguments: [
+        RefusedBody(#"{"progress":"x"}"#, 400, "malformed", "progress"),
+        RefusedBody(#"{"progress":0.5,"foo":1}"#, 400, "unknown_field", "foo"),
+        RefusedBody(#"{"progress":12}"#, 422, "out_of_range", "progress"),
+        RefusedBody(##"{"colors":["#fff","#000"]}"##, 422, "invalid_value", "colors.0"),
+        RefusedBody(#"[]"#, 400, "malformed", nil),
+    ])
+    func refusedRingUpdate_namesTheFieldOfThePutBody(refused: RefusedBody) {
+        let error = #expect(throws: APIError.self) {
+            try RequestDecoder.decode(RingUpdate.self, from: Array(refused.body.utf8))
+        }
+        #expect(error?.status == refused.status)
+        #expect(error?.code == refused.code)
+        #expect(error?.field == refused.field)
+    }
+
+    @Test func unknownKeyError_saysWhichKeysAreAllowed() {
+        let error = #expect(throws: APIError.self) { try decodePatch(#"{"rings":{"move":{"progres":0.5}}}"#) }
+        #expect(error?.message.contains("\"progres\"") == true)
+        #expect(error?.message.contains("\"progress\"") == true)
+    }
+
+    @Test func apiError_encodesAsTheDesignsErrorBody() throws {
+        struct Body: Decodable, Equatable {
+            struct Inner: Decodable, Equatable {
+                let code: String
+                let message: String
+                let field: String?
+            }
+            let error: Inner
+        }
+        let withField = APIError.unprocessable("progress must be a number from 0 to 10", field: "rings.move.progress")
+        #expect(withField.status == 422 && withField.code == "out_of_range")
+        let decoded = try JSONDecoder().decode(Body.self, from: Data(withField.jsonBody))
+        #expect(
+            decoded
+                == Body(
+                    error: .init(
+                        code: "out_of_range", message: "progress must be a number from 0 to 10", field: "rings.move.progress")))
+
+        let withoutField = APIError.notFound("no board \"x\"")
+        #expect(withoutField.status == 404 && withoutField.code == "not_found")
+        let keys = try JSONDecoder().decode([String: [String: String]].self, from: Data(withoutField.jsonBody))
+        #expect(keys == ["error": ["code": "not_found", "message": "no board \"x\""]])
+        #expect(APIError.malformed("x").status == 400)
+    }
+}

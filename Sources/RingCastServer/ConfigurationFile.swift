@@ -1,0 +1,111 @@
+import Foundation
+import RingCastCore
+
+/// The JSON shape of config/ringcast.json. Every key is optional except the boards' geometry;
+/// unknown keys are errors so a typo never passes silently.
+struct ConfigurationFile: Decodable {
+    var host: String?
+    var port: Int?
+    var fps: Int?
+    var webRoot: String?
+    var dataDir: String?
+    var limits: Limits?
+    var boards: [BoardEntry]?
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case host, port, fps, webRoot, dataDir, limits, boards
+    }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        host = try c.decodeIfPresent(String.self, forKey: .host)
+        port = try c.decodeIfPresent(Int.self, forKey: .port)
+        fps = try c.decodeIfPresent(Int.self, forKey: .fps)
+        webRoot = try c.decodeIfPresent(String.self, forKey: .webRoot)
+        dataDir = try c.decodeIfPresent(String.self, forKey: .dataDir)
+        limits = try c.decodeIfPresent(Limits.self, forKey: .limits)
+        boards = try c.decodeIfPresent([BoardEntry].self, forKey: .boards)
+    }
+
+    struct Limits: Decodable {
+        var maxBodyBytes: Int?
+        var pingIntervalSeconds: Int?
+        var stallTimeoutSeconds: Int?
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case maxBodyBytes, pingIntervalSeconds, stallTimeoutSeconds
+        }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            maxBodyBytes = try c.decodeIfPresent(Int.self, forKey: .maxBodyBytes)
+            pingIntervalSeconds = try c.decodeIfPresent(Int.self, forKey: .pingIntervalSeconds)
+            stallTimeoutSeconds = try c.decodeIfPresent(Int.self, forKey: .stallTimeoutSeconds)
+        }
+    }
+
+    struct BoardEntry: Decodable {
+        var name: String
+        var width: Double
+        var height: Double
+        var background: RGBAColor?
+        var rings: [RingEntry]
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case name, width, height, background, rings
+        }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decode(String.self, forKey: .name)
+            width = try c.decode(Double.self, forKey: .width)
+            height = try c.decode(Double.self, forKey: .height)
+            background = try c.decodeIfPresent(RGBAColor.self, forKey: .background)
+            rings = try c.decode([RingEntry].self, forKey: .rings)
+        }
+    }
+
+    struct RingEntry: Decodable {
+        var id: String
+        var title: String?
+        var kind: String?
+        var sources: [String]?
+        var cx: Double
+        var cy: Double
+        var r: Double
+        var thickness: Double
+        var track: RGBAColor?
+        var colors: [RGBAColor]
+        var titleText: TextSpec?
+        var labelText: TextSpec?
+        var titleColor: RGBAColor?
+        var labelColor: RGBAColor?
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case id, title, kind, sources, cx, cy, r, thickness, track, colors
+            case titleText, labelText, titleColor, labelColor
+        }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(String.self, forKey: .id)
+            title = try c.decodeIfPresent(String.self, forKey: .title)
+            kind = try c.decodeIfPresent(String.self, forKey: .kind)
+            sources = try c.decodeIfPresent([String].self, forKey: .sources)
+            cx = try c.decode(Double.self, forKey: .cx)
+            cy = try c.decode(Double.self, forKey: .cy)
+            r = try c.decode(Double.self, forKey: .r)
+            thickness = try c.decode(Double.self, forKey: .thickness)
+            track = try c.decodeIfPresent(RGBAColor.self, forKey: .track)
+            colors = try c.decode([RGBAColor].self, forKey: .colors)
+            titleText = try c.decodeIfPresent(TextSpec.self, forKey: .titleText)
+            labelText = try c.decodeIfPresent(TextSpec.self, forKey: .labelText)
+            titleColor = try c.decodeIfPresent(RGBAColor.self, forKey: .titleColor)
+            labelColor = try c.decodeIfPresent(RGBAColor.self, forKey: .labelColor)
+        }
+    }
+}

@@ -1,0 +1,262 @@
+import Foundation
+import RingCastCore
+
+extension RingCastConfiguration {
+    /// Reads a config file, then applies `RINGCAST_*` variables from `environment`.
+    /// Every problem names the file, the key and what was expected.
+    public static func load(
+        file path: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigurationError) -> RingCastConfiguration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw ConfigurationError(
+                file: path,
+                key: "",
+                message: exists ? "cannot read the file" : "no such file (pass --config FILE or run from the repository root)"
+            )
+        }
+        let file: ConfigurationFile
+        do {
+            file = try JSONDecoder().decode(ConfigurationFile.self, from: data)
+        } catch let error as DecodingError {
+            throw ConfigurationError(file: path, key: error.keyPath, message: error.reason)
+        } catch {
+            throw ConfigurationError(file: path, key: "", message: "\(error)")
+        }
+        var configuration = try RingCastConfiguration(file: file, path: path)
+        try configuration.applyEnvironment(environment)
+        try configuration.validate(source: path)
+        return configuration
+    }
+
+    init(file: ConfigurationFile, path: String) throws(ConfigurationError) {
+        self.init()
+        if let host = file.host { self.host = host }
+        if let port = file.port { self.port = port }
+        if let fps = file.fps { self.fps = fps }
+        if let webRoot = file.webRoot { self.webRoot = webRoot.isEmpty ? nil : webRoot }
+        if let dataDir = file.dataDir { self.dataDirectory = dataDir }
+        if let limits = file.limits {
+            if let value = limits.maxBodyBytes { maxBodyBytes = value }
+            if let value = limits.pingIntervalSeconds { pingIntervalSeconds = value }
+            if let value = limits.stallTimeoutSeconds { stallTimeoutSeconds = value }
+        }
+        guard let boards = file.boards, !boards.isEmpty else {
+            throw ConfigurationError(file: path, key: "boards", message: "at least one board is required")
+        }
+        self.boards = try boards.enumerated().map { (index, entry) throws(ConfigurationError) in
+            try BoardSpec(entry: entry, key: "boards[\(index)]", file: path)
+        }
+    }
+
+    /// `RINGCAST_HOST`, `RINGCAST_PORT`, `RINGCAST_FPS`, `RINGCAST_WEB_ROOT`, `RINGCAST_DATA_DIR`.
+    mutating func applyEnvironment(_ environment: [String: String]) throws(ConfigurationError) {
+        func integer(_ name: String) throws(ConfigurationError) -> Int? {
+            guard let text = environment[name] else { return nil }
+            guard let value = Int(text) else {
+                throw ConfigurationError(file: "environment", key: name, message: "expected a whole number, got \"\(text)\"")
+            }
+            return value
+        }
+        if let host = environment["RINGCAST_HOST"] { self.host = host }
+        if let port = try integer("RINGCAST_PORT") { self.port = port }
+        if let fps = try integer("RINGCAST_FPS") { self.fps = fps }
+        if let webRoot = environment["RINGCAST_WEB_ROOT"] { self.webRoot = webRoot.isEmpty ? nil : webRoot }
+        if let dataDir = environment["RINGCAST_DATA_DIR"] { self.dataDirectory = dataDir }
+    }
+
+    /// Checks the server settings; `source` names where they came from in the error.
+    public func validate(source: String) throws(ConfigurationError) {
+        func fail(_ key: String, _ message: String) -> ConfigurationError {
+            ConfigurationError(file: source, key: key, message: message)
+        }
+        if host.isEmpty { throw fail("host", "must not be empty") }
+        if !(0...65_535).contains(port) { throw fail("port", "expected 0…65535, got \(port)") }
+        if !(1...240).contains(fps) { throw fail("fps", "expected 1…240, got \(fps)") }
+        if !(1...(64 << 20)).contains(maxBodyBytes) {
+            throw fail("limits.maxBodyBytes", "expected 1…67108864, got \(maxBodyBytes)")
+        }
+        if !(0...3600).contains(pingIntervalSeconds) {
+            throw fail("limits.pingIntervalSeconds", "expected 0…3600, got \(pingIntervalSeconds)")
+        }
+        if !(1...3600).contains(stallTimeoutSeconds) {
+            throw fail("limits.stallTimeoutSeconds", "expected 1…3600, got \(stallTimeoutSeconds)")
+        }
+        if dataDirectory.isEmpty { throw fail("dataDir", "must not be empty") }
+        if boards.isEmpty { throw fail("boards", "at least one board is required") }
+        var names = Set<String>()
+        for (index, board) in boards.enumerated() where !names.insert(board.name).inserted {
+            throw fail("boards[\(index)].name", "duplicate board name \"\(board.name)\"")
+        }
+    }
+}
+
+extension BoardSpec {
+    /// Board and ring names appear in URLs, so they are kept to a URL-safe alphabet.
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64
+            && name.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_")
+            }
+    }
+
+    init(entry: ConfigurationFile.BoardEntry, key: String, file: String) throws(ConfigurationError) {
+        func fail(_ subkey: String, _ message: String) -> ConfigurationError {
+            ConfigurationError(file: file, key: key + subkey, message: message)
+        }
+        guard Self.isValidName(entry.name) else {
+            throw fail(".name", "\"\(entry.name)\" must be 1–64 letters, digits, '-' or '_'")
+        }
+        guard entry.width > 0, entry.height > 0, entry.width.isFinite, entry.height.isFinite else {
+            throw fail(".width", "width and height must be positive")
+        }
+        guard !entry.rings.isEmpty else { throw fail(".rings", "a board needs at least one ring") }
+        var rings: [RingSpec] = []
+        var ids = Set<String>()
+        for (index, ring) in entry.rings.enumerated() {
+            let ringKey = ".rings[\(index)]"
+            guard Self.isValidName(ring.id) else {
+                throw fail(ringKey + ".id", "\"\(ring.id)\" must be 1–64 letters, digits, '-' or '_'")
+            }
+            guard ids.insert(ring.id).inserted else {
+                throw fail(ringKey + ".id", "duplicate ring id \"\(ring.id)\"")
+            }
+            rings.append(try RingSpec(entry: ring) { subkey, message in fail(ringKey + subkey, message) })
+        }
+        for (index, ring) in rings.enumerated() {
+            guard case .derived(let sources) = ring.kind else { continue }
+            for source in sources where !ids.contains(source) || source == ring.id {
+                throw fail(".rings[\(index)].sources", "\"\(source)\" is not another ring of this board")
+            }
+            for source in sources {
+                if let sourceRing = rings.first(where: { $0.id == source }), sourceRing.kind != .plain {
+                    throw fail(".rings[\(index)].sources", "\"\(source)\" must be a plain ring")
+                }
+            }
+        }
+        self.init(
+            name: entry.name,
+            width: entry.width,
+            height: entry.height,
+            background: entry.background ?? RGBAColor(red: 0, green: 0, blue: 0),
+            rings: rings
+        )
+    }
+}
+
+extension RingSpec {
+    /// Track grey of the seeds' `Color(.systemGray6)` in dark mode.
+    static let defaultTrack = RGBAColor(hex: "#2c2c2e")!
+    static let defaultTitleColor = RGBAColor(hex: "#8e8e93")!
+    static let defaultLabelColor = RGBAColor(hex: "#ffffff")!
+
+    init(
+        entry: ConfigurationFile.RingEntry,
+        fail: (String, String) -> ConfigurationError
+    ) throws(ConfigurationError) {
+        for (name, value) in [("cx", entry.cx), ("cy", entry.cy)] where !value.isFinite {
+            throw fail("." + name, "must be a finite number")
+        }
+        guard entry.r > 0, entry.r.isFinite else { throw fail(".r", "must be positive, got \(entry.r)") }
+        guard entry.thickness > 0, entry.thickness <= 2 * entry.r else {
+            throw fail(".thickness", "must be positive and at most the diameter, got \(entry.thickness)")
+        }
+        guard entry.colors.count == 2 else {
+            throw fail(".colors", "expected two colours [start, end], got \(entry.colors.count)")
+        }
+        let kind: RingKind
+        switch entry.kind ?? "plain" {
+        case "plain":
+            if entry.sources != nil { throw fail(".sources", "only a derived ring has sources") }
+            kind = .plain
+        case "derived":
+            guard let sources = entry.sources, !sources.isEmpty else {
+                throw fail(".sources", "a derived ring needs the ids of the rings it averages")
+            }
+            kind = .derived(sources: sources)
+        case "countdown":
+            if entry.sources != nil { throw fail(".sources", "only a derived ring has sources") }
+            kind = .countdown
+        case let other:
+            throw fail(".kind", "expected \"plain\", \"derived\" or \"countdown\", got \"\(other)\"")
+        }
+        for (name, text) in [("titleText", entry.titleText), ("labelText", entry.labelText)] {
+            guard let text else { continue }
+            guard ["left", "center", "right"].contains(text.align) else {
+                throw fail(".\(name).align", "expected \"left\", \"center\" or \"right\", got \"\(text.align)\"")
+            }
+            guard text.size > 0, text.size.isFinite, text.x.isFinite, text.y.isFinite else {
+                throw fail(".\(name)", "x, y must be finite and size positive")
+            }
+        }
+        // Defaults: the label in the ring's centre, the title just below the ring.
+        let labelSize = min(max(entry.r * 0.36, 12), 64)
+        let titleSize = min(max(entry.r * 0.16, 12), 28)
+        self.init(
+            id: entry.id,
+            title: entry.title ?? entry.id,
+            cx: entry.cx,
+            cy: entry.cy,
+            r: entry.r,
+            thickness: entry.thickness,
+            track: entry.track ?? Self.defaultTrack,
+            colors: entry.colors,
+            kind: kind,
+            titleText: entry.titleText
+                ?? TextSpec(x: entry.cx, y: entry.cy + entry.r + entry.thickness / 2 + titleSize, size: titleSize, align: "center"),
+            labelText: entry.labelText ?? TextSpec(x: entry.cx, y: entry.cy, size: labelSize, align: "center"),
+            titleColor: entry.titleColor ?? Self.defaultTitleColor,
+            labelColor: entry.labelColor ?? Self.defaultLabelColor
+        )
+    }
+}
+
+extension DecodingError {
+    /// The dotted path of the value that failed, e.g. `boards[0].rings[2].r`.
+    var keyPath: String {
+        let path: [any CodingKey]
+        switch self {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            path = context.codingPath
+        case .keyNotFound(let key, let context):
+            path = context.codingPath + [key]
+        @unknown default:
+            path = []
+        }
+        return path.reduce(into: "") { result, key in
+            if let index = key.intValue {
+                result += "[\(index)]"
+            } else {
+                result += result.isEmpty ? key.stringValue : "." + key.stringValue
+            }
+        }
+    }
+
+    /// What was expected, in words.
+    var reason: String {
+        switch self {
+        case .typeMismatch(let type, _):
+            return "expected \(Self.describe(type))"
+        case .valueNotFound(let type, _):
+            return "expected \(Self.describe(type)), got null"
+        case .keyNotFound:
+            return "required key is missing"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON (\(context.debugDescription))" : context.debugDescription
+        @unknown default:
+            return "invalid value"
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type: "a whole number"
+        case is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        default: "\(type)"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import RingCastCore
+
+/// Everything a server needs to start: where to listen, how fast to tick, where files live, and
+/// the boards it serves. Built from config/ringcast.json, then overridden by `RINGCAST_*`
+/// environment variables and command-line flags (in that order).
+public struct RingCastConfiguration: Sendable {
+    /// Interface to listen on; `127.0.0.1` by default so a fresh install is not exposed.
+    public var host: String = "127.0.0.1"
+    /// TCP port; 0 picks a free one.
+    public var port: Int = 8080
+    /// Animation frames per second while something moves.
+    public var fps: Int = 60
+    /// Static files of the dashboard; nil serves none.
+    public var webRoot: String? = "web"
+    /// Where the pushed targets are stored.
+    public var dataDirectory: String = "data"
+    /// Largest request body accepted (413 beyond it).
+    public var maxBodyBytes: Int = 65_536
+    /// Seconds between WebSocket pings to idle viewers.
+    public var pingIntervalSeconds: Int = 30
+    /// Seconds a viewer may refuse data before it is closed.
+    public var stallTimeoutSeconds: Int = 10
+    /// The boards, in the order `GET /api/v1/boards` lists them.
+    public var boards: [BoardSpec] = []
+
+    public init() {}
+
+    public init(boards: [BoardSpec]) {
+        self.boards = boards
+    }
+}

@@ -1,0 +1,276 @@
+import Foundation
+import Logging
+import RingCastCore
+import RingCastTransport
+
+/// The RingCast application on the service thread: boards, REST routes, viewers and storage.
+/// The transport calls it for every dynamic request and WebSocket upgrade.
+///
+/// Touched only on the service thread (after `init`, which runs before the loop starts).
+final class Application: TransportDelegate {
+    private let configuration: RingCastConfiguration
+    private let logger: Logger
+    private let store: StateStore
+    private let channels: [BoardChannel]
+    private let channelsByName: [String: BoardChannel]
+    private var channelsByTransportName: [String: BoardChannel]
+    private var broadcaster: Broadcaster?
+    private var loop: EventLoop?
+
+    init(configuration: RingCastConfiguration, store: StateStore, logger: Logger) throws(StateStoreError) {
+        self.configuration = configuration
+        self.store = store
+        self.logger = logger
+        let stored = try store.load()
+        var channels: [BoardChannel] = []
+        for spec in configuration.boards {
+            var board = Board(spec: spec)
+            if let saved = stored.boards[spec.name] {
+                let plain = Set(spec.rings.filter { $0.kind == .plain }.map(\.id))
+                let dropped = Set(saved.progress.keys).union(saved.colors.keys).subtracting(plain)
+                if !dropped.isEmpty {
+                    logger.warning("ignoring stored values of rings no longer in board \(spec.name): \(dropped.sorted())")
+                }
+                board.restore(
+                    targets: saved.progress.filter { plain.contains($0.key) },
+                    colors: saved.colors.filter { plain.contains($0.key) }
+                )
+            }
+            channels.append(BoardChannel(board: board))
+        }
+        self.channels = channels
+        self.channelsByName = Dictionary(uniqueKeysWithValues: channels.map { ($0.name, $0) })
+        self.channelsByTransportName = Dictionary(uniqueKeysWithValues: channels.map { ($0.channel, $0) })
+    }
+
+    /// Connects the application to the loop it runs on; called once before the loop starts.
+    func attach(to loop: EventLoop) {
+        self.loop = loop
+        self.broadcaster = Broadcaster(loop: loop, channels: channels, fps: configuration.fps)
+    }
+
+    var framesPublished: Int { broadcaster?.framesPublished ?? 0 }
+
+    // MARK: - TransportDelegate
+
+    func handleHTTP(_ request: HTTPRequest, respond: @escaping (HTTPResponse) -> Void) {
+        let response = route(request)
+        if response.status >= 500 {
+            logger.error("\(request.method) \(request.path) → \(response.status)")
+        } else {
+            logger.debug("\(request.method) \(request.path) → \(response.status)")
+        }
+        respond(response)
+    }
+
+    func admitViewer(_ request: HTTPRequest, id: ViewerID) -> ViewerAdmission {
+        let name = request.query["board"] ?? channels[0].name
+        guard let channel = channelsByName[name], let broadcaster else {
+            return .reject(.error(.notFound("no board named \"\(name)\"", field: "board")))
+        }
+        switch request.query["format"] ?? "json" {
+        case "json":
+            break
+        case "binary":
+            return .reject(.error(APIError(
+                status: 400,
+                code: "unsupported_format",
+                message: "format=binary is not available in this version; use format=json",
+                field: "format"
+            )))
+        case let other:
+            return .reject(.error(.malformed("unknown format \"\(other)\"; expected json", field: "format")))
+        }
+        channel.viewers += 1
+        logger.debug("viewer \(id) joined \(channel.name) (\(channel.viewers) watching)")
+        return .accept(channel: channel.channel, greeting: broadcaster.greeting(for: channel))
+    }
+
+    func viewerDidDisconnect(_ id: ViewerID, channel name: String) {
+        guard let channel = channelsByTransportName[name] else { return }
+        channel.viewers = max(0, channel.viewers - 1)
+        logger.debug("viewer \(id) left \(channel.name) (\(channel.viewers) watching)")
+    }
+
+    func errorResponse(status: Int, message: String) -> HTTPResponse {
+        .error(APIError(status: status, code: Self.code(forStatus: status), message: message))
+    }
+
+    // MARK: - Routes
+
+    private func route(_ request: HTTPRequest) -> HTTPResponse {
+        guard let route = Route(path: request.path) else {
+            return .error(.notFound("no such endpoint: \(request.path)"))
+        }
+        guard route.methods.contains(request.method) else {
+            return .error(
+                APIError(
+                    status: 405,
+                    code: "method_not_allowed",
+                    message: "\(request.method) is not allowed on \(request.path); use \(route.methods.joined(separator: " or "))"
+                ),
+                headers: [(name: "Allow", value: route.methods.joined(separator: ", "))]
+            )
+        }
+        do throws(APIError) {
+            switch (route, request.method) {
+            case (.health, _):
+                return .json(["status": "ok"])
+            case (.ready, _):
+                return .json(["status": "ready"])
+            case (.boards, _):
+                return .json(BoardList(boards: channels.map(BoardList.Entry.init)))
+            case (.board(let name), "GET"):
+                return boardResponse(try channel(named: name))
+            case (.board(let name), _):
+                let channel = try channel(named: name)
+                let patch = try decodeBody(BoardPatch.self, of: request)
+                return try write(to: channel, request: request) { board, now throws(APIError) in
+                    try board.apply(patch, at: now)
+                }
+            case (.ring(let name, let ringID), "GET"):
+                let channel = try channel(named: name)
+                guard let ring = channel.board.snapshot(at: now()).rings.first(where: { $0.id == ringID }) else {
+                    throw APIError.notFound("board \(name) has no ring \"\(ringID)\"", field: "ring")
+                }
+                return .json(ring)
+            case (.ring(let name, let ringID), _):
+                let channel = try channel(named: name)
+                let update = try decodeBody(RingUpdate.self, of: request)
+                return try write(to: channel, request: request) { board, now throws(APIError) in
+                    try board.apply(update, toRing: ringID, at: now)
+                }
+            }
+        } catch {
+            return .error(error)
+        }
+    }
+
+    private func channel(named name: String) throws(APIError) -> BoardChannel {
+        guard let channel = channelsByName[name] else {
+            throw APIError.notFound("no board named \"\(name)\"", field: "board")
+        }
+        return channel
+    }
+
+    private func now() -> Double { loop?.now() ?? 0 }
+
+    private func boardResponse(_ channel: BoardChannel) -> HTTPResponse {
+        .json(channel.board.snapshot(at: now()), headers: [(name: "ETag", value: etag(of: channel.board))])
+    }
+
+    /// Applies a change to a copy of the board, stores it durably, and only then makes it live:
+    /// a rejected or unstorable request changes nothing, and a 2xx means it is on disk.
+    private func write(
+        to channel: BoardChannel,
+        request: HTTPRequest,
+        change: (inout Board, Double) throws(APIError) -> Void
+    ) throws(APIError) -> HTTPResponse {
+        if let expected = request.headers["if-match"], expected != "*", expected != etag(of: channel.board) {
+            throw APIError(
+                status: 412,
+                code: "precondition_failed",
+                message: "the board changed since \(expected); GET it again for the current ETag",
+                field: "If-Match"
+            )
+        }
+        let now = now()
+        var board = channel.board
+        board.settle(at: now)
+        try change(&board, now)
+        var state = storedState()
+        state.boards[channel.name] = StoredBoard(board)
+        do {
+            try store.save(state)
+        } catch {
+            logger.error("cannot store the state: \(error)")
+            throw APIError(status: 503, code: "storage_unavailable", message: "the change could not be stored durably and was not applied")
+        }
+        channel.board = board
+        broadcaster?.boardChanged(channel)
+        return boardResponse(channel)
+    }
+
+    private func storedState() -> StoredState {
+        StoredState(boards: Dictionary(uniqueKeysWithValues: channels.map { ($0.name, StoredBoard($0.board)) }))
+    }
+
+    private func decodeBody<T: Decodable>(_ type: T.Type, of request: HTTPRequest) throws(APIError) -> T {
+        if let contentType = request.headers["content-type"], !Self.isJSON(contentType) {
+            throw APIError(
+                status: 415,
+                code: "unsupported_media_type",
+                message: "expected a JSON body (Content-Type: application/json), got \(contentType)",
+                field: "Content-Type"
+            )
+        }
+        guard !request.body.isEmpty else {
+            throw APIError.malformed("the request body is empty; expected a JSON object")
+        }
+        return try RequestDecoder.decode(type, from: request.body)
+    }
+
+    /// JSON media types, plus curl's default for `-d` (form-urlencoded), so the README's
+    /// `curl -X PATCH … -d '{…}'` works as written; the body must still be JSON.
+    static func isJSON(_ contentType: String) -> Bool {
+        let media = contentType.split(separator: ";", maxSplits: 1).first
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return media == "application/json" || media == "text/json" || media.hasSuffix("+json")
+            || media == "application/x-www-form-urlencoded"
+    }
+
+    /// A strong ETag over the stored targets: equal targets give equal tags, across restarts.
+    private func etag(of board: Board) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let bytes = (try? encoder.encode(StoredBoard(board))) ?? Data()
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a 64-bit offset basis
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3  // FNV-1a 64-bit prime
+        }
+        return "\"" + String(hash, radix: 16) + "\""
+    }
+
+    private static func code(forStatus status: Int) -> String {
+        switch status {
+        case 400: "malformed"
+        case 404: "not_found"
+        case 405: "method_not_allowed"
+        case 408: "request_timeout"
+        case 411: "length_required"
+        case 413: "payload_too_large"
+        case 415: "unsupported_media_type"
+        default: status >= 500 ? "internal" : "error"
+        }
+    }
+}
+
+@available(*, unavailable)
+extension Application: Sendable {}
+
+extension StoredBoard {
+    init(_ board: Board) {
+        self.init(progress: board.targets, colors: board.targetColors)
+    }
+}
+
+/// Body of `GET /api/v1/boards`.
+struct BoardList: Encodable {
+    struct Entry: Encodable {
+        var name: String
+        var width: Double
+        var height: Double
+        var rings: [String]
+        var viewers: Int
+
+        init(_ channel: BoardChannel) {
+            name = channel.name
+            width = channel.board.spec.width
+            height = channel.board.spec.height
+            rings = channel.board.spec.rings.map(\.id)
+            viewers = channel.viewers
+        }
+    }
+
+    var boards: [Entry]
+}

@@ -1,0 +1,211 @@
+import Foundation
+import RingCastTransport
+import Testing
+
+/// Live: a real server on 127.0.0.1, real WebSocket viewers, real HTTP pushes.
+@Suite("Broadcast to viewers")
+struct BroadcastTests {
+    @Test func viewerGetsLayoutThenFullFrameAtOnce_evenWhenIdle() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+
+        let viewer = TestViewer(client: client, port: server.port)
+        let messages = try await viewer.waitUntil("layout and keyframe") { $0.count >= 2 }
+
+        guard case .layout(let layout, _) = messages[0] else {
+            Issue.record("first message is not a layout: \(String(decoding: messages[0].bytes, as: UTF8.self))")
+            return
+        }
+        #expect(layout.board == "main")
+        #expect(layout.width == 1280 && layout.height == 720)
+        #expect(layout.rings.map(\.id) == ["move", "exercise", "stand", "task1", "task2", "task3", "task4", "overall", "countdown"])
+        #expect(layout.rings.first { $0.id == "overall" }?.kind == "derived")
+
+        let frame = try #require(messages[1].frame)
+        #expect(frame.board == "main")
+        #expect(frame.rings.count == layout.rings.count)
+        // Nothing was ever pushed: every ring is "no data", not 0 %.
+        for ring in frame.rings {
+            #expect(ring.p == nil, "ring \(ring.id)")
+            #expect(ring.label == "—", "ring \(ring.id)")
+        }
+    }
+
+    @Test func patchReachesTwoViewers_withByteIdenticalFramesPerSeq() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+
+        let first = TestViewer(client: client, port: server.port)
+        let second = TestViewer(client: client, port: server.port)
+        try await first.waitUntil("keyframe") { $0.count >= 2 }
+        try await second.waitUntil("keyframe") { $0.count >= 2 }
+
+        let response = try server.http.send(
+            "PATCH", "/api/v1/boards/main",
+            body: #"{"rings":{"move":0.8,"task1":0.5},"animation":{"curve":"linear","duration":0.4}}"#
+        )
+        #expect(response.status == 200, "\(response.text)")
+
+        for viewer in [first, second] {
+            try await viewer.waitUntil("the frame at the target") { $0.last?.frame?[ring: "move"]?.p == 0.8 }
+        }
+        let framesBySeq = [first, second].map { viewer in
+            Dictionary(
+                viewer.messages.compactMap { message in message.frame.map { ($0.seq, message.bytes) } },
+                uniquingKeysWith: { old, _ in old }
+            )
+        }
+        let shared = Set(framesBySeq[0].keys).intersection(framesBySeq[1].keys)
+        #expect(shared.count >= 10, "the viewers should share most frames of a 0.4 s animation")
+        for seq in shared {
+            #expect(framesBySeq[0][seq] == framesBySeq[1][seq], "seq \(seq) differs between viewers")
+        }
+        for viewer in [first, second] {
+            let seqs = viewer.frames.map(\.seq)
+            #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count, "seq must strictly increase: \(seqs)")
+            let moving = viewer.frames.filter { ($0[ring: "move"]?.p ?? 0) > 0 && ($0[ring: "move"]?.p ?? 0) < 0.8 }
+            #expect(moving.count >= 10, "the animation should be seen in between frames, got \(moving.count)")
+        }
+    }
+
+    @Test func lastFrameOfAnAnimationShowsTheTargetExactly() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let viewer = TestViewer(client: client, port: server.port)
+        try await viewer.waitUntil("keyframe") { $0.count >= 2 }
+
+        let response = try server.http.send(
+            "PUT", "/api/v1/boards/main/rings/exercise",
+            body: #"{"progress":0.735,"animation":{"curve":"easeOut","duration":0.3}}"#
+        )
+        #expect(response.status == 200, "\(response.text)")
+        let messages = try await viewer.waitUntil("the final frame") { $0.last?.frame?[ring: "exercise"]?.p == 0.735 }
+        let ring = try #require(messages.last?.frame?[ring: "exercise"])
+        #expect(ring.a0 == -Double.pi / 2)
+        #expect(abs(ring.a1 - (-Double.pi / 2 + 2 * Double.pi * 0.735)) < 1e-12)
+        #expect(ring.label == "74%")  // 73.5 rounds half to even in binary: 0.735 × 100 = 73.5 → 74
+        #expect(abs(ring.tip.x - (300 + 178 * cos(ring.a1))) < 1e-9)
+        #expect(abs(ring.tip.y - (330 + 178 * sin(ring.a1))) < 1e-9)
+        #expect(ring.tip.visible == false)
+
+        // Each frame's label is the percent rule applied to that frame's p (counting along).
+        var labels: [String] = []
+        for frame in viewer.frames {
+            guard let p = frame[ring: "exercise"]?.p else { continue }
+            #expect(frame[ring: "exercise"]?.label == "\(Int((p * 100).rounded(.toNearestOrEven)))%")
+            labels.append(frame[ring: "exercise"]!.label)
+        }
+        #expect(Set(labels).count >= 5, "the label should count along: \(labels)")
+    }
+
+    @Test func ringsPushedTogetherStartInTheSameFrame_andOverallIsTheMeanOfDisplayedTasks() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let viewer = TestViewer(client: client, port: server.port)
+        try await viewer.waitUntil("keyframe") { $0.count >= 2 }
+
+        let response = try server.http.send(
+            "PATCH", "/api/v1/boards/main",
+            body: #"{"rings":{"task1":0.8,"task2":0.4,"task3":{"progress":1.0},"task4":0.2},"animation":{"curve":"linear","duration":0.3}}"#
+        )
+        #expect(response.status == 200, "\(response.text)")
+        try await viewer.waitUntil("the final frame") { $0.last?.frame?[ring: "task1"]?.p == 0.8 }
+
+        let frames = viewer.frames.dropFirst()
+        #expect(frames.count >= 5)
+        for frame in frames {
+            let tasks = ["task1", "task2", "task3", "task4"].map { frame[ring: $0]?.p ?? .nan }
+            // Linear and started together: every task is the same fraction of its target.
+            let fraction = tasks[0] / 0.8
+            #expect(abs(tasks[1] / 0.4 - fraction) < 1e-9)
+            #expect(abs(tasks[2] / 1.0 - fraction) < 1e-9)
+            #expect(abs(tasks[3] / 0.2 - fraction) < 1e-9)
+            let overall = try #require(frame[ring: "overall"]?.p)
+            #expect(abs(overall - tasks.reduce(0, +) / 4) < 1e-12, "seq \(frame.seq)")
+        }
+        #expect(viewer.frames.last?[ring: "overall"]?.p.map { abs($0 - 0.6) < 1e-12 } == true)
+    }
+
+    @Test func lateJoinerGetsLayoutAndTheCurrentPictureMidAnimation() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let early = TestViewer(client: client, port: server.port)
+        try await early.waitUntil("keyframe") { $0.count >= 2 }
+
+        _ = try server.http.send(
+            "PATCH", "/api/v1/boards/main",
+            body: #"{"rings":{"stand":0.9},"animation":{"curve":"linear","duration":3}}"#
+        )
+        try await early.waitUntil("the animation under way") { ($0.last?.frame?[ring: "stand"]?.p ?? 0) > 0.05 }
+
+        let late = TestViewer(client: client, port: server.port)
+        let messages = try await late.waitUntil("layout and keyframe") { $0.count >= 2 }
+        guard case .layout = messages[0] else {
+            Issue.record("the late joiner's first message is not the layout")
+            return
+        }
+        let keyframe = try #require(messages[1].frame)
+        #expect(keyframe.rings.count == 9)
+        let stand = try #require(keyframe[ring: "stand"]?.p)
+        #expect(stand > 0.05 && stand < 0.9, "the keyframe shows the animation in progress, got \(stand)")
+        // It then follows the same frames as everyone else.
+        try await late.waitUntil("a frame after the keyframe") { $0.count >= 4 }
+        let next = try #require(late.frames.last)
+        #expect(early.messages.contains { $0.frame?.seq == next.seq } || early.frames.last!.seq < next.seq)
+    }
+
+    @Test func idleBoardSendsNoFrames() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let viewer = TestViewer(client: client, port: server.port)
+        try await viewer.waitUntil("keyframe") { $0.count >= 2 }
+
+        try await Task.sleep(for: .seconds(1))
+        #expect(viewer.messages.count == 2, "no frames while nothing moves")
+
+        // A jump is one frame, then silence again.
+        let response = try server.http.send(
+            "PUT", "/api/v1/boards/main/rings/move", body: #"{"progress":0.5,"animation":"none"}"#
+        )
+        #expect(response.status == 200)
+        try await viewer.waitUntil("the jump's frame") { $0.count >= 3 }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(viewer.messages.count == 3)
+        #expect(viewer.frames.last?[ring: "move"]?.p == 0.5)
+    }
+
+    @Test func viewerOfUnknownBoardIsRefused() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let viewer = TestViewer(client: client, port: server.port, path: "/ws?board=nope&format=json")
+        _ = try await viewer.waitForClose()
+        #expect(viewer.messages.isEmpty)
+        #expect(viewer.failure != nil || viewer.closeCode != nil)
+    }
+
+    @Test func shutdownClosesViewersWithGoingAway() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let viewer = TestViewer(client: client, port: server.port)
+        try await viewer.waitUntil("keyframe") { $0.count >= 2 }
+        server.stop()
+        let code = try await viewer.waitForClose()
+        #expect(code == 1001)
+    }
+}

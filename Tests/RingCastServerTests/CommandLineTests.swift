@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// The shipped `ringcast` executable, run as a person would.
+@Suite("ringcast command line")
+struct CommandLineTests {
+    private func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-cli-\(UUID().uuidString)")
+    }
+
+    @Test func serve_printsTheListeningLine_servesAndStopsCleanlyOnSIGTERM() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ringcastExecutable.path), "build the ringcast product first")
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let serve = try TestProcess(["serve", "--port", "0", "--data-dir", data.path])
+
+        let line = try await serve.waitForLine { $0.hasPrefix("listening on ") }
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) }, "line: \(line)")
+        #expect(line == "listening on http://127.0.0.1:\(port)")
+        #expect(try TestHTTPClient(port: port).get("/healthz").status == 200)
+
+        serve.signal(SIGTERM)
+        #expect(try await serve.waitForExit() == 0, "stderr: \(serve.stderr)")
+    }
+
+    @Test func push_setsTheRing_andReportsErrorsFromTheServer() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let url = "http://127.0.0.1:\(server.port)"
+
+        let push = try TestProcess(["push", "main", "move", "0.42", "--curve", "easeOut", "--duration", "0.2", "--server", url])
+        #expect(try await push.waitForExit() == 0, "stderr: \(push.stderr)")
+        #expect(push.stdout.contains("42%"))
+        let snapshot = try server.http.get("/api/v1/boards/main").decode(TestSnapshot.self)
+        #expect(snapshot[ring: "move"]?.target == 0.42)
+
+        let unknown = try TestProcess(["push", "main", "nope", "0.5", "--server", url])
+        #expect(try await unknown.waitForExit() != 0)
+        #expect(unknown.stderr.contains("404") && unknown.stderr.contains("nope"), "stderr: \(unknown.stderr)")
+
+        let outOfRange = try TestProcess(["push", "main", "move", "11", "--server", url])
+        #expect(try await outOfRange.waitForExit() != 0)
+        #expect(outOfRange.stderr.contains("between 0 and 10"), "stderr: \(outOfRange.stderr)")
+    }
+
+    @Test func serve_withAMissingConfig_namesTheFile() async throws {
+        let serve = try TestProcess(["serve", "--config", "/nonexistent/ringcast.json", "--port", "0"])
+        #expect(try await serve.waitForExit() != 0)
+        #expect(serve.stderr.contains("/nonexistent/ringcast.json"), "stderr: \(serve.stderr)")
+    }
+
+    @Test func serve_withAnUnknownConfigKey_namesTheKey() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("bad.json")
+        let shipped = try String(contentsOf: repositoryRoot.appendingPathComponent("config/ringcast.json"), encoding: .utf8)
+        try shipped.replacingOccurrences(of: #""port": 8080"#, with: #""prot": 8080"#).write(to: file, atomically: true, encoding: .utf8)
+
+        let serve = try TestProcess(["serve", "--config", file.path, "--port", "0"])
+        #expect(try await serve.waitForExit() != 0)
+        #expect(serve.stderr.contains("bad.json") && serve.stderr.contains("prot"), "stderr: \(serve.stderr)")
+    }
+}

@@ -165,9 +165,8 @@ extension EventLoop {
                 return
             }
             let id = exchange.id
-            var request = exchange.request
-            exchange.request.body = []
-            request.body.reserveCapacity(0)
+            let request = exchange.request
+            exchange.request.body = []  // the delegate has it now
             delegate.handleHTTP(request) { [weak self] response in
                 self?.respond(to: id, with: response)
             }

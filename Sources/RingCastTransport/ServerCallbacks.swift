@@ -37,6 +37,10 @@ func viewerProtocolCallback(
     case LWS_CALLBACK_WS_SERVER_DROP_PROTOCOL, LWS_CALLBACK_CLOSED:
         if let wsi { loop(of: wsi)?.handleViewerGone(wsi) }
         return 0
+    case LWS_CALLBACK_RAW_ADOPT:
+        // lws turns a CONNECT request into a raw socket bound to protocols[0]; nothing here
+        // speaks it, and it would idle forever.
+        return -1
     default:
         if let answer = handleHTTPReason(wsi, reason, input, length) { return answer }
     }

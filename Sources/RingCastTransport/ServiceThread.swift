@@ -29,6 +29,10 @@ final class ServiceThread: Sendable {
         self.handle = ThreadHandle(thread: thread)
     }
 
+    deinit {
+        detach()  // never leave a finished thread unjoined
+    }
+
     var isCurrent: Bool { handle.isCurrent() }
 
     /// Waits for the thread to end. Must not be called from the thread itself.

@@ -63,11 +63,11 @@ public final class WebServer: @unchecked Sendable {
             eventLoop.runPendingJobs()
         }
 
-        let unrun = inbox.close()  // no lws_cancel_service from here on
+        let dropped = inbox.close()  // no lws_cancel_service from here on; late jobs are dropped
         eventLoop.prepareForDestroy()
         context.destroy()
         eventLoop.didDestroy()
-        _ = unrun
+        withExtendedLifetime(dropped) {}  // released here, outside the inbox lock
     }
 
     /// Asks `run()` to finish; safe from any thread, idempotent. Not from a signal handler (use a

@@ -169,6 +169,14 @@ struct DynamicHTTPTests {
         #expect(try decodeEcho(head).path == "/api/after")
     }
 
+    @Test func connectMethod_isRefused() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let connection = try server.connection()
+        try connection.send("CONNECT example.test:443 HTTP/1.1\r\nHost: example.test:443\r\n\r\n")
+        #expect(connection.isClosedByServer())
+    }
+
     @Test func secondRespond_isIgnored() throws {
         let server = try TestServer()
         defer { server.stop() }

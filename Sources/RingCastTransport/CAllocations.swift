@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// C memory that lws keeps pointers into for the whole life of a context: protocol names and

@@ -222,7 +222,8 @@ extension EventLoop {
     private func writeHeaders(of response: HTTPResponse, for exchange: HTTPExchange) throws(LWSFailure) {
         writeBuffer.reserve(Self.headerBytes(of: response))
         var position: UnsafeMutablePointer<UInt8>? = writeBuffer.start
-        try Self.addHeaders(of: response, closing: exchange.closesConnection, wsi: exchange.wsi, at: &position, end: writeBuffer.end)
+        try Self.addHeaders(
+            of: response, closing: exchange.closesConnection, wsi: exchange.wsi, at: &position, end: writeBuffer.end)
         try check(
             lws_finalize_write_http_header(exchange.wsi, writeBuffer.start, &position, writeBuffer.end),
             "writing the response headers"
@@ -257,7 +258,9 @@ extension EventLoop {
                 }
             }
             let count = cursor - writeBuffer.start
-            try check(lws_write(wsi, writeBuffer.start, count, LWS_WRITE_HTTP), "writing a \(response.status) answer", success: { $0 == count })
+            try check(
+                lws_write(wsi, writeBuffer.start, count, LWS_WRITE_HTTP), "writing a \(response.status) answer",
+                success: { $0 == count })
         } catch {
             TransportLog.emit("\(error)")
         }
@@ -277,7 +280,9 @@ extension EventLoop {
         at position: inout UnsafeMutablePointer<UInt8>?,
         end: UnsafeMutablePointer<UInt8>
     ) throws(LWSFailure) {
-        try check(lws_add_http_header_status(wsi, UInt32(clamping: response.status), &position, end), "adding status \(response.status)")
+        try check(
+            lws_add_http_header_status(wsi, UInt32(clamping: response.status), &position, end), "adding status \(response.status)"
+        )
         for header in response.headers {
             let name = header.name.lowercased()
             guard name != "content-length", name != "connection", name != "transfer-encoding" else { continue }

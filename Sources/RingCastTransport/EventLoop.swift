@@ -64,7 +64,8 @@ public final class EventLoop {
     public func publish(_ message: OutgoingMessage, to channel: String) {
         guard isLive else { return }
         guard message.count <= configuration.maxMessageBytes else {
-            TransportLog.emit("dropped a \(message.count)-byte message for \(channel): over maxMessageBytes \(configuration.maxMessageBytes)")
+            TransportLog.emit(
+                "dropped a \(message.count)-byte message for \(channel): over maxMessageBytes \(configuration.maxMessageBytes)")
             return
         }
         guard let target = channels[channel] else { return }

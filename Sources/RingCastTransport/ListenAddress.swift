@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What lws should bind to for a configured host: lws's `iface` takes an interface name or a

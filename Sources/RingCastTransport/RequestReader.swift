@@ -1,6 +1,7 @@
 internal import CLibWebSockets
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads an `HTTPRequest` out of the header table lws keeps while a request is being handled

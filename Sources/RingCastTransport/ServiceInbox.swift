@@ -1,7 +1,8 @@
-import Synchronization
 internal import CLibWebSockets
+import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A libwebsockets context pointer that may be handed across threads. Only `lws_cancel_service`

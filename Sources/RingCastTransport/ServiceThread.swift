@@ -1,6 +1,7 @@
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A POSIX thread that runs one closure and can be joined (Foundation's `Thread` cannot).
@@ -17,11 +18,13 @@ final class ServiceThread: Sendable {
     init(_ body: @escaping @Sendable () -> Void) throws(TransportError) {
         var thread = pthread_t()
         let start = Unmanaged.passRetained(Start(body)).toOpaque()
-        let result = pthread_create(&thread, nil, { argument in
-            let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
-            start.body()
-            return nil
-        }, start)
+        let result = pthread_create(
+            &thread, nil,
+            { argument in
+                let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
+                start.body()
+                return nil
+            }, start)
         guard result == 0 else {
             Unmanaged<Start>.fromOpaque(start).release()
             throw .contextCreationFailed("could not start a service thread: \(String(cString: strerror(result)))")

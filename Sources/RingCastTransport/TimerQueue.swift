@@ -111,7 +111,8 @@ final class TimerQueue {
             heap[0] = last
             var parent = 0
             while true {
-                let left = 2 * parent + 1, right = left + 1
+                let left = 2 * parent + 1
+                let right = left + 1
                 var smallest = parent
                 if left < heap.count, heap[left].precedes(heap[smallest]) { smallest = left }
                 if right < heap.count, heap[right].precedes(heap[smallest]) { smallest = right }

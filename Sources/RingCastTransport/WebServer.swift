@@ -1,5 +1,5 @@
-import Synchronization
 internal import CLibWebSockets
+import Synchronization
 
 /// Owns the lws context: one port serving static files, the dynamic HTTP API and WebSocket
 /// viewers, all on one event loop.
@@ -31,6 +31,16 @@ public final class WebServer: @unchecked Sendable {
         self.eventLoop = loop
         self.context = context
         self.port = port
+    }
+
+    deinit {
+        // Never run (or run() already finished): tear down in the order run() does, so no timer
+        // stays scheduled on a destroyed context.
+        guard context.pointer != nil else { return }
+        _ = eventLoop.inbox.close()
+        eventLoop.prepareForDestroy()
+        context.destroy()
+        eventLoop.didDestroy()
     }
 
     /// Only to be used from the service thread (delegate callbacks, scheduled timers, `perform`
@@ -139,7 +149,8 @@ extension WebServer {
         vhostInfo.mounts = UnsafePointer(makeMounts(configuration, memory))
         vhostInfo.retry_and_idle_policy = UnsafePointer(makePingPolicy(configuration, memory))
         // No .extensions: permessage-deflate would keep pointers into shared frames.
-        vhostInfo.options = UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
+        vhostInfo.options =
+            UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
             | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
             | (address.isIPv6 ? 0 : UInt64(LWS_SERVER_OPTION_DISABLE_IPV6))
         guard let vhost = lws_create_vhost(pointer, &vhostInfo) else {
@@ -153,7 +164,9 @@ extension WebServer {
         return (context, Int(lws_get_vhost_listen_port(vhost)))
     }
 
-    private static func makeProtocols(_ configuration: TransportConfiguration, _ memory: CAllocations) -> UnsafeMutablePointer<lws_protocols> {
+    private static func makeProtocols(_ configuration: TransportConfiguration, _ memory: CAllocations) -> UnsafeMutablePointer<
+        lws_protocols
+    > {
         memory.array([
             lws_protocols(
                 name: memory.string(viewerProtocolName),
@@ -181,7 +194,9 @@ extension WebServer {
     }
 
     /// Callback mounts for the dynamic prefixes, then the file mount at "/".
-    private static func makeMounts(_ configuration: TransportConfiguration, _ memory: CAllocations) -> UnsafeMutablePointer<lws_http_mount>? {
+    private static func makeMounts(_ configuration: TransportConfiguration, _ memory: CAllocations) -> UnsafeMutablePointer<
+        lws_http_mount
+    >? {
         var mounts: [lws_http_mount] = configuration.dynamicPrefixes.map { prefix in
             var mount = lws_http_mount()
             mount.mountpoint = memory.string(prefix)
@@ -209,9 +224,11 @@ extension WebServer {
     }
 
     private static func makeContentTypes(_ memory: CAllocations) -> UnsafeMutablePointer<lws_protocol_vhost_options> {
-        let list = memory.array(contentTypes.map { entry in
-            lws_protocol_vhost_options(next: nil, options: nil, name: memory.string(entry.suffix), value: memory.string(entry.type))
-        })
+        let list = memory.array(
+            contentTypes.map { entry in
+                lws_protocol_vhost_options(
+                    next: nil, options: nil, name: memory.string(entry.suffix), value: memory.string(entry.type))
+            })
         for index in 0..<(contentTypes.count - 1) {
             list[index].next = UnsafePointer(list + index + 1)
         }
@@ -220,7 +237,9 @@ extension WebServer {
 
     /// lws pings a viewer `pingInterval` seconds after its last pong and drops it if no pong
     /// follows within `stallTimeout` more seconds; a zero hangup time switches this off.
-    private static func makePingPolicy(_ configuration: TransportConfiguration, _ memory: CAllocations) -> UnsafeMutablePointer<lws_retry_bo_t> {
+    private static func makePingPolicy(_ configuration: TransportConfiguration, _ memory: CAllocations) -> UnsafeMutablePointer<
+        lws_retry_bo_t
+    > {
         var policy = lws_retry_bo_t()
         if configuration.pingInterval > 0 {
             policy.secs_since_valid_ping = UInt16(configuration.pingInterval)

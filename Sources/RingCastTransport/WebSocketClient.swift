@@ -1,5 +1,5 @@
-import Synchronization
 internal import CLibWebSockets
+import Synchronization
 
 /// A WebSocket client on the libwebsockets client API, for tests and load tools (Foundation's
 /// `URLSessionWebSocketTask` does not work with Debian's libcurl). Owns its own lws context and
@@ -24,18 +24,19 @@ public final class WebSocketClient: Sendable {
         info.user = Unmanaged.passUnretained(loop).toOpaque()
         info.count_threads = 1  // this build has LWS_MAX_SMP 1; fd_limit_per_thread 0 = the process limit
         info.timeout_secs = 10
-        info.protocols = UnsafePointer(memory.array([
-            lws_protocols(
-                name: memory.string(Self.protocolName),
-                callback: clientProtocolCallback,
-                per_session_data_size: 0,
-                rx_buffer_size: 64 * 1024,
-                id: 0,
-                user: nil,
-                tx_packet_size: 0
-            ),
-            lws_protocols(),
-        ]))
+        info.protocols = UnsafePointer(
+            memory.array([
+                lws_protocols(
+                    name: memory.string(Self.protocolName),
+                    callback: clientProtocolCallback,
+                    per_session_data_size: 0,
+                    rx_buffer_size: 64 * 1024,
+                    id: 0,
+                    user: nil,
+                    tx_packet_size: 0
+                ),
+                lws_protocols(),
+            ]))
         guard let pointer = lws_create_context(&info) else {
             throw .contextCreationFailed("lws_create_context failed for the WebSocket client (see the libwebsockets log)")
         }

@@ -94,7 +94,8 @@ struct DynamicHTTPTests {
         let server = try TestServer { $0.maxBodyBytes = 1000 }
         defer { server.stop() }
         let connection = try server.connection()
-        try connection.send("PATCH /api/v1/boards/main HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n")
+        try connection.send(
+            "PATCH /api/v1/boards/main HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n")
         let response = try connection.readResponse()
         #expect(response.status == 413)
         #expect(response.headers["connection"] == "close")

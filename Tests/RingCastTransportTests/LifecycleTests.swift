@@ -2,8 +2,9 @@ import Foundation
 import RingCastTransport
 import Synchronization
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Server lifecycle")
@@ -98,11 +99,22 @@ struct LifecycleTests {
         #expect(events[2].1 - start >= 0.06)
     }
 
+    @Test func serverNeverRun_withATimerPending_deallocatesCleanly() throws {
+        let delegate = EchoDelegate()
+        var server: WebServer? = try WebServer(configuration: TransportConfiguration(port: 0), delegate: delegate)
+        let port = try #require(server?.port)
+        server?.loop.schedule(after: 60) { Issue.record("a timer of a destroyed server fired") }
+        server?.perform { _ in Issue.record("a job of a destroyed server ran") }
+        server = nil
+        #expect(throws: (any Error).self) { try RawHTTPConnection(port: port) }
+    }
+
     @Test func portInUse_throwsAClearError() throws {
         let first = try TestServer()
         defer { first.stop() }
         do {
-            _ = try WebServer(configuration: TransportConfiguration(host: "127.0.0.1", port: first.port), delegate: EchoDelegate())
+            _ = try WebServer(
+                configuration: TransportConfiguration(host: "127.0.0.1", port: first.port), delegate: EchoDelegate())
             Issue.record("a second server bound the same port")
         } catch let error {
             #expect(error.description == "cannot listen on 127.0.0.1:\(first.port): the port is already in use")
@@ -114,7 +126,8 @@ struct LifecycleTests {
             _ = try WebServer(configuration: TransportConfiguration(port: 0, websocketPath: "ws"), delegate: EchoDelegate())
         }
         #expect(throws: TransportError.self) {
-            _ = try WebServer(configuration: TransportConfiguration(host: "no such host.invalid", port: 0), delegate: EchoDelegate())
+            _ = try WebServer(
+                configuration: TransportConfiguration(host: "no such host.invalid", port: 0), delegate: EchoDelegate())
         }
     }
 

@@ -6,7 +6,8 @@ import Testing
 @Suite("WebSocket client")
 struct WebSocketClientTests {
     @Test func sha1_matchesTheRFC6455Example() {
-        let accept = Data(SHA1.hash(Array("dGhlIHNhbXBsZSBub25jZQ==258EAFA5-E914-47DA-95CA-C5AB0DC85B11".utf8))).base64EncodedString()
+        let accept = Data(SHA1.hash(Array("dGhlIHNhbXBsZSBub25jZQ==258EAFA5-E914-47DA-95CA-C5AB0DC85B11".utf8)))
+            .base64EncodedString()
         #expect(accept == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
     }
 
@@ -39,7 +40,8 @@ struct WebSocketClientTests {
         let client = try WebSocketClient()
         defer { client.shutdown() }
         let count = 500
-        let greeted = Mutex(0), framed = Mutex(0)
+        let greeted = Mutex(0)
+        let framed = Mutex(0)
         for _ in 0..<count {
             client.connect(host: "127.0.0.1", port: server.port, path: "/ws?greet=1") { _, event in
                 guard case .text(let bytes) = event else { return }

@@ -46,7 +46,8 @@ struct WebSocketTests {
         defer { server.stop() }
         let client = try WebSocketClient()
         defer { client.shutdown() }
-        let first = EventRecorder(), second = EventRecorder()
+        let first = EventRecorder()
+        let second = EventRecorder()
         client.connect(host: "127.0.0.1", port: server.port, path: "/ws", onEvent: first.handler)
         client.connect(host: "127.0.0.1", port: server.port, path: "/ws", onEvent: second.handler)
         #expect(await eventually { first.isOpen && second.isOpen })
@@ -106,7 +107,8 @@ struct WebSocketTests {
         let client = try WebSocketClient()
         defer { client.shutdown() }
         let viewer = EventRecorder()
-        client.connect(host: "127.0.0.1", port: server.port, path: "/ws?reject=403", origin: "http://o.test", onEvent: viewer.handler)
+        client.connect(
+            host: "127.0.0.1", port: server.port, path: "/ws?reject=403", origin: "http://o.test", onEvent: viewer.handler)
         #expect(await eventually { viewer.failure != nil })
         #expect(viewer.failure?.contains("403") == true)
         #expect(server.delegate.admitted.withLock { $0.isEmpty })

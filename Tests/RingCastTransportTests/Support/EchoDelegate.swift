@@ -39,11 +39,12 @@ final class EchoDelegate: TransportDelegate, @unchecked Sendable {
 
     func admitViewer(_ request: HTTPRequest, id: ViewerID) -> ViewerAdmission {
         if let status = request.query["reject"].flatMap(Int.init) {
-            return .reject(HTTPResponse(
-                status: status,
-                headers: [("Content-Type", "application/json")],
-                body: Array("{\"rejected\":\"\(request.headers["origin"] ?? "")\"}".utf8)
-            ))
+            return .reject(
+                HTTPResponse(
+                    status: status,
+                    headers: [("Content-Type", "application/json")],
+                    body: Array("{\"rejected\":\"\(request.headers["origin"] ?? "")\"}".utf8)
+                ))
         }
         admitted.withLock { $0.append(id) }
         let count = Int(request.query["greet"] ?? "0") ?? 0

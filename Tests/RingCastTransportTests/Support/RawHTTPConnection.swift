@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct TestFailure: Error, CustomStringConvertible {
@@ -35,7 +36,9 @@ final class RawHTTPConnection {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else {
             Glibc.close(fd)
@@ -89,7 +92,10 @@ final class RawHTTPConnection {
     /// True when the server closed the connection (EOF) before `timeout` passed.
     func isClosedByServer() -> Bool {
         while true {
-            if !pending.isEmpty { pending.removeAll(); continue }
+            if !pending.isEmpty {
+                pending.removeAll()
+                continue
+            }
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = recv(fd, &buffer, buffer.count, 0)
             if count == 0 { return true }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A one-connection WebSocket server written against raw sockets, for testing the client with
@@ -44,11 +45,13 @@ final class RawWebSocketServer: Sendable {
                 guard count > 0 else { return }
                 request += buffer.prefix(count)
             }
-            let key = String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n")
+            let key =
+                String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n")
                 .first { $0.lowercased().hasPrefix("sec-websocket-key:") }?
                 .split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces) ?? ""
             let accept = Data(SHA1.hash(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))).base64EncodedString()
-            let response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n"
+            let response =
+                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n"
             var out = Array(response.utf8)
             for frame in frames { out += frame }
             _ = out.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -92,7 +95,8 @@ enum SHA1 {
         for chunk in stride(from: 0, to: padded.count, by: 64) {
             var w = (0..<16).map { index -> UInt32 in
                 let base = chunk + index * 4
-                return UInt32(padded[base]) << 24 | UInt32(padded[base + 1]) << 16 | UInt32(padded[base + 2]) << 8 | UInt32(padded[base + 3])
+                return UInt32(padded[base]) << 24 | UInt32(padded[base + 1]) << 16 | UInt32(padded[base + 2]) << 8
+                    | UInt32(padded[base + 3])
             }
             for index in 16..<80 {
                 let value = w[index - 3] ^ w[index - 8] ^ w[index - 14] ^ w[index - 16]

@@ -1,8 +1,9 @@
 import Foundation
 import RingCastTransport
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A live `WebServer` on 127.0.0.1 and a kernel-chosen port, served on its own thread.

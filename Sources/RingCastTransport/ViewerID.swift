@@ -10,7 +10,7 @@ public struct ViewerID: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The delegate's answer to a WebSocket upgrade.
-public enum ViewerAdmission {
+public enum ViewerAdmission: Sendable {
     /// Upgrade, join `channel`, and send `greeting` first, in order, before any published message.
     case accept(channel: String, greeting: [OutgoingMessage])
     /// Do not upgrade: answer with this plain HTTP response and close the connection.

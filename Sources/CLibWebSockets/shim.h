@@ -6,4 +6,13 @@
 /// LWS_PRE is a macro with `?:` that Swift reports unavailable; this gives its value.
 static inline size_t clws_pre(void) { return LWS_PRE; }
 
+/// A `lws_sul_schedule` callback receives only the `lws_sorted_usec_list_t *`. Swift cannot
+/// declare a C struct layout, so the shim does: the sul comes first, so a pointer to it is a
+/// pointer to the whole struct, and the context pointer leads back to Swift through
+/// `lws_context_user`, the same single path every protocol callback uses.
+typedef struct clws_timer {
+    lws_sorted_usec_list_t sul;
+    struct lws_context *context;
+} clws_timer;
+
 #endif

@@ -1,0 +1,312 @@
+internal import CLibWebSockets
+
+/// HTTP exchanges: reading requests and bodies, routing them, writing responses in
+/// HTTP_WRITEABLE. Service thread only.
+extension EventLoop {
+    /// LWS_CALLBACK_FILTER_HTTP_CONNECTION (protocols[0], every plain request, before lws looks at
+    /// mounts). lws's file mount serves POST like GET and offers no later point to divert it, so a
+    /// POST to a static path is refused here (written at once, then closed, as
+    /// `lws_return_http_status` does).
+    func handleFilterHTTP(_ wsi: OpaquePointer) -> Int32 {
+        guard configuration.webRoot != nil,
+            let (method, path) = RequestReader.methodAndPath(of: wsi),
+            method == "POST", !configuration.isDynamic(path)
+        else { return 0 }
+        let response = errorResponse(status: 405, message: "POST is not allowed on \(path); static files accept GET and HEAD")
+        writeAndClose(wsi, response)
+        return 1
+    }
+
+    /// LWS_CALLBACK_HTTP: a request's headers are complete (dynamic mounts, static misses,
+    /// unknown paths, non-GET methods on static paths).
+    func handleHTTPRequest(_ wsi: OpaquePointer) -> Int32 {
+        guard let request = RequestReader.request(of: wsi, customHeaderNames: configuration.customHeaderNames) else {
+            return -1
+        }
+        var route = self.route(for: request)
+        var expected = 0
+        var refusesBody = false
+        if request.headers["transfer-encoding"] != nil {
+            route = .transportError(status: 411, message: "chunked request bodies are not supported; send Content-Length")
+            refusesBody = true
+        } else if let text = request.headers["content-length"] {
+            if let length = Int(text), length >= 0 {
+                expected = length
+                if length > configuration.maxBodyBytes {
+                    route = .transportError(
+                        status: 413,
+                        message: "request body of \(length) bytes exceeds the limit of \(configuration.maxBodyBytes) bytes"
+                    )
+                    refusesBody = true
+                }
+            } else {
+                route = .transportError(status: 400, message: "Content-Length \"\(text)\" is not a byte count")
+                refusesBody = true
+            }
+        } else if ["POST", "PUT", "PATCH"].contains(request.method) {
+            // lws would wait for a body it has no way to delimit.
+            route = .transportError(status: 411, message: "\(request.method) needs a Content-Length header")
+            refusesBody = true
+        }
+
+        let exchange = HTTPExchange(
+            id: makeID(),
+            wsi: wsi,
+            request: request,
+            route: route,
+            expectedBodyBytes: expected,
+            closesConnection: refusesBody
+        )
+        exchanges[exchange.id] = exchange
+        setConnectionID(exchange.id, of: wsi)
+
+        if refusesBody || expected == 0 {
+            // Zero-length PUT/PATCH get no body callbacks from lws (POST gets empty ones, ignored).
+            dispatch(exchange)
+            return 0
+        }
+        if request.headers["expect"]?.lowercased() == "100-continue" {
+            do {
+                try writeContinue(wsi)
+            } catch {
+                TransportLog.emit("\(error); closing \(request.method) \(request.path)")
+                forget(exchange)
+                return -1
+            }
+        }
+        exchange.request.body.reserveCapacity(expected)
+        exchange.state = .receivingBody
+        return 0
+    }
+
+    /// LWS_CALLBACK_HTTP_BODY: the next piece of the body.
+    func handleHTTPBody(_ wsi: OpaquePointer, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        guard let exchange = exchange(of: wsi) else { return nil }
+        guard exchange.isReceivingBody else { return 0 }  // refused body, or POST's empty one
+        guard exchange.request.body.count + bytes.count <= exchange.expectedBodyBytes else { return -1 }
+        exchange.request.body.append(contentsOf: bytes)
+        return 0
+    }
+
+    /// LWS_CALLBACK_HTTP_BODY_COMPLETION: Content-Length bytes arrived.
+    func handleHTTPBodyCompletion(_ wsi: OpaquePointer) -> Int32? {
+        guard let exchange = exchange(of: wsi) else { return nil }
+        if exchange.isReceivingBody {
+            dispatch(exchange)
+        }
+        return 0
+    }
+
+    /// LWS_CALLBACK_HTTP_WRITEABLE: write the next piece of the response. Nil when the
+    /// connection is not ours (lws serving a file).
+    func handleHTTPWritable(_ wsi: OpaquePointer) -> Int32? {
+        guard let exchange = exchange(of: wsi) else { return nil }
+        do {
+            switch exchange.state {
+            case .writingHeaders(let response):
+                try writeHeaders(of: response, for: exchange)
+                exchange.state = .writingBody(response, sent: 0)
+                lws_callback_on_writable(wsi)
+                return 0
+            case .writingBody(let response, let sent):
+                let body = exchange.request.method == "HEAD" ? [] : response.body
+                let end = min(sent + Self.httpChunkBytes, body.count)
+                try writeBody(body[sent..<end], isFinal: end == body.count, to: wsi)
+                guard end == body.count else {
+                    exchange.state = .writingBody(response, sent: end)
+                    lws_callback_on_writable(wsi)
+                    return 0
+                }
+                return finish(exchange)
+            case .receivingBody, .awaitingResponse:
+                return 0
+            }
+        } catch {
+            TransportLog.emit("\(error); closing \(exchange.request.method) \(exchange.request.path)")
+            forget(exchange)
+            return -1
+        }
+    }
+
+    /// LWS_CALLBACK_CLOSED_HTTP / HTTP_DROP_PROTOCOL: the connection (or its binding) went away.
+    func handleHTTPGone(_ wsi: OpaquePointer) {
+        if let exchange = exchange(of: wsi) {
+            forget(exchange)
+        }
+    }
+
+    // MARK: - Routing and answering
+
+    private func route(for request: HTTPRequest) -> HTTPExchange.Route {
+        if configuration.isDynamic(request.path) {
+            return .delegate
+        }
+        if configuration.webRoot != nil, request.method != "GET", request.method != "HEAD" {
+            return .transportError(
+                status: 405,
+                message: "\(request.method) is not allowed on \(request.path); static files accept GET and HEAD"
+            )
+        }
+        if request.path == configuration.websocketPath {
+            return .transportError(status: 404, message: "\(request.path) only accepts WebSocket upgrades")
+        }
+        return .transportError(status: 404, message: "nothing at \(request.path)")
+    }
+
+    /// Hands a complete request to whoever answers it.
+    private func dispatch(_ exchange: HTTPExchange) {
+        exchange.state = .awaitingResponse
+        // lws's own body timeout may still be armed; give the delegate time, but not forever.
+        lws_set_timeout(exchange.wsi, PENDING_TIMEOUT_USER_OK, Self.responseTimeoutSeconds)
+        switch exchange.route {
+        case .delegate:
+            guard let delegate else {
+                respond(to: exchange.id, with: errorResponse(status: 503, message: "the server is not ready"))
+                return
+            }
+            let id = exchange.id
+            let request = exchange.request
+            exchange.request.body = []  // the delegate has it now
+            delegate.handleHTTP(request) { [weak self] response in
+                self?.respond(to: id, with: response)
+            }
+        case .transportError(let status, let message):
+            respond(to: exchange.id, with: errorResponse(status: status, message: message))
+        }
+    }
+
+    /// The `respond` closure given to the delegate.
+    func respond(to id: UInt64, with response: HTTPResponse) {
+        guard isLive, let exchange = exchanges[id] else { return }  // the client went away
+        guard exchange.isAwaitingResponse else {
+            TransportLog.emit("respond called twice for \(exchange.request.method) \(exchange.request.path); ignored")
+            return
+        }
+        exchange.state = .writingHeaders(response)
+        lws_callback_on_writable(exchange.wsi)
+    }
+
+    /// After the last byte: keep the connection for the next request, or close it.
+    private func finish(_ exchange: HTTPExchange) -> Int32 {
+        forget(exchange)
+        if exchange.closesConnection {
+            return -1
+        }
+        return lws_http_transaction_completed(exchange.wsi) == 0 ? 0 : -1
+    }
+
+    private func forget(_ exchange: HTTPExchange) {
+        exchanges[exchange.id] = nil
+        if connectionID(of: exchange.wsi) == exchange.id {
+            setConnectionID(0, of: exchange.wsi)
+        }
+    }
+
+    private func exchange(of wsi: OpaquePointer) -> HTTPExchange? {
+        let id = connectionID(of: wsi)
+        return id == 0 ? nil : exchanges[id]
+    }
+
+    // MARK: - Writing
+
+    /// The interim answer a client sending `Expect: 100-continue` waits for (lws 4.1 sends none).
+    private func writeContinue(_ wsi: OpaquePointer) throws(LWSFailure) {
+        // An HTTP/2 stream (it has a :path) has no interim status line.
+        guard lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_COLON_PATH) == 0 else { return }
+        let line = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+        writeBuffer.start.update(from: line, count: line.count)
+        let written = lws_write(wsi, writeBuffer.start, line.count, LWS_WRITE_HTTP)
+        try check(written, "writing 100 Continue", success: { $0 == line.count })
+    }
+
+    private func writeHeaders(of response: HTTPResponse, for exchange: HTTPExchange) throws(LWSFailure) {
+        writeBuffer.reserve(Self.headerBytes(of: response))
+        var position: UnsafeMutablePointer<UInt8>? = writeBuffer.start
+        try Self.addHeaders(
+            of: response, closing: exchange.closesConnection, wsi: exchange.wsi, at: &position, end: writeBuffer.end)
+        try check(
+            lws_finalize_write_http_header(exchange.wsi, writeBuffer.start, &position, writeBuffer.end),
+            "writing the response headers"
+        )
+    }
+
+    private func writeBody(_ chunk: ArraySlice<UInt8>, isFinal: Bool, to wsi: OpaquePointer) throws(LWSFailure) {
+        writeBuffer.reserve(chunk.count)
+        chunk.withUnsafeBufferPointer { bytes in
+            if let base = bytes.baseAddress {
+                writeBuffer.start.update(from: base, count: bytes.count)
+            }
+        }
+        let written = lws_write(wsi, writeBuffer.start, chunk.count, isFinal ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP)
+        try check(written, "writing \(chunk.count) response bytes", success: { $0 == chunk.count })
+    }
+
+    /// Writes a whole response in one go and leaves the connection to be closed by the caller's
+    /// nonzero return. Used only in FILTER callbacks, where lws offers no writeable callback
+    /// before it closes; lws flushes whatever the socket did not take before closing.
+    func writeAndClose(_ wsi: OpaquePointer, _ response: HTTPResponse) {
+        writeBuffer.reserve(Self.headerBytes(of: response) + response.body.count)
+        var position: UnsafeMutablePointer<UInt8>? = writeBuffer.start
+        do {
+            try Self.addHeaders(of: response, closing: true, wsi: wsi, at: &position, end: writeBuffer.end)
+            try check(lws_finalize_http_header(wsi, &position, writeBuffer.end), "finishing the response headers")
+            guard var cursor = position else { return }
+            response.body.withUnsafeBufferPointer { bytes in
+                if let base = bytes.baseAddress {
+                    cursor.update(from: base, count: bytes.count)
+                    cursor += bytes.count
+                }
+            }
+            let count = cursor - writeBuffer.start
+            try check(
+                lws_write(wsi, writeBuffer.start, count, LWS_WRITE_HTTP), "writing a \(response.status) answer",
+                success: { $0 == count })
+        } catch {
+            TransportLog.emit("\(error)")
+        }
+    }
+
+    /// Room for the status line, lws's own headers (server, security headers) and ours.
+    private static func headerBytes(of response: HTTPResponse) -> Int {
+        response.headers.reduce(2048) { $0 + $1.name.utf8.count + $1.value.utf8.count + 8 }
+    }
+
+    /// Status line, the response's headers (lowercased names, so they are valid HTTP/2 too),
+    /// Content-Length from the body, and `connection: close` when closing.
+    private static func addHeaders(
+        of response: HTTPResponse,
+        closing: Bool,
+        wsi: OpaquePointer,
+        at position: inout UnsafeMutablePointer<UInt8>?,
+        end: UnsafeMutablePointer<UInt8>
+    ) throws(LWSFailure) {
+        try check(
+            lws_add_http_header_status(wsi, UInt32(clamping: response.status), &position, end), "adding status \(response.status)"
+        )
+        for header in response.headers {
+            let name = header.name.lowercased()
+            guard name != "content-length", name != "connection", name != "transfer-encoding" else { continue }
+            let nameBytes = Array((name + ":").utf8CString).map { UInt8(bitPattern: $0) }
+            let valueBytes = Array(header.value.utf8)
+            let result = nameBytes.withUnsafeBufferPointer { namePointer in
+                valueBytes.withUnsafeBufferPointer { valuePointer in
+                    lws_add_http_header_by_name(
+                        wsi, namePointer.baseAddress, valuePointer.baseAddress, Int32(valuePointer.count), &position, end
+                    )
+                }
+            }
+            try check(result, "adding header \(name)")
+        }
+        try check(
+            lws_add_http_header_content_length(wsi, lws_filepos_t(response.body.count), &position, end),
+            "adding content-length"
+        )
+        if closing {
+            let close = Array("close".utf8)
+            try check(
+                lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION, close, Int32(close.count), &position, end),
+                "adding connection: close"
+            )
+        }
+    }
+}

@@ -1,0 +1,131 @@
+internal import CLibWebSockets
+
+/// WebSocket viewers: admission, writes in SERVER_WRITEABLE, close. Service thread only.
+extension EventLoop {
+    /// Which vhost protocol lws bound an upgrade to.
+    enum UpgradeProtocol {
+        /// protocols[0], the default every browser gets (it names no subprotocol).
+        case viewer
+        /// The HTTP-only protocol, which a client can still name as its subprotocol.
+        case httpOnly
+    }
+
+    /// LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: lws picks the protocol by subprotocol name, never
+    /// by path, so the path is checked here; refusals are written at once, then lws closes.
+    func handleUpgrade(_ wsi: OpaquePointer, via bound: UpgradeProtocol) -> Int32 {
+        guard bound == .viewer else {
+            let named = RequestReader.header(WSI_TOKEN_PROTOCOL, of: wsi) ?? ""
+            writeAndClose(wsi, errorResponse(status: 403, message: "subprotocol \"\(named)\" is not offered here; name none"))
+            return 1
+        }
+        guard phase == .running || phase == .starting else {
+            writeAndClose(wsi, errorResponse(status: 503, message: "the server is shutting down"))
+            return 1
+        }
+        guard let request = RequestReader.request(of: wsi, customHeaderNames: configuration.customHeaderNames) else {
+            return 1
+        }
+        guard request.path == configuration.websocketPath else {
+            let message = "no WebSocket endpoint at \(request.path); use \(configuration.websocketPath)"
+            writeAndClose(wsi, errorResponse(status: 404, message: message))
+            return 1
+        }
+        guard let delegate else {
+            writeAndClose(wsi, errorResponse(status: 503, message: "the server is not ready"))
+            return 1
+        }
+        let id = ViewerID(rawValue: makeID())
+        switch delegate.admitViewer(request, id: id) {
+        case .reject(let response):
+            writeAndClose(wsi, response)
+            return 1
+        case .accept(let name, let greeting):
+            let channel = channels[name] ?? Channel(name: name)
+            channels[name] = channel
+            let sendable = greeting.filter { message in
+                guard message.count <= configuration.maxMessageBytes else {
+                    TransportLog.emit("dropped a \(message.count)-byte greeting for \(id): over maxMessageBytes")
+                    return false
+                }
+                return true
+            }
+            let viewer = Viewer(id: id, wsi: wsi, channel: channel, greeting: sendable)
+            viewers[id] = viewer
+            channel.viewers[id] = viewer
+            setConnectionID(id.rawValue, of: wsi)
+            return 0
+        }
+    }
+
+    /// LWS_CALLBACK_ESTABLISHED: the 101 went out; start sending the greeting.
+    func handleEstablished(_ wsi: OpaquePointer) {
+        guard let viewer = viewer(of: wsi) else { return }
+        viewer.isEstablished = true
+        requestWrite(viewer)
+    }
+
+    /// LWS_CALLBACK_SERVER_WRITEABLE: one message per callback — the greeting in order, then the
+    /// channel's newest if not sent yet — and another callback while anything is pending.
+    func handleViewerWritable(_ wsi: OpaquePointer) -> Int32 {
+        guard let viewer = viewer(of: wsi) else { return 0 }
+        viewer.writeRequested = false
+        if let close = viewer.pendingClose {
+            var reason = Array(close.reason.utf8.prefix(123))
+            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(clamping: close.code)), &reason, reason.count)
+            return -1
+        }
+        guard let message = viewer.nextMessage() else {
+            if viewer.stallTimerArmed {
+                // Everything written so far has left lws: the viewer keeps up.
+                viewer.stallTimerArmed = false
+                lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0)
+            }
+            return 0
+        }
+        do {
+            try message.write(to: wsi)
+        } catch {
+            TransportLog.emit("\(error); closing \(viewer.id)")
+            return -1
+        }
+        // A viewer that cannot take data for stallTimeout seconds is dropped; the next writeable
+        // callback (which lws gives only once this write has drained) disarms it.
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(clamping: configuration.stallTimeout))
+        viewer.stallTimerArmed = true
+        requestWrite(viewer, force: true)
+        return 0
+    }
+
+    /// LWS_CALLBACK_RECEIVE: viewers are read-only; data frames end the connection with 1003.
+    /// (Control frames never get here: lws answers pings and closes itself.)
+    func handleViewerData(_ wsi: OpaquePointer) -> Int32 {
+        var reason = Array("viewers are read-only".utf8)
+        lws_close_reason(wsi, LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE, &reason, reason.count)
+        return -1
+    }
+
+    /// LWS_CALLBACK_WS_SERVER_DROP_PROTOCOL / LWS_CALLBACK_CLOSED: the connection is going.
+    func handleViewerGone(_ wsi: OpaquePointer) {
+        guard let viewer = viewer(of: wsi) else { return }
+        viewers[viewer.id] = nil
+        viewer.channel.viewers[viewer.id] = nil
+        if viewer.channel.viewers.isEmpty, channels[viewer.channel.name] === viewer.channel {
+            channels[viewer.channel.name] = nil
+        }
+        setConnectionID(0, of: wsi)
+        delegate?.viewerDidDisconnect(viewer.id, channel: viewer.channel.name)
+    }
+
+    /// Asks lws for a writeable callback if the viewer has something to send (or `force`).
+    func requestWrite(_ viewer: Viewer, force: Bool = false) {
+        guard isLive, viewer.isEstablished, !viewer.writeRequested else { return }
+        guard force || viewer.pendingClose != nil || viewer.hasPendingMessage else { return }
+        viewer.writeRequested = true
+        lws_callback_on_writable(viewer.wsi)
+    }
+
+    private func viewer(of wsi: OpaquePointer) -> Viewer? {
+        let id = connectionID(of: wsi)
+        return id == 0 ? nil : viewers[ViewerID(rawValue: id)]
+    }
+}

@@ -1,0 +1,180 @@
+internal import CLibWebSockets
+
+/// The service-thread side of a `WebServer`: viewers, channels, timers and HTTP exchanges.
+///
+/// Service thread only: use it from `TransportDelegate` callbacks, from `schedule` bodies and
+/// from `WebServer.perform` bodies. (Before `run()` starts, the thread that created the server
+/// may also use it, e.g. to schedule the first timer.)
+public final class EventLoop {
+    enum Phase {
+        /// Created; `run()` not called yet.
+        case starting
+        case running
+        /// `stop()` was called: viewers are being closed with 1001, new connections refused.
+        case draining
+        /// `lws_context_destroy` is running: callbacks still arrive, nothing new may start.
+        case destroying
+        case finished
+    }
+
+    let configuration: TransportConfiguration
+    weak var delegate: (any TransportDelegate)?
+    let inbox = ServiceInbox<EventLoop>()
+    let timers: TimerQueue
+    let writeBuffer = WriteBuffer(capacity: EventLoop.httpChunkBytes + 8192)
+    private(set) var context: OpaquePointer?
+    var phase: Phase = .starting
+    private var lastID: UInt64 = 0
+
+    var exchanges: [UInt64: HTTPExchange] = [:]
+    var viewers: [ViewerID: Viewer] = [:]
+    var channels: [String: Channel] = [:]
+
+    /// Largest piece of an HTTP response body written per writeable callback.
+    static let httpChunkBytes = 64 * 1024
+    /// How long a delegate may take to answer a request before the connection is dropped.
+    static let responseTimeoutSeconds: Int32 = 60
+
+    init(configuration: TransportConfiguration, delegate: any TransportDelegate) {
+        self.configuration = configuration
+        self.delegate = delegate
+        self.timers = TimerQueue(fired: serverTimerFired)
+    }
+
+    func attach(to context: OpaquePointer) {
+        self.context = context
+        timers.attach(to: context)
+        inbox.attach(ContextHandle(pointer: context))
+    }
+
+    /// True while lws calls on this loop's connections are allowed.
+    var isLive: Bool {
+        context != nil && (phase == .starting || phase == .running || phase == .draining)
+    }
+
+    func makeID() -> UInt64 {
+        lastID += 1
+        return lastID
+    }
+
+    // MARK: - Public API
+
+    /// Latest wins: each viewer of `channel` is sent the newest published message it has not
+    /// seen; a slow viewer skips older ones, never queues them. Never blocks.
+    public func publish(_ message: OutgoingMessage, to channel: String) {
+        guard isLive else { return }
+        guard message.count <= configuration.maxMessageBytes else {
+            TransportLog.emit(
+                "dropped a \(message.count)-byte message for \(channel): over maxMessageBytes \(configuration.maxMessageBytes)")
+            return
+        }
+        guard let target = channels[channel] else { return }
+        target.publish(message)
+        for viewer in target.viewers.values {
+            requestWrite(viewer)
+        }
+    }
+
+    public func viewerCount(of channel: String) -> Int {
+        channels[channel]?.viewers.count ?? 0
+    }
+
+    public var viewerCount: Int { viewers.count }
+
+    /// Runs `body` once, `seconds` from now, on the service thread (an lws_sul timer). The delay
+    /// is rounded up to a whole millisecond; a negative delay counts as zero. Timers still
+    /// pending when the server stops are dropped.
+    public func schedule(after seconds: Double, _ body: @escaping () -> Void) {
+        guard isLive else { return }
+        let microseconds = seconds.isFinite ? Int64((max(0, seconds) * 1_000_000).rounded(.up)) : Int64.max / 4
+        timers.schedule(afterMicroseconds: microseconds, body)
+    }
+
+    /// Monotonic seconds, on the same clock as `schedule`.
+    public func now() -> Double {
+        Double(lws_now_usecs()) / 1_000_000
+    }
+
+    /// Closes `viewer` with a WebSocket close frame carrying `code` and `reason` (at most 123
+    /// bytes are sent). Unknown or already closing viewers are ignored.
+    public func close(_ viewer: ViewerID, code: Int, reason: String) {
+        guard isLive, let target = viewers[viewer], target.pendingClose == nil else { return }
+        target.pendingClose = (code, reason)
+        requestWrite(target, force: true)
+    }
+
+    // MARK: - Service loop plumbing
+
+    /// Runs what other threads handed over with `WebServer.perform`.
+    func runPendingJobs() {
+        let (jobs, _) = inbox.take()
+        for job in jobs {
+            job(self)
+        }
+    }
+
+    /// LWS_CALLBACK_EVENT_WAIT_CANCELLED: another thread called `lws_cancel_service`.
+    func handleWaitCancelled() {
+        runPendingJobs()
+    }
+
+    /// The timer sul fired.
+    func handleTimer() {
+        timers.runDue()
+    }
+
+    /// LWS_CALLBACK_FILTER_NETWORK_CONNECTION: refuse new sockets once stopping.
+    func handleNewConnection() -> Int32 {
+        phase == .running || phase == .starting ? 0 : 1
+    }
+
+    /// `stop()`: close every viewer with 1001 (going away).
+    func beginDraining() {
+        phase = .draining
+        for viewer in viewers.values where viewer.pendingClose == nil {
+            viewer.pendingClose = (Int(LWS_CLOSE_STATUS_GOINGAWAY.rawValue), "server shutting down")
+            requestWrite(viewer, force: true)
+        }
+    }
+
+    /// Right before `lws_context_destroy`: no timers may stay scheduled on the dying context.
+    func prepareForDestroy() {
+        phase = .destroying
+        timers.cancelAll()
+    }
+
+    /// After `lws_context_destroy`: every connection is gone.
+    func didDestroy() {
+        phase = .finished
+        context = nil
+        exchanges.removeAll()
+        viewers.removeAll()
+        channels.removeAll()
+        delegate = nil
+    }
+
+    /// The rendered error body for a transport-answered error, or a plain-text one when the
+    /// delegate is gone.
+    func errorResponse(status: Int, message: String) -> HTTPResponse {
+        if let delegate {
+            return delegate.errorResponse(status: status, message: message)
+        }
+        return HTTPResponse(
+            status: status,
+            headers: [("Content-Type", "text/plain; charset=utf-8")],
+            body: Array((message + "\n").utf8)
+        )
+    }
+
+    /// The connection id lws keeps for us on the wsi (0 = none).
+    func connectionID(of wsi: OpaquePointer) -> UInt64 {
+        UInt64(UInt(bitPattern: lws_get_opaque_user_data(wsi)))
+    }
+
+    func setConnectionID(_ id: UInt64, of wsi: OpaquePointer) {
+        lws_set_opaque_user_data(wsi, UnsafeMutableRawPointer(bitPattern: UInt(id)))
+    }
+}
+
+@available(*, unavailable)
+extension EventLoop: Sendable {}

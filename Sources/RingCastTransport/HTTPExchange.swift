@@ -1,0 +1,51 @@
+/// One HTTP request/response on a connection, from its headers to the last byte of its answer.
+/// A keep-alive connection has one exchange at a time.
+///
+/// Service thread only.
+final class HTTPExchange {
+    enum Route {
+        /// Handed to `TransportDelegate.handleHTTP`.
+        case delegate
+        /// Answered by the transport with `TransportDelegate.errorResponse`.
+        case transportError(status: Int, message: String)
+    }
+
+    enum State {
+        case receivingBody
+        case awaitingResponse
+        case writingHeaders(HTTPResponse)
+        case writingBody(HTTPResponse, sent: Int)
+    }
+
+    let id: UInt64
+    let wsi: OpaquePointer
+    var request: HTTPRequest
+    let route: Route
+    let expectedBodyBytes: Int
+    /// Answer, then close instead of keeping the connection alive (the body was refused).
+    let closesConnection: Bool
+    var state: State
+
+    init(id: UInt64, wsi: OpaquePointer, request: HTTPRequest, route: Route, expectedBodyBytes: Int, closesConnection: Bool) {
+        self.id = id
+        self.wsi = wsi
+        self.request = request
+        self.route = route
+        self.expectedBodyBytes = expectedBodyBytes
+        self.closesConnection = closesConnection
+        self.state = .awaitingResponse
+    }
+
+    var isAwaitingResponse: Bool {
+        if case .awaitingResponse = state { return true }
+        return false
+    }
+
+    var isReceivingBody: Bool {
+        if case .receivingBody = state { return true }
+        return false
+    }
+}
+
+@available(*, unavailable)
+extension HTTPExchange: Sendable {}

@@ -1,2 +1,0 @@
-internal import CLibWebSockets
-enum TransportPlaceholder {}

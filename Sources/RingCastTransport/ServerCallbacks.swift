@@ -1,0 +1,112 @@
+internal import CLibWebSockets
+
+// The C entry points of a `WebServer`. Each only switches on the reason and calls one small
+// `EventLoop` method; unhandled reasons go to `lws_callback_http_dummy` (which, among other
+// things, finishes static-file transactions).
+
+/// protocols[0]: WebSocket viewers (browsers name no subprotocol, so they get the default) and
+/// every plain HTTP request that no callback mount claims.
+func viewerProtocolCallback(
+    _ wsi: OpaquePointer?,
+    _ reason: lws_callback_reasons,
+    _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?,
+    _ length: Int
+) -> Int32 {
+    switch reason {
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        // Sent to every protocol; handled here only.
+        loop(of: wsi)?.handleWaitCancelled()
+        return 0
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        return loop(of: wsi)?.handleNewConnection() ?? 0
+    case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+        if let wsi, let loop = loop(of: wsi) { return loop.handleFilterHTTP(wsi) }
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        guard let wsi, let loop = loop(of: wsi) else { return 1 }
+        return loop.handleUpgrade(wsi, via: .viewer)
+    case LWS_CALLBACK_ESTABLISHED:
+        if let wsi { loop(of: wsi)?.handleEstablished(wsi) }
+        return 0
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        guard let wsi, let loop = loop(of: wsi) else { return 0 }
+        return loop.handleViewerWritable(wsi)
+    case LWS_CALLBACK_RECEIVE:
+        guard let wsi, let loop = loop(of: wsi) else { return -1 }
+        return loop.handleViewerData(wsi)
+    case LWS_CALLBACK_WS_SERVER_DROP_PROTOCOL, LWS_CALLBACK_CLOSED:
+        if let wsi { loop(of: wsi)?.handleViewerGone(wsi) }
+        return 0
+    case LWS_CALLBACK_RAW_ADOPT:
+        // lws turns a CONNECT request into a raw socket bound to protocols[0]; nothing here
+        // speaks it, and it would idle forever.
+        return -1
+    default:
+        if let answer = handleHTTPReason(wsi, reason, input, length) { return answer }
+    }
+    return lws_callback_http_dummy(wsi, reason, user, input, length)
+}
+
+/// protocols[1]: bound by the `LWSMPRO_CALLBACK` mounts of the dynamic prefixes. Never a
+/// WebSocket protocol, though lws would upgrade to it if a client named it as subprotocol.
+func httpProtocolCallback(
+    _ wsi: OpaquePointer?,
+    _ reason: lws_callback_reasons,
+    _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?,
+    _ length: Int
+) -> Int32 {
+    switch reason {
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        guard let wsi, let loop = loop(of: wsi) else { return 1 }
+        return loop.handleUpgrade(wsi, via: .httpOnly)
+    default:
+        if let answer = handleHTTPReason(wsi, reason, input, length) { return answer }
+    }
+    return lws_callback_http_dummy(wsi, reason, user, input, length)
+}
+
+/// The HTTP reasons both protocols share. Nil: not ours, let the dummy callback have it.
+private func handleHTTPReason(
+    _ wsi: OpaquePointer?,
+    _ reason: lws_callback_reasons,
+    _ input: UnsafeMutableRawPointer?,
+    _ length: Int
+) -> Int32? {
+    guard let wsi, let loop = loop(of: wsi) else { return nil }
+    switch reason {
+    case LWS_CALLBACK_HTTP:
+        return loop.handleHTTPRequest(wsi)
+    case LWS_CALLBACK_HTTP_BODY:
+        return loop.handleHTTPBody(wsi, UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length))
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        return loop.handleHTTPBodyCompletion(wsi)
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        return loop.handleHTTPWritable(wsi)
+    case LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+        loop.handleHTTPGone(wsi)
+        return nil
+    default:
+        return nil
+    }
+}
+
+/// The server's timer sul (see `clws_timer` in the shim).
+func serverTimerFired(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+    guard let sul else { return }
+    // The sul is the first member of clws_timer.
+    let timer = UnsafeMutableRawPointer(sul).assumingMemoryBound(to: clws_timer.self)
+    owner(ofContext: timer.pointee.context, as: EventLoop.self)?.handleTimer()
+}
+
+private func loop(of wsi: OpaquePointer?) -> EventLoop? {
+    guard let wsi else { return nil }
+    return owner(ofContext: lws_get_context(wsi), as: EventLoop.self)
+}
+
+/// The one way back from C into Swift: a context's user pointer is the loop that owns it
+/// (unretained; the loop outlives its context).
+func owner<Owner: AnyObject>(ofContext context: OpaquePointer?, as _: Owner.Type) -> Owner? {
+    guard let context, let user = lws_context_user(context) else { return nil }
+    return Unmanaged<Owner>.fromOpaque(user).takeUnretainedValue()
+}

@@ -1,0 +1,82 @@
+/// Everything `WebServer` needs to know to listen: one port for static files, the dynamic HTTP
+/// API and the WebSocket endpoint.
+public struct TransportConfiguration: Sendable {
+    /// "127.0.0.1", "::1", "localhost", a host name, or "0.0.0.0" / "::" for every interface.
+    public var host: String
+    /// 0 = pick a free port (read it back from `WebServer.port`).
+    public var port: Int
+    /// Static files mounted at "/" (index.html for directories), nil = none.
+    public var webRoot: String?
+    /// The only path that upgrades to WebSocket, e.g. "/ws".
+    public var websocketPath: String
+    /// Paths handed to `TransportDelegate.handleHTTP` with any method, e.g. ["/api", "/healthz"];
+    /// each matches itself and everything below it.
+    public var dynamicPrefixes: [String]
+    /// Largest request body accepted; a larger Content-Length is answered 413 at once.
+    public var maxBodyBytes: Int
+    /// Seconds between WebSocket pings to viewers; a viewer that does not answer within
+    /// `stallTimeout` more seconds is dropped. 0 = no pings.
+    public var pingInterval: Int
+    /// Seconds a viewer may fail to accept data before it is closed.
+    public var stallTimeout: Int
+    /// Largest message `EventLoop.publish` or a greeting may carry; larger ones are dropped
+    /// with a log line.
+    public var maxMessageBytes: Int
+    /// Lowercase names of headers libwebsockets does not know, looked up on every request
+    /// (4.1.6 cannot list unknown headers, only find them by name).
+    public var customHeaderNames: [String]
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        webRoot: String? = nil,
+        websocketPath: String = "/ws",
+        dynamicPrefixes: [String] = ["/api"],
+        maxBodyBytes: Int = 65536,
+        pingInterval: Int = 30,
+        stallTimeout: Int = 10,
+        maxMessageBytes: Int = 1 << 20,
+        customHeaderNames: [String] = ["idempotency-key", "x-request-id"]
+    ) {
+        self.host = host
+        self.port = port
+        self.webRoot = webRoot
+        self.websocketPath = websocketPath
+        self.dynamicPrefixes = dynamicPrefixes
+        self.maxBodyBytes = maxBodyBytes
+        self.pingInterval = pingInterval
+        self.stallTimeout = stallTimeout
+        self.maxMessageBytes = maxMessageBytes
+        self.customHeaderNames = customHeaderNames
+    }
+
+    /// True when `path` is one of `dynamicPrefixes` or lies below one.
+    func isDynamic(_ path: String) -> Bool {
+        dynamicPrefixes.contains { prefix in
+            path == prefix || (path.hasPrefix(prefix) && path.dropFirst(prefix.count).first == "/")
+        }
+    }
+
+    /// Throws when a value cannot work, naming it and what was expected.
+    func validate() throws(TransportError) {
+        func fail(_ message: String) throws(TransportError) -> Never {
+            throw .invalidConfiguration(message)
+        }
+        if !(0...65535).contains(port) { try fail("port \(port) is outside 0…65535") }
+        if !websocketPath.hasPrefix("/") { try fail("websocketPath \"\(websocketPath)\" must start with /") }
+        for prefix in dynamicPrefixes where !prefix.hasPrefix("/") || prefix == "/" || prefix.hasSuffix("/") {
+            try fail("dynamic prefix \"\(prefix)\" must start with / and name a path below it, without a trailing /")
+        }
+        for prefix in dynamicPrefixes where prefix.utf8.count > 255 {
+            try fail("dynamic prefix \"\(prefix)\" is longer than 255 bytes")
+        }
+        if isDynamic(websocketPath) { try fail("websocketPath \"\(websocketPath)\" lies under a dynamic prefix") }
+        if maxBodyBytes < 0 { try fail("maxBodyBytes \(maxBodyBytes) is negative") }
+        if !(0...30000).contains(pingInterval) { try fail("pingInterval \(pingInterval) is outside 0…30000 seconds") }
+        if !(1...30000).contains(stallTimeout) { try fail("stallTimeout \(stallTimeout) is outside 1…30000 seconds") }
+        if !(1...(256 << 20)).contains(maxMessageBytes) { try fail("maxMessageBytes \(maxMessageBytes) is outside 1 B…256 MiB") }
+        for name in customHeaderNames where name.isEmpty || name != name.lowercased() || name.contains(":") {
+            try fail("custom header name \"\(name)\" must be lowercase, without a colon")
+        }
+    }
+}

@@ -1,0 +1,250 @@
+internal import CLibWebSockets
+import Synchronization
+
+/// Owns the lws context: one port serving static files, the dynamic HTTP API and WebSocket
+/// viewers, all on one event loop.
+///
+/// Thread-safety: `init`, `port`, `run()` (blocks the calling thread, which becomes the service
+/// thread), `stop()` and `perform(_:)` are safe from any thread; everything in `EventLoop` is
+/// service-thread only. `@unchecked Sendable` because the context and the loop are touched only
+/// by the creating thread before `run()` and by the service thread during it — `run()` may be
+/// entered once — while the cross-thread parts go through `ServiceInbox`'s lock.
+public final class WebServer: @unchecked Sendable {
+    /// The port actually listened on (the kernel's choice when configured with 0).
+    public let port: Int
+    private let context: LWSContext
+    private let eventLoop: EventLoop
+    private let started = Mutex(false)
+
+    /// The longest `run()` waits, after `stop()`, for viewers to take their close frames.
+    static let drainMicroseconds: Int64 = 500_000
+
+    /// Creates the context and listens: the port is bound when this returns. The delegate is
+    /// held weakly; keep it alive while the server runs.
+    public init(configuration: TransportConfiguration, delegate: any TransportDelegate) throws(TransportError) {
+        try configuration.validate()
+        let address = try ListenAddress(host: configuration.host)
+        _ = LibraryLog.installed
+        let loop = EventLoop(configuration: configuration, delegate: delegate)
+        let (context, port) = try Self.makeContext(configuration, address: address, loop: loop)
+        loop.attach(to: context.pointer!)
+        self.eventLoop = loop
+        self.context = context
+        self.port = port
+    }
+
+    deinit {
+        // Never run (or run() already finished): tear down in the order run() does, so no timer
+        // stays scheduled on a destroyed context.
+        guard context.pointer != nil else { return }
+        _ = eventLoop.inbox.close()
+        eventLoop.prepareForDestroy()
+        context.destroy()
+        eventLoop.didDestroy()
+    }
+
+    /// Only to be used from the service thread (delegate callbacks, scheduled timers, `perform`
+    /// bodies), or before `run()` from the thread that created the server.
+    public var loop: EventLoop { eventLoop }
+
+    /// Serves until `stop()`. Then: refuses new connections, closes every viewer with 1001 (going
+    /// away) and waits up to 500 ms for the close frames to go out, destroys the context and
+    /// returns. A second call returns at once.
+    public func run() {
+        let first = started.withLock { started in
+            defer { started = true }
+            return !started
+        }
+        guard first, let pointer = context.pointer else { return }
+        let inbox = eventLoop.inbox
+        inbox.becomeServiceThread()
+        eventLoop.phase = .running
+
+        while !inbox.isStopRequested {
+            guard lws_service(pointer, 0) >= 0 else { break }
+            eventLoop.runPendingJobs()
+        }
+
+        eventLoop.beginDraining()
+        let deadline = lws_now_usecs() + Self.drainMicroseconds
+        eventLoop.timers.schedule(afterMicroseconds: Self.drainMicroseconds) {}  // wakes the poll at the deadline
+        while eventLoop.viewerCount > 0, lws_now_usecs() < deadline {
+            guard lws_service(pointer, 0) >= 0 else { break }
+            eventLoop.runPendingJobs()
+        }
+
+        let dropped = inbox.close()  // no lws_cancel_service from here on; late jobs are dropped
+        eventLoop.prepareForDestroy()
+        context.destroy()
+        eventLoop.didDestroy()
+        withExtendedLifetime(dropped) {}  // released here, outside the inbox lock
+    }
+
+    /// Asks `run()` to finish; safe from any thread, idempotent. Not from a signal handler (use a
+    /// `DispatchSource` for signals).
+    public func stop() {
+        eventLoop.inbox.requestStop()
+        if eventLoop.inbox.isOnServiceThread {
+            // A timer body runs before lws polls again; make sure that poll returns at once.
+            eventLoop.schedule(after: 0) {}
+        }
+    }
+
+    /// Runs `body` on the service thread soon; safe from any thread. Bodies handed over after the
+    /// server stopped are dropped.
+    public func perform(_ body: @escaping @Sendable (EventLoop) -> Void) {
+        if eventLoop.inbox.isOnServiceThread {
+            let loop = eventLoop
+            loop.schedule(after: 0) { body(loop) }
+        } else {
+            eventLoop.inbox.enqueue(body)
+        }
+    }
+}
+
+extension WebServer {
+    /// protocols[0] name: the default WebSocket protocol.
+    static let viewerProtocolName = "viewer"
+    /// protocols[1] name: bound by the dynamic mounts, refused as a subprotocol.
+    static let httpProtocolName = "http-only"
+
+    /// MIME types for the static mount; lws's own table lacks .mjs and charsets.
+    static let contentTypes: [(suffix: String, type: String)] = [
+        (".html", "text/html; charset=utf-8"),
+        (".js", "text/javascript; charset=utf-8"),
+        (".mjs", "text/javascript; charset=utf-8"),
+        (".css", "text/css; charset=utf-8"),
+        (".json", "application/json"),
+        (".svg", "image/svg+xml"),
+        (".png", "image/png"),
+        (".ico", "image/x-icon"),
+        (".txt", "text/plain; charset=utf-8"),
+        (".woff2", "font/woff2"),
+        ("*", "application/octet-stream"),
+    ]
+
+    private static func makeContext(
+        _ configuration: TransportConfiguration,
+        address: ListenAddress,
+        loop: EventLoop
+    ) throws(TransportError) -> (LWSContext, Int) {
+        let memory = CAllocations()
+
+        var contextInfo = lws_context_creation_info()
+        contextInfo.options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS)
+        contextInfo.user = Unmanaged.passUnretained(loop).toOpaque()
+        contextInfo.count_threads = 1
+        contextInfo.pt_serv_buf_size = 16 * 1024
+        contextInfo.max_http_header_data = 8 * 1024
+        guard let pointer = lws_create_context(&contextInfo) else {
+            throw .contextCreationFailed("lws_create_context failed (see the libwebsockets log)")
+        }
+        let context = LWSContext(pointer: pointer, allocations: memory)
+
+        var vhostInfo = lws_context_creation_info()
+        vhostInfo.port = Int32(configuration.port)
+        vhostInfo.iface = address.numeric.map { memory.string($0) }
+        vhostInfo.vhost_name = memory.string("default")
+        vhostInfo.protocols = UnsafePointer(makeProtocols(configuration, memory))
+        vhostInfo.mounts = UnsafePointer(makeMounts(configuration, memory))
+        vhostInfo.retry_and_idle_policy = UnsafePointer(makePingPolicy(configuration, memory))
+        // No .extensions: permessage-deflate would keep pointers into shared frames.
+        vhostInfo.options =
+            UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
+            | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
+            | (address.isIPv6 ? 0 : UInt64(LWS_SERVER_OPTION_DISABLE_IPV6))
+        guard let vhost = lws_create_vhost(pointer, &vhostInfo) else {
+            context.destroy()
+            throw .listenFailed(
+                host: configuration.host,
+                port: configuration.port,
+                reason: address.bindFailureReason(port: configuration.port)
+            )
+        }
+        return (context, Int(lws_get_vhost_listen_port(vhost)))
+    }
+
+    private static func makeProtocols(_ configuration: TransportConfiguration, _ memory: CAllocations) -> UnsafeMutablePointer<
+        lws_protocols
+    > {
+        memory.array([
+            lws_protocols(
+                name: memory.string(viewerProtocolName),
+                callback: viewerProtocolCallback,
+                per_session_data_size: 0,
+                // Viewers only send control frames (≤ 125 bytes); this is lws's per-viewer rx buffer.
+                rx_buffer_size: 256,
+                id: 0,
+                user: nil,
+                // lws splits any write larger than this and copies the rest; let a whole frame go
+                // to the kernel in one send().
+                tx_packet_size: configuration.maxMessageBytes + 64
+            ),
+            lws_protocols(
+                name: memory.string(httpProtocolName),
+                callback: httpProtocolCallback,
+                per_session_data_size: 0,
+                rx_buffer_size: 0,
+                id: 1,
+                user: nil,
+                tx_packet_size: EventLoop.httpChunkBytes + 8192
+            ),
+            lws_protocols(),  // terminator (LWS_PROTOCOL_LIST_TERM is missing in 4.1.6)
+        ])
+    }
+
+    /// Callback mounts for the dynamic prefixes, then the file mount at "/".
+    private static func makeMounts(_ configuration: TransportConfiguration, _ memory: CAllocations) -> UnsafeMutablePointer<
+        lws_http_mount
+    >? {
+        var mounts: [lws_http_mount] = configuration.dynamicPrefixes.map { prefix in
+            var mount = lws_http_mount()
+            mount.mountpoint = memory.string(prefix)
+            mount.protocol = memory.string(httpProtocolName)
+            mount.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+            mount.mountpoint_len = UInt8(prefix.utf8.count)
+            return mount
+        }
+        if let webRoot = configuration.webRoot {
+            var mount = lws_http_mount()
+            mount.mountpoint = memory.string("/")
+            mount.origin = memory.string(webRoot.count > 1 && webRoot.hasSuffix("/") ? String(webRoot.dropLast()) : webRoot)
+            mount.def = memory.string("index.html")
+            mount.extra_mimetypes = UnsafePointer(makeContentTypes(memory))
+            mount.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
+            mount.mountpoint_len = 1
+            mounts.append(mount)
+        }
+        guard !mounts.isEmpty else { return nil }
+        let list = memory.array(mounts)
+        for index in 0..<(mounts.count - 1) {
+            list[index].mount_next = UnsafePointer(list + index + 1)
+        }
+        return list
+    }
+
+    private static func makeContentTypes(_ memory: CAllocations) -> UnsafeMutablePointer<lws_protocol_vhost_options> {
+        let list = memory.array(
+            contentTypes.map { entry in
+                lws_protocol_vhost_options(
+                    next: nil, options: nil, name: memory.string(entry.suffix), value: memory.string(entry.type))
+            })
+        for index in 0..<(contentTypes.count - 1) {
+            list[index].next = UnsafePointer(list + index + 1)
+        }
+        return list
+    }
+
+    /// lws pings a viewer `pingInterval` seconds after its last pong and drops it if no pong
+    /// follows within `stallTimeout` more seconds; a zero hangup time switches this off.
+    private static func makePingPolicy(_ configuration: TransportConfiguration, _ memory: CAllocations) -> UnsafeMutablePointer<
+        lws_retry_bo_t
+    > {
+        var policy = lws_retry_bo_t()
+        if configuration.pingInterval > 0 {
+            policy.secs_since_valid_ping = UInt16(configuration.pingInterval)
+            policy.secs_since_valid_hangup = UInt16(min(65535, configuration.pingInterval + configuration.stallTimeout))
+        }
+        return memory.single(policy)
+    }
+}

@@ -1,0 +1,111 @@
+internal import CLibWebSockets
+import Synchronization
+
+/// A WebSocket client on the libwebsockets client API, for tests and load tools (Foundation's
+/// `URLSessionWebSocketTask` does not work with Debian's libcurl). Owns its own lws context and
+/// service thread; one client handles thousands of connections, up to the process's open-file
+/// limit (`ulimit -n`), which lws sizes its tables from.
+///
+/// Thread-safe: every method may be called from any thread, including from `onEvent` (which
+/// runs on the client's service thread).
+public final class WebSocketClient: Sendable {
+    static let protocolName = "client"
+
+    private let inbox: ServiceInbox<ClientLoop>
+    private let thread: ServiceThread
+    private let lastID = Atomic<UInt64>(0)
+
+    public init() throws(TransportError) {
+        _ = LibraryLog.installed
+        let loop = ClientLoop()
+        let memory = CAllocations()
+        var info = lws_context_creation_info()
+        info.port = CONTEXT_PORT_NO_LISTEN
+        info.user = Unmanaged.passUnretained(loop).toOpaque()
+        info.count_threads = 1  // this build has LWS_MAX_SMP 1; fd_limit_per_thread 0 = the process limit
+        info.timeout_secs = 10
+        info.protocols = UnsafePointer(
+            memory.array([
+                lws_protocols(
+                    name: memory.string(Self.protocolName),
+                    callback: clientProtocolCallback,
+                    per_session_data_size: 0,
+                    rx_buffer_size: 64 * 1024,
+                    id: 0,
+                    user: nil,
+                    tx_packet_size: 0
+                ),
+                lws_protocols(),
+            ]))
+        guard let pointer = lws_create_context(&info) else {
+            throw .contextCreationFailed("lws_create_context failed for the WebSocket client (see the libwebsockets log)")
+        }
+        let context = LWSContext(pointer: pointer, allocations: memory)
+        loop.attach(to: pointer)
+        let box = UncheckedBox((loop, context))
+        self.inbox = loop.inbox
+        self.thread = try ServiceThread {
+            let (loop, context) = box.value
+            loop.run(context)
+        }
+    }
+
+    deinit {
+        shutdown()
+    }
+
+    /// Starts connecting to ws://host:port/path (path with query). Events arrive on the client's
+    /// service thread, in order per connection.
+    @discardableResult
+    public func connect(
+        host: String,
+        port: Int,
+        path: String,
+        origin: String? = nil,
+        subprotocol: String? = nil,
+        onEvent: @escaping @Sendable (WebSocketConnectionID, WebSocketEvent) -> Void
+    ) -> WebSocketConnectionID {
+        let id = WebSocketConnectionID(rawValue: lastID.add(1, ordering: .relaxed).newValue)
+        let accepted = inbox.enqueue { loop in
+            let connection = ClientConnection(id: id, onEvent: onEvent)
+            loop.open(connection, host: host, port: port, path: path, origin: origin, subprotocol: subprotocol)
+        }
+        if !accepted {
+            onEvent(id, .failed("the client is shut down"))
+        }
+        return id
+    }
+
+    /// Sends a text message (ignored unless the connection is open or opening).
+    public func send(_ id: WebSocketConnectionID, text: [UInt8]) {
+        inbox.enqueue { $0.send(id, binary: false, bytes: text) }
+    }
+
+    /// Sends a binary message (ignored unless the connection is open or opening).
+    public func send(_ id: WebSocketConnectionID, binary: [UInt8]) {
+        inbox.enqueue { $0.send(id, binary: true, bytes: binary) }
+    }
+
+    /// Sends a normal close (1000); the connection then reports `.closed`.
+    public func close(_ id: WebSocketConnectionID) {
+        inbox.enqueue { $0.close(id) }
+    }
+
+    /// Closes every connection (bounded wait for the close handshakes), destroys the context and
+    /// joins the thread. Idempotent. From `onEvent` it only asks, and the thread ends on its own.
+    public func shutdown() {
+        inbox.requestStop()
+        if thread.isCurrent {
+            thread.detach()
+        } else {
+            thread.join()
+        }
+    }
+}
+
+/// Carries values that are handed to exactly one other thread before the creating thread stops
+/// touching them (a new thread's start closure).
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

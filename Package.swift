@@ -15,7 +15,7 @@ let package = Package(
     // Synchronization.Mutex needs macOS 15 where the package is built on a Mac.
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "ringcast", targets: ["ringcast"]),
+        .executable(name: "ringcast", targets: ["ringcast"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -72,12 +72,14 @@ final class Application: TransportDelegate {
         case "json":
             break
         case "binary":
-            return .reject(.error(APIError(
-                status: 400,
-                code: "unsupported_format",
-                message: "format=binary is not available in this version; use format=json",
-                field: "format"
-            )))
+            return .reject(
+                .error(
+                    APIError(
+                        status: 400,
+                        code: "unsupported_format",
+                        message: "format=binary is not available in this version; use format=json",
+                        field: "format"
+                    )))
         case let other:
             return .reject(.error(.malformed("unknown format \"\(other)\"; expected json", field: "format")))
         }
@@ -184,7 +186,8 @@ final class Application: TransportDelegate {
             try store.save(state)
         } catch {
             logger.error("cannot store the state: \(error)")
-            throw APIError(status: 503, code: "storage_unavailable", message: "the change could not be stored durably and was not applied")
+            throw APIError(
+                status: 503, code: "storage_unavailable", message: "the change could not be stored durably and was not applied")
         }
         channel.board = board
         broadcaster?.boardChanged(channel)
@@ -213,7 +216,8 @@ final class Application: TransportDelegate {
     /// JSON media types, plus curl's default for `-d` (form-urlencoded), so the README's
     /// `curl -X PATCH … -d '{…}'` works as written; the body must still be JSON.
     static func isJSON(_ contentType: String) -> Bool {
-        let media = contentType.split(separator: ";", maxSplits: 1).first
+        let media =
+            contentType.split(separator: ";", maxSplits: 1).first
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         return media == "application/json" || media == "text/json" || media.hasSuffix("+json")
             || media == "application/x-www-form-urlencoded"

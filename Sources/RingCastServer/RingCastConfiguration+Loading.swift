@@ -205,7 +205,8 @@ extension RingSpec {
             colors: entry.colors,
             kind: kind,
             titleText: entry.titleText
-                ?? TextSpec(x: entry.cx, y: entry.cy + entry.r + entry.thickness / 2 + titleSize, size: titleSize, align: "center"),
+                ?? TextSpec(
+                    x: entry.cx, y: entry.cy + entry.r + entry.thickness / 2 + titleSize, size: titleSize, align: "center"),
             labelText: entry.labelText ?? TextSpec(x: entry.cx, y: entry.cy, size: labelSize, align: "center"),
             titleColor: entry.titleColor ?? Self.defaultTitleColor,
             labelColor: entry.labelColor ?? Self.defaultLabelColor

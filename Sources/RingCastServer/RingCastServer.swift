@@ -62,13 +62,15 @@ public final class RingCastServer: Sendable {
 
 /// Builds the server the executable and the tests both run: restores the stored state, binds
 /// the port and wires the routes. The port is listening when this returns.
-public func buildServer(configuration: RingCastConfiguration, logger: Logger = Logger(label: "ringcast")) throws -> RingCastServer {
+public func buildServer(configuration: RingCastConfiguration, logger: Logger = Logger(label: "ringcast")) throws -> RingCastServer
+{
     try configuration.validate(source: "configuration")
     var webRoot: String?
     if let root = configuration.webRoot {
         let absolute = URL(fileURLWithPath: root).standardizedFileURL.path
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolute + "/index.html", isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: absolute + "/index.html", isDirectory: &isDirectory), !isDirectory.boolValue
+        else {
             throw ConfigurationError(file: "configuration", key: "webRoot", message: "\(absolute) has no index.html")
         }
         webRoot = absolute

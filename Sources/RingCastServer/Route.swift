@@ -18,7 +18,8 @@ enum Route: Equatable {
         case ["api", "v1", "boards"]: self = .boards
         case let p where p.count == 4 && p[0...2] == ["api", "v1", "boards"] && !p[3].isEmpty:
             self = .board(p[3])
-        case let p where p.count == 6 && p[0...2] == ["api", "v1", "boards"] && p[4] == "rings" && !p[3].isEmpty && !p[5].isEmpty:
+        case let p
+        where p.count == 6 && p[0...2] == ["api", "v1", "boards"] && p[4] == "rings" && !p[3].isEmpty && !p[5].isEmpty:
             self = .ring(board: p[3], ring: p[5])
         default: return nil
         }

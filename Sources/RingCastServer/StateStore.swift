@@ -2,7 +2,7 @@ import Foundation
 import RingCastCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The pushed targets of every board, as stored in `<dataDir>/state.json`.

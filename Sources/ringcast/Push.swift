@@ -3,7 +3,7 @@ import Foundation
 import RingCastCore
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 struct Push: AsyncParsableCommand {
@@ -76,9 +76,10 @@ struct Push: AsyncParsableCommand {
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
-            let detail = (try? JSONDecoder().decode(ErrorBody.self, from: data)).map { body in
-                body.error.message + (body.error.field.map { " (\($0))" } ?? "")
-            } ?? String(decoding: data, as: UTF8.self)
+            let detail =
+                (try? JSONDecoder().decode(ErrorBody.self, from: data)).map { body in
+                    body.error.message + (body.error.field.map { " (\($0))" } ?? "")
+                } ?? String(decoding: data, as: UTF8.self)
             throw PushFailure("HTTP \(status): \(detail)")
         }
         print("\(board)/\(ring) → \(PercentLabel.string(for: value))")
@@ -93,7 +94,8 @@ struct Push: AsyncParsableCommand {
     }
 
     private static func escape(_ segment: String) -> String {
-        segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? segment
+        segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
+            ?? segment
     }
 }
 

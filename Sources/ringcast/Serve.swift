@@ -5,7 +5,7 @@ import Logging
 import RingCastServer
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct Serve: ParsableCommand {
@@ -82,7 +82,7 @@ struct Serve: ParsableCommand {
         // Unbuffered, so a script or test waiting for the line sees it at once.
         FileHandle.standardOutput.write(Data("listening on \(server.url)\n".utf8))
         server.run()
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
     }
 }
 

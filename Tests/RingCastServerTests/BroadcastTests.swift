@@ -20,7 +20,8 @@ struct BroadcastTests {
         }
         #expect(layout.board == "main")
         #expect(layout.width == 1280 && layout.height == 720)
-        #expect(layout.rings.map(\.id) == ["move", "exercise", "stand", "task1", "task2", "task3", "task4", "overall", "countdown"])
+        #expect(
+            layout.rings.map(\.id) == ["move", "exercise", "stand", "task1", "task2", "task3", "task4", "overall", "countdown"])
         #expect(layout.rings.first { $0.id == "overall" }?.kind == "derived")
 
         let frame = try #require(messages[1].frame)
@@ -114,7 +115,8 @@ struct BroadcastTests {
 
         let response = try server.http.send(
             "PATCH", "/api/v1/boards/main",
-            body: #"{"rings":{"task1":0.8,"task2":0.4,"task3":{"progress":1.0},"task4":0.2},"animation":{"curve":"linear","duration":0.3}}"#
+            body:
+                #"{"rings":{"task1":0.8,"task2":0.4,"task3":{"progress":1.0},"task4":0.2},"animation":{"curve":"linear","duration":0.3}}"#
         )
         #expect(response.status == 200, "\(response.text)")
         try await viewer.waitUntil("the final frame") { $0.last?.frame?[ring: "task1"]?.p == 0.8 }

@@ -55,7 +55,8 @@ struct CommandLineTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("bad.json")
         let shipped = try String(contentsOf: repositoryRoot.appendingPathComponent("config/ringcast.json"), encoding: .utf8)
-        try shipped.replacingOccurrences(of: #""port": 8080"#, with: #""prot": 8080"#).write(to: file, atomically: true, encoding: .utf8)
+        try shipped.replacingOccurrences(of: #""port": 8080"#, with: #""prot": 8080"#).write(
+            to: file, atomically: true, encoding: .utf8)
 
         let serve = try TestProcess(["serve", "--config", file.path, "--port", "0"])
         #expect(try await serve.waitForExit() != 0)

@@ -32,7 +32,9 @@ struct ConfigurationTests {
     @Test func environmentOverridesTheFile() throws {
         let configuration = try RingCastConfiguration.load(
             file: Self.shipped.path,
-            environment: ["RINGCAST_PORT": "9999", "RINGCAST_HOST": "0.0.0.0", "RINGCAST_FPS": "30", "RINGCAST_DATA_DIR": "/tmp/x"]
+            environment: [
+                "RINGCAST_PORT": "9999", "RINGCAST_HOST": "0.0.0.0", "RINGCAST_FPS": "30", "RINGCAST_DATA_DIR": "/tmp/x",
+            ]
         )
         #expect(configuration.port == 9999)
         #expect(configuration.host == "0.0.0.0")
@@ -53,12 +55,18 @@ struct ConfigurationTests {
         ConfigMistake(name: "port out of range", replace: #""port": 8080"#, with: #""port": 70000"#, key: "port"),
         ConfigMistake(name: "fps zero", replace: #""fps": 60"#, with: #""fps": 0"#, key: "fps"),
         ConfigMistake(name: "port as text", replace: #""port": 8080"#, with: #""port": "8080""#, key: "port"),
-        ConfigMistake(name: "bad colour", replace: ##""#e74c3c", "#c0392b""##, with: ##""#e74c3c", "crimson""##, key: "boards[0].rings[0].colors[1]"),
-        ConfigMistake(name: "duplicate ring", replace: #""id": "exercise""#, with: #""id": "move""#, key: "boards[0].rings[1].id"),
+        ConfigMistake(
+            name: "bad colour", replace: ##""#e74c3c", "#c0392b""##, with: ##""#e74c3c", "crimson""##,
+            key: "boards[0].rings[0].colors[1]"),
+        ConfigMistake(
+            name: "duplicate ring", replace: #""id": "exercise""#, with: #""id": "move""#, key: "boards[0].rings[1].id"),
         ConfigMistake(name: "unknown source", replace: #""task4"]"#, with: #""task9"]"#, key: "boards[0].rings[7].sources"),
         ConfigMistake(name: "negative radius", replace: #""r": 220"#, with: #""r": -220"#, key: "boards[0].rings[0].r"),
-        ConfigMistake(name: "unknown kind", replace: #""kind": "countdown""#, with: #""kind": "timer""#, key: "boards[0].rings[8].kind"),
-        ConfigMistake(name: "bad text align", replace: #""align": "center" },"#, with: #""align": "middle" },"#, key: "boards[0].rings[0].titleText.align"),
+        ConfigMistake(
+            name: "unknown kind", replace: #""kind": "countdown""#, with: #""kind": "timer""#, key: "boards[0].rings[8].kind"),
+        ConfigMistake(
+            name: "bad text align", replace: #""align": "center" },"#, with: #""align": "middle" },"#,
+            key: "boards[0].rings[0].titleText.align"),
     ]
 
     @Test(arguments: mistakes)

@@ -47,16 +47,23 @@ struct RESTTests {
             name: "unknown field", method: "PATCH", path: board, body: #"{"rings":{"move":0.5},"colour":"red"}"#,
             status: 400, code: "unknown_field", field: "colour"
         ),
-        BadRequest(name: "unknown board", method: "PATCH", path: "/api/v1/boards/nope", body: #"{"rings":{"move":0.5}}"#, status: 404, code: "not_found"),
+        BadRequest(
+            name: "unknown board", method: "PATCH", path: "/api/v1/boards/nope", body: #"{"rings":{"move":0.5}}"#, status: 404,
+            code: "not_found"),
         BadRequest(
             name: "unknown ring among good ones", method: "PATCH", path: board, body: #"{"rings":{"move":0.5,"nope":0.2}}"#,
             status: 404, code: "not_found", field: "rings.nope"
         ),
-        BadRequest(name: "PUT unknown ring", method: "PUT", path: board + "/rings/nope", body: #"{"progress":0.5}"#, status: 404, code: "not_found"),
+        BadRequest(
+            name: "PUT unknown ring", method: "PUT", path: board + "/rings/nope", body: #"{"progress":0.5}"#, status: 404,
+            code: "not_found"),
         BadRequest(name: "unknown route", method: "GET", path: "/api/v2/boards", status: 404, code: "not_found"),
         BadRequest(name: "DELETE a board", method: "DELETE", path: board, status: 405, code: "method_not_allowed"),
-        BadRequest(name: "POST the board list", method: "POST", path: "/api/v1/boards", body: "{}", status: 405, code: "method_not_allowed"),
-        BadRequest(name: "body too large", method: "PATCH", path: board, body: String(repeating: " ", count: 70_000) + "{}", status: 413),
+        BadRequest(
+            name: "POST the board list", method: "POST", path: "/api/v1/boards", body: "{}", status: 405,
+            code: "method_not_allowed"),
+        BadRequest(
+            name: "body too large", method: "PATCH", path: board, body: String(repeating: " ", count: 70_000) + "{}", status: 413),
         BadRequest(
             name: "not JSON", method: "PATCH", path: board, headers: ["Content-Type": "text/plain"],
             body: #"{"rings":{"move":0.5}}"#, status: 415, code: "unsupported_media_type"
@@ -206,7 +213,8 @@ struct RESTTests {
         let first = try TestServer(dataDirectory: directory)
         let response = try first.http.send(
             "PATCH", Self.board,
-            body: ##"{"rings":{"move":0.42,"task2":{"progress":1.5,"colors":["#112233","#445566"]}},"animation":{"curve":"linear","duration":30}}"##
+            body:
+                ##"{"rings":{"move":0.42,"task2":{"progress":1.5,"colors":["#112233","#445566"]}},"animation":{"curve":"linear","duration":30}}"##
         )
         #expect(response.status == 200)
         first.stop()

@@ -20,7 +20,8 @@ final class TestServer: Sendable {
 
     /// The shipped config/ringcast.json, on a free port and a fresh (or given) data directory.
     init(dataDirectory: URL? = nil, fps: Int = 60, adjust: (inout RingCastConfiguration) -> Void = { _ in }) throws {
-        let directory = dataDirectory
+        let directory =
+            dataDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-test-\(UUID().uuidString)")
         var configuration = try RingCastConfiguration.load(
             file: repositoryRoot.appendingPathComponent("config/ringcast.json").path,

@@ -78,7 +78,8 @@ final class TestViewer: Sendable {
         if let layout = try? decoder.decode(TestLayout.self, from: Data(bytes)), layout.type == "layout" {
             return .layout(layout, bytes: bytes)
         }
-        return .frame(TestFrame(type: "undecodable", board: String(decoding: bytes, as: UTF8.self), seq: 0, t: 0, rings: []), bytes: bytes)
+        return .frame(
+            TestFrame(type: "undecodable", board: String(decoding: bytes, as: UTF8.self), seq: 0, t: 0, rings: []), bytes: bytes)
     }
 
     var messages: [ViewerMessage] { recorder.state.withLock { $0.messages } }

@@ -40,7 +40,9 @@ final class Application: TransportDelegate {
         }
         self.channels = channels
         self.channelsByName = Dictionary(uniqueKeysWithValues: channels.map { ($0.name, $0) })
-        self.channelsByTransportName = Dictionary(uniqueKeysWithValues: channels.map { ($0.channel, $0) })
+        self.channelsByTransportName = Dictionary(
+            uniqueKeysWithValues: channels.flatMap { [($0.channel, $0), ($0.restingChannel, $0)] }
+        )
     }
 
     /// Connects the application to the loop it runs on; called once before the loop starts.
@@ -83,9 +85,19 @@ final class Application: TransportDelegate {
         case let other:
             return .reject(.error(.malformed("unknown format \"\(other)\"; expected json", field: "format")))
         }
+        let resting: Bool
+        switch request.query["motion"] ?? "full" {
+        case "full": resting = false
+        case "reduced": resting = true
+        case let other:
+            return .reject(.error(.malformed("unknown motion \"\(other)\"; expected full or reduced", field: "motion")))
+        }
         channel.viewers += 1
         logger.debug("viewer \(id) joined \(channel.name) (\(channel.viewers) watching)")
-        return .accept(channel: channel.channel, greeting: broadcaster.greeting(for: channel))
+        return .accept(
+            channel: resting ? channel.restingChannel : channel.channel,
+            greeting: broadcaster.greeting(for: channel)
+        )
     }
 
     func viewerDidDisconnect(_ id: ViewerID, channel name: String) {

@@ -7,6 +7,9 @@ final class BoardChannel {
     var board: Board
     /// The transport channel the board's JSON frames are published on.
     let channel: String
+    /// The channel of viewers that asked for end states only (`motion=reduced`): it gets the
+    /// same frame bytes, but only the frames that show the board at rest.
+    let restingChannel: String
     /// The layout never changes while the server runs, so it is encoded once.
     let layout: OutgoingMessage
     /// Sequence number of the latest frame.
@@ -20,6 +23,7 @@ final class BoardChannel {
     init(board: Board) {
         self.board = board
         self.channel = board.spec.name + "/json"
+        self.restingChannel = board.spec.name + "/json/resting"
         self.layout = OutgoingMessage(text: FrameEncoder.json(FrameComposer.layout(of: board.spec)))
     }
 

@@ -53,6 +53,9 @@ final class Broadcaster {
         // The frame that shows the resting value is the last one until the next push.
         channel.needsFrame = channel.board.isAnimating(at: now)
         channel.board.settle(at: now)
+        if !channel.needsFrame {
+            loop.publish(message, to: channel.restingChannel)
+        }
     }
 
     private func startTicking() {

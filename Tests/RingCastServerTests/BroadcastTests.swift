@@ -188,6 +188,27 @@ struct BroadcastTests {
         #expect(viewer.frames.last?[ring: "move"]?.p == 0.5)
     }
 
+    @Test func reducedMotionViewer_getsOnlyTheEndStateOfAnAnimation_inTheSameBytes() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let full = TestViewer(client: client, port: server.port)
+        let still = TestViewer(client: client, port: server.port, path: "/ws?board=main&format=json&motion=reduced")
+        try await full.waitUntil("keyframe") { $0.count >= 2 }
+        try await still.waitUntil("keyframe") { $0.count >= 2 }
+
+        let response = try server.http.send(
+            "PATCH", "/api/v1/boards/main", body: #"{"rings":{"move":0.6},"animation":{"curve":"linear","duration":0.3}}"#
+        )
+        #expect(response.status == 200)
+        let messages = try await still.waitUntil("the end state") { $0.last?.frame?[ring: "move"]?.p == 0.6 }
+        try await full.waitUntil("the end state") { $0.last?.frame?[ring: "move"]?.p == 0.6 }
+        #expect(messages.count == 3, "layout, keyframe, end state — no frames in between")
+        #expect(messages.last?.bytes == full.messages.last?.bytes)
+        #expect(full.frames.count > 5)
+    }
+
     @Test func viewerOfUnknownBoardIsRefused() async throws {
         let server = try TestServer()
         defer { server.shutdown() }

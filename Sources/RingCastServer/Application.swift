@@ -16,11 +16,20 @@ final class Application: TransportDelegate {
     private var channelsByTransportName: [String: BoardChannel]
     private var broadcaster: Broadcaster?
     private var loop: EventLoop?
+    private let access: AccessPolicy
+    private let rateLimiter: RateLimiter
+    private let idempotency = IdempotencyCache()
 
     init(configuration: RingCastConfiguration, store: StateStore, logger: Logger) throws(StateStoreError) {
         self.configuration = configuration
         self.store = store
         self.logger = logger
+        self.access = AccessPolicy(
+            writeToken: configuration.writeToken,
+            readToken: configuration.readToken,
+            allowedOrigins: configuration.allowedOrigins
+        )
+        self.rateLimiter = RateLimiter(perMinute: configuration.writesPerMinute)
         let stored = try store.load()
         var channels: [BoardChannel] = []
         for spec in configuration.boards {
@@ -66,6 +75,24 @@ final class Application: TransportDelegate {
     }
 
     func admitViewer(_ request: HTTPRequest, id: ViewerID) -> ViewerAdmission {
+        do throws(APIError) {
+            try access.checkOrigin(request)
+            try access.check(.read, request)
+        } catch {
+            return .reject(.error(error))
+        }
+        let watching = channels.reduce(0) { $0 + $1.viewers }
+        guard watching < configuration.maxViewers else {
+            logger.warning("refusing a viewer: \(watching) of \(configuration.maxViewers) already watching")
+            return .reject(
+                .error(
+                    APIError(
+                        status: 503, code: "too_many_viewers",
+                        message: "the server already has \(watching) viewers; try again later"),
+                    headers: [(name: "Retry-After", value: "5")]
+                )
+            )
+        }
         let name = request.query["board"] ?? channels[0].name
         guard let channel = channelsByName[name], let broadcaster else {
             return .reject(.error(.notFound("no board named \"\(name)\"", field: "board")))
@@ -126,37 +153,85 @@ final class Application: TransportDelegate {
                 headers: [(name: "Allow", value: route.methods.joined(separator: ", "))]
             )
         }
+        let isWrite = request.method != "GET"
         do throws(APIError) {
-            switch (route, request.method) {
-            case (.health, _):
-                return .json(["status": "ok"])
-            case (.ready, _):
-                return .json(["status": "ready"])
-            case (.boards, _):
-                return .json(BoardList(boards: channels.map(BoardList.Entry.init)))
-            case (.board(let name), "GET"):
-                return boardResponse(try channel(named: name))
-            case (.board(let name), _):
-                let channel = try channel(named: name)
-                let patch = try decodeBody(BoardPatch.self, of: request)
-                return try write(to: channel, request: request) { board, now throws(APIError) in
-                    try board.apply(patch, at: now)
-                }
-            case (.ring(let name, let ringID), "GET"):
-                let channel = try channel(named: name)
-                guard let ring = channel.board.snapshot(at: now()).rings.first(where: { $0.id == ringID }) else {
-                    throw APIError.notFound("board \(name) has no ring \"\(ringID)\"", field: "ring")
-                }
-                return .json(ring)
-            case (.ring(let name, let ringID), _):
-                let channel = try channel(named: name)
-                let update = try decodeBody(RingUpdate.self, of: request)
-                return try write(to: channel, request: request) { board, now throws(APIError) in
-                    try board.apply(update, toRing: ringID, at: now)
-                }
+            if route != .health && route != .ready {
+                try access.check(isWrite ? .write : .read, request)
             }
+            guard isWrite else { return try dispatch(route, request) }
+            if let wait = rateLimiter.take(for: request.peer, at: now()) {
+                let error = APIError(
+                    status: 429,
+                    code: "rate_limited",
+                    message: "more than \(configuration.writesPerMinute) writes a minute from \(request.peer); retry in \(wait) s"
+                )
+                return .error(error, headers: [(name: "Retry-After", value: String(wait))])
+            }
+            guard let key = request.headers["idempotency-key"] else { return try dispatch(route, request) }
+            return try idempotently(key: key, request) { () throws(APIError) in try dispatch(route, request) }
         } catch {
             return .error(error)
+        }
+    }
+
+    /// Replays the first answer to a retried write instead of applying it twice.
+    private func idempotently(
+        key: String,
+        _ request: HTTPRequest,
+        _ body: () throws(APIError) -> HTTPResponse
+    ) throws(APIError) -> HTTPResponse {
+        guard !key.isEmpty, key.utf8.count <= 255 else {
+            throw APIError.malformed("Idempotency-Key must be 1 to 255 characters", field: "Idempotency-Key")
+        }
+        let fingerprint = Array("\(request.method) \(request.path)\n".utf8) + request.body
+        switch idempotency.lookup(key: key, fingerprint: fingerprint, at: now()) {
+        case .replay(var response):
+            response.headers.append((name: "Idempotent-Replayed", value: "true"))
+            return response
+        case .conflict:
+            throw APIError(
+                status: 422,
+                code: "idempotency_key_reused",
+                message: "this Idempotency-Key was used for a different request in the last 5 minutes",
+                field: "Idempotency-Key"
+            )
+        case .miss:
+            let response = try body()
+            if (200..<300).contains(response.status) {
+                idempotency.store(key: key, fingerprint: fingerprint, response: response, at: now())
+            }
+            return response
+        }
+    }
+
+    private func dispatch(_ route: Route, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        switch (route, request.method) {
+        case (.health, _):
+            return .json(["status": "ok"])
+        case (.ready, _):
+            return .json(["status": "ready"])
+        case (.boards, _):
+            return .json(BoardList(boards: channels.map(BoardList.Entry.init)))
+        case (.board(let name), "GET"):
+            return boardResponse(try channel(named: name))
+        case (.board(let name), _):
+            let channel = try channel(named: name)
+            let patch = try decodeBody(BoardPatch.self, of: request)
+            return try write(to: channel, request: request) { board, now throws(APIError) in
+                try board.apply(patch, at: now)
+            }
+        case (.ring(let name, let ringID), "GET"):
+            let channel = try channel(named: name)
+            guard let ring = channel.board.snapshot(at: now()).rings.first(where: { $0.id == ringID }) else {
+                throw APIError.notFound("board \(name) has no ring \"\(ringID)\"", field: "ring")
+            }
+            return .json(ring)
+        case (.ring(let name, let ringID), _):
+            let channel = try channel(named: name)
+            let update = try decodeBody(RingUpdate.self, of: request)
+            return try write(to: channel, request: request) { board, now throws(APIError) in
+                try board.apply(update, toRing: ringID, at: now)
+            }
         }
     }
 

@@ -10,10 +10,13 @@ struct ConfigurationFile: Decodable {
     var webRoot: String?
     var dataDir: String?
     var limits: Limits?
+    var token: String?
+    var readToken: String?
+    var allowedOrigins: [String]?
     var boards: [BoardEntry]?
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case host, port, fps, webRoot, dataDir, limits, boards
+        case host, port, fps, webRoot, dataDir, limits, token, readToken, allowedOrigins, boards
     }
 
     init(from decoder: any Decoder) throws {
@@ -25,6 +28,9 @@ struct ConfigurationFile: Decodable {
         webRoot = try c.decodeIfPresent(String.self, forKey: .webRoot)
         dataDir = try c.decodeIfPresent(String.self, forKey: .dataDir)
         limits = try c.decodeIfPresent(Limits.self, forKey: .limits)
+        token = try c.decodeIfPresent(String.self, forKey: .token)
+        readToken = try c.decodeIfPresent(String.self, forKey: .readToken)
+        allowedOrigins = try c.decodeIfPresent([String].self, forKey: .allowedOrigins)
         boards = try c.decodeIfPresent([BoardEntry].self, forKey: .boards)
     }
 
@@ -32,9 +38,11 @@ struct ConfigurationFile: Decodable {
         var maxBodyBytes: Int?
         var pingIntervalSeconds: Int?
         var stallTimeoutSeconds: Int?
+        var writesPerMinute: Int?
+        var maxViewers: Int?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
-            case maxBodyBytes, pingIntervalSeconds, stallTimeoutSeconds
+            case maxBodyBytes, pingIntervalSeconds, stallTimeoutSeconds, writesPerMinute, maxViewers
         }
 
         init(from decoder: any Decoder) throws {
@@ -43,6 +51,8 @@ struct ConfigurationFile: Decodable {
             maxBodyBytes = try c.decodeIfPresent(Int.self, forKey: .maxBodyBytes)
             pingIntervalSeconds = try c.decodeIfPresent(Int.self, forKey: .pingIntervalSeconds)
             stallTimeoutSeconds = try c.decodeIfPresent(Int.self, forKey: .stallTimeoutSeconds)
+            writesPerMinute = try c.decodeIfPresent(Int.self, forKey: .writesPerMinute)
+            maxViewers = try c.decodeIfPresent(Int.self, forKey: .maxViewers)
         }
     }
 

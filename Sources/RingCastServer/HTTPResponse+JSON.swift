@@ -22,9 +22,12 @@ extension HTTPResponse {
 
     /// DESIGN's error body `{"error":{"code","message","field"}}` with the error's status.
     static func error(_ error: APIError, headers: [(name: String, value: String)] = []) -> HTTPResponse {
-        HTTPResponse(
+        // RFC 6750: a 401 names the scheme the client should use.
+        let challenge: [(name: String, value: String)] =
+            error.status == 401 ? [(name: "WWW-Authenticate", value: #"Bearer realm="ringcast""#)] : []
+        return HTTPResponse(
             status: error.status,
-            headers: [(name: "Content-Type", value: "application/json")] + headers + noStore,
+            headers: [(name: "Content-Type", value: "application/json")] + challenge + headers + noStore,
             body: error.jsonBody
         )
     }

@@ -41,7 +41,12 @@ extension RingCastConfiguration {
             if let value = limits.maxBodyBytes { maxBodyBytes = value }
             if let value = limits.pingIntervalSeconds { pingIntervalSeconds = value }
             if let value = limits.stallTimeoutSeconds { stallTimeoutSeconds = value }
+            if let value = limits.writesPerMinute { writesPerMinute = value }
+            if let value = limits.maxViewers { maxViewers = value }
         }
+        if let token = file.token { writeToken = token }
+        if let token = file.readToken { readToken = token }
+        if let origins = file.allowedOrigins { allowedOrigins = origins }
         guard let boards = file.boards, !boards.isEmpty else {
             throw ConfigurationError(file: path, key: "boards", message: "at least one board is required")
         }
@@ -50,7 +55,8 @@ extension RingCastConfiguration {
         }
     }
 
-    /// `RINGCAST_HOST`, `RINGCAST_PORT`, `RINGCAST_FPS`, `RINGCAST_WEB_ROOT`, `RINGCAST_DATA_DIR`.
+    /// `RINGCAST_HOST`, `RINGCAST_PORT`, `RINGCAST_FPS`, `RINGCAST_WEB_ROOT`, `RINGCAST_DATA_DIR`,
+    /// `RINGCAST_TOKEN` (write token), `RINGCAST_READ_TOKEN`.
     mutating func applyEnvironment(_ environment: [String: String]) throws(ConfigurationError) {
         func integer(_ name: String) throws(ConfigurationError) -> Int? {
             guard let text = environment[name] else { return nil }
@@ -64,6 +70,8 @@ extension RingCastConfiguration {
         if let fps = try integer("RINGCAST_FPS") { self.fps = fps }
         if let webRoot = environment["RINGCAST_WEB_ROOT"] { self.webRoot = webRoot.isEmpty ? nil : webRoot }
         if let dataDir = environment["RINGCAST_DATA_DIR"] { self.dataDirectory = dataDir }
+        if let token = environment["RINGCAST_TOKEN"] { self.writeToken = token }
+        if let token = environment["RINGCAST_READ_TOKEN"] { self.readToken = token }
     }
 
     /// Checks the server settings; `source` names where they came from in the error.
@@ -84,6 +92,25 @@ extension RingCastConfiguration {
             throw fail("limits.stallTimeoutSeconds", "expected 1…3600, got \(stallTimeoutSeconds)")
         }
         if dataDirectory.isEmpty { throw fail("dataDir", "must not be empty") }
+        if !(0...1_000_000).contains(writesPerMinute) {
+            throw fail("limits.writesPerMinute", "expected 0…1000000 (0 = no limit), got \(writesPerMinute)")
+        }
+        if !(1...1_000_000).contains(maxViewers) {
+            throw fail("limits.maxViewers", "expected 1…1000000, got \(maxViewers)")
+        }
+        for (key, token) in [("token", writeToken), ("readToken", readToken)] {
+            guard let token else { continue }
+            if token.count < 8 || token.contains(where: { $0.isWhitespace || $0 == ";" || $0 == "," }) {
+                throw fail(key, "a token needs at least 8 characters and no spaces, ';' or ','")
+            }
+        }
+        if let writeToken, writeToken == readToken {
+            throw fail("readToken", "must differ from the write token")
+        }
+        for (index, origin) in allowedOrigins.enumerated()
+        where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) || origin.hasSuffix("/") {
+            throw fail("allowedOrigins[\(index)]", "expected an origin like https://tv.example:8080, got \"\(origin)\"")
+        }
         if boards.isEmpty { throw fail("boards", "at least one board is required") }
         var names = Set<String>()
         for (index, board) in boards.enumerated() where !names.insert(board.name).inserted {

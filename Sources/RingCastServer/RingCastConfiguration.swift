@@ -20,6 +20,16 @@ public struct RingCastConfiguration: Sendable {
     public var pingIntervalSeconds: Int = 30
     /// Seconds a viewer may refuse data before it is closed.
     public var stallTimeoutSeconds: Int = 10
+    /// Writes per minute one client (IP address) may make, with bursts up to as many; 0 = no limit.
+    public var writesPerMinute: Int = 600
+    /// Viewers the server accepts at once; the next gets 503.
+    public var maxViewers: Int = 10_000
+    /// Bearer token every write must present; nil = writes are open.
+    public var writeToken: String?
+    /// Token REST reads and viewers must present (the write token also works); nil = reads are open.
+    public var readToken: String?
+    /// Browser origins allowed to open the WebSocket (e.g. `http://tv.local:8080`); empty = any.
+    public var allowedOrigins: [String] = []
     /// The boards, in the order `GET /api/v1/boards` lists them.
     public var boards: [BoardSpec] = []
 

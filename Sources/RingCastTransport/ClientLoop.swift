@@ -82,7 +82,8 @@ final class ClientLoop {
         info.port = Int32(port)
         info.path = strings.string(path.isEmpty ? "/" : path)
         info.host = strings.string(host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
-        info.origin = origin.map { strings.string($0) }
+        // lws 4.1.6 writes "Origin: http://<origin>", so a full origin loses its scheme here.
+        info.origin = origin.map { strings.string($0.hasPrefix("http://") ? String($0.dropFirst(7)) : $0) }
         info.protocol = subprotocol.map { strings.string($0) }
         info.local_protocol_name = strings.string(WebSocketClient.protocolName)
         info.ietf_version_or_minus_one = -1

@@ -55,7 +55,8 @@ public final class WebSocketClient: Sendable {
     }
 
     /// Starts connecting to ws://host:port/path (path with query). Events arrive on the client's
-    /// service thread, in order per connection.
+    /// service thread, in order per connection. `origin` is sent as the Origin header; lws 4.1.6
+    /// can only send `http://` origins, so an `https://` one cannot be expressed.
     @discardableResult
     public func connect(
         host: String,

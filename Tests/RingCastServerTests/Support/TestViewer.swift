@@ -49,9 +49,9 @@ final class TestViewer: Sendable {
     private let id: Mutex<WebSocketConnectionID?> = Mutex(nil)
 
     /// Connects to `/ws?board=…&format=json` (or any `path`) on 127.0.0.1.
-    init(client: WebSocketClient, port: Int, path: String = "/ws?board=main&format=json") {
+    init(client: WebSocketClient, port: Int, path: String = "/ws?board=main&format=json", origin: String? = nil) {
         self.client = client
-        let connection = client.connect(host: "127.0.0.1", port: port, path: path) { [recorder] _, event in
+        let connection = client.connect(host: "127.0.0.1", port: port, path: path, origin: origin) { [recorder] _, event in
             recorder.state.withLock { state in
                 switch event {
                 case .open:

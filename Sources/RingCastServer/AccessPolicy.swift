@@ -1,0 +1,95 @@
+import Foundation
+import RingCastCore
+import RingCastTransport
+
+/// Who may read and who may write, from the configured tokens and Origin allow-list.
+///
+/// Writes need the write token when one is configured. Reads (REST reads, viewers, metrics)
+/// need the read token or the write token when a read token is configured. Browsers cannot set
+/// headers on a WebSocket, so viewers may present the token as `?token=` or the
+/// `ringcast_token` cookie instead of `Authorization: Bearer`.
+struct AccessPolicy: Sendable {
+    enum Access {
+        case read
+        case write
+    }
+
+    var writeToken: String?
+    var readToken: String?
+    var allowedOrigins: [String]
+
+    static let cookieName = "ringcast_token"
+
+    /// Throws 401 without (valid) credentials and 403 for a read token used to write.
+    func check(_ access: Access, _ request: HTTPRequest) throws(APIError) {
+        let presented = Self.presentedToken(in: request)
+        switch access {
+        case .write:
+            guard let writeToken else { return }
+            guard let presented else {
+                throw Self.unauthorized("this server needs a write token: send Authorization: Bearer <token>")
+            }
+            if Self.constantTimeEquals(presented, writeToken) { return }
+            if let readToken, Self.constantTimeEquals(presented, readToken) {
+                throw APIError(status: 403, code: "forbidden", message: "the read token cannot write; use the write token")
+            }
+            throw Self.unauthorized("the token is not valid")
+        case .read:
+            guard let readToken else { return }
+            guard let presented else {
+                throw Self.unauthorized(
+                    "this server needs a read token: send Authorization: Bearer <token>, ?token= or the \(Self.cookieName) cookie"
+                )
+            }
+            if Self.constantTimeEquals(presented, readToken) { return }
+            if let writeToken, Self.constantTimeEquals(presented, writeToken) { return }
+            throw Self.unauthorized("the token is not valid")
+        }
+    }
+
+    /// Throws 403 when an allow-list is configured and a browser's Origin is not on it.
+    /// Clients that send no Origin (scripts, tools) are not browsers and are let through.
+    func checkOrigin(_ request: HTTPRequest) throws(APIError) {
+        guard !allowedOrigins.isEmpty, let origin = request.headers["origin"] else { return }
+        guard allowedOrigins.contains(origin) else {
+            throw APIError(
+                status: 403, code: "forbidden_origin", message: "origin \(origin) is not allowed to watch", field: "Origin")
+        }
+    }
+
+    private static func unauthorized(_ message: String) -> APIError {
+        APIError(status: 401, code: "unauthorized", message: message, field: "Authorization")
+    }
+
+    /// The token from `Authorization: Bearer`, else `?token=`, else the cookie.
+    static func presentedToken(in request: HTTPRequest) -> String? {
+        if let header = request.headers["authorization"] {
+            let parts = header.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer" {
+                return parts[1].trimmingCharacters(in: .whitespaces)
+            }
+            return ""
+        }
+        if let token = request.query["token"] { return token }
+        if let cookies = request.headers["cookie"] {
+            for pair in cookies.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if parts.count == 2, parts[0] == cookieName { return parts[1] }
+            }
+        }
+        return nil
+    }
+
+    /// Compares without an early exit, so response time does not leak how much of a token matched.
+    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        var difference = UInt8(truncatingIfNeeded: x.count ^ y.count)
+        for index in 0..<max(x.count, y.count) {
+            let left = index < x.count ? x[index] : 0
+            let right = index < y.count ? y[index] : 0
+            difference |= left ^ right
+        }
+        return difference == 0
+    }
+}

@@ -63,3 +63,42 @@ struct CommandLineTests {
         #expect(serve.stderr.contains("bad.json") && serve.stderr.contains("prot"), "stderr: \(serve.stderr)")
     }
 }
+
+/// A real server process killed with SIGKILL in the middle of a burst of pushes.
+@Suite("Durability")
+struct DurabilityTests {
+    @Test func everyAcknowledgedPush_survivesSIGKILL() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-kill-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let rings = ["move", "exercise", "stand", "task1", "task2", "task3", "task4"]
+
+        let first = try TestProcess(["serve", "--port", "0", "--data-dir", data.path])
+        let line = try await first.waitForLine { $0.hasPrefix("listening on ") }
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
+        let http = TestHTTPClient(port: port)
+
+        var acknowledged: [String: Double] = [:]
+        for index in 0..<300 {
+            let ring = rings[index % rings.count]
+            let value = Double(index % 1000) / 100
+            let response = try http.send(
+                "PUT", "/api/v1/boards/main/rings/\(ring)", body: #"{"progress":\#(value),"animation":"none"}"#
+            )
+            try #require(response.status == 200, "push \(index): \(response.text)")
+            acknowledged[ring] = value
+        }
+        first.signal(SIGKILL)
+        #expect(try await first.waitForExit() == SIGKILL)
+
+        let second = try TestProcess(["serve", "--port", "0", "--data-dir", data.path])
+        defer { second.signal(SIGKILL) }
+        let again = try await second.waitForLine { $0.hasPrefix("listening on ") }
+        let newPort = try #require(again.split(separator: ":").last.flatMap { Int($0) })
+        let snapshot = try TestHTTPClient(port: newPort).get("/api/v1/boards/main").decode(TestSnapshot.self)
+        for (ring, value) in acknowledged {
+            #expect(snapshot[ring: ring]?.target == value, "ring \(ring)")
+        }
+        second.signal(SIGTERM)
+        #expect(try await second.waitForExit() == 0)
+    }
+}

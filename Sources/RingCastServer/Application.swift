@@ -19,6 +19,7 @@ final class Application: TransportDelegate {
     private let access: AccessPolicy
     private let rateLimiter: RateLimiter
     private let idempotency = IdempotencyCache()
+    private let metrics = ServerMetrics()
 
     init(configuration: RingCastConfiguration, store: StateStore, logger: Logger) throws(StateStoreError) {
         self.configuration = configuration
@@ -57,7 +58,7 @@ final class Application: TransportDelegate {
     /// Connects the application to the loop it runs on; called once before the loop starts.
     func attach(to loop: EventLoop) {
         self.loop = loop
-        self.broadcaster = Broadcaster(loop: loop, channels: channels, fps: configuration.fps)
+        self.broadcaster = Broadcaster(loop: loop, channels: channels, fps: configuration.fps, metrics: metrics)
     }
 
     var framesPublished: Int { broadcaster?.framesPublished ?? 0 }
@@ -65,11 +66,15 @@ final class Application: TransportDelegate {
     // MARK: - TransportDelegate
 
     func handleHTTP(_ request: HTTPRequest, respond: @escaping (HTTPResponse) -> Void) {
+        let started = ContinuousClock.now
         let response = route(request)
-        if response.status >= 500 {
-            logger.error("\(request.method) \(request.path) → \(response.status)")
-        } else {
-            logger.debug("\(request.method) \(request.path) → \(response.status)")
+        let elapsed = ContinuousClock.now - started
+        metrics.request(route: Route(path: request.path)?.label ?? "unknown", method: request.method, status: response.status)
+        let line: Logger.Message = "\(request.method) \(request.path) \(response.status) \(elapsed) from \(request.peer)"
+        switch response.status {
+        case 500...: logger.error(line)
+        case 400...: logger.notice(line)
+        default: logger.info(line)
         }
         respond(response)
     }
@@ -120,6 +125,7 @@ final class Application: TransportDelegate {
             return .reject(.error(.malformed("unknown motion \"\(other)\"; expected full or reduced", field: "motion")))
         }
         channel.viewers += 1
+        metrics.setViewers(channel.viewers, board: channel.name)
         logger.debug("viewer \(id) joined \(channel.name) (\(channel.viewers) watching)")
         return .accept(
             channel: resting ? channel.restingChannel : channel.channel,
@@ -130,6 +136,7 @@ final class Application: TransportDelegate {
     func viewerDidDisconnect(_ id: ViewerID, channel name: String) {
         guard let channel = channelsByTransportName[name] else { return }
         channel.viewers = max(0, channel.viewers - 1)
+        metrics.setViewers(channel.viewers, board: channel.name)
         logger.debug("viewer \(id) left \(channel.name) (\(channel.viewers) watching)")
     }
 
@@ -210,6 +217,12 @@ final class Application: TransportDelegate {
             return .json(["status": "ok"])
         case (.ready, _):
             return .json(["status": "ready"])
+        case (.metrics, _):
+            return HTTPResponse(
+                status: 200,
+                headers: [(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")],
+                body: metrics.render(transport: loop?.statistics ?? TransportStatistics())
+            )
         case (.boards, _):
             return .json(BoardList(boards: channels.map(BoardList.Entry.init)))
         case (.board(let name), "GET"):
@@ -277,6 +290,7 @@ final class Application: TransportDelegate {
                 status: 503, code: "storage_unavailable", message: "the change could not be stored durably and was not applied")
         }
         channel.board = board
+        metrics.pushed(board: channel.name)
         broadcaster?.boardChanged(channel)
         return boardResponse(channel)
     }

@@ -11,14 +11,16 @@ final class Broadcaster {
     private let loop: EventLoop
     private let channels: [BoardChannel]
     private let interval: Double
+    private let metrics: ServerMetrics
     private var ticking = false
     private var nextDeadline = 0.0
 
     /// Frames composed since start, for the log at shutdown.
     private(set) var framesPublished = 0
 
-    init(loop: EventLoop, channels: [BoardChannel], fps: Int) {
+    init(loop: EventLoop, channels: [BoardChannel], fps: Int, metrics: ServerMetrics) {
         self.loop = loop
+        self.metrics = metrics
         self.channels = channels
         self.interval = 1.0 / Double(fps)
     }
@@ -46,7 +48,14 @@ final class Broadcaster {
             seq: channel.seq,
             wallClockMilliseconds: Self.wallClockMilliseconds()
         )
+        let started = ContinuousClock.now
         let message = OutgoingMessage(text: FrameEncoder.json(frame))
+        let encoding = ContinuousClock.now - started
+        metrics.framePublished(
+            board: channel.name,
+            bytes: message.count,
+            encodeNanoseconds: encoding.components.seconds * 1_000_000_000 + encoding.components.attoseconds / 1_000_000_000
+        )
         channel.latestFrame = message
         loop.publish(message, to: channel.channel)
         framesPublished += 1
@@ -67,6 +76,7 @@ final class Broadcaster {
 
     private func tick() {
         let now = loop.now()
+        metrics.tickLate(bySeconds: now - nextDeadline)
         var again = false
         for channel in channels where channel.viewers > 0 && channel.needsFrame {
             publishFrame(of: channel, at: now)

@@ -35,7 +35,10 @@ public final class RingCastServer: Sendable {
     /// Serves until `stop()`; blocks the calling thread.
     public func run() {
         web.run()
-        logger.info("stopped after publishing \(application.framesPublished) frames")
+        let sent = web.loop.statistics
+        logger.info(
+            "stopped: \(application.framesPublished) frames published; \(sent.messagesSent) messages, \(sent.bytesSent) bytes sent; \(sent.messagesSkipped) frames skipped by slow viewers; \(sent.viewersClosedWhileStalled) stalled viewers closed"
+        )
         finished.signal()
     }
 
@@ -82,7 +85,7 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         port: configuration.port,
         webRoot: webRoot,
         websocketPath: "/ws",
-        dynamicPrefixes: ["/api", "/healthz", "/readyz"],
+        dynamicPrefixes: ["/api", "/healthz", "/readyz", "/metrics"],
         maxBodyBytes: configuration.maxBodyBytes,
         pingInterval: configuration.pingIntervalSeconds,
         stallTimeout: configuration.stallTimeoutSeconds

@@ -2,6 +2,7 @@
 enum Route: Equatable {
     case health
     case ready
+    case metrics
     case boards
     case board(String)
     case ring(board: String, ring: String)
@@ -15,6 +16,7 @@ enum Route: Equatable {
         switch parts {
         case ["healthz"]: self = .health
         case ["readyz"]: self = .ready
+        case ["metrics"]: self = .metrics
         case ["api", "v1", "boards"]: self = .boards
         case let p where p.count == 4 && p[0...2] == ["api", "v1", "boards"] && !p[3].isEmpty:
             self = .board(p[3])
@@ -28,9 +30,21 @@ enum Route: Equatable {
     /// The methods the route answers, for 405's `Allow` header.
     var methods: [String] {
         switch self {
-        case .health, .ready, .boards: ["GET"]
+        case .health, .ready, .metrics, .boards: ["GET"]
         case .board: ["GET", "PATCH"]
         case .ring: ["GET", "PUT"]
+        }
+    }
+
+    /// A low-cardinality name for logs and metrics.
+    var label: String {
+        switch self {
+        case .health: "healthz"
+        case .ready: "readyz"
+        case .metrics: "metrics"
+        case .boards: "boards"
+        case .board: "board"
+        case .ring: "ring"
         }
     }
 }

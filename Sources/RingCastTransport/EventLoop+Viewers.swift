@@ -50,6 +50,7 @@ extension EventLoop {
                 return true
             }
             let viewer = Viewer(id: id, wsi: wsi, channel: channel, greeting: sendable)
+            statistics.viewersAdmitted += 1
             viewers[id] = viewer
             channel.viewers[id] = viewer
             setConnectionID(id.rawValue, of: wsi)
@@ -74,7 +75,7 @@ extension EventLoop {
             lws_close_reason(wsi, lws_close_status(rawValue: UInt32(clamping: close.code)), &reason, reason.count)
             return -1
         }
-        guard let message = viewer.nextMessage() else {
+        guard let (message, skipped) = viewer.nextMessage() else {
             if viewer.stallTimerArmed {
                 // Everything written so far has left lws: the viewer keeps up.
                 viewer.stallTimerArmed = false
@@ -88,6 +89,9 @@ extension EventLoop {
             TransportLog.emit("\(error); closing \(viewer.id)")
             return -1
         }
+        statistics.messagesSent += 1
+        statistics.bytesSent += UInt64(message.count)
+        statistics.messagesSkipped += skipped
         // A viewer that cannot take data for stallTimeout seconds is dropped; the next writeable
         // callback (which lws gives only once this write has drained) disarms it.
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(clamping: configuration.stallTimeout))
@@ -107,6 +111,7 @@ extension EventLoop {
     /// LWS_CALLBACK_WS_SERVER_DROP_PROTOCOL / LWS_CALLBACK_CLOSED: the connection is going.
     func handleViewerGone(_ wsi: OpaquePointer) {
         guard let viewer = viewer(of: wsi) else { return }
+        if viewer.stallTimerArmed { statistics.viewersClosedWhileStalled += 1 }
         viewers[viewer.id] = nil
         viewer.channel.viewers[viewer.id] = nil
         if viewer.channel.viewers.isEmpty, channels[viewer.channel.name] === viewer.channel {

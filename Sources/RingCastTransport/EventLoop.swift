@@ -29,6 +29,8 @@ public final class EventLoop {
     var exchanges: [UInt64: HTTPExchange] = [:]
     var viewers: [ViewerID: Viewer] = [:]
     var channels: [String: Channel] = [:]
+    /// What was sent to viewers since start (for logs and metrics).
+    public internal(set) var statistics = TransportStatistics()
 
     /// Largest piece of an HTTP response body written per writeable callback.
     static let httpChunkBytes = 64 * 1024

@@ -34,8 +34,8 @@ final class Viewer {
     }
 
     /// The greeting messages first, in order, then the channel's newest message if this viewer
-    /// has not been sent it (older ones it missed are skipped).
-    func nextMessage() -> OutgoingMessage? {
+    /// has not been sent it; `skipped` counts the older ones it missed.
+    func nextMessage() -> (message: OutgoingMessage, skipped: UInt64)? {
         if greetingSent < greeting.count {
             let message = greeting[greetingSent]
             greetingSent += 1
@@ -43,11 +43,12 @@ final class Viewer {
                 greeting = []
                 greetingSent = 0
             }
-            return message
+            return (message, 0)
         }
         if let latest = channel.latest, sentSequence != channel.sequence {
+            let skipped = channel.sequence &- sentSequence &- 1
             sentSequence = channel.sequence
-            return latest
+            return (latest, skipped)
         }
         return nil
     }

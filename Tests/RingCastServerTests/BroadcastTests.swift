@@ -232,3 +232,38 @@ struct BroadcastTests {
         #expect(code == 1001)
     }
 }
+
+@Suite("Operator endpoints")
+struct OperatorTests {
+    @Test func metrics_countViewersFramesPushesAndRequests_inPrometheusText() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let viewer = TestViewer(client: client, port: server.port)
+        try await viewer.waitUntil("keyframe") { $0.count >= 2 }
+        let push = try server.http.send(
+            "PATCH", "/api/v1/boards/main", body: #"{"rings":{"move":0.5},"animation":{"curve":"linear","duration":0.2}}"#
+        )
+        #expect(push.status == 200)
+        try await viewer.waitUntil("the end state") { $0.last?.frame?[ring: "move"]?.p == 0.5 }
+        _ = try server.http.send("PATCH", "/api/v1/boards/main", body: #"{"rings":{"move":11}}"#)
+
+        let response = try server.http.get("/metrics")
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"]?.hasPrefix("text/plain") == true)
+        let lines = response.text.split(separator: "\n").map(String.init)
+        func value(_ prefix: String) -> Double? {
+            lines.first { $0.hasPrefix(prefix + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+        }
+        #expect(value(#"ringcast_viewers{board="main"}"#) == 1)
+        #expect(value(#"ringcast_pushes_total{board="main"}"#) == 1)
+        let frames = try #require(value(#"ringcast_frames_total{board="main"}"#))
+        #expect(frames >= Double(viewer.frames.count))
+        #expect((value("ringcast_messages_sent_total") ?? 0) >= Double(viewer.messages.count))
+        #expect((value("ringcast_bytes_sent_total") ?? 0) > 0)
+        #expect(lines.contains { $0.hasPrefix("ringcast_http_requests_total{") && $0.contains(#"status="422""#) })
+        #expect(lines.contains { $0.hasPrefix("ringcast_tick_lateness_seconds_bucket") })
+        #expect(lines.contains { $0.hasPrefix("ringcast_frame_encode_seconds_count") })
+    }
+}

@@ -7,7 +7,7 @@ APT_PACKAGES := libwebsockets-dev libssl-dev libcap-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_ARGS ?=
 
-.PHONY: all deps build run test lint clean
+.PHONY: all deps python-deps build run test fuzz-api lint clean
 
 all: build
 
@@ -23,15 +23,27 @@ deps:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
 	fi
 
+# Python tools the test suite drives (schemathesis fuzzes the REST API from docs/openapi.yaml).
+PYTHON_PACKAGES := schemathesis
+python-deps:
+	@for package in $(PYTHON_PACKAGES); do \
+		python3 -m pip show $$package >/dev/null 2>&1 || python3 -m pip install --quiet $$package; \
+	done
+
 build: deps
 	$(SWIFT) build -c release
 
 run: build
 	.build/release/ringcast serve $(RUN_ARGS)
 
-test: deps
+test: deps python-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	Tests/fuzz/run.sh .build/debug/ringcast
+
+# The REST API fuzzed from docs/openapi.yaml against a live server (needs a debug build).
+fuzz-api: python-deps
+	Tests/fuzz/run.sh .build/debug/ringcast
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift

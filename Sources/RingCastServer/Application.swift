@@ -20,8 +20,15 @@ final class Application: TransportDelegate {
     private let rateLimiter: RateLimiter
     private let idempotency = IdempotencyCache()
     private let metrics = ServerMetrics()
+    private let openAPIDocument: [UInt8]?
 
-    init(configuration: RingCastConfiguration, store: StateStore, logger: Logger) throws(StateStoreError) {
+    init(
+        configuration: RingCastConfiguration,
+        store: StateStore,
+        openAPIDocument: [UInt8]?,
+        logger: Logger
+    ) throws(StateStoreError) {
+        self.openAPIDocument = openAPIDocument
         self.configuration = configuration
         self.store = store
         self.logger = logger
@@ -217,6 +224,15 @@ final class Application: TransportDelegate {
             return .json(["status": "ok"])
         case (.ready, _):
             return .json(["status": "ready"])
+        case (.openAPI, _):
+            guard let openAPIDocument else {
+                throw APIError.notFound("this server was started without its OpenAPI document (docs/openapi.yaml)")
+            }
+            return HTTPResponse(
+                status: 200,
+                headers: [(name: "Content-Type", value: "application/yaml; charset=utf-8")],
+                body: openAPIDocument
+            )
         case (.metrics, _):
             return HTTPResponse(
                 status: 200,

@@ -3,6 +3,7 @@ enum Route: Equatable {
     case health
     case ready
     case metrics
+    case openAPI
     case boards
     case board(String)
     case ring(board: String, ring: String)
@@ -17,6 +18,7 @@ enum Route: Equatable {
         case ["healthz"]: self = .health
         case ["readyz"]: self = .ready
         case ["metrics"]: self = .metrics
+        case ["api", "v1", "openapi.yaml"]: self = .openAPI
         case ["api", "v1", "boards"]: self = .boards
         case let p where p.count == 4 && p[0...2] == ["api", "v1", "boards"] && !p[3].isEmpty:
             self = .board(p[3])
@@ -30,7 +32,7 @@ enum Route: Equatable {
     /// The methods the route answers, for 405's `Allow` header.
     var methods: [String] {
         switch self {
-        case .health, .ready, .metrics, .boards: ["GET"]
+        case .health, .ready, .metrics, .openAPI, .boards: ["GET"]
         case .board: ["GET", "PATCH"]
         case .ring: ["GET", "PUT"]
         }
@@ -42,6 +44,7 @@ enum Route: Equatable {
         case .health: "healthz"
         case .ready: "readyz"
         case .metrics: "metrics"
+        case .openAPI: "openapi"
         case .boards: "boards"
         case .board: "board"
         case .ring: "ring"

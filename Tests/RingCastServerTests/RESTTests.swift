@@ -199,6 +199,9 @@ struct RESTTests {
 
         #expect(try http.get("/healthz").status == 200)
         #expect(try http.get("/readyz").status == 200)
+        let document = try http.get("/api/v1/openapi.yaml")
+        #expect(document.status == 200)
+        #expect(document.text.hasPrefix("openapi: 3.1"))
 
         let page = try http.get("/")
         #expect(page.status == 200)

@@ -327,6 +327,7 @@ final class Application: TransportDelegate {
         guard !request.body.isEmpty else {
             throw APIError.malformed("the request body is empty; expected a JSON object")
         }
+        try JSONShapeCheck.validate(request.body)
         return try RequestDecoder.decode(type, from: request.body)
     }
 

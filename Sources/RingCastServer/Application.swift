@@ -13,7 +13,8 @@ final class Application: TransportDelegate {
     private let store: StateStore
     private let channels: [BoardChannel]
     private let channelsByName: [String: BoardChannel]
-    private var channelsByTransportName: [String: BoardChannel]
+    /// Transport channel name → the board and encoding it carries.
+    private let channelsByTransportName: [String: (BoardChannel, WireFormat)]
     private var broadcaster: Broadcaster?
     private var loop: EventLoop?
     private let access: AccessPolicy
@@ -58,7 +59,11 @@ final class Application: TransportDelegate {
         self.channels = channels
         self.channelsByName = Dictionary(uniqueKeysWithValues: channels.map { ($0.name, $0) })
         self.channelsByTransportName = Dictionary(
-            uniqueKeysWithValues: channels.flatMap { [($0.channel, $0), ($0.restingChannel, $0)] }
+            uniqueKeysWithValues: channels.flatMap { channel in
+                WireFormat.allCases.flatMap { format in
+                    [false, true].map { resting in (channel.channel(format, resting: resting), (channel, format)) }
+                }
+            }
         )
     }
 
@@ -93,7 +98,7 @@ final class Application: TransportDelegate {
         } catch {
             return .reject(.error(error))
         }
-        let watching = channels.reduce(0) { $0 + $1.viewers }
+        let watching = channels.reduce(0) { $0 + $1.totalViewers }
         guard watching < configuration.maxViewers else {
             logger.warning("refusing a viewer: \(watching) of \(configuration.maxViewers) already watching")
             return .reject(
@@ -109,20 +114,9 @@ final class Application: TransportDelegate {
         guard let channel = channelsByName[name], let broadcaster else {
             return .reject(.error(.notFound("no board named \"\(name)\"", field: "board")))
         }
-        switch request.query["format"] ?? "json" {
-        case "json":
-            break
-        case "binary":
-            return .reject(
-                .error(
-                    APIError(
-                        status: 400,
-                        code: "unsupported_format",
-                        message: "format=binary is not available in this version; use format=json",
-                        field: "format"
-                    )))
-        case let other:
-            return .reject(.error(.malformed("unknown format \"\(other)\"; expected json", field: "format")))
+        guard let format = WireFormat(rawValue: request.query["format"] ?? "json") else {
+            let other = request.query["format"] ?? ""
+            return .reject(.error(.malformed("unknown format \"\(other)\"; expected json or binary", field: "format")))
         }
         let resting: Bool
         switch request.query["motion"] ?? "full" {
@@ -131,20 +125,20 @@ final class Application: TransportDelegate {
         case let other:
             return .reject(.error(.malformed("unknown motion \"\(other)\"; expected full or reduced", field: "motion")))
         }
-        channel.viewers += 1
-        metrics.setViewers(channel.viewers, board: channel.name)
-        logger.debug("viewer \(id) joined \(channel.name) (\(channel.viewers) watching)")
+        channel.viewers[format, default: 0] += 1
+        metrics.setViewers(channel.totalViewers, board: channel.name)
+        logger.debug("viewer \(id) joined \(channel.name) as \(format.rawValue) (\(channel.totalViewers) watching)")
         return .accept(
-            channel: resting ? channel.restingChannel : channel.channel,
-            greeting: broadcaster.greeting(for: channel)
+            channel: channel.channel(format, resting: resting),
+            greeting: broadcaster.greeting(for: channel, format: format)
         )
     }
 
     func viewerDidDisconnect(_ id: ViewerID, channel name: String) {
-        guard let channel = channelsByTransportName[name] else { return }
-        channel.viewers = max(0, channel.viewers - 1)
-        metrics.setViewers(channel.viewers, board: channel.name)
-        logger.debug("viewer \(id) left \(channel.name) (\(channel.viewers) watching)")
+        guard let (channel, format) = channelsByTransportName[name] else { return }
+        channel.viewers[format] = max(0, channel.viewers[format, default: 0] - 1)
+        metrics.setViewers(channel.totalViewers, board: channel.name)
+        logger.debug("viewer \(id) left \(channel.name) (\(channel.totalViewers) watching)")
     }
 
     func errorResponse(status: Int, message: String) -> HTTPResponse {
@@ -390,7 +384,7 @@ struct BoardList: Encodable {
             width = channel.board.spec.width
             height = channel.board.spec.height
             rings = channel.board.spec.rings.map(\.id)
-            viewers = channel.viewers
+            viewers = channel.totalViewers
         }
     }
 

@@ -56,14 +56,16 @@ struct BroadcastTests {
         }
         let framesBySeq = [first, second].map { viewer in
             Dictionary(
-                viewer.messages.compactMap { message in message.frame.map { ($0.seq, message.bytes) } },
+                // A viewer that fell behind gets a keyframe instead of a delta: same seq, other bytes.
+                viewer.messages.compactMap { message in message.frame.map { ("\($0.seq)/\($0.keyframe ?? true)", message.bytes) }
+                },
                 uniquingKeysWith: { old, _ in old }
             )
         }
         let shared = Set(framesBySeq[0].keys).intersection(framesBySeq[1].keys)
         #expect(shared.count >= 10, "the viewers should share most frames of a 0.4 s animation")
         for seq in shared {
-            #expect(framesBySeq[0][seq] == framesBySeq[1][seq], "seq \(seq) differs between viewers")
+            #expect(framesBySeq[0][seq] == framesBySeq[1][seq], "frame \(seq) differs between viewers")
         }
         for viewer in [first, second] {
             let seqs = viewer.frames.map(\.seq)
@@ -83,7 +85,7 @@ struct BroadcastTests {
 
         let response = try server.http.send(
             "PUT", "/api/v1/boards/main/rings/exercise",
-            body: #"{"progress":0.735,"animation":{"curve":"easeOut","duration":0.3}}"#
+            body: #"{"progress":0.735,"animation":{"curve":"easeOut","duration":0.6}}"#
         )
         #expect(response.status == 200, "\(response.text)")
         let messages = try await viewer.waitUntil("the final frame") { $0.last?.frame?[ring: "exercise"]?.p == 0.735 }
@@ -146,7 +148,7 @@ struct BroadcastTests {
 
         _ = try server.http.send(
             "PATCH", "/api/v1/boards/main",
-            body: #"{"rings":{"stand":0.9},"animation":{"curve":"linear","duration":3}}"#
+            body: #"{"rings":{"stand":0.9},"animation":{"curve":"linear","duration":10}}"#
         )
         try await early.waitUntil("the animation under way") { ($0.last?.frame?[ring: "stand"]?.p ?? 0) > 0.05 }
 
@@ -205,7 +207,10 @@ struct BroadcastTests {
         let messages = try await still.waitUntil("the end state") { $0.last?.frame?[ring: "move"]?.p == 0.6 }
         try await full.waitUntil("the end state") { $0.last?.frame?[ring: "move"]?.p == 0.6 }
         #expect(messages.count == 3, "layout, keyframe, end state — no frames in between")
-        #expect(messages.last?.bytes == full.messages.last?.bytes)
+        // The resting viewer gets that frame as a keyframe, the others (who saw every frame) as a delta.
+        #expect(messages.last?.frame?.seq == full.frames.last?.seq)
+        #expect(messages.last?.frame?.keyframe == true)
+        #expect(messages.last?.frame?[ring: "move"] == full.frames.last?[ring: "move"])
         #expect(full.frames.count > 5)
     }
 

@@ -79,7 +79,8 @@ final class TestViewer: Sendable {
             return .layout(layout, bytes: bytes)
         }
         return .frame(
-            TestFrame(type: "undecodable", board: String(decoding: bytes, as: UTF8.self), seq: 0, t: 0, rings: []), bytes: bytes)
+            TestFrame(type: "undecodable", board: String(decoding: bytes, as: UTF8.self), seq: 0, t: 0, keyframe: nil, rings: []),
+            bytes: bytes)
     }
 
     var messages: [ViewerMessage] { recorder.state.withLock { $0.messages } }
@@ -165,6 +166,7 @@ struct TestFrame: Decodable, Equatable {
     var board: String
     var seq: UInt64
     var t: Double
+    var keyframe: Bool?
     var rings: [Ring]
 
     subscript(ring id: String) -> Ring? { rings.first { $0.id == id } }

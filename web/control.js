@@ -111,15 +111,15 @@ function markInvalid(input) {
 const blamesAnimation = (field) => field !== null && /(^|\.)animation(\.|$)/.test(field);
 
 // Runs one write for a control: clears the control's old error, shows the new one or the
-// success, and reads the board back. `what` names the change for the status line.
-async function act(control, what, run, { animated = true } = {}) {
+// success, and reads the board back. `what` names the change for the status line; `quiet()`
+// true at the end keeps a success off it (a slider mid-drag would announce five times a second).
+async function act(control, what, run, { animated = true, quiet = () => false } = {}) {
   const slot = slotFor(control);
   const generation = state.generation;
   clearError(slot);
   if (animated) {
     clearError(slotFor(animationKind));
   }
-  say(`${what}…`);
   let result;
   try {
     result = await run();
@@ -142,8 +142,10 @@ async function act(control, what, run, { animated = true } = {}) {
     return false;
   }
   if (generation === state.generation) {
-    const revision = typeof result.body?.revision === "number" ? `, revision ${result.body.revision}` : "";
-    say(`${what}: done${revision}.`, "ok");
+    if (!quiet()) {
+      const revision = typeof result.body?.revision === "number" ? `, revision ${result.body.revision}` : "";
+      say(`${what}: done${revision}.`, "ok");
+    }
     refresh();
   }
   return true;
@@ -164,6 +166,8 @@ const titleOf = (id) => state.rings.find((ring) => ring.id === id)?.title ?? id;
 // --- animation --------------------------------------------------------------------------------
 
 const animation = animationChooser($("animation-panel"));
+// A new choice makes the last complaint about the old one moot.
+$("animation-panel").addEventListener("change", () => clearError(slotFor(animationKind)));
 
 // --- boards -----------------------------------------------------------------------------------
 
@@ -407,7 +411,7 @@ for (const button of document.querySelectorAll("[data-all]")) {
 
 // --- task sliders -----------------------------------------------------------------------------
 
-const sliders = new Map(); // ring id → { input, output, sender, lastSent, dragging }
+const sliders = new Map(); // ring id → { input, output, sender, lastPushed, dragging }
 
 function buildSliders(tasks) {
   sliders.clear();
@@ -419,16 +423,18 @@ function buildSliders(tasks) {
       const input = row.querySelector("input");
       const output = row.querySelector("output");
       row.querySelector(".slider-title").textContent = ring.title;
-      const slider = { input, output, lastSent: null, dragging: false, sender: null };
+      const slider = { input, output, lastPushed: null, dragging: false, sender: null };
       slider.sender = pacer((percentValue) => sendSlider(ring.id, slider, percentValue), SLIDER_GAP_MS);
+      // "change" repeats the value of the last "input" event: that one is on its way already.
       const send = () => {
         const value = input.valueAsNumber;
-        if (value !== slider.lastSent || slider.sender.busy) {
+        if (value !== slider.lastPushed) {
+          slider.lastPushed = value;
           slider.sender.push(value);
         }
       };
       input.addEventListener("input", () => {
-        output.textContent = percent.format(input.valueAsNumber / 100);
+        showSliderValue(slider, percent.format(input.valueAsNumber / 100));
         send(); // paced: at most one request per SLIDER_GAP_MS while dragging
       });
       input.addEventListener("change", send); // the value the user let go at
@@ -451,10 +457,15 @@ for (const type of ["pointerup", "pointercancel"]) {
 }
 
 async function sendSlider(id, slider, percentValue) {
-  const ok = await act(slider.input, `${titleOf(id)} → ${percent.format(percentValue / 100)}`, () =>
-    api.putRing(state.board, id, { progress: percentValue / 100, animation: animation.value() }),
+  const ok = await act(
+    slider.input,
+    `${titleOf(id)} → ${percent.format(percentValue / 100)}`,
+    () => api.putRing(state.board, id, { progress: percentValue / 100, animation: animation.value() }),
+    { quiet: () => slider.sender.waiting },
   );
-  slider.lastSent = ok ? percentValue : null;
+  if (!ok && slider.lastPushed === percentValue) {
+    slider.lastPushed = null; // let the same value be tried again
+  }
 }
 
 // The server's target, unless the user is moving the slider or a value of theirs is on its way.
@@ -466,7 +477,14 @@ function updateSlider(ring) {
   if (ring.target !== null) {
     slider.input.value = String(Math.round(Math.min(1, Math.max(0, ring.target)) * 100));
   }
-  slider.output.textContent = showPercent(ring.target);
+  slider.lastPushed = null; // the server's value from now on; any move of the user's is news
+  showSliderValue(slider, showPercent(ring.target));
+}
+
+// Beside the slider, and for screen readers as the slider's value ("30%", not "30").
+function showSliderValue(slider, text) {
+  slider.output.textContent = text;
+  slider.input.setAttribute("aria-valuetext", text);
 }
 
 // --- background -------------------------------------------------------------------------------

@@ -43,5 +43,9 @@ export function pacer(send, minGapMs) {
     get busy() {
       return inFlight || wanted !== null;
     },
+    // True while a newer value waits behind the one on its way.
+    get waiting() {
+      return wanted !== null;
+    },
   };
 }

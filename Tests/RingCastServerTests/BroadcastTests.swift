@@ -1,4 +1,5 @@
 import Foundation
+import RingCastCore
 import RingCastTransport
 import Testing
 
@@ -270,5 +271,60 @@ struct OperatorTests {
         #expect(lines.contains { $0.hasPrefix("ringcast_http_requests_total{") && $0.contains(#"status="422""#) })
         #expect(lines.contains { $0.hasPrefix("ringcast_tick_lateness_seconds_bucket") })
         #expect(lines.contains { $0.hasPrefix("ringcast_frame_encode_seconds_count") })
+    }
+}
+
+@Suite("Binary viewers")
+struct BinaryViewerTests {
+    @Test func binaryViewer_getsLayoutKeyframeThenDeltas_thatReconstructTheTarget() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let viewer = TestViewer(client: client, port: server.port, path: "/ws?board=main&format=binary")
+        let json = TestViewer(client: client, port: server.port)
+        try await json.waitUntil("keyframe") { $0.count >= 2 }
+        let deadline = Date().addingTimeInterval(5)
+        while viewer.binaryMessages.count < 2 && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+
+        let response = try server.http.send(
+            "PATCH", "/api/v1/boards/main",
+            body: #"{"rings":{"move":0.8,"exercise":1.5},"animation":{"curve":"linear","duration":0.3}}"#
+        )
+        #expect(response.status == 200)
+        try await json.waitUntil("the end state") { $0.last?.frame?[ring: "exercise"]?.p == 1.5 }
+
+        var layout: BinaryFrame.DecodedLayout?
+        var state: [Int: BinaryFrame.RingValues] = [:]
+        var kinds: [BinaryFrame.Kind] = []
+        let settle = Date().addingTimeInterval(5)
+        while Date() < settle {
+            layout = nil
+            state = [:]
+            kinds = []
+            for bytes in viewer.binaryMessages {
+                switch try BinaryFrame.decode(bytes) {
+                case .layout(let decoded): layout = decoded
+                case .frame(let frame):
+                    kinds.append(frame.kind)
+                    BinaryFrame.apply(frame, to: &state)
+                }
+            }
+            if let move = layout?.ringIDs.firstIndex(of: "move"), state[move]?.p == Float(0.8) { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let ids = try #require(layout?.ringIDs)
+        #expect(ids.count == 9)
+        #expect(kinds.first == .keyframe)
+        #expect(kinds.dropFirst().contains(.delta))
+        let move = try #require(ids.firstIndex(of: "move"))
+        let exercise = try #require(ids.firstIndex(of: "exercise"))
+        #expect(state[move]?.p == Float(0.8))
+        #expect(String(decoding: state[move]?.label ?? [], as: UTF8.self) == "80%")
+        #expect(state[exercise]?.state.contains(.beyondOneTurn) == true)
+        #expect(String(decoding: state[exercise]?.label ?? [], as: UTF8.self) == "150%")
+        // Deltas of a moving ring stay small: ≤ 24 bytes per changed ring plus its label.
+        let largest = viewer.binaryMessages.dropFirst(2).map(\.count).max() ?? 0
+        #expect(largest <= 17 + 2 * (24 + 5), "largest delta \(largest) bytes")
     }
 }

@@ -35,6 +35,7 @@ final class TestViewer: Sendable {
     private struct State {
         var opened = false
         var messages: [ViewerMessage] = []
+        var binary: [[UInt8]] = []
         var closeCode: Int??
         var failure: String?
     }
@@ -59,7 +60,7 @@ final class TestViewer: Sendable {
                 case .text(let bytes):
                     state.messages.append(Self.decode(bytes))
                 case .binary(let bytes):
-                    state.failure = "unexpected binary message of \(bytes.count) bytes"
+                    state.binary.append(bytes)
                 case .closed(let code):
                     state.closeCode = .some(code)
                 case .failed(let reason):
@@ -84,6 +85,8 @@ final class TestViewer: Sendable {
     }
 
     var messages: [ViewerMessage] { recorder.state.withLock { $0.messages } }
+    /// Binary messages (`format=binary`), in order.
+    var binaryMessages: [[UInt8]] { recorder.state.withLock { $0.binary } }
     var frames: [TestFrame] { messages.compactMap(\.frame) }
     var failure: String? { recorder.state.withLock { $0.failure } }
     var closeCode: Int?? { recorder.state.withLock { $0.closeCode } }

@@ -50,6 +50,18 @@ struct RefusedBody: Sendable, CustomTestStringConvertible {
         (#"{"curve":"easeOut"}"#, .timing(.easeOut, duration: 1)),
         (#"{"duration":60}"#, .timing(.easeInOut, duration: 60)),
         (#"{"curve":"linear","duration":0.001}"#, .timing(.linear, duration: 0.001)),
+        (#""smooth""#, .spring(.smooth)),
+        (#""snappy""#, .spring(.snappy)),
+        (#""bouncy""#, .spring(.bouncy)),
+        (#"{"spring":{}}"#, .spring(Spring())),
+        (#"{"spring":{"response":0.3}}"#, .spring(Spring(response: 0.3, dampingFraction: 0.825))),
+        (#"{"spring":{"dampingFraction":0.5}}"#, .spring(Spring(response: 0.5, dampingFraction: 0.5))),
+        (#"{"spring":{"response":60,"dampingFraction":10}}"#, .spring(Spring(response: 60, dampingFraction: 10))),
+        (#"{"spring":{"response":0.5,"dampingFraction":0.825}}"#, .spring(Spring())),
+        (#"{"spring":{"duration":0.5,"bounce":0.2}}"#, .spring(Spring(duration: 0.5, bounce: 0.2))),
+        (#"{"spring":{"duration":0.8}}"#, .spring(Spring(response: 0.8, dampingFraction: 1))),
+        (#"{"spring":{"bounce":-0.5}}"#, .spring(Spring(response: 0.5, dampingFraction: 2))),
+        (#"{"spring":{"bounce":0.3}}"#, .spring(.bouncy)),
     ])
     func animationForms_decode(json: String, expected: Animation) throws {
         let patch = try decodePatch(#"{"rings":{"move":1},"animation":"# + json + "}")
@@ -92,7 +104,6 @@ struct RefusedBody: Sendable, CustomTestStringConvertible {
         .init(##"{"rings":{"stand":{"colors":["#2ecc71",5]}}}"##, 400, "malformed", "rings.stand.colors.1"),
         .init(##"{"rings":{"stand":{"colors":"#2ecc71"}}}"##, 400, "malformed", "rings.stand.colors"),
         .init(#"{"rings":{"move":0.5},"animation":"wobble"}"#, 422, "invalid_value", "animation"),
-        .init(#"{"rings":{"move":0.5},"animation":"smooth"}"#, 422, "invalid_value", "animation"),
         .init(#"{"rings":{"move":0.5},"animation":5}"#, 400, "malformed", "animation"),
         .init(#"{"rings":{"move":0.5},"animation":null}"#, 400, "malformed", "animation"),
         .init(#"{"rings":{"move":0.5},"animation":{"curve":"bounce"}}"#, 422, "invalid_value", "animation.curve"),
@@ -102,7 +113,45 @@ struct RefusedBody: Sendable, CustomTestStringConvertible {
         .init(#"{"rings":{"move":0.5},"animation":{"duration":60.5}}"#, 422, "out_of_range", "animation.duration"),
         .init(#"{"rings":{"move":0.5},"animation":{"duration":"1"}}"#, 400, "malformed", "animation.duration"),
         .init(#"{"rings":{"move":0.5},"animation":{"curve":"easeIn","speed":2}}"#, 400, "unknown_field", "animation.speed"),
-        .init(#"{"rings":{"move":0.5},"animation":{"spring":{"response":0.5}}}"#, 422, "invalid_value", "animation.spring"),
+        .init(#"{"rings":{"move":0.5},"animation":"spring"}"#, 422, "invalid_value", "animation"),
+        .init(#"{"rings":{"move":0.5},"animation":"Bouncy"}"#, 422, "invalid_value", "animation"),
+        .init(#"{"rings":{"move":0.5},"animation":{"spring":0.5}}"#, 400, "malformed", "animation.spring"),
+        .init(#"{"rings":{"move":0.5},"animation":{"spring":null}}"#, 400, "malformed", "animation.spring"),
+        .init(#"{"rings":{"move":0.5},"animation":{"spring":"bouncy"}}"#, 400, "malformed", "animation.spring"),
+        .init(
+            #"{"rings":{"move":0.5},"animation":{"spring":{"stiffness":100}}}"#, 400, "unknown_field",
+            "animation.spring.stiffness"),
+        .init(
+            #"{"rings":{"move":0.5},"animation":{"spring":{"response":0.5,"bounce":0.2}}}"#, 422, "invalid_value",
+            "animation.spring"),
+        .init(
+            #"{"rings":{"move":0.5},"animation":{"spring":{"duration":0.5,"dampingFraction":1}}}"#, 422, "invalid_value",
+            "animation.spring"),
+        .init(#"{"rings":{"move":0.5},"animation":{"spring":{},"duration":1}}"#, 422, "invalid_value", "animation"),
+        .init(#"{"rings":{"move":0.5},"animation":{"spring":{},"curve":"linear"}}"#, 422, "invalid_value", "animation"),
+        .init(#"{"rings":{"move":0.5},"animation":{"spring":{"response":0}}}"#, 422, "out_of_range", "animation.spring.response"),
+        .init(
+            #"{"rings":{"move":0.5},"animation":{"spring":{"response":60.1}}}"#, 422, "out_of_range", "animation.spring.response"),
+        .init(
+            #"{"rings":{"move":0.5},"animation":{"spring":{"response":-1}}}"#, 422, "out_of_range", "animation.spring.response"),
+        .init(#"{"rings":{"move":0.5},"animation":{"spring":{"response":"1"}}}"#, 400, "malformed", "animation.spring.response"),
+        .init(
+            #"{"rings":{"move":0.5},"animation":{"spring":{"response":1e400}}}"#, 400, "malformed", "animation.spring.response"),
+        .init(
+            #"{"rings":{"move":0.5},"animation":{"spring":{"dampingFraction":0}}}"#, 422, "out_of_range",
+            "animation.spring.dampingFraction"),
+        .init(
+            #"{"rings":{"move":0.5},"animation":{"spring":{"dampingFraction":10.5}}}"#, 422, "out_of_range",
+            "animation.spring.dampingFraction"),
+        .init(#"{"rings":{"move":0.5},"animation":{"spring":{"duration":0}}}"#, 422, "out_of_range", "animation.spring.duration"),
+        .init(
+            #"{"rings":{"move":0.5},"animation":{"spring":{"duration":61}}}"#, 422, "out_of_range", "animation.spring.duration"),
+        .init(#"{"rings":{"move":0.5},"animation":{"spring":{"bounce":1}}}"#, 422, "out_of_range", "animation.spring.bounce"),
+        .init(#"{"rings":{"move":0.5},"animation":{"spring":{"bounce":-1}}}"#, 422, "out_of_range", "animation.spring.bounce"),
+        .init(#"{"rings":{"move":0.5},"animation":{"spring":{"bounce":true}}}"#, 400, "malformed", "animation.spring.bounce"),
+        .init(
+            #"{"rings":{"move":{"progress":0.5,"animation":{"spring":{"bounce":2}}}}}"#, 422, "out_of_range",
+            "rings.move.animation.spring.bounce"),
         .init(
             #"{"rings":{"move":{"progress":0.5,"animation":{"duration":1e400}}}}"#, 400, "malformed",
             "rings.move.animation.duration"),

@@ -222,4 +222,97 @@ struct RefusedBody: Sendable, CustomTestStringConvertible {
         #expect(keys == ["error": ["code": "not_found", "message": "no board \"x\""]])
         #expect(APIError.malformed("x").status == 400)
     }
+
+    // MARK: Background
+
+    static let red = RGBAColor(hex: "#e74c3c")!
+
+    @Test(arguments: [
+        (##"{"color":"#e74c3c"}"##, BackgroundUpdate(color: red), Animation.timing(.easeInOut, duration: 0.5)),
+        (
+            ##"{"color":"#e74c3c","transition":"circle","duration":0.5}"##,
+            BackgroundUpdate(color: red, transition: .circle, duration: 0.5), .timing(.easeInOut, duration: 0.5)
+        ),
+        (
+            ##"{"color":"#E74C3CFF","transition":{"angle":45}}"##, BackgroundUpdate(color: red, transition: .angle(45)),
+            .timing(.easeInOut, duration: 0.5)
+        ),
+        (
+            ##"{"color":"#e74c3c","transition":{"angle":-90.5}}"##, BackgroundUpdate(color: red, transition: .angle(-90.5)),
+            .timing(.easeInOut, duration: 0.5)
+        ),
+        (
+            ##"{"color":"#e74c3c","transition":"bottomToTop","animation":"none"}"##,
+            BackgroundUpdate(color: red, transition: .bottomToTop, animation: Animation.none), Animation.none
+        ),
+        (
+            ##"{"color":"#e74c3c","animation":{"curve":"linear","duration":2}}"##,
+            BackgroundUpdate(color: red, animation: .timing(.linear, duration: 2)), .timing(.linear, duration: 2)
+        ),
+        (
+            ##"{"color":"#e74c3c","animation":"easeIn","duration":0.3}"##,
+            BackgroundUpdate(color: red, duration: 0.3, animation: .timing(.easeIn, duration: 1)), .timing(.easeIn, duration: 0.3)
+        ),
+        (
+            ##"{"color":"#e74c3c","transition":"rightToLeft","animation":"bouncy"}"##,
+            BackgroundUpdate(color: red, transition: .rightToLeft, animation: .spring(.bouncy)), .spring(.bouncy)
+        ),
+        (
+            ##"{"color":"#e74c3c","transition":"topToBottom","duration":60}"##,
+            BackgroundUpdate(color: red, transition: .topToBottom, duration: 60), .timing(.easeInOut, duration: 60)
+        ),
+    ])
+    func backgroundUpdate_decodes(json: String, expected: BackgroundUpdate, layer: Animation) throws {
+        let update = try RequestDecoder.decode(BackgroundUpdate.self, from: Array(json.utf8))
+        #expect(update == expected)
+        #expect(try update.layerAnimation() == layer)
+    }
+
+    @Test(arguments: [
+        RefusedBody("", 400, "malformed", nil),
+        RefusedBody("[]", 400, "malformed", nil),
+        RefusedBody(##""#e74c3c""##, 400, "malformed", nil),
+        RefusedBody("{}", 400, "malformed", "color"),
+        RefusedBody(##"{"colour":"#e74c3c"}"##, 400, "unknown_field", "colour"),
+        RefusedBody(##"{"color":"#e74c3c","speed":1}"##, 400, "unknown_field", "speed"),
+        RefusedBody(#"{"color":5}"#, 400, "malformed", "color"),
+        RefusedBody(#"{"color":null}"#, 400, "malformed", "color"),
+        RefusedBody(#"{"color":"green"}"#, 422, "invalid_value", "color"),
+        RefusedBody(##"{"color":"#e74c3","transition":"circle"}"##, 422, "invalid_value", "color"),
+        RefusedBody(##"{"color":"#e74c3c","transition":"diagonal"}"##, 422, "invalid_value", "transition"),
+        RefusedBody(##"{"color":"#e74c3c","transition":"none"}"##, 422, "invalid_value", "transition"),
+        RefusedBody(##"{"color":"#e74c3c","transition":"Circle"}"##, 422, "invalid_value", "transition"),
+        RefusedBody(##"{"color":"#e74c3c","transition":5}"##, 400, "malformed", "transition"),
+        RefusedBody(##"{"color":"#e74c3c","transition":null}"##, 400, "malformed", "transition"),
+        RefusedBody(##"{"color":"#e74c3c","transition":{"angel":45}}"##, 400, "unknown_field", "transition.angel"),
+        RefusedBody(##"{"color":"#e74c3c","transition":{}}"##, 400, "malformed", "transition.angle"),
+        RefusedBody(##"{"color":"#e74c3c","transition":{"angle":"45"}}"##, 400, "malformed", "transition.angle"),
+        RefusedBody(##"{"color":"#e74c3c","transition":{"angle":1e400}}"##, 400, "malformed", "transition.angle"),
+        RefusedBody(##"{"color":"#e74c3c","duration":0}"##, 422, "out_of_range", "duration"),
+        RefusedBody(##"{"color":"#e74c3c","duration":-0.5}"##, 422, "out_of_range", "duration"),
+        RefusedBody(##"{"color":"#e74c3c","duration":60.5}"##, 422, "out_of_range", "duration"),
+        RefusedBody(##"{"color":"#e74c3c","duration":"1"}"##, 400, "malformed", "duration"),
+        RefusedBody(##"{"color":"#e74c3c","duration":0.5,"animation":"none"}"##, 422, "invalid_value", "duration"),
+        RefusedBody(##"{"color":"#e74c3c","duration":0.5,"animation":"bouncy"}"##, 422, "invalid_value", "duration"),
+        RefusedBody(##"{"color":"#e74c3c","animation":"wobble"}"##, 422, "invalid_value", "animation"),
+        RefusedBody(##"{"color":"#e74c3c","animation":{"duration":0}}"##, 422, "out_of_range", "animation.duration"),
+        RefusedBody(
+            ##"{"color":"#e74c3c","animation":{"spring":{"bounce":1}}}"##, 422, "out_of_range", "animation.spring.bounce"),
+    ])
+    func refusedBackgroundUpdate_namesTheField(refused: RefusedBody) {
+        let error = #expect(throws: APIError.self) {
+            try RequestDecoder.decode(BackgroundUpdate.self, from: Array(refused.body.utf8))
+        }
+        #expect(error?.status == refused.status)
+        #expect(error?.code == refused.code)
+        #expect(error?.field == refused.field)
+        #expect(error?.message.isEmpty == false)
+    }
+
+    @Test func transitionNone_pointsToAnimationNone() {
+        let error = #expect(throws: APIError.self) {
+            try RequestDecoder.decode(BackgroundUpdate.self, from: Array(##"{"color":"#000000","transition":"none"}"##.utf8))
+        }
+        #expect(error?.message.contains("\"animation\":\"none\"") == true)
+    }
 }

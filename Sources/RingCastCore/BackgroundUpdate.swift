@@ -68,16 +68,7 @@ extension BackgroundUpdate: Decodable {
         guard object.contains(colorKey) else {
             throw APIError.malformed("missing key \"color\": the new background, e.g. \"#2ecc71\"", field: "color")
         }
-        let string: String
-        do {
-            string = try object.decode(String.self, forKey: colorKey)
-        } catch {
-            throw APIError.malformed("color must be a string such as \"#2ecc71\"", field: "color")
-        }
-        guard let color = RGBAColor(hex: string) else {
-            throw APIError.invalidValue(
-                "\(RequestField.quoted(string)) is not a colour; expected \"#rrggbb\" or \"#rrggbbaa\"", field: "color")
-        }
+        let color = try RequestField.color(field: "color") { try object.decode(String.self, forKey: colorKey) }
         let transitionKey = AnyCodingKey("transition")
         let transition = object.contains(transitionKey) ? try object.decode(SplashStyle.self, forKey: transitionKey) : nil
         let durationKey = AnyCodingKey("duration")

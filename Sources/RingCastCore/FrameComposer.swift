@@ -58,7 +58,8 @@ public enum FrameComposer {
                 progress: board.progress(ofRing: spec.id, at: time),
                 colors: board.colors(ofRing: spec.id, at: time),
                 labelColor: spec.labelColor,
-                label: board.label(ofRing: spec.id, at: time)
+                // Percent labels follow from the progress above; only a countdown's needs the board.
+                label: spec.kind == .countdown ? board.label(ofRing: spec.id, at: time) : nil
             )
         }
         let background = board.backgroundPresentation(at: time)

@@ -22,11 +22,12 @@ public enum Limits {
         }
     }
 
-    /// 422 `out_of_range` unless `duration` is finite and in (0, 60].
-    static func check(duration: Double, field: String?) throws(APIError) {
+    /// 422 `out_of_range` unless `duration` (or whatever `name` says: a spring's `response`) is finite and in
+    /// (0, 60] seconds.
+    static func check(duration: Double, named name: String = "duration", field: String?) throws(APIError) {
         guard duration.isFinite, duration > 0, duration <= maximumDuration else {
             let (limit, got) = (RequestField.describe(maximumDuration), RequestField.describe(duration))
-            throw .unprocessable("duration must be more than 0 and at most \(limit) seconds, got \(got)", field: field)
+            throw .unprocessable("\(name) must be more than 0 and at most \(limit) seconds, got \(got)", field: field)
         }
     }
 
@@ -51,21 +52,13 @@ public enum Limits {
             try check(duration: duration, field: RequestField.path(field, "duration"))
         case .spring(let spring):
             let springField = RequestField.path(field, "spring")
-            try check(response: spring.response, named: "response", field: RequestField.path(springField, "response"))
+            try check(duration: spring.response, named: "response", field: RequestField.path(springField, "response"))
             guard spring.dampingFraction.isFinite, spring.dampingFraction > 0 else {
                 throw .unprocessable(
                     "dampingFraction must be more than 0, got \(RequestField.describe(spring.dampingFraction))",
                     field: RequestField.path(springField, "dampingFraction")
                 )
             }
-        }
-    }
-
-    /// 422 `out_of_range` unless a spring's `response` (or `duration`) is finite and in (0, 60].
-    static func check(response: Double, named name: String, field: String?) throws(APIError) {
-        guard response.isFinite, response > 0, response <= maximumDuration else {
-            let (limit, got) = (RequestField.describe(maximumDuration), RequestField.describe(response))
-            throw .unprocessable("\(name) must be more than 0 and at most \(limit) seconds, got \(got)", field: field)
         }
     }
 

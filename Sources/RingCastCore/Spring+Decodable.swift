@@ -33,7 +33,7 @@ extension Spring: Decodable {
         if duration != nil || bounce != nil {
             let duration = duration ?? 0.5
             let bounce = bounce ?? 0
-            try Limits.check(response: duration, named: "duration", field: RequestField.path(field, "duration"))
+            try Limits.check(duration: duration, field: RequestField.path(field, "duration"))
             try Limits.check(bounce: bounce, field: RequestField.path(field, "bounce"))
             self.init(duration: duration, bounce: bounce)
             return
@@ -41,7 +41,7 @@ extension Spring: Decodable {
         let defaults = Spring()
         let chosenResponse = response ?? defaults.response
         let chosenDampingFraction = dampingFraction ?? defaults.dampingFraction
-        try Limits.check(response: chosenResponse, named: "response", field: RequestField.path(field, "response"))
+        try Limits.check(duration: chosenResponse, named: "response", field: RequestField.path(field, "response"))
         try Limits.check(dampingFraction: chosenDampingFraction, field: RequestField.path(field, "dampingFraction"))
         self.init(response: chosenResponse, dampingFraction: chosenDampingFraction)
     }

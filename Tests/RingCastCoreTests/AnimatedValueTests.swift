@@ -81,17 +81,21 @@ import Testing
         #expect(samples.last == 0.2)
     }
 
-    @Test func retarget_blendsFromTheOldAnimationsOutputLikeSwiftUI() {
+    /// A curve after a curve, or after a spring that keeps running toward its old target as P_old.
+    @Test(arguments: [Animation.default, .spring(.bouncy)])
+    func retarget_blendsFromTheOldAnimationsOutputLikeSwiftUI(old animation: Animation) {
         var old = AnimatedValue(0)
-        old.animate(to: 1, with: .default, at: 0)
+        old.animate(to: 1, with: animation, at: 0)
         var value = old
         value.animate(to: 0.2, with: .timing(.easeOut, duration: 0.5), at: 0.4)
-        for time in [0.45, 0.6, 0.85, 0.9, 1.0, 1.2] {
+        for time in [0.4, 0.45, 0.6, 0.85, 0.9, 1.0, 1.2] {
             let pOld = old.value(at: time)
             // P(t) = P_old(t) + f_new(t − t₀)·(target − P_old(t)) (DESIGN §4).
             let expected = time >= 0.9 ? 0.2 : pOld + TimingCurve.easeOut.progress(at: (time - 0.4) / 0.5) * (0.2 - pOld)
             #expect(abs(value.value(at: time) - expected) < 1e-15)
         }
+        // Once the newest animation has finished, nothing under it can move the value.
+        #expect(old.isAnimating(at: 0.9) && !value.isAnimating(at: 0.9))
     }
 
     @Test func pushingTheCurrentTargetAgain_doesNotRestartTheAnimation() {
@@ -234,20 +238,6 @@ import Testing
         let expected = Spring.snappy.state(after: 0.5, displacement: p0 - 0.4, velocity: v0)
         #expect(abs(value.value(at: 0.75) - (0.4 + expected.displacement)) < 1e-15)
         #expect(value.target == 0.4)
-    }
-
-    @Test func curveAfterSpring_blendsFromTheSpringStillRunningTowardItsOldTarget() {
-        var old = AnimatedValue(0)
-        old.animate(to: 1, with: .spring(.bouncy), at: 0)
-        var value = old
-        value.animate(to: 0.2, with: .timing(.easeOut, duration: 0.5), at: 0.4)
-        for time in [0.4, 0.45, 0.6, 0.85, 0.9, 1.2] {
-            let pOld = old.value(at: time)
-            // P(t) = P_old(t) + f_new(t − t₀)·(target − P_old(t)) with P_old the spring (DESIGN §4).
-            let expected = time >= 0.9 ? 0.2 : pOld + TimingCurve.easeOut.progress(at: (time - 0.4) / 0.5) * (0.2 - pOld)
-            #expect(abs(value.value(at: time) - expected) < 1e-15)
-        }
-        #expect(!value.isAnimating(at: 0.9))
     }
 
     @Test func springAnimation_endsExactlyOnItsTarget_whenSettled() {

@@ -25,39 +25,41 @@ public struct BackgroundUpdate: Sendable, Equatable {
     /// The style the layer grows in: `transition`, else `leftToRight`.
     public var style: SplashStyle { transition ?? .leftToRight }
 
-    /// How the layer's progress moves from 0 to 1, after checking the update's numbers: 422 `out_of_range` for a
-    /// duration outside (0, 60] or an angle that is not finite, 422 `invalid_value` for `duration` beside a
-    /// spring or `"none"`.
-    public func layerAnimation() throws(APIError) -> Animation {
+    /// How the layer's progress moves from 0 to 1: easeInOut over `duration` (default 0.5 s) without an
+    /// `animation`; a timing `animation`'s curve over `duration` if given, else over its own; any other
+    /// `animation` as it is.
+    public var layerAnimation: Animation {
+        switch animation {
+        case nil: .timing(.easeInOut, duration: duration ?? Self.defaultDuration)
+        case .timing(let curve, let ownDuration)?: .timing(curve, duration: duration ?? ownDuration)
+        case let other?: other
+        }
+    }
+
+    /// Checks the update's numbers: 422 `out_of_range` for an angle that is not finite, a duration outside
+    /// (0, 60] or an animation outside `Limits`, 422 `invalid_value` for `duration` beside a spring or `"none"`.
+    public func validate() throws(APIError) {
         if case .angle(let degrees) = transition, !degrees.isFinite {
             throw .unprocessable("angle must be a finite number of degrees", field: "transition.angle")
         }
         if let duration {
             try Limits.check(duration: duration, field: "duration")
         }
-        switch animation {
-        case nil:
-            return .timing(.easeInOut, duration: duration ?? Self.defaultDuration)
-        case .timing(let curve, let ownDuration):
-            try Limits.check(duration: ownDuration, field: "animation.duration")
-            return .timing(curve, duration: duration ?? ownDuration)
-        case .none?, .spring?:
-            guard duration == nil else {
-                throw .invalidValue(
-                    "duration times a curve; it cannot go with a spring or \"none\", which set their own timing",
-                    field: "duration"
-                )
-            }
-            let animation = animation ?? .none
-            try Limits.check(animation: animation, field: "animation")
-            return animation
+        guard let animation else { return }
+        try Limits.check(animation: animation, field: "animation")
+        if case .timing = animation { return }
+        guard duration == nil else {
+            throw .invalidValue(
+                "duration times a curve; it cannot go with a spring or \"none\", which set their own timing",
+                field: "duration"
+            )
         }
     }
 }
 
 extension BackgroundUpdate: Decodable {
     /// Refuses unknown keys (400 `unknown_field`), a missing or non-string `color` (400 `malformed`), a string
-    /// that is not a colour (422 `invalid_value`) and everything `layerAnimation()` refuses.
+    /// that is not a colour (422 `invalid_value`) and everything `validate()` refuses.
     public init(from decoder: any Decoder) throws {
         let object = try RequestField.object(
             decoder,
@@ -79,6 +81,6 @@ extension BackgroundUpdate: Decodable {
             }
         }
         self.init(color: color, transition: transition, duration: duration, animation: try RequestField.animation(in: object))
-        _ = try layerAnimation()
+        try validate()
     }
 }

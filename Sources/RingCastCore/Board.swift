@@ -100,10 +100,10 @@ public struct Board: Sendable, Equatable {
 
     /// Sets the background to `update.color`, growing over the current picture as a splash layer (seed 002);
     /// `"animation":"none"` replaces it at once. Several changes in a row stack their layers. Throws what
-    /// `BackgroundUpdate.layerAnimation()` throws, and then changes nothing, the revision included.
+    /// `BackgroundUpdate.validate()` throws, and then changes nothing, the revision included.
     public mutating func apply(_ update: BackgroundUpdate, at time: Double) throws(APIError) {
-        let animation = try update.layerAnimation()
-        backdrop.change(to: update.color, style: update.style, animation: animation, at: time)
+        try update.validate()
+        backdrop.change(to: update.color, style: update.style, animation: update.layerAnimation, at: time)
         revision += 1
     }
 

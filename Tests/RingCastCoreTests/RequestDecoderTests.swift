@@ -265,7 +265,7 @@ struct RefusedBody: Sendable, CustomTestStringConvertible {
     func backgroundUpdate_decodes(json: String, expected: BackgroundUpdate, layer: Animation) throws {
         let update = try RequestDecoder.decode(BackgroundUpdate.self, from: Array(json.utf8))
         #expect(update == expected)
-        #expect(try update.layerAnimation() == layer)
+        #expect(update.layerAnimation == layer)
     }
 
     @Test(arguments: [

@@ -24,6 +24,13 @@ extension BinaryFrame {
         public var t: Double
         /// RGBA8, present in keyframes and when the background changed.
         public var background: [UInt8]?
+        /// The splash layers' styles and progress, when the background is present.
+        public var splash: [(style: String, progress: Float)] = []
+
+        public static func == (a: DecodedFrame, b: DecodedFrame) -> Bool {
+            a.kind == b.kind && a.seq == b.seq && a.t == b.t && a.background == b.background && a.rings == b.rings
+                && a.splash.map(\.style) == b.splash.map(\.style) && a.splash.map(\.progress) == b.splash.map(\.progress)
+        }
         public var rings: [Ring]
     }
 
@@ -56,10 +63,22 @@ extension BinaryFrame {
         let seq = try r.u32()
         let t = try r.f64()
         var background: [UInt8]?
+        var splash: [(style: String, progress: Float)] = []
         if flags & 1 != 0 {
             background = try r.take(4)
-            let layers = try r.u8()
-            guard layers == 0 else { throw DecodingError(description: "splash layers are not decoded by this reader") }
+            for _ in 0..<(try r.u8()) {
+                let style = Int(try r.u8())
+                guard style < splashStyles.count else { throw DecodingError(description: "unknown splash style \(style)") }
+                if style == 5 { _ = try r.f32() }
+                _ = try r.take(4)
+                let progress = try r.f32()
+                switch try r.u8() {
+                case 0: _ = try r.take(8 * Int(try r.u8()))
+                case 1: _ = try r.take(12)
+                case let shape: throw DecodingError(description: "unknown splash shape \(shape)")
+                }
+                splash.append((splashStyles[style], progress))
+            }
         }
         var rings: [DecodedFrame.Ring] = []
         for _ in 0..<(try r.u8()) {
@@ -88,7 +107,7 @@ extension BinaryFrame {
             rings.append(DecodedFrame.Ring(index: index, fields: fields, values: v))
         }
         try r.end()
-        return .frame(DecodedFrame(kind: kind, seq: seq, t: t, background: background, rings: rings))
+        return .frame(DecodedFrame(kind: kind, seq: seq, t: t, background: background, splash: splash, rings: rings))
     }
 
     /// Merges a decoded frame into the last known values per ring index, as a viewer does.

@@ -37,7 +37,29 @@ extension BinaryFrame {
         w.f64(frame.t)
         if withBackground {
             w.bytes(rgba(frame.background.color))
-            w.u8(0)
+            let layers = frame.background.splash.prefix(255)
+            w.u8(UInt8(layers.count))
+            for layer in layers {
+                let style = splashStyles.firstIndex(of: layer.style) ?? 0
+                w.u8(UInt8(style))
+                if style == 5 { w.f32(Float(layer.angle ?? 0)) }
+                w.bytes(rgba(layer.color))
+                w.f32(Float(layer.progress))
+                switch layer.shape {
+                case .polygon(let points):
+                    w.u8(0)
+                    w.u8(UInt8(min(points.count, 255)))
+                    for point in points.prefix(255) {
+                        w.f32(Float(point.x))
+                        w.f32(Float(point.y))
+                    }
+                case .circle(let cx, let cy, let r):
+                    w.u8(1)
+                    w.f32(Float(cx))
+                    w.f32(Float(cy))
+                    w.f32(Float(r))
+                }
+            }
         }
         var entries: [(index: Int, fields: Fields, values: RingValues)] = []
         for (index, ring) in frame.rings.enumerated().prefix(255) {

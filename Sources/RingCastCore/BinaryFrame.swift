@@ -14,8 +14,9 @@
 ///          seq u32 (low 32 bits) | t f64 (ms since the Unix epoch)
 ///          [background: color RGBA8 | layerCount u8 | layer…]
 ///          ringCount u8 | ring…
-///   layer  style u8 | angle f32 (degrees, style 5 only) | color RGBA8 | progress u16 (1/65535)
-///          | shape u8 (0 polygon: n u8, n × point; 1 circle: center point, r u16 (1/16))
+///   layer  style u8 (0 leftToRight, 1 rightToLeft, 2 topToBottom, 3 bottomToTop, 4 circle, 5 angle)
+///          | angle f32 (degrees, style 5 only) | color RGBA8 | progress f32
+///          | shape u8 (0 polygon: n u8, n × (x f32, y f32); 1 circle: cx f32 | cy f32 | r f32)
 ///   point  x u16 | y u16, both in 1/16 logical unit (0…4095.9375)
 ///   ring   index u8 (into the layout's rings) | fields u8 | the fields present, in bit order:
 ///          0x01 state u8: bit0 has data, bit1 arc drawn (p > 0), bit2 cap visible,
@@ -112,6 +113,8 @@ public enum BinaryFrame {
             return fields
         }
     }
+
+    static let splashStyles = ["leftToRight", "rightToLeft", "topToBottom", "bottomToTop", "circle", "angle"]
 
     // MARK: Quantisation
 

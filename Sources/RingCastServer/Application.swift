@@ -40,21 +40,8 @@ final class Application: TransportDelegate {
         )
         self.rateLimiter = RateLimiter(perMinute: configuration.writesPerMinute)
         let stored = try store.load()
-        var channels: [BoardChannel] = []
-        for spec in configuration.boards {
-            var board = Board(spec: spec)
-            if let saved = stored.boards[spec.name] {
-                let plain = Set(spec.rings.filter { $0.kind == .plain }.map(\.id))
-                let dropped = Set(saved.progress.keys).union(saved.colors.keys).subtracting(plain)
-                if !dropped.isEmpty {
-                    logger.warning("ignoring stored values of rings no longer in board \(spec.name): \(dropped.sorted())")
-                }
-                board.restore(
-                    targets: saved.progress.filter { plain.contains($0.key) },
-                    colors: saved.colors.filter { plain.contains($0.key) }
-                )
-            }
-            channels.append(BoardChannel(board: board))
+        let channels = configuration.boards.map { spec in
+            BoardChannel(board: Board(spec: spec), stored: stored.boards[spec.name] ?? StoredBoard())
         }
         self.channels = channels
         self.channelsByName = Dictionary(uniqueKeysWithValues: channels.map { ($0.name, $0) })
@@ -70,10 +57,30 @@ final class Application: TransportDelegate {
     /// Connects the application to the loop it runs on; called once before the loop starts.
     func attach(to loop: EventLoop) {
         self.loop = loop
+        // Restored here, where the loop's monotonic clock is at hand for the countdown's start.
+        for channel in channels { restore(channel, at: loop.now()) }
         self.broadcaster = Broadcaster(loop: loop, channels: channels, fps: configuration.fps, metrics: metrics)
     }
 
     var framesPublished: Int { broadcaster?.framesPublished ?? 0 }
+
+    /// Shows the stored targets at once, without replaying animations.
+    private func restore(_ channel: BoardChannel, at now: Double) {
+        let saved = channel.stored
+        let countdown = saved.countdown.map { stored in
+            Countdown(seconds: stored.seconds, start: now - (Broadcaster.wallClockMilliseconds() - stored.startedAt) / 1000)
+        }
+        let skipped = channel.board.restore(
+            targets: saved.progress,
+            colors: saved.colors,
+            background: saved.background,
+            countdown: countdown,
+            revision: saved.revision
+        )
+        if !skipped.isEmpty {
+            logger.warning("ignoring stored values board \(channel.name) no longer takes: \(skipped)")
+        }
+    }
 
     // MARK: - TransportDelegate
 
@@ -243,6 +250,24 @@ final class Application: TransportDelegate {
             return try write(to: channel, request: request) { board, now throws(APIError) in
                 try board.apply(patch, at: now)
             }
+        case (.background(let name), _):
+            let channel = try channel(named: name)
+            let update = try decodeBody(BackgroundUpdate.self, of: request)
+            return try write(to: channel, request: request) { board, now throws(APIError) in
+                try board.apply(update, at: now)
+            }
+        case (.countdown(let name), "POST"):
+            let channel = try channel(named: name)
+            let start = try decodeBody(CountdownStart.self, of: request)
+            return try write(to: channel, request: request) { board, now throws(APIError) in
+                try board.startCountdown(seconds: start.seconds, at: now)
+            }
+        case (.countdown(let name), _):
+            let channel = try channel(named: name)
+            guard channel.board.hasCountdownRing else {
+                throw APIError.notFound("board \"\(name)\" has no countdown ring")
+            }
+            return try write(to: channel, request: request) { board, _ in board.cancelCountdown() }
         case (.ring(let name, let ringID), "GET"):
             let channel = try channel(named: name)
             guard let ring = channel.board.snapshot(at: now()).rings.first(where: { $0.id == ringID }) else {
@@ -268,7 +293,7 @@ final class Application: TransportDelegate {
     private func now() -> Double { loop?.now() ?? 0 }
 
     private func boardResponse(_ channel: BoardChannel) -> HTTPResponse {
-        .json(channel.board.snapshot(at: now()), headers: [(name: "ETag", value: etag(of: channel.board))])
+        .json(channel.board.snapshot(at: now()), headers: [(name: "ETag", value: etag(of: channel))])
     }
 
     /// Applies a change to a copy of the board, stores it durably, and only then makes it live:
@@ -278,7 +303,7 @@ final class Application: TransportDelegate {
         request: HTTPRequest,
         change: (inout Board, Double) throws(APIError) -> Void
     ) throws(APIError) -> HTTPResponse {
-        if let expected = request.headers["if-match"], expected != "*", expected != etag(of: channel.board) {
+        if let expected = request.headers["if-match"], expected != "*", expected != etag(of: channel) {
             throw APIError(
                 status: 412,
                 code: "precondition_failed",
@@ -290,8 +315,9 @@ final class Application: TransportDelegate {
         var board = channel.board
         board.settle(at: now)
         try change(&board, now)
-        var state = storedState()
-        state.boards[channel.name] = StoredBoard(board)
+        let stored = StoredBoard(board, at: now)
+        var state = StoredState(boards: Dictionary(uniqueKeysWithValues: channels.map { ($0.name, $0.stored) }))
+        state.boards[channel.name] = stored
         do {
             try store.save(state)
         } catch {
@@ -300,13 +326,10 @@ final class Application: TransportDelegate {
                 status: 503, code: "storage_unavailable", message: "the change could not be stored durably and was not applied")
         }
         channel.board = board
+        channel.stored = stored
         metrics.pushed(board: channel.name)
         broadcaster?.boardChanged(channel)
         return boardResponse(channel)
-    }
-
-    private func storedState() -> StoredState {
-        StoredState(boards: Dictionary(uniqueKeysWithValues: channels.map { ($0.name, StoredBoard($0.board)) }))
     }
 
     private func decodeBody<T: Decodable>(_ type: T.Type, of request: HTTPRequest) throws(APIError) -> T {
@@ -336,10 +359,10 @@ final class Application: TransportDelegate {
     }
 
     /// A strong ETag over the stored targets: equal targets give equal tags, across restarts.
-    private func etag(of board: Board) -> String {
+    private func etag(of channel: BoardChannel) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let bytes = (try? encoder.encode(StoredBoard(board))) ?? Data()
+        let bytes = (try? encoder.encode(channel.stored)) ?? Data()
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a 64-bit offset basis
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3  // FNV-1a 64-bit prime
@@ -365,8 +388,20 @@ final class Application: TransportDelegate {
 extension Application: Sendable {}
 
 extension StoredBoard {
-    init(_ board: Board) {
-        self.init(progress: board.targets, colors: board.targetColors)
+    /// What is stored of `board`; `now` is the board's monotonic time, to date a countdown.
+    init(_ board: Board, at now: Double) {
+        self.init(
+            progress: board.targets,
+            colors: board.targetColors,
+            background: board.background == board.spec.background ? nil : board.background,
+            countdown: board.countdown.map { countdown in
+                StoredCountdown(
+                    seconds: countdown.seconds,
+                    startedAt: Broadcaster.wallClockMilliseconds() - (now - countdown.start) * 1000
+                )
+            },
+            revision: board.revision
+        )
     }
 }
 

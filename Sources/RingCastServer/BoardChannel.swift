@@ -5,6 +5,8 @@ import RingCastTransport
 /// who watches it in which encoding. Touched only on the service thread.
 final class BoardChannel {
     var board: Board
+    /// What is on disk for this board: the ETag is computed from it.
+    var stored: StoredBoard
     /// The layout never changes while the server runs, so it is encoded once per format.
     let layouts: [WireFormat: OutgoingMessage]
     /// Sequence number of the latest frame.
@@ -18,8 +20,9 @@ final class BoardChannel {
     var viewers: [WireFormat: Int] = [:]
     private var keyframes: [WireFormat: (seq: UInt64, message: OutgoingMessage)] = [:]
 
-    init(board: Board) {
+    init(board: Board, stored: StoredBoard) {
         self.board = board
+        self.stored = stored
         let layout = FrameComposer.layout(of: board.spec)
         self.layouts = Dictionary(
             uniqueKeysWithValues: WireFormat.allCases.map { ($0, OutgoingMessage(format: $0, $0.encode(layout))) })

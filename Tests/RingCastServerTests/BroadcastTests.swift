@@ -48,7 +48,7 @@ struct BroadcastTests {
 
         let response = try server.http.send(
             "PATCH", "/api/v1/boards/main",
-            body: #"{"rings":{"move":0.8,"task1":0.5},"animation":{"curve":"linear","duration":0.4}}"#
+            body: #"{"rings":{"move":0.8,"task1":0.5},"animation":{"curve":"linear","duration":1}}"#
         )
         #expect(response.status == 200, "\(response.text)")
 
@@ -64,7 +64,7 @@ struct BroadcastTests {
             )
         }
         let shared = Set(framesBySeq[0].keys).intersection(framesBySeq[1].keys)
-        #expect(shared.count >= 10, "the viewers should share most frames of a 0.4 s animation")
+        #expect(shared.count >= 10, "the viewers should share most frames of a 1 s animation")
         for seq in shared {
             #expect(framesBySeq[0][seq] == framesBySeq[1][seq], "frame \(seq) differs between viewers")
         }

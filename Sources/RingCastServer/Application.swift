@@ -303,6 +303,11 @@ final class Application: TransportDelegate {
         request: HTTPRequest,
         change: (inout Board, Double) throws(APIError) -> Void
     ) throws(APIError) -> HTTPResponse {
+        let now = now()
+        var board = channel.board
+        board.settle(at: now)
+        // A request that is wrong in itself is answered as such (400/422) before its precondition.
+        try change(&board, now)
         if let expected = request.headers["if-match"], expected != "*", expected != etag(of: channel) {
             throw APIError(
                 status: 412,
@@ -311,10 +316,6 @@ final class Application: TransportDelegate {
                 field: "If-Match"
             )
         }
-        let now = now()
-        var board = channel.board
-        board.settle(at: now)
-        try change(&board, now)
         let stored = StoredBoard(board, at: now)
         var state = StoredState(boards: Dictionary(uniqueKeysWithValues: channels.map { ($0.name, $0.stored) }))
         state.boards[channel.name] = stored

@@ -15,6 +15,9 @@ final class Broadcaster {
     private let metrics: ServerMetrics
     private var ticking = false
     private var nextDeadline = 0.0
+    /// Wall-clock milliseconds at monotonic time 0: a frame's `t` is the instant it was computed
+    /// for, on the same clock as its animation, however late the thread got to encode it.
+    private let wallClockOffset: Double
 
     /// Frames composed since start, for the log at shutdown.
     private(set) var framesPublished = 0
@@ -24,6 +27,7 @@ final class Broadcaster {
         self.channels = channels
         self.interval = 1.0 / Double(fps)
         self.metrics = metrics
+        self.wallClockOffset = Self.wallClockMilliseconds() - loop.now() * 1000
     }
 
     /// A push changed `channel`'s targets.
@@ -47,7 +51,7 @@ final class Broadcaster {
             of: channel.board,
             at: now,
             seq: channel.seq,
-            wallClockMilliseconds: Self.wallClockMilliseconds()
+            wallClockMilliseconds: ((wallClockOffset + now * 1000) * 10).rounded() / 10
         )
         let previous = channel.latestFrame
         channel.latestFrame = frame

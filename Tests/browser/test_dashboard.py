@@ -1,0 +1,284 @@
+"""The dashboard in real headless Chromium against the real server: what people see.
+
+Every number the checks compare against comes from the server (the layout it sent, the colours
+GET returns) or from DESIGN.md's geometry (a1 = -π/2 + 2π·p), computed here in the test — the
+page itself computes none of it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+
+import png
+from ringcast import REPOSITORY
+
+MOVE_START, MOVE_END = "#e74c3cff", "#c0392bff"  # config/ringcast.json's Move gradient, as GET returns it
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+
+
+def mix(a: str, b: str, f: float) -> tuple[float, float, float]:
+    return tuple(x + (y - x) * f for x, y in zip(rgb(a), rgb(b)))
+
+
+def close_to(pixel, colour, tolerance: float = 12) -> bool:
+    return all(abs(p - c) <= tolerance for p, c in zip(pixel[:3], colour))
+
+
+def ring(layout: dict, ring_id: str) -> dict:
+    return next(r for r in layout["rings"] if r["id"] == ring_id)
+
+
+def on_ring(geometry: dict, turn: float, radius: float | None = None) -> tuple[float, float]:
+    """The logical point `turn` of a full turn clockwise from 12 o'clock, on the stroke's centre line."""
+    angle = -math.pi / 2 + 2 * math.pi * turn
+    r = geometry["r"] if radius is None else radius
+    return geometry["cx"] + r * math.cos(angle), geometry["cy"] + r * math.sin(angle)
+
+
+def frame_seq_where(dashboard, predicate, timeout: float = 10) -> int:
+    """The seq of the first frame the tab received that satisfies predicate(rings by id)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for message in dashboard.messages():
+            if message.get("type") == "frame" and predicate({r["id"]: r for r in message["rings"]}):
+                return message["seq"]
+        assert time.monotonic() < deadline, "no such frame reached the tab"
+        time.sleep(0.02)
+
+
+# --- loading -----------------------------------------------------------------------------------
+
+
+def test_dashboard_loads_without_console_errors_and_draws_the_layout(server, open_page):
+    dashboard = open_page().open(server)
+
+    assert dashboard.page.evaluate("document.getElementById('board-name').textContent") == "main"
+    layout = dashboard.layout()
+    assert dashboard.page.evaluate("document.getElementById('status').dataset.state") == "live"
+    assert dashboard.seq() is not None
+    size = dashboard.canvas_size()
+    assert size["width"] > 0 and abs(size["width"] / size["height"] - layout["width"] / layout["height"]) < 0.01
+    # Nothing pushed yet: every ring is "no data", and the mirror says so in the server's words.
+    for geometry in layout["rings"]:
+        dashboard.wait_announced(geometry["id"], f"{geometry['title']} —")
+    # The track of the Move ring is drawn where the layout puts it.
+    move = ring(layout, "move")
+    assert close_to(dashboard.pixels([on_ring(move, 0.5)], layout)[0], rgb(move["track"]), 4)
+
+    assert dashboard.page.problems() == []
+
+
+def test_board_query_picks_the_board(start_server, open_page, tmp_path: Path):
+    config = json.loads((REPOSITORY / "config" / "ringcast.json").read_text())
+    lobby = {**config["boards"][0], "name": "lobby", "background": "#1c1c1e"}
+    lobby["rings"] = [r for r in lobby["rings"] if r["id"] in ("move", "exercise", "stand")]
+    config["boards"].append(lobby)
+    (tmp_path / "two-boards.json").write_text(json.dumps(config))
+    server = start_server(config=tmp_path / "two-boards.json")
+    server.push({"move": 0.4}, board="lobby")
+
+    dashboard = open_page().open(server, "?board=lobby")
+
+    assert "board=lobby" in dashboard.socket_urls()[-1]
+    assert dashboard.layout()["board"] == "lobby"
+    assert dashboard.page.evaluate("document.getElementById('board-name').textContent") == "lobby"
+    dashboard.wait_announced("move", "Move 40%")
+    assert dashboard.page.evaluate("document.querySelectorAll('#announcer [data-ring]').length") == 3
+    assert server.viewers("lobby") == 1 and server.viewers("main") == 0
+    assert dashboard.page.problems() == []
+
+
+# --- what a push looks like --------------------------------------------------------------------
+
+
+def test_push_draws_the_arc_in_its_gradient_and_the_track_beyond_the_tip(server, open_page):
+    dashboard = open_page().open(server)
+    layout = dashboard.layout()
+    move = ring(layout, "move")
+    colours = next(r for r in server.board()["rings"] if r["id"] == "move")["colors"]
+    assert colours == [MOVE_START, MOVE_END]
+
+    server.push({"move": 0.8}, "none")
+
+    seq = frame_seq_where(dashboard, lambda rings: rings["move"]["p"] == 0.8)
+    dashboard.page.wait_for(f"Number(document.body.dataset.seq) >= {seq}", 5, f"seq {seq} drawn")
+    dashboard.wait_announced("move", "Move 80%")
+
+    # Below one turn the conic gradient runs from the start colour at 12 o'clock to the end colour
+    # at the tip: a point a fraction f of the way along the arc has mix(start, end, f / p).
+    # (Away from the round ends: the start cap and the tip are discs of the thickness.)
+    turns = [0.1, 0.3, 0.5, 0.7]
+    for turn, pixel in zip(turns, dashboard.pixels([on_ring(move, t) for t in turns], layout)):
+        expected = mix(MOVE_START, MOVE_END, turn / 0.8)
+        assert close_to(pixel, expected), f"at {turn:.0%} of the turn: {pixel} is not the gradient's {expected}"
+    # Beyond the tip (and its disc) only the track shows.
+    beyond = [0.86, 0.93, 0.98]
+    for turn, pixel in zip(beyond, dashboard.pixels([on_ring(move, t) for t in beyond], layout)):
+        assert close_to(pixel, rgb(move["track"]), 4), f"at {turn:.0%} of the turn: {pixel} is not the track"
+    # The other rings are untouched: still no data, track only.
+    exercise = ring(layout, "exercise")
+    assert close_to(dashboard.pixels([on_ring(exercise, 0.3)], layout)[0], rgb(exercise["track"]), 4)
+    assert dashboard.announced("exercise") == "Exercise —"
+
+    assert dashboard.page.problems() == []
+
+
+def test_two_pages_show_the_same_frame_during_and_after_an_animation(server, open_page):
+    first = open_page().open(server)
+    second = open_page().open(server)
+    server.wait_viewers(2)
+
+    server.push({"move": 0.9, "task1": 0.6}, {"curve": "linear", "duration": 2})
+
+    # Ask both tabs at the same moment (both questions sent before either answer is read, in
+    # alternating order), repeatedly, while it moves.
+    samples = []
+    deadline = time.monotonic() + 1.5
+    while time.monotonic() < deadline:
+        order = (first, second) if len(samples) % 2 == 0 else (second, first)
+        asks = {page: page.page.evaluate_later("Number(document.body.dataset.seq)") for page in order}
+        samples.append((first.page.value_of(asks[first]), second.page.value_of(asks[second])))
+        time.sleep(0.05)  # pacing between samples, not synchronisation
+    moving = sorted({a for a, _ in samples})
+    assert len(moving) >= 10, f"the animation should be seen in many frames, got seqs {moving}"
+    apart = [abs(a - b) for a, b in samples]
+    assert max(apart) <= 2, f"the two pages drew seqs further apart than two frames: {samples}"
+
+    for page in (first, second):
+        page.wait_announced("move", "Move 90%")
+        page.wait_announced("task1", "Task 1 60%")
+    last = max(m["seq"] for m in first.messages() if m.get("type") == "frame")
+    for page in (first, second):
+        page.page.wait_for(f"Number(document.body.dataset.seq) === {last}", 5, f"the last frame, seq {last}")
+    assert first.seq() == second.seq() == last
+    assert first.page.problems() == [] and second.page.problems() == []
+
+
+# --- connection --------------------------------------------------------------------------------
+
+
+def test_page_reconnects_by_itself_after_a_server_restart_and_shows_the_restored_state(start_server, open_page):
+    server = start_server()
+    dashboard = open_page().open(server)
+    server.push({"move": 0.65, "stand": 0.2}, "none")
+    dashboard.wait_announced("move", "Move 65%")
+
+    assert server.stop() == 0
+    dashboard.page.wait_for("document.body.dataset.state !== 'live'", 5, "the page to notice the server left")
+    assert dashboard.page.evaluate("document.getElementById('status-text').textContent") != "live"
+
+    again = start_server(port=server.port, data_dir=server.data_dir)
+    dashboard.wait_live(timeout=20)
+    assert len([m for m in dashboard.messages() if m.get("type") == "layout"]) == 2, "a new layout after the restart"
+    dashboard.wait_announced("move", "Move 65%")
+    dashboard.wait_announced("stand", "Stand 20%")
+    # It is the new server's stream: a push now reaches the page.
+    again.push({"move": 0.7}, "none")
+    dashboard.wait_announced("move", "Move 70%")
+    assert again.viewers() == 1
+
+
+def test_hidden_page_receives_no_frames_and_resumes_with_a_fresh_keyframe(server, open_page):
+    dashboard = open_page().open(server)
+    server.push({"move": 0.5}, "none")
+    dashboard.wait_announced("move", "Move 50%")
+    server.wait_viewers(1)
+
+    # Freezing a tab hides it first (its visibilitychange handler runs), then stops its tasks.
+    # Unfrozen again it stays hidden, as a background tab would be.
+    dashboard.page.call("Page.setWebLifecycleState", {"state": "frozen"})
+    server.wait_viewers(0)
+    dashboard.page.call("Page.setWebLifecycleState", {"state": "active"})
+    assert dashboard.page.evaluate("document.visibilityState") == "hidden"
+    assert dashboard.page.evaluate("document.body.dataset.state") == "offline"
+    received = dashboard.received_count()
+    seq = dashboard.seq()
+
+    server.push({"move": 0.3}, {"curve": "linear", "duration": 0.5})
+    deadline = time.monotonic() + 5
+    while any(r["animating"] for r in server.board()["rings"]):
+        assert time.monotonic() < deadline, "the animation did not end"
+        time.sleep(0.05)
+    time.sleep(0.3)  # the point: nothing arrives, not even late
+    assert dashboard.received_count() == received, "a hidden page must receive nothing"
+    assert dashboard.seq() == seq
+    assert server.viewers() == 0
+
+    dashboard.page.call("Emulation.setFocusEmulationEnabled", {"enabled": True})  # visible again
+    dashboard.wait_live()
+    dashboard.wait_announced("move", "Move 30%")
+    fresh = dashboard.messages(after=received)
+    assert fresh[0]["type"] == "layout"
+    assert fresh[1]["type"] == "frame" and {r["id"]: r for r in fresh[1]["rings"]}["move"]["p"] == 0.3
+    assert dashboard.page.problems() == []
+
+
+def test_reduced_motion_asks_for_end_states_only(server, open_page):
+    calm = open_page()
+    calm.page.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    calm.open(server)
+    full = open_page().open(server)
+    assert "motion=reduced" in calm.socket_urls()[-1]
+    assert "motion=" not in full.socket_urls()[-1]
+    calm_before, full_before = calm.received_count(), full.received_count()
+
+    server.push({"move": 0.8}, {"curve": "linear", "duration": 0.6})
+    for page in (calm, full):
+        page.wait_announced("move", "Move 80%")
+    full_frames = full.messages(after=full_before)
+    calm_frames = calm.messages(after=calm_before)
+    assert len(full_frames) >= 10
+    assert len(calm_frames) == 1, f"one frame, the end state: got {len(calm_frames)}"
+    assert calm_frames[0] == full_frames[-1]
+    assert {r["id"]: r for r in calm_frames[0]["rings"]}["move"]["p"] == 0.8
+
+    # The setting changed while watching: the page reconnects with the full stream.
+    calm.page.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": ""}]})
+    deadline = time.monotonic() + 5
+    while len(calm.socket_urls()) < 2:
+        assert time.monotonic() < deadline, "no new stream after the setting changed"
+        time.sleep(0.02)
+    assert "motion=" not in calm.socket_urls()[-1]
+    calm.wait_live()
+    assert calm.page.problems() == [] and full.page.problems() == []
+
+
+# --- pixels ------------------------------------------------------------------------------------
+
+
+def test_at_device_scale_factor_two_the_backing_store_is_doubled_and_edges_are_crisp(server, open_page):
+    dashboard = open_page(1280, 800, scale=2).open(server)
+    server.push({"move": 0.8}, "none")
+    dashboard.wait_announced("move", "Move 80%")
+    seq = frame_seq_where(dashboard, lambda rings: rings["move"]["p"] == 0.8)
+    dashboard.page.wait_for(f"Number(document.body.dataset.seq) >= {seq}", 5, f"seq {seq} drawn")
+
+    size = dashboard.canvas_size()
+    assert abs(size["width"] - 2 * size["clientWidth"]) <= 1, size
+    assert abs(size["height"] - 2 * size["clientHeight"]) <= 1, size
+
+    # What the screen shows: the outer edge of Move at 3 o'clock, a horizontal run of device pixels
+    # from inside the stroke to the black beyond it. Crisp = at most one pixel in between (a 1×
+    # backing store stretched to 2× by CSS shows two or more).
+    layout = dashboard.layout()
+    move = ring(layout, "move")
+    rect = size["rect"]
+    per_unit = rect["width"] / layout["width"]  # CSS pixels per logical unit
+    edge_x = rect["x"] + (move["cx"] + move["r"] + move["thickness"] / 2) * per_unit
+    edge_y = rect["y"] + move["cy"] * per_unit
+    clip = {"x": math.floor(edge_x) - 8, "y": math.floor(edge_y), "width": 16, "height": 1}
+    shot = png.decode(dashboard.page.screenshot(clip))
+    assert shot.width == 32, "the clip should come at device resolution"
+    row = [shot.pixel(x, 1 if shot.height > 1 else 0) for x in range(shot.width)]
+    inside = mix(MOVE_START, MOVE_END, 0.25 / 0.8)
+    assert close_to(row[0], inside), f"inside the stroke: {row[0]} vs {inside}"
+    assert close_to(row[-1], (0, 0, 0), 4), f"beyond the ring: {row[-1]}"
+    between = [p for p in row if not close_to(p, inside, 24) and not close_to(p, (0, 0, 0), 24)]
+    assert len(between) <= 1, f"a blurred edge: {row}"
+    assert dashboard.page.problems() == []

@@ -7,21 +7,21 @@ const FONT_STACK = 'ui-rounded, "SF Pro Rounded", system-ui, sans-serif';
 const FULL_TURN = 2 * Math.PI;
 
 // Sizes the canvas to the largest box of the board's aspect ratio that fits boxWidth × boxHeight
-// CSS pixels, with a backing store of device pixels. Touches the canvas only when a size changed
-// (assigning width or height, even unchanged, reallocates and clears the backing store).
-// Returns the device pixels per logical unit.
+// CSS pixels. The size is chosen in whole device pixels and the CSS size derived from it, so the
+// canvas covers exactly its backing store on screen and is never resampled (whole CSS pixels would
+// cover a fraction of a device pixel more or less at ratios like 1.25 and blur every edge).
+// Touches the backing store only when its size changed (assigning width or height, even unchanged,
+// reallocates and clears it). Returns the device pixels per logical unit.
 export function fitCanvas(canvas, boxWidth, boxHeight, layout, pixelRatio) {
-  const cssScale = Math.min(boxWidth / layout.width, boxHeight / layout.height);
-  const cssWidth = Math.max(1, Math.floor(layout.width * cssScale));
-  const cssHeight = Math.max(1, Math.floor(layout.height * cssScale));
-  const width = Math.round(cssWidth * pixelRatio);
-  const height = Math.round(cssHeight * pixelRatio);
+  const deviceScale = Math.min(boxWidth / layout.width, boxHeight / layout.height) * pixelRatio;
+  const width = Math.max(1, Math.floor(layout.width * deviceScale));
+  const height = Math.max(1, Math.floor(layout.height * deviceScale));
   if (canvas.width !== width || canvas.height !== height) {
     canvas.width = width;
     canvas.height = height;
   }
-  canvas.style.width = `${cssWidth}px`; // unchanged values cost nothing here
-  canvas.style.height = `${cssHeight}px`;
+  canvas.style.width = `${width / pixelRatio}px`; // unchanged values cost nothing here
+  canvas.style.height = `${height / pixelRatio}px`;
   return Math.min(width / layout.width, height / layout.height);
 }
 

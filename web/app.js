@@ -196,6 +196,23 @@ function watchPixelRatio() {
   );
 }
 
+// --- pointer -----------------------------------------------------------------------------------
+
+// A wall display has a pointer nobody moves: hide it after a few still seconds, show it on a move.
+const POINTER_REST_MS = 3_000;
+let pointerTimer = 0;
+
+function pointerMoved() {
+  delete document.body.dataset.pointerIdle;
+  clearTimeout(pointerTimer);
+  pointerTimer = setTimeout(() => {
+    document.body.dataset.pointerIdle = "";
+  }, POINTER_REST_MS);
+}
+
+window.addEventListener("pointermove", pointerMoved, { passive: true });
+pointerMoved();
+
 new ResizeObserver(invalidate).observe(stage);
 watchPixelRatio();
 showStatus("connecting");

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections import Counter
 from pathlib import Path
 
 import png
@@ -133,22 +134,17 @@ def test_two_pages_show_the_same_frame_during_and_after_an_animation(server, ope
     first = open_page().open(server)
     second = open_page().open(server)
     server.wait_viewers(2)
+    # Each tab logs (time, seq) whenever it has drawn a frame (app.js sets data-seq right after
+    # drawing), on one clock shared by the tabs, so they are compared at the same instants
+    # without the delay of asking each tab in turn.
+    for page in (first, second):
+        page.page.evaluate(
+            "window.drawn = []; new MutationObserver(() => window.drawn.push("
+            "[performance.timeOrigin + performance.now(), Number(document.body.dataset.seq)]))"
+            ".observe(document.body, {attributeFilter: ['data-seq']}); true"
+        )
 
-    server.push({"move": 0.9, "task1": 0.6}, {"curve": "linear", "duration": 2})
-
-    # Ask both tabs at the same moment (both questions sent before either answer is read, in
-    # alternating order), repeatedly, while it moves.
-    samples = []
-    deadline = time.monotonic() + 1.5
-    while time.monotonic() < deadline:
-        order = (first, second) if len(samples) % 2 == 0 else (second, first)
-        asks = {page: page.page.evaluate_later("Number(document.body.dataset.seq)") for page in order}
-        samples.append((first.page.value_of(asks[first]), second.page.value_of(asks[second])))
-        time.sleep(0.05)  # pacing between samples, not synchronisation
-    moving = sorted({a for a, _ in samples})
-    assert len(moving) >= 10, f"the animation should be seen in many frames, got seqs {moving}"
-    apart = [abs(a - b) for a, b in samples]
-    assert max(apart) <= 2, f"the two pages drew seqs further apart than two frames: {samples}"
+    server.push({"move": 0.9, "task1": 0.6}, {"curve": "linear", "duration": 1})
 
     for page in (first, second):
         page.wait_announced("move", "Move 90%")
@@ -157,6 +153,30 @@ def test_two_pages_show_the_same_frame_during_and_after_an_animation(server, ope
     for page in (first, second):
         page.page.wait_for(f"Number(document.body.dataset.seq) === {last}", 5, f"the last frame, seq {last}")
     assert first.seq() == second.seq() == last
+
+    logs = [page.page.evaluate("window.drawn") for page in (first, second)]
+    for log in logs:
+        assert len(log) >= 20, f"the animation should be drawn in many frames, got {len(log)}"
+
+    def drawn_at(log, t):
+        return max((seq for at, seq in log if at <= t), default=None)
+
+    begin = max(log[0][0] for log in logs)
+    end = min(log[-1][0] for log in logs)
+    apart = []
+    t = begin
+    while t <= end:
+        apart.append(abs(drawn_at(logs[0], t) - drawn_at(logs[1], t)))
+        t += 4  # ms
+    apart.sort()
+    # In step: the two tabs show the same frame or one a frame ahead (each draws a frame at its own
+    # next display frame), and at nine instants in ten at most two apart. Only for a moment, when
+    # a renderer of a busy machine misses display frames (software canvas, two cores), may one lag
+    # a few frames before it catches up; never by more than a tenth of a second (six frames).
+    spread = f"frames apart: instants {dict(sorted(Counter(apart).items()))}; drawn (ms, seq): {logs}"
+    assert apart[len(apart) // 2] <= 1, f"typically more than a frame apart; {spread}"
+    assert apart[len(apart) * 9 // 10] <= 2, f"often more than two frames apart; {spread}"
+    assert apart[-1] <= 6, f"the two tabs drew frames more than six apart; {spread}"
     assert first.page.problems() == [] and second.page.problems() == []
 
 

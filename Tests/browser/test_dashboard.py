@@ -302,3 +302,39 @@ def test_at_device_scale_factor_two_the_backing_store_is_doubled_and_edges_are_c
     between = [p for p in row if not close_to(p, inside, 24) and not close_to(p, (0, 0, 0), 24)]
     assert len(between) <= 1, f"a blurred edge: {row}"
     assert dashboard.page.problems() == []
+
+
+def test_resizes_cleanly_from_phone_to_4k(server, open_page):
+    dashboard = open_page(390, 844, scale=3).open(server)
+    server.push({"move": 0.5}, "none")
+    dashboard.wait_announced("move", "Move 50%")
+    layout = dashboard.layout()
+    aspect = layout["width"] / layout["height"]
+    # A phone upright and on its side, a laptop at 1.25, a 1080p TV, a 4K TV at 1 and at 2.
+    sizes = [(390, 844, 3), (844, 390, 3), (1366, 768, 1.25), (1920, 1080, 1), (3840, 2160, 1), (1920, 1080, 2)]
+    for width, height, scale in sizes:
+        dashboard.page.resize(width, height, scale)
+        dashboard.page.wait_for(
+            "(() => { const c = document.getElementById('rings').getBoundingClientRect();"
+            " const s = document.getElementById('stage').getBoundingClientRect();"
+            f" return window.innerWidth === {width} && window.devicePixelRatio === {scale}"
+            " && (s.width - c.width <= 1 || s.height - c.height <= 1); })()",
+            5, f"the canvas refitted to {width}x{height}@{scale}",
+        )
+        size = dashboard.canvas_size()
+        rect = size["rect"]
+        stage = dashboard.page.evaluate("document.getElementById('stage').getBoundingClientRect().toJSON()")
+        where = f"at {width}x{height}@{scale}: canvas {rect}, stage {stage}"
+        # Inside the stage, as large as the board's aspect ratio allows, centred.
+        assert rect["left"] >= stage["left"] - 0.5 and rect["right"] <= stage["right"] + 0.5, where
+        assert rect["top"] >= stage["top"] - 0.5 and rect["bottom"] <= stage["bottom"] + 0.5, where
+        assert stage["width"] - rect["width"] <= 1 or stage["height"] - rect["height"] <= 1, where
+        assert abs(rect["width"] / rect["height"] - aspect) < 0.01, where
+        assert abs((rect["left"] - stage["left"]) - (stage["right"] - rect["right"])) <= 1, where
+        # One backing-store pixel per device pixel, and the picture redrawn at the new size.
+        assert abs(size["width"] - rect["width"] * scale) <= 1, where
+        assert abs(size["height"] - rect["height"] * scale) <= 1, where
+        move = next(r for r in layout["rings"] if r["id"] == "move")
+        track = dashboard.pixels([on_ring(move, 0.75)], layout)[0]
+        assert close_to(track, rgb(move["track"]), 4), f"{where}: the track is not drawn ({track})"
+    assert dashboard.page.problems() == []

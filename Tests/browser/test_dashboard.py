@@ -179,10 +179,11 @@ def test_two_pages_show_the_same_frame_during_and_after_an_animation(server, ope
         t += 4
     apart.sort()
     spread = f"drawn frames apart at {len(apart)} instants: {dict(sorted(Counter(apart).items()))}; drawn (ms, seq): {logs}"
-    assert apart[len(apart) // 2] == 0, f"typically not the same picture; {spread}"
+    # The same picture or one frame apart (two renderers draw at different phases of the display
+    # frame) at nine instants in ten, and at most two apart at 99 in 100. Not the single worst
+    # instant: on a loaded machine one renderer can stall for a moment.
     assert apart[len(apart) * 9 // 10] <= 1, f"often more than a frame apart; {spread}"
-    # (Not the single worst instant: on a loaded machine one renderer can stall for a moment.)
-    assert apart[len(apart) * 99 // 100] <= 3, f"more than three frames apart; {spread}"
+    assert apart[len(apart) * 99 // 100] <= 2, f"more than two frames apart; {spread}"
     assert first.page.problems() == [] and second.page.problems() == []
 
 

@@ -12,7 +12,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_ARGS ?=
 PYTEST_ARGS ?=
 
-.PHONY: all deps browser-deps build run test browser-test lint clean
+.PHONY: all deps python-deps browser-deps build run test fuzz-api browser-test lint clean
 
 all: build
 
@@ -48,16 +48,28 @@ browser-deps:
 			$(SUDO) apt-get update && \
 			$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-pytest; }; }
 
+# Python tools the test suite drives (schemathesis fuzzes the REST API from docs/openapi.yaml).
+PYTHON_PACKAGES := schemathesis
+python-deps:
+	@for package in $(PYTHON_PACKAGES); do \
+		python3 -m pip show $$package >/dev/null 2>&1 || python3 -m pip install --quiet $$package; \
+	done
+
 build: deps
 	$(SWIFT) build -c release
 
 run: build
 	.build/release/ringcast serve $(RUN_ARGS)
 
-test: deps browser-deps
+test: deps python-deps browser-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	Tests/fuzz/run.sh .build/debug/ringcast
 	@$(MAKE) --no-print-directory browser-test
+
+# The REST API fuzzed from docs/openapi.yaml against a live server (needs a debug build).
+fuzz-api: python-deps
+	Tests/fuzz/run.sh .build/debug/ringcast
 
 # Real headless Chromium against the real server (.build/debug/ringcast, which the Swift test
 # build makes; rebuilding here is a no-op after `make test`'s build). Also writes docs/screenshot*.png.

@@ -5,11 +5,14 @@
 /// - 400 `malformed`: the body is not JSON, not an object, or a value has the wrong JSON type, is missing, or
 ///   is a number too large for a Double (1e400).
 /// - 400 `unknown_field`: an object has a key the API does not know (a typo must not be silently ignored).
-/// - 404 `not_found`: no such board or ring.
-/// - 422 `out_of_range`: a number outside its range: progress not in 0...10, a duration not in (0, 60].
+/// - 404 `not_found`: no such board or ring; a countdown on a board without a countdown ring.
+/// - 422 `out_of_range`: a number outside its range: progress not in 0...10, a duration or spring response not
+///   in (0, 60], a dampingFraction not in (0, 10], a bounce not in (−1, 1), countdown seconds not in
+///   (0, 86400].
 /// - 422 `invalid_value`: a value of the right type that is not allowed: a colour that is not `#rrggbb` or
-///   `#rrggbbaa`, `colors` without exactly two entries, an unknown curve or animation name, an empty `rings`,
-///   a ring entry that sets neither `progress` nor `colors`.
+///   `#rrggbbaa`, `colors` without exactly two entries, an unknown curve, animation or transition name, an
+///   empty `rings`, a ring entry that sets neither `progress` nor `colors`, a spring mixing its two forms or an
+///   animation with both a curve and a spring, a background `duration` beside a spring or `"none"`.
 /// - 422 `read_only`: a push to a ring whose values the server computes (derived or countdown).
 ///
 /// `field` is the dotted path of the offending value in the request body, e.g. `rings.move.progress` or

@@ -1,13 +1,14 @@
 /// One animatable scalar: the `target` last asked for and the presentation value at any instant.
 ///
-/// Time is monotonic seconds fed in by the caller, so tests move time by hand. The value is a base plus an
-/// ordered list of running segments, each blending toward its own target the way SwiftUI combines
-/// non-merging animations (DESIGN §4): the newest segment interpolates from the output of all older ones,
-/// which keep running toward their old targets, P(t) = P_old(t) + f_new(t − t₀)·(target − P_old(t)).
-/// A retarget therefore never makes the value jump.
+/// Time is monotonic seconds fed in by the caller, so tests move time by hand. The value is a root motion —
+/// a value at rest or one running spring — followed by an ordered list of timing-curve segments, each blending
+/// toward its own target the way SwiftUI combines non-merging animations (DESIGN §4): the newest segment
+/// interpolates from the output of everything before it, which keeps running toward its old target,
+/// P(t) = P_old(t) + f_new(t − t₀)·(target − P_old(t)).
 ///
-/// A later spring animation becomes another kind of segment; `value(at:)` and `settle(at:)` only ask a
-/// segment for its eased fraction and whether it has finished.
+/// A spring merges instead (SwiftUI's springs retarget): it takes the current value and velocity of
+/// everything running and becomes the new root, dropping the segments. Neither kind of retarget makes the
+/// value jump; a spring keeps the velocity too.
 public struct AnimatedValue: Sendable, Hashable {
     /// One running timing-curve animation.
     private struct Segment: Sendable, Hashable {
@@ -18,18 +19,73 @@ public struct AnimatedValue: Sendable, Hashable {
         let curve: TimingCurve
         let target: Double
 
-        /// The blend `value + f·(target − value)`, exactly `target` once the segment has finished.
-        func blend(_ value: Double, at time: Double) -> Double {
-            guard time < end else { return target }
-            let fraction = curve.progress(at: (time - start) / duration)
+        /// The blend `value + f·(target − value)` and its derivative `velocity·(1 − f) + f′·(target − value)`
+        /// (the product rule on DESIGN §4's formula); exactly `target` and 0 once the segment has finished.
+        func blend(_ motion: Motion, at time: Double) -> Motion {
+            guard time < end else { return Motion(value: target, velocity: 0) }
+            let fraction = (time - start) / duration
+            let eased = curve.progress(at: fraction)
             // progress(at:) is exactly 1 at the end, but value + 1·(target − value) may miss target by an ulp.
-            return fraction >= 1 ? target : value + fraction * (target - value)
+            guard eased < 1 else { return Motion(value: target, velocity: 0) }
+            let gap = target - motion.value
+            return Motion(
+                value: motion.value + eased * gap,
+                velocity: motion.velocity * (1 - eased) + curve.slope(at: fraction) / duration * gap
+            )
         }
     }
 
-    /// The value before every running segment; the target of the last segment that finished.
-    private var base: Double
-    /// Running segments, oldest first.
+    /// A running spring toward `target`, started at `start` with displacement `x0` and velocity `v0`.
+    private struct SpringMotion: Sendable, Hashable {
+        let spring: Spring
+        let start: Double
+        /// When the spring has settled (`Spring.settlingTime`); from then on the value is exactly `target`.
+        let end: Double
+        /// The value it started from, returned as is at `start` (target + (value − target) may differ by an ulp).
+        let initial: Double
+        let x0: Double
+        let v0: Double
+        let target: Double
+
+        init(spring: Spring, start: Double, from motion: Motion, target: Double) {
+            self.spring = spring
+            self.start = start
+            initial = motion.value
+            x0 = motion.value - target
+            v0 = motion.velocity
+            self.target = target
+            end = start + spring.settlingTime(displacement: x0, velocity: v0)
+        }
+
+        func motion(at time: Double) -> Motion {
+            guard time < end else { return Motion(value: target, velocity: 0) }
+            guard time > start else { return Motion(value: initial, velocity: v0) }
+            let state = spring.state(after: time - start, displacement: x0, velocity: v0)
+            return Motion(value: target + state.displacement, velocity: state.velocity)
+        }
+    }
+
+    /// What runs under the segments.
+    private enum Root: Sendable, Hashable {
+        case rest(Double)
+        case spring(SpringMotion)
+
+        func motion(at time: Double) -> Motion {
+            switch self {
+            case .rest(let value): Motion(value: value, velocity: 0)
+            case .spring(let spring): spring.motion(at: time)
+            }
+        }
+    }
+
+    /// A value and its rate of change per second.
+    private struct Motion {
+        var value: Double
+        var velocity: Double
+    }
+
+    private var root: Root
+    /// Running timing-curve segments, oldest first.
     private var segments: [Segment] = []
 
     /// The value the presentation ends on once every running animation has finished.
@@ -37,19 +93,21 @@ public struct AnimatedValue: Sendable, Hashable {
 
     /// A value at rest.
     public init(_ value: Double) {
-        base = value
+        root = .rest(value)
         target = value
     }
 
     /// Starts animating toward `target` at `time`. `.none` jumps at once and cancels running animations; a
-    /// timing curve blends from the current presentation. Asking again for the current target changes nothing,
-    /// so a repeated push does not restart its animation.
+    /// timing curve blends from the current presentation; a spring continues from the current value and
+    /// velocity. Asking again for the current target changes nothing, so a repeated push does not restart
+    /// its animation. An animation whose numbers cannot run (a duration or response that is not positive and
+    /// finite, ζ ≤ 0) jumps; the API never lets one through.
     public mutating func animate(to target: Double, with animation: Animation, at time: Double) {
         animate(to: target, with: animation, at: time, evenIfUnchanged: false)
     }
 
-    /// `animate(to:with:at:)`, optionally adding a segment even toward the current target: a colour animates
-    /// all four components when any one of them changes, as SwiftUI animates a colour's whole vector.
+    /// `animate(to:with:at:)`, optionally animating even toward the current target: a colour animates all four
+    /// components when any one of them changes, as SwiftUI animates a colour's whole vector.
     mutating func animate(to target: Double, with animation: Animation, at time: Double, evenIfUnchanged: Bool) {
         switch animation {
         case .none:
@@ -65,33 +123,70 @@ public struct AnimatedValue: Sendable, Hashable {
                 Segment(start: time, duration: duration, end: time + duration, curve: curve, target: target)
             )
             self.target = target
+        case .spring(let spring):
+            guard spring.response.isFinite, spring.response > 0, spring.dampingFraction.isFinite,
+                spring.dampingFraction > 0
+            else {
+                jump(to: target)
+                return
+            }
+            settle(at: time)
+            guard target != self.target || evenIfUnchanged else { return }
+            // The spring takes over whatever runs, with its value and velocity; older motion is folded into it.
+            root = .spring(SpringMotion(spring: spring, start: time, from: motion(at: time), target: target))
+            segments.removeAll()
+            self.target = target
         }
     }
 
     /// The presentation value at `time`; exactly `target` once every running animation has finished.
     public func value(at time: Double) -> Double {
-        // v = base; v = v + f_i(t − start_i)·(target_i − v) for each segment in order (DESIGN §4).
-        segments.reduce(base) { value, segment in segment.blend(value, at: time) }
+        motion(at: time).value
     }
 
-    /// Whether any animation is still running at `time`.
+    /// The rate of change of `value(at:)` per second at `time` (0 at rest), from the curves' and springs'
+    /// derivatives rather than differences of frames.
+    public func velocity(at time: Double) -> Double {
+        motion(at: time).velocity
+    }
+
+    /// Whether the value still changes at `time`: a segment that has finished hides everything before it.
     public func isAnimating(at time: Double) -> Bool {
-        segments.contains { time < $0.end }
+        if let last = segments.lastIndex(where: { time >= $0.end }) {
+            return segments[(last + 1)...].contains { time < $0.end }
+        }
+        if case .spring(let spring) = root, time < spring.end { return true }
+        return segments.contains { time < $0.end }
     }
 
-    /// Drops segments that have finished by `time`: once segment j has finished, everything up to and
-    /// including j has collapsed into its target. The value at any later time is unchanged.
+    /// Drops what has finished by `time`: once segment j has finished, everything up to and including j, the
+    /// root included, has collapsed into its target; a settled spring becomes a value at rest. The value at any
+    /// later time is unchanged.
     public mutating func settle(at time: Double) {
-        guard let last = segments.lastIndex(where: { time >= $0.end }) else { return }
-        base = segments[last].target
-        segments.removeFirst(last + 1)
+        if let last = segments.lastIndex(where: { time >= $0.end }) {
+            root = .rest(segments[last].target)
+            segments.removeFirst(last + 1)
+        }
+        if case .spring(let spring) = root, time >= spring.end {
+            root = .rest(spring.target)
+        }
     }
 
-    /// How many animations are still held; bounded by the pushes of the last `Animation.maximumDuration` seconds.
-    public var runningAnimationCount: Int { segments.count }
+    /// How many animations are still held; bounded by the timing-curve pushes of the last
+    /// `Limits.maximumDuration` seconds plus one spring.
+    public var runningAnimationCount: Int {
+        if case .spring = root { return segments.count + 1 }
+        return segments.count
+    }
+
+    /// v = root(t); v = v + f_i(t − start_i)·(target_i − v) for each segment in order (DESIGN §4), with the
+    /// velocity carried along.
+    private func motion(at time: Double) -> Motion {
+        segments.reduce(root.motion(at: time)) { motion, segment in segment.blend(motion, at: time) }
+    }
 
     private mutating func jump(to target: Double) {
-        base = target
+        root = .rest(target)
         segments.removeAll()
         self.target = target
     }

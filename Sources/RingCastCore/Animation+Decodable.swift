@@ -2,10 +2,12 @@ extension Animation: Decodable {
     /// Decodes the API's animation forms (DESIGN §6):
     /// - `"none"`: jump;
     /// - `"linear"`, `"easeIn"`, `"easeOut"`, `"easeInOut"`: that curve over 1 s;
-    /// - `{"curve":C,"duration":S}`: `curve` defaults to `easeInOut`, `duration` to 1.0, in (0, 60] seconds.
+    /// - `"smooth"`, `"snappy"`, `"bouncy"`: the spring presets;
+    /// - `{"curve":C,"duration":S}`: `curve` defaults to `easeInOut`, `duration` to 1.0, in (0, 60] seconds;
+    /// - `{"spring":{…}}`: a spring, as `Spring`'s decoder reads it.
     ///
-    /// Spring forms (`"smooth"`, `"snappy"`, `"bouncy"`, `{"spring":…}`) are recognised and refused with 422
-    /// `invalid_value` until springs exist. Every failure is an `APIError` naming the field.
+    /// An object with both `spring` and `curve` or `duration` is 422 `invalid_value`. Every failure is an
+    /// `APIError` naming the field.
     public init(from decoder: any Decoder) throws {
         let field = RequestField.path(decoder.codingPath)
         if let name = try? decoder.singleValueContainer().decode(String.self) {
@@ -15,17 +17,23 @@ extension Animation: Decodable {
         let object = try RequestField.object(
             decoder,
             allowing: ["curve", "duration", "spring"],
-            expected: "an animation: \"none\", a curve name, or {\"curve\":\"easeOut\",\"duration\":0.6}"
+            expected: "an animation: \"none\", a curve or spring name, {\"curve\":\"easeOut\",\"duration\":0.6} "
+                + "or {\"spring\":{\"response\":0.5,\"dampingFraction\":0.825}}"
         )
+        let curveKey = AnyCodingKey("curve")
+        let durationKey = AnyCodingKey("duration")
         let springKey = AnyCodingKey("spring")
         if object.contains(springKey) {
-            throw APIError.invalidValue(
-                "spring animations are not supported yet; use {\"curve\":…,\"duration\":…}",
-                field: RequestField.path(field, springKey.stringValue)
-            )
+            guard !object.contains(curveKey), !object.contains(durationKey) else {
+                throw APIError.invalidValue(
+                    "an animation is either {\"curve\",\"duration\"} or {\"spring\":…}, not both; a spring sets its own timing",
+                    field: field
+                )
+            }
+            self = .spring(try object.decode(Spring.self, forKey: springKey))
+            return
         }
         var curve = TimingCurve.easeInOut
-        let curveKey = AnyCodingKey("curve")
         if object.contains(curveKey) {
             let curveField = RequestField.path(field, curveKey.stringValue)
             let name: String
@@ -43,7 +51,6 @@ extension Animation: Decodable {
             curve = named
         }
         var duration = 1.0
-        let durationKey = AnyCodingKey("duration")
         if object.contains(durationKey) {
             let durationField = RequestField.path(field, durationKey.stringValue)
             duration = try RequestField.number(field: durationField, named: "duration") {
@@ -58,11 +65,10 @@ extension Animation: Decodable {
     private static func named(_ name: String, field: String?) throws(APIError) -> Animation {
         if name == "none" { return .none }
         if let curve = TimingCurve(name: name) { return .timing(curve, duration: 1.0) }
-        if ["smooth", "snappy", "bouncy"].contains(name) {
-            throw .invalidValue("spring presets such as \"\(name)\" are not supported yet", field: field)
-        }
+        if let preset = Spring.presets.first(where: { $0.name == name }) { return .spring(preset.spring) }
+        let presets = Spring.presets.map { "\"\($0.name)\"" }.joined(separator: ", ")
         throw .invalidValue(
-            "unknown animation \(RequestField.quoted(name)); expected \"none\" or one of \(curveList)",
+            "unknown animation \(RequestField.quoted(name)); expected \"none\", a curve (\(curveList)) or a spring (\(presets))",
             field: field
         )
     }

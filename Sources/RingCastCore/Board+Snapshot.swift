@@ -1,5 +1,5 @@
 extension Board {
-    /// Targets and presentation of every ring at `time`, for `GET /api/v1/boards/{board}`.
+    /// Targets and presentation of every ring, the background colour and the countdown at `time`, for `GET /api/v1/boards/{board}`.
     public func snapshot(at time: Double) -> BoardSnapshot {
         let targetColors = targetColors
         return BoardSnapshot(
@@ -16,7 +16,8 @@ extension Board {
                     animating: isAnimating(ring: ring.id, at: time)
                 )
             },
-            background: spec.background
+            background: background,
+            countdown: countdown.map { BoardSnapshot.Countdown(seconds: $0.seconds, remaining: $0.remaining(at: time)) }
         )
     }
 }

@@ -2,11 +2,11 @@
 /// the presentation at any instant follows. A value type; time is monotonic seconds fed in by the caller.
 ///
 /// Only plain rings take pushes. A derived ring shows, in every frame, the mean of its sources' displayed
-/// values (sources without data count as 0; no value at all while no source has data). A countdown ring
-/// shows no progress yet (later issue).
+/// values (sources without data count as 0; no value at all while no source has data). Countdown rings show
+/// the board's countdown, if one was started. The background is a colour with splash layers growing over it.
 public struct Board: Sendable, Equatable {
     public let spec: BoardSpec
-    /// +1 on every successful `apply`; the server's ETag.
+    /// +1 on every change through the API (`apply`, `startCountdown`, `cancelCountdown`); the server's ETag.
     public private(set) var revision: Int = 0
 
     /// Position of each ring in `spec.rings`, for lookups by id.
@@ -15,9 +15,14 @@ public struct Board: Sendable, Equatable {
     private var progress: [String: AnimatedValue] = [:]
     /// Rings whose gradient colours were pushed: start, end.
     private var gradients: [String: [AnimatedColor]] = [:]
+    /// The background colour and its splash layers.
+    private var backdrop: Background
+    /// The countdown every countdown ring shows; nil: those rings have no data.
+    public private(set) var countdown: Countdown?
 
     public init(spec: BoardSpec) {
         self.spec = spec
+        backdrop = Background(spec.background)
         var index: [String: Int] = [:]
         for (position, ring) in spec.rings.enumerated() where index[ring.id] == nil {
             index[ring.id] = position
@@ -28,9 +33,12 @@ public struct Board: Sendable, Equatable {
     // MARK: Targets
 
     /// The pushed progress of a plain ring, the mean of its sources' targets for a derived ring (sources
-    /// without data count as 0); nil when the ring never received data, is a countdown, or does not exist.
+    /// without data count as 0), 1 for a countdown ring while a countdown is set; nil when the ring never
+    /// received data or does not exist.
     public func target(ofRing id: String) -> Double? {
-        resolve(id, visiting: []) { progress[$0]?.target }
+        resolve(id, visiting: []) { ring in
+            ring.kind == .countdown ? countdown.map { _ in 1 } : progress[ring.id]?.target
+        }
     }
 
     /// Pushed progress of every plain ring that has data: what is persisted.
@@ -41,6 +49,16 @@ public struct Board: Sendable, Equatable {
     /// Pushed gradient colours of every ring whose colours a push changed: what is persisted.
     public var targetColors: [String: [RGBAColor]] {
         gradients.mapValues { $0.map(\.target) }
+    }
+
+    /// The background colour at rest: the newest pushed colour, else the configured one. What is persisted.
+    public var background: RGBAColor {
+        backdrop.target
+    }
+
+    /// Whether the board has a ring that shows the countdown.
+    public var hasCountdownRing: Bool {
+        spec.rings.contains { $0.kind == .countdown }
     }
 
     // MARK: Pushes
@@ -80,19 +98,65 @@ public struct Board: Sendable, Equatable {
         revision += 1
     }
 
-    /// Replaces the whole state with persisted targets, shown at once without animation, e.g. at start-up.
+    /// Sets the background to `update.color`, growing over the current picture as a splash layer (seed 002);
+    /// `"animation":"none"` replaces it at once. Several changes in a row stack their layers. Throws what
+    /// `BackgroundUpdate.validate()` throws, and then changes nothing, the revision included.
+    public mutating func apply(_ update: BackgroundUpdate, at time: Double) throws(APIError) {
+        try update.validate()
+        backdrop.change(to: update.color, style: update.style, animation: update.layerAnimation, at: time)
+        revision += 1
+    }
+
+    /// Starts the countdown: every countdown ring fills linearly from 0 to 1 over `seconds` from `time` and
+    /// counts the seconds down; a running countdown starts over. Throws 404 `not_found` when the board has no
+    /// countdown ring and 422 `out_of_range` (field `seconds`) unless 0 < seconds ≤ 86400; either way nothing
+    /// changes.
+    public mutating func startCountdown(seconds: Double, at time: Double) throws(APIError) {
+        guard hasCountdownRing else {
+            throw .notFound("board \"\(spec.name)\" has no countdown ring")
+        }
+        try Limits.check(countdownSeconds: seconds, field: "seconds")
+        countdown = Countdown(seconds: seconds, start: time)
+        revision += 1
+    }
+
+    /// Stops and clears the countdown: its rings show no data again (p `null`, label `—`). Without a countdown
+    /// it changes nothing, the revision included.
+    public mutating func cancelCountdown() {
+        guard countdown != nil else { return }
+        countdown = nil
+        revision += 1
+    }
+
+    /// Replaces the whole state with persisted values, shown at once without animation, e.g. at start-up:
+    /// ring targets and colours, the background colour (nil: the configured one) and the countdown, whose
+    /// `start` must be in this board's monotonic clock (a countdown that ended long ago rests at 1, `0s`).
     /// Entries for rings the board no longer has or that take no pushes, and values outside the API's limits
-    /// are skipped; their ids are returned so the caller can log them.
+    /// are skipped; their ids are returned so the caller can log them (`countdown` for a countdown that the
+    /// board has no ring for or whose numbers are out of range).
     /// `revision`, when given, continues the persisted revision so ETags stay unique across restarts.
     @discardableResult
     public mutating func restore(
         targets: [String: Double],
         colors: [String: [RGBAColor]],
+        background: RGBAColor? = nil,
+        countdown: Countdown? = nil,
         revision: Int? = nil
     ) -> [String] {
         var skipped: [String] = []
         progress = [:]
         gradients = [:]
+        backdrop = Background(background ?? spec.background)
+        self.countdown = nil
+        if let countdown {
+            if hasCountdownRing, countdown.start.isFinite,
+                (try? Limits.check(countdownSeconds: countdown.seconds, field: nil)) != nil
+            {
+                self.countdown = countdown
+            } else {
+                skipped.append("countdown")
+            }
+        }
         for (id, target) in targets {
             guard let ring = ring(id), ring.kind == .plain, Limits.progress.contains(target) else {
                 skipped.append(id)
@@ -113,19 +177,23 @@ public struct Board: Sendable, Equatable {
 
     // MARK: Presentation
 
-    /// Whether any ring of the board is still moving at `time`.
+    /// Whether anything on the board still moves at `time`: a ring, the countdown or a splash layer.
     public func isAnimating(at time: Double) -> Bool {
         progress.values.contains { $0.isAnimating(at: time) }
             || gradients.values.contains { $0.contains { $0.isAnimating(at: time) } }
+            || countdown?.isRunning(at: time) == true
+            || backdrop.isAnimating(at: time)
     }
 
-    /// Whether this ring's progress (a derived ring: any source's) or colours are still moving at `time`.
+    /// Whether this ring's progress (a derived ring: any source's; a countdown ring: the countdown) or colours
+    /// are still moving at `time`.
     public func isAnimating(ring id: String, at time: Double) -> Bool {
         isAnimating(ring: id, at: time, visiting: [])
     }
 
-    /// Drops finished animations so memory stays bounded; the presentation is unchanged.
+    /// Drops finished animations and splash layers so memory stays bounded; the presentation is unchanged.
     public mutating func settle(at time: Double) {
+        backdrop.settle(at: time)
         for id in progress.keys { progress[id]?.settle(at: time) }
         for id in gradients.keys {
             for index in gradients[id, default: []].indices { gradients[id]?[index].settle(at: time) }
@@ -141,9 +209,23 @@ public struct Board: Sendable, Equatable {
         return result
     }
 
-    /// The displayed progress of one ring at `time` (derived rings computed); nil without data.
+    /// The displayed progress of one ring at `time` (derived and countdown rings computed); nil without data.
     public func progress(ofRing id: String, at time: Double) -> Double? {
-        resolve(id, visiting: []) { progress[$0]?.value(at: time) }
+        resolve(id, visiting: []) { ring in
+            ring.kind == .countdown ? countdown?.progress(at: time) : progress[ring.id]?.value(at: time)
+        }
+    }
+
+    /// The label of one ring at `time`: whole seconds left for a countdown ring (`9s`), else the displayed
+    /// progress as a percentage (`73%`); `—` without data.
+    public func label(ofRing id: String, at time: Double) -> String {
+        guard ring(id)?.kind == .countdown else { return PercentLabel.string(for: progress(ofRing: id, at: time)) }
+        return countdown?.label(at: time) ?? PercentLabel.string(for: nil)
+    }
+
+    /// The background at `time`: the colour under the layers and the layers still growing, bottom first.
+    func backgroundPresentation(at time: Double) -> Background.Presentation {
+        backdrop.presentation(at: time)
     }
 
     /// The displayed gradient colours (start, end) of one ring at `time`; the configured ones until a push.
@@ -220,17 +302,16 @@ public struct Board: Sendable, Equatable {
         return [AnimatedColor(start), AnimatedColor(end)]
     }
 
-    /// A ring's value, following derived rings to their sources (a cycle counts as no data).
-    private func resolve(_ id: String, visiting: Set<String>, plain value: (String) -> Double?) -> Double? {
+    /// A ring's value, following derived rings to their sources (a cycle counts as no data); `leaf` gives the
+    /// value of a plain or countdown ring.
+    private func resolve(_ id: String, visiting: Set<String>, leaf value: (RingSpec) -> Double?) -> Double? {
         guard let ring = ring(id) else { return nil }
         switch ring.kind {
-        case .plain:
-            return value(id)
-        case .countdown:
-            return nil
+        case .plain, .countdown:
+            return value(ring)
         case .derived(let sources):
             guard !visiting.contains(id), !sources.isEmpty else { return nil }
-            let values = sources.map { resolve($0, visiting: visiting.union([id]), plain: value) }
+            let values = sources.map { resolve($0, visiting: visiting.union([id]), leaf: value) }
             guard values.contains(where: { $0 != nil }) else { return nil }
             // The seeds' overall progress: the mean of the tasks, a task without data counting as 0.
             return values.reduce(0) { $0 + ($1 ?? 0) } / Double(values.count)
@@ -239,6 +320,7 @@ public struct Board: Sendable, Equatable {
 
     private func isAnimating(ring id: String, at time: Double, visiting: Set<String>) -> Bool {
         if progress[id]?.isAnimating(at: time) == true { return true }
+        if ring(id)?.kind == .countdown, countdown?.isRunning(at: time) == true { return true }
         if gradients[id]?.contains(where: { $0.isAnimating(at: time) }) == true { return true }
         guard case .derived(let sources) = ring(id)?.kind, !visiting.contains(id) else { return false }
         return sources.contains { isAnimating(ring: $0, at: time, visiting: visiting.union([id])) }

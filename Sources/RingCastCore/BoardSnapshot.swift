@@ -1,7 +1,8 @@
 /// The body of `GET /api/v1/boards/{board}`: targets and presentation of every ring, at one instant.
 ///
 /// `{"board":NAME,"revision":N,"rings":[{"id","title","kind","target","progress","colors","animating"}],
-/// "background":"#rrggbbaa"}`, with `target` and `progress` `null` for rings without data.
+/// "background":"#rrggbbaa","countdown":{"seconds":N,"remaining":R}}`, with `target` and `progress` `null` for
+/// rings without data and `countdown` `null` when none is set.
 public struct BoardSnapshot: Sendable, Equatable, Encodable {
     public struct Ring: Sendable, Equatable, Encodable {
         public var id: String
@@ -52,16 +53,44 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
         }
     }
 
+    /// The countdown: its length and the seconds left (0 once it has ended).
+    public struct Countdown: Sendable, Equatable, Encodable {
+        public var seconds: Double
+        public var remaining: Double
+
+        public init(seconds: Double, remaining: Double) {
+            self.seconds = seconds
+            self.remaining = remaining
+        }
+    }
+
     public var board: String
     public var revision: Int
     public var rings: [Ring]
+    /// The background colour at rest: the newest pushed one, else the configured one.
     public var background: RGBAColor
+    public var countdown: Countdown?
 
-    public init(board: String, revision: Int, rings: [Ring], background: RGBAColor) {
+    public init(board: String, revision: Int, rings: [Ring], background: RGBAColor, countdown: Countdown? = nil) {
         self.board = board
         self.revision = revision
         self.rings = rings
         self.background = background
+        self.countdown = countdown
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case board, revision, rings, background, countdown
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(board, forKey: .board)
+        try container.encode(revision, forKey: .revision)
+        try container.encode(rings, forKey: .rings)
+        try container.encode(background, forKey: .background)
+        // `null` rather than a missing key, like a ring without data.
+        try container.encode(countdown, forKey: .countdown)
     }
 
     /// The response body, UTF-8 JSON with sorted keys; empty only if a value were not finite, which a board

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Turns board state into the numbers the page draws: arc angles, conic gradient stops, cap and tip discs,
-/// the tip's shadow and the label (DESIGN §5). All trigonometry lives here, none in the page.
+/// the tip's shadow, the label and the background's splash layers (DESIGN §5). All geometry lives here or in
+/// `SplashShape`, none in the page.
 public enum FrameComposer {
     /// 12 o'clock, where every ring starts (the seeds' `startAngle = -90°`).
     static let startAngle = -Double.pi / 2
@@ -10,12 +11,13 @@ public enum FrameComposer {
     static let tipThreshold = 0.96
 
     /// One ring at displayed progress `progress` (nil: never received data) with gradient `colors`
-    /// (start, end).
+    /// (start, end); `label` defaults to the progress as a percentage.
     public static func ring(
         _ spec: RingSpec,
         progress: Double?,
         colors: [RGBAColor],
-        labelColor: RGBAColor
+        labelColor: RGBAColor,
+        label: String? = nil
     ) -> RingFrame {
         let start = colors.first ?? spec.colors.first ?? RGBAColor(red: 0, green: 0, blue: 0)
         let end = colors.count > 1 ? colors[1] : start
@@ -43,7 +45,7 @@ public enum FrameComposer {
                 // black at opacity 0.15, radius 2.
                 shadow: RingFrame.Shadow(dx: ahead.x - tip.x, dy: ahead.y - tip.y, blur: 2, alpha: 0.15)
             ),
-            label: PercentLabel.string(for: progress),
+            label: label ?? PercentLabel.string(for: progress),
             labelColor: labelColor
         )
     }
@@ -55,15 +57,48 @@ public enum FrameComposer {
                 spec,
                 progress: board.progress(ofRing: spec.id, at: time),
                 colors: board.colors(ofRing: spec.id, at: time),
-                labelColor: spec.labelColor
+                labelColor: spec.labelColor,
+                // Percent labels follow from the progress above; only a countdown's needs the board.
+                label: spec.kind == .countdown ? board.label(ofRing: spec.id, at: time) : nil
             )
         }
+        let background = board.backgroundPresentation(at: time)
         return Frame(
             board: board.spec.name,
             seq: seq,
             t: wallClockMilliseconds,
             rings: rings,
-            background: BackgroundFrame(color: board.spec.background)
+            background: BackgroundFrame(
+                color: background.color,
+                splash: background.layers.map { layer in
+                    splashLayer(
+                        style: layer.style,
+                        color: layer.color,
+                        progress: layer.progress,
+                        width: board.spec.width,
+                        height: board.spec.height
+                    )
+                }
+            )
+        )
+    }
+
+    /// One splash layer of `color` grown to `progress` in `style` on a board of `width` × `height`.
+    public static func splashLayer(
+        style: SplashStyle,
+        color: RGBAColor,
+        progress: Double,
+        width: Double,
+        height: Double
+    ) -> SplashLayer {
+        var angle: Double?
+        if case .angle(let degrees) = style { angle = SplashShape.normalized(degrees) }
+        return SplashLayer(
+            style: style.name,
+            angle: angle,
+            color: color,
+            progress: progress,
+            shape: SplashShape(style: style, progress: progress, width: width, height: height)
         )
     }
 

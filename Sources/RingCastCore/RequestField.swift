@@ -74,23 +74,24 @@ enum RequestField {
         var colors: [RGBAColor] = []
         // Three are enough to know the count is wrong; a huge array is not read to its end.
         while !array.isAtEnd, colors.count <= 2 {
-            let elementField = path(field, String(array.currentIndex))
-            let string: String
-            do {
-                string = try array.decode(String.self)
-            } catch {
-                throw APIError.malformed("a colour must be a string such as \"#2ecc71\"", field: elementField)
-            }
-            guard let color = RGBAColor(hex: string) else {
-                throw APIError.invalidValue(
-                    "\(quoted(string)) is not a colour; expected \"#rrggbb\" or \"#rrggbbaa\"",
-                    field: elementField
-                )
-            }
-            colors.append(color)
+            colors.append(try color(field: path(field, String(array.currentIndex))) { try array.decode(String.self) })
         }
         try Limits.check(colors: colors, field: field)
         return colors
+    }
+
+    /// A colour: 400 `malformed` unless a JSON string, 422 `invalid_value` unless `#rrggbb` or `#rrggbbaa`.
+    static func color(field: String?, _ decode: () throws -> String) throws -> RGBAColor {
+        let string: String
+        do {
+            string = try decode()
+        } catch {
+            throw APIError.malformed("a colour must be a string such as \"#2ecc71\"", field: field)
+        }
+        guard let color = RGBAColor(hex: string) else {
+            throw APIError.invalidValue("\(quoted(string)) is not a colour; expected \"#rrggbb\" or \"#rrggbbaa\"", field: field)
+        }
+        return color
     }
 
     /// `animation`; nil when absent.

@@ -5,7 +5,8 @@ public enum RingKind: Sendable, Hashable {
     /// In every frame, the mean of the displayed progress of the rings in `sources` (the seeds' "Overall");
     /// read-only through the API.
     case derived(sources: [String])
-    /// 0 → 1 linearly over N seconds once started; read-only through the ring API (later issue).
+    /// The board's countdown: 0 → 1 linearly over N seconds once started (`Board.startCountdown`), the label
+    /// showing whole seconds left; read-only through the ring API.
     case countdown
 
     /// The kind as the protocol names it: "plain", "derived" or "countdown".

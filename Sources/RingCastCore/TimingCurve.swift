@@ -68,10 +68,26 @@ public struct TimingCurve: Sendable, Hashable {
         return sampleY(solveT(forX: fraction))
     }
 
+    /// The eased progress's rate of change dy/dx at time fraction x, for the velocity a spring takes over from a
+    /// running curve: (dy/dt)/(dx/dt) at the parameter t with x(t) = x. Where dx/dt vanishes (only at an end of
+    /// a curve with x1 = 0 or x2 = 1) it is the limit y″(t)/x″(t) (l'Hôpital). 0 outside 0..<1: the curve has
+    /// not started or has finished; at 0 it is the slope just after the start.
+    public func slope(at fraction: Double) -> Double {
+        guard fraction >= 0, fraction < 1 else { return 0 }
+        if x1 == y1 && x2 == y2 { return 1 }
+        let t = fraction == 0 ? 0 : solveT(forX: fraction)
+        let dx = sampleDerivativeX(t)
+        if abs(dx) > 1e-9 { return sampleDerivativeY(t) / dx }
+        // x″ = 6ax·t + 2bx and y″ likewise.
+        let ddx = 6 * ax * t + 2 * bx
+        return ddx == 0 ? 0 : (6 * ay * t + 2 * by) / ddx
+    }
+
     private func sampleX(_ t: Double) -> Double { ((ax * t + bx) * t + cx) * t }
     private func sampleY(_ t: Double) -> Double { ((ay * t + by) * t + cy) * t }
     /// dx/dt = 3ax·t² + 2bx·t + cx (Chromium `SampleCurveDerivativeX`).
     private func sampleDerivativeX(_ t: Double) -> Double { (3 * ax * t + 2 * bx) * t + cx }
+    private func sampleDerivativeY(_ t: Double) -> Double { (3 * ay * t + 2 * by) * t + cy }
 
     private static let epsilon = 1e-12
 

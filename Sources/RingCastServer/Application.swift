@@ -13,15 +13,23 @@ final class Application: TransportDelegate {
     private let store: StateStore
     private let channels: [BoardChannel]
     private let channelsByName: [String: BoardChannel]
-    private var channelsByTransportName: [String: BoardChannel]
+    /// Transport channel name → the board and encoding it carries.
+    private let channelsByTransportName: [String: (BoardChannel, WireFormat)]
     private var broadcaster: Broadcaster?
     private var loop: EventLoop?
     private let access: AccessPolicy
     private let rateLimiter: RateLimiter
     private let idempotency = IdempotencyCache()
     private let metrics = ServerMetrics()
+    private let openAPIDocument: [UInt8]?
 
-    init(configuration: RingCastConfiguration, store: StateStore, logger: Logger) throws(StateStoreError) {
+    init(
+        configuration: RingCastConfiguration,
+        store: StateStore,
+        openAPIDocument: [UInt8]?,
+        logger: Logger
+    ) throws(StateStoreError) {
+        self.openAPIDocument = openAPIDocument
         self.configuration = configuration
         self.store = store
         self.logger = logger
@@ -32,36 +40,47 @@ final class Application: TransportDelegate {
         )
         self.rateLimiter = RateLimiter(perMinute: configuration.writesPerMinute)
         let stored = try store.load()
-        var channels: [BoardChannel] = []
-        for spec in configuration.boards {
-            var board = Board(spec: spec)
-            if let saved = stored.boards[spec.name] {
-                let plain = Set(spec.rings.filter { $0.kind == .plain }.map(\.id))
-                let dropped = Set(saved.progress.keys).union(saved.colors.keys).subtracting(plain)
-                if !dropped.isEmpty {
-                    logger.warning("ignoring stored values of rings no longer in board \(spec.name): \(dropped.sorted())")
-                }
-                board.restore(
-                    targets: saved.progress.filter { plain.contains($0.key) },
-                    colors: saved.colors.filter { plain.contains($0.key) }
-                )
-            }
-            channels.append(BoardChannel(board: board))
+        let channels = configuration.boards.map { spec in
+            BoardChannel(board: Board(spec: spec), stored: stored.boards[spec.name] ?? StoredBoard())
         }
         self.channels = channels
         self.channelsByName = Dictionary(uniqueKeysWithValues: channels.map { ($0.name, $0) })
         self.channelsByTransportName = Dictionary(
-            uniqueKeysWithValues: channels.flatMap { [($0.channel, $0), ($0.restingChannel, $0)] }
+            uniqueKeysWithValues: channels.flatMap { channel in
+                WireFormat.allCases.flatMap { format in
+                    [false, true].map { resting in (channel.channel(format, resting: resting), (channel, format)) }
+                }
+            }
         )
     }
 
     /// Connects the application to the loop it runs on; called once before the loop starts.
     func attach(to loop: EventLoop) {
         self.loop = loop
+        // Restored here, where the loop's monotonic clock is at hand for the countdown's start.
+        for channel in channels { restore(channel, at: loop.now()) }
         self.broadcaster = Broadcaster(loop: loop, channels: channels, fps: configuration.fps, metrics: metrics)
     }
 
     var framesPublished: Int { broadcaster?.framesPublished ?? 0 }
+
+    /// Shows the stored targets at once, without replaying animations.
+    private func restore(_ channel: BoardChannel, at now: Double) {
+        let saved = channel.stored
+        let countdown = saved.countdown.map { stored in
+            Countdown(seconds: stored.seconds, start: now - (Broadcaster.wallClockMilliseconds() - stored.startedAt) / 1000)
+        }
+        let skipped = channel.board.restore(
+            targets: saved.progress,
+            colors: saved.colors,
+            background: saved.background,
+            countdown: countdown,
+            revision: saved.revision
+        )
+        if !skipped.isEmpty {
+            logger.warning("ignoring stored values board \(channel.name) no longer takes: \(skipped)")
+        }
+    }
 
     // MARK: - TransportDelegate
 
@@ -86,7 +105,7 @@ final class Application: TransportDelegate {
         } catch {
             return .reject(.error(error))
         }
-        let watching = channels.reduce(0) { $0 + $1.viewers }
+        let watching = channels.reduce(0) { $0 + $1.totalViewers }
         guard watching < configuration.maxViewers else {
             logger.warning("refusing a viewer: \(watching) of \(configuration.maxViewers) already watching")
             return .reject(
@@ -102,20 +121,9 @@ final class Application: TransportDelegate {
         guard let channel = channelsByName[name], let broadcaster else {
             return .reject(.error(.notFound("no board named \"\(name)\"", field: "board")))
         }
-        switch request.query["format"] ?? "json" {
-        case "json":
-            break
-        case "binary":
-            return .reject(
-                .error(
-                    APIError(
-                        status: 400,
-                        code: "unsupported_format",
-                        message: "format=binary is not available in this version; use format=json",
-                        field: "format"
-                    )))
-        case let other:
-            return .reject(.error(.malformed("unknown format \"\(other)\"; expected json", field: "format")))
+        guard let format = WireFormat(rawValue: request.query["format"] ?? "json") else {
+            let other = request.query["format"] ?? ""
+            return .reject(.error(.malformed("unknown format \"\(other)\"; expected json or binary", field: "format")))
         }
         let resting: Bool
         switch request.query["motion"] ?? "full" {
@@ -124,20 +132,20 @@ final class Application: TransportDelegate {
         case let other:
             return .reject(.error(.malformed("unknown motion \"\(other)\"; expected full or reduced", field: "motion")))
         }
-        channel.viewers += 1
-        metrics.setViewers(channel.viewers, board: channel.name)
-        logger.debug("viewer \(id) joined \(channel.name) (\(channel.viewers) watching)")
+        channel.viewers[format, default: 0] += 1
+        metrics.setViewers(channel.totalViewers, board: channel.name)
+        logger.debug("viewer \(id) joined \(channel.name) as \(format.rawValue) (\(channel.totalViewers) watching)")
         return .accept(
-            channel: resting ? channel.restingChannel : channel.channel,
-            greeting: broadcaster.greeting(for: channel)
+            channel: channel.channel(format, resting: resting),
+            greeting: broadcaster.greeting(for: channel, format: format)
         )
     }
 
     func viewerDidDisconnect(_ id: ViewerID, channel name: String) {
-        guard let channel = channelsByTransportName[name] else { return }
-        channel.viewers = max(0, channel.viewers - 1)
-        metrics.setViewers(channel.viewers, board: channel.name)
-        logger.debug("viewer \(id) left \(channel.name) (\(channel.viewers) watching)")
+        guard let (channel, format) = channelsByTransportName[name] else { return }
+        channel.viewers[format] = max(0, channel.viewers[format, default: 0] - 1)
+        metrics.setViewers(channel.totalViewers, board: channel.name)
+        logger.debug("viewer \(id) left \(channel.name) (\(channel.totalViewers) watching)")
     }
 
     func errorResponse(status: Int, message: String) -> HTTPResponse {
@@ -217,6 +225,15 @@ final class Application: TransportDelegate {
             return .json(["status": "ok"])
         case (.ready, _):
             return .json(["status": "ready"])
+        case (.openAPI, _):
+            guard let openAPIDocument else {
+                throw APIError.notFound("this server was started without its OpenAPI document (docs/openapi.yaml)")
+            }
+            return HTTPResponse(
+                status: 200,
+                headers: [(name: "Content-Type", value: "application/yaml; charset=utf-8")],
+                body: openAPIDocument
+            )
         case (.metrics, _):
             return HTTPResponse(
                 status: 200,
@@ -233,6 +250,24 @@ final class Application: TransportDelegate {
             return try write(to: channel, request: request) { board, now throws(APIError) in
                 try board.apply(patch, at: now)
             }
+        case (.background(let name), _):
+            let channel = try channel(named: name)
+            let update = try decodeBody(BackgroundUpdate.self, of: request)
+            return try write(to: channel, request: request) { board, now throws(APIError) in
+                try board.apply(update, at: now)
+            }
+        case (.countdown(let name), "POST"):
+            let channel = try channel(named: name)
+            let start = try decodeBody(CountdownStart.self, of: request)
+            return try write(to: channel, request: request) { board, now throws(APIError) in
+                try board.startCountdown(seconds: start.seconds, at: now)
+            }
+        case (.countdown(let name), _):
+            let channel = try channel(named: name)
+            guard channel.board.hasCountdownRing else {
+                throw APIError.notFound("board \"\(name)\" has no countdown ring")
+            }
+            return try write(to: channel, request: request) { board, _ in board.cancelCountdown() }
         case (.ring(let name, let ringID), "GET"):
             let channel = try channel(named: name)
             guard let ring = channel.board.snapshot(at: now()).rings.first(where: { $0.id == ringID }) else {
@@ -258,7 +293,7 @@ final class Application: TransportDelegate {
     private func now() -> Double { loop?.now() ?? 0 }
 
     private func boardResponse(_ channel: BoardChannel) -> HTTPResponse {
-        .json(channel.board.snapshot(at: now()), headers: [(name: "ETag", value: etag(of: channel.board))])
+        .json(channel.board.snapshot(at: now()), headers: [(name: "ETag", value: etag(of: channel))])
     }
 
     /// Applies a change to a copy of the board, stores it durably, and only then makes it live:
@@ -268,7 +303,12 @@ final class Application: TransportDelegate {
         request: HTTPRequest,
         change: (inout Board, Double) throws(APIError) -> Void
     ) throws(APIError) -> HTTPResponse {
-        if let expected = request.headers["if-match"], expected != "*", expected != etag(of: channel.board) {
+        let now = now()
+        var board = channel.board
+        board.settle(at: now)
+        // A request that is wrong in itself is answered as such (400/422) before its precondition.
+        try change(&board, now)
+        if let expected = request.headers["if-match"], expected != "*", expected != etag(of: channel) {
             throw APIError(
                 status: 412,
                 code: "precondition_failed",
@@ -276,12 +316,9 @@ final class Application: TransportDelegate {
                 field: "If-Match"
             )
         }
-        let now = now()
-        var board = channel.board
-        board.settle(at: now)
-        try change(&board, now)
-        var state = storedState()
-        state.boards[channel.name] = StoredBoard(board)
+        let stored = StoredBoard(board, at: now)
+        var state = StoredState(boards: Dictionary(uniqueKeysWithValues: channels.map { ($0.name, $0.stored) }))
+        state.boards[channel.name] = stored
         do {
             try store.save(state)
         } catch {
@@ -290,13 +327,10 @@ final class Application: TransportDelegate {
                 status: 503, code: "storage_unavailable", message: "the change could not be stored durably and was not applied")
         }
         channel.board = board
+        channel.stored = stored
         metrics.pushed(board: channel.name)
         broadcaster?.boardChanged(channel)
         return boardResponse(channel)
-    }
-
-    private func storedState() -> StoredState {
-        StoredState(boards: Dictionary(uniqueKeysWithValues: channels.map { ($0.name, StoredBoard($0.board)) }))
     }
 
     private func decodeBody<T: Decodable>(_ type: T.Type, of request: HTTPRequest) throws(APIError) -> T {
@@ -311,6 +345,7 @@ final class Application: TransportDelegate {
         guard !request.body.isEmpty else {
             throw APIError.malformed("the request body is empty; expected a JSON object")
         }
+        try JSONShapeCheck.validate(request.body)
         return try RequestDecoder.decode(type, from: request.body)
     }
 
@@ -325,10 +360,10 @@ final class Application: TransportDelegate {
     }
 
     /// A strong ETag over the stored targets: equal targets give equal tags, across restarts.
-    private func etag(of board: Board) -> String {
+    private func etag(of channel: BoardChannel) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let bytes = (try? encoder.encode(StoredBoard(board))) ?? Data()
+        let bytes = (try? encoder.encode(channel.stored)) ?? Data()
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a 64-bit offset basis
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3  // FNV-1a 64-bit prime
@@ -354,8 +389,20 @@ final class Application: TransportDelegate {
 extension Application: Sendable {}
 
 extension StoredBoard {
-    init(_ board: Board) {
-        self.init(progress: board.targets, colors: board.targetColors)
+    /// What is stored of `board`; `now` is the board's monotonic time, to date a countdown.
+    init(_ board: Board, at now: Double) {
+        self.init(
+            progress: board.targets,
+            colors: board.targetColors,
+            background: board.background == board.spec.background ? nil : board.background,
+            countdown: board.countdown.map { countdown in
+                StoredCountdown(
+                    seconds: countdown.seconds,
+                    startedAt: Broadcaster.wallClockMilliseconds() - (now - countdown.start) * 1000
+                )
+            },
+            revision: board.revision
+        )
     }
 }
 
@@ -373,7 +420,7 @@ struct BoardList: Encodable {
             width = channel.board.spec.width
             height = channel.board.spec.height
             rings = channel.board.spec.rings.map(\.id)
-            viewers = channel.viewers
+            viewers = channel.totalViewers
         }
     }
 

@@ -3,8 +3,9 @@ import RingCastCore
 import RingCastTransport
 
 /// Composes and publishes frames: once per board per tick, only while something animates on a
-/// board that has viewers. Every viewer of a board gets the same encoded bytes; the transport
-/// sends a slow viewer only the newest frame.
+/// board that has viewers, encoded once per format someone watches. Every viewer of a board and
+/// format gets the same bytes; the transport sends a viewer that fell behind the keyframe
+/// instead of a delta it could not apply.
 ///
 /// Touched only on the service thread.
 final class Broadcaster {
@@ -14,30 +15,34 @@ final class Broadcaster {
     private let metrics: ServerMetrics
     private var ticking = false
     private var nextDeadline = 0.0
+    /// Wall-clock milliseconds at monotonic time 0: a frame's `t` is the instant it was computed
+    /// for, on the same clock as its animation, however late the thread got to encode it.
+    private let wallClockOffset: Double
 
     /// Frames composed since start, for the log at shutdown.
     private(set) var framesPublished = 0
 
     init(loop: EventLoop, channels: [BoardChannel], fps: Int, metrics: ServerMetrics) {
         self.loop = loop
-        self.metrics = metrics
         self.channels = channels
         self.interval = 1.0 / Double(fps)
+        self.metrics = metrics
+        self.wallClockOffset = Self.wallClockMilliseconds() - loop.now() * 1000
     }
 
     /// A push changed `channel`'s targets.
     func boardChanged(_ channel: BoardChannel) {
         channel.needsFrame = true
-        if channel.viewers > 0 { startTicking() }
+        if channel.totalViewers > 0 { startTicking() }
     }
 
-    /// The messages a new viewer gets first: the layout and a full frame of the current picture.
-    func greeting(for channel: BoardChannel) -> [OutgoingMessage] {
+    /// The messages a new viewer gets first: the layout and a keyframe of the current picture.
+    func greeting(for channel: BoardChannel, format: WireFormat) -> [OutgoingMessage] {
         if channel.needsFrame || channel.latestFrame == nil {
             publishFrame(of: channel, at: loop.now())
         }
         if channel.needsFrame { startTicking() }
-        return [channel.layout, channel.latestFrame!]
+        return [channel.layouts[format]!, channel.keyframe(format)!]
     }
 
     private func publishFrame(of channel: BoardChannel, at now: Double) {
@@ -46,24 +51,29 @@ final class Broadcaster {
             of: channel.board,
             at: now,
             seq: channel.seq,
-            wallClockMilliseconds: Self.wallClockMilliseconds()
+            wallClockMilliseconds: ((wallClockOffset + now * 1000) * 10).rounded() / 10
         )
-        let started = ContinuousClock.now
-        let message = OutgoingMessage(text: FrameEncoder.json(frame))
-        let encoding = ContinuousClock.now - started
-        metrics.framePublished(
-            board: channel.name,
-            bytes: message.count,
-            encodeNanoseconds: encoding.components.seconds * 1_000_000_000 + encoding.components.attoseconds / 1_000_000_000
-        )
-        channel.latestFrame = message
-        loop.publish(message, to: channel.channel)
+        let previous = channel.latestFrame
+        channel.latestFrame = frame
         framesPublished += 1
         // The frame that shows the resting value is the last one until the next push.
         channel.needsFrame = channel.board.isAnimating(at: now)
         channel.board.settle(at: now)
-        if !channel.needsFrame {
-            loop.publish(message, to: channel.restingChannel)
+
+        for format in WireFormat.allCases where channel.viewers[format, default: 0] > 0 {
+            let started = ContinuousClock.now
+            let keyframe = channel.keyframe(format)!
+            let delta = previous == nil ? keyframe : OutgoingMessage(format: format, format.encode(frame, previous: previous))
+            let encoding = ContinuousClock.now - started
+            metrics.framePublished(
+                board: channel.name,
+                bytes: delta.count,
+                encodeNanoseconds: encoding.components.seconds * 1_000_000_000 + encoding.components.attoseconds / 1_000_000_000
+            )
+            loop.publish(delta, keyframe: keyframe, to: channel.channel(format, resting: false))
+            if !channel.needsFrame {
+                loop.publish(keyframe, to: channel.channel(format, resting: true))
+            }
         }
     }
 
@@ -78,7 +88,7 @@ final class Broadcaster {
         let now = loop.now()
         metrics.tickLate(bySeconds: now - nextDeadline)
         var again = false
-        for channel in channels where channel.viewers > 0 && channel.needsFrame {
+        for channel in channels where channel.totalViewers > 0 && channel.needsFrame {
             publishFrame(of: channel, at: now)
             again = again || channel.needsFrame
         }

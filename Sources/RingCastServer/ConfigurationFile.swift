@@ -8,6 +8,7 @@ struct ConfigurationFile: Decodable {
     var port: Int?
     var fps: Int?
     var webRoot: String?
+    var openAPIDocument: String?
     var dataDir: String?
     var limits: Limits?
     var token: String?
@@ -16,7 +17,7 @@ struct ConfigurationFile: Decodable {
     var boards: [BoardEntry]?
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case host, port, fps, webRoot, dataDir, limits, token, readToken, allowedOrigins, boards
+        case host, port, fps, webRoot, openAPIDocument, dataDir, limits, token, readToken, allowedOrigins, boards
     }
 
     init(from decoder: any Decoder) throws {
@@ -26,6 +27,7 @@ struct ConfigurationFile: Decodable {
         port = try c.decodeIfPresent(Int.self, forKey: .port)
         fps = try c.decodeIfPresent(Int.self, forKey: .fps)
         webRoot = try c.decodeIfPresent(String.self, forKey: .webRoot)
+        openAPIDocument = try c.decodeIfPresent(String.self, forKey: .openAPIDocument)
         dataDir = try c.decodeIfPresent(String.self, forKey: .dataDir)
         limits = try c.decodeIfPresent(Limits.self, forKey: .limits)
         token = try c.decodeIfPresent(String.self, forKey: .token)

@@ -37,6 +37,7 @@ extension RingCastConfiguration {
         if let fps = file.fps { self.fps = fps }
         if let webRoot = file.webRoot { self.webRoot = webRoot.isEmpty ? nil : webRoot }
         if let dataDir = file.dataDir { self.dataDirectory = dataDir }
+        if let document = file.openAPIDocument { self.openAPIDocument = document.isEmpty ? nil : document }
         if let limits = file.limits {
             if let value = limits.maxBodyBytes { maxBodyBytes = value }
             if let value = limits.pingIntervalSeconds { pingIntervalSeconds = value }

@@ -12,6 +12,8 @@ public struct RingCastConfiguration: Sendable {
     public var fps: Int = 60
     /// Static files of the dashboard; nil serves none.
     public var webRoot: String? = "web"
+    /// The OpenAPI document served at `/api/v1/openapi.yaml`; nil serves none.
+    public var openAPIDocument: String? = "docs/openapi.yaml"
     /// Where the pushed targets are stored.
     public var dataDirectory: String = "data"
     /// Largest request body accepted (413 beyond it).

@@ -79,7 +79,18 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         webRoot = absolute
     }
     let store = try StateStore(directory: URL(fileURLWithPath: configuration.dataDirectory).standardizedFileURL.path)
-    let application = try Application(configuration: configuration, store: store, logger: logger)
+    var document: [UInt8]?
+    if let path = configuration.openAPIDocument {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError(
+                file: "configuration",
+                key: "openAPIDocument",
+                message: "cannot read \(URL(fileURLWithPath: path).standardizedFileURL.path)"
+            )
+        }
+        document = Array(data)
+    }
+    let application = try Application(configuration: configuration, store: store, openAPIDocument: document, logger: logger)
     let transport = TransportConfiguration(
         host: configuration.host,
         port: configuration.port,

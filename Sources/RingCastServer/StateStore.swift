@@ -14,6 +14,19 @@ struct StoredState: Codable, Equatable {
 struct StoredBoard: Codable, Equatable {
     var progress: [String: Double] = [:]
     var colors: [String: [RGBAColor]] = [:]
+    /// The pushed background colour; nil keeps the configured one.
+    var background: RGBAColor?
+    var countdown: StoredCountdown?
+    /// Continues across restarts, so an ETag never names two different states.
+    var revision: Int?
+}
+
+/// A countdown as stored: its start in wall-clock time, since the monotonic clock restarts with
+/// the process.
+struct StoredCountdown: Codable, Equatable {
+    var seconds: Double
+    /// Milliseconds since the Unix epoch.
+    var startedAt: Double
 }
 
 /// Keeps the targets on disk so a restart, graceful or `kill -9`, loses no acknowledged push.

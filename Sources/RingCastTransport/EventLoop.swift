@@ -63,7 +63,10 @@ public final class EventLoop {
 
     /// Latest wins: each viewer of `channel` is sent the newest published message it has not
     /// seen; a slow viewer skips older ones, never queues them. Never blocks.
-    public func publish(_ message: OutgoingMessage, to channel: String) {
+    /// Publishes the channel's next message. `keyframe`, when given, is the same picture as a
+    /// self-contained message: a viewer that missed the message before this one gets it instead of
+    /// `message` (a delta). Without it, `message` must be self-contained.
+    public func publish(_ message: OutgoingMessage, keyframe: OutgoingMessage? = nil, to channel: String) {
         guard isLive else { return }
         guard message.count <= configuration.maxMessageBytes else {
             TransportLog.emit(
@@ -71,7 +74,7 @@ public final class EventLoop {
             return
         }
         guard let target = channels[channel] else { return }
-        target.publish(message)
+        target.publish(message, keyframe: keyframe)
         for viewer in target.viewers.values {
             requestWrite(viewer)
         }

@@ -48,7 +48,7 @@ final class Viewer {
         if let latest = channel.latest, sentSequence != channel.sequence {
             let skipped = channel.sequence &- sentSequence &- 1
             sentSequence = channel.sequence
-            return (latest, skipped)
+            return (skipped == 0 ? latest : channel.latestKeyframe ?? latest, skipped)
         }
         return nil
     }

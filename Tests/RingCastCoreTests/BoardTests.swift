@@ -83,6 +83,16 @@ import Testing
             "out_of_range", "animation.duration"
         ),
         ("empty patch", BoardPatch(rings: [:]), 422, "invalid_value", "rings"),
+        (
+            "spring without response",
+            BoardPatch(rings: ["move": RingPatch(progress: 0.3, animation: .spring(Spring(response: 0)))]), 422,
+            "out_of_range", "rings.move.animation.spring.response"
+        ),
+        (
+            "spring without damping",
+            BoardPatch(rings: ["move": RingPatch(progress: 0.3)], animation: .spring(Spring(dampingFraction: -1))), 422,
+            "out_of_range", "animation.spring.dampingFraction"
+        ),
     ]
 
     @Test(arguments: rejected)

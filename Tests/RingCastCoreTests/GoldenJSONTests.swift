@@ -1,3 +1,4 @@
+import Foundation
 import RingCastCore
 import Testing
 
@@ -74,5 +75,48 @@ import Testing
         let frame = FrameComposer.frame(of: board, at: 0, seq: 1, wallClockMilliseconds: 0)
         #expect(FrameEncoder.json(frame) == FrameEncoder.json(frame))
         #expect(FrameEncoder.json(frame).starts(with: Array(#"{"background":"#.utf8)))
+    }
+
+    @Test func backgroundWithASplashLayer_matchesTheContract() throws {
+        var board = Board(spec: Self.spec)
+        try board.apply(
+            BackgroundUpdate(color: Palette.purpleBg, transition: .angle(45), animation: .timing(.linear, duration: 1)), at: 10)
+        let frame = FrameComposer.frame(of: board, at: 10.25, seq: 3, wallClockMilliseconds: 0)
+        // 1280 × 720 at 45°: b = h + w = 2000, legs 2000·p = 500 at p = 0.25.
+        try expectSame(
+            encoded(frame.background),
+            """
+            {"color":"#000000ff",
+             "splash":[{"style":"angle","angle":45,"color":"#4533c9ff","progress":0.25,
+                        "shape":{"polygon":[[0,0],[500,0],[0,500]]}}]}
+            """
+        )
+    }
+
+    @Test func countdownRing_matchesTheContract() throws {
+        let spec = BoardSpec(
+            name: "main", width: 1280, height: 720, background: RGBAColor(red: 0, green: 0, blue: 0),
+            rings: [Fixtures.ring("countdown", kind: .countdown, cx: 900, cy: 330, r: 100)])
+        var board = Board(spec: spec)
+        try board.startCountdown(seconds: 3, at: 100)
+        let frame = FrameComposer.frame(of: board, at: 101.5, seq: 9, wallClockMilliseconds: 0)
+        try expectSame(
+            encoded(frame.rings[0]),
+            """
+            {"id":"countdown","p":0.5,"a0":-1.5707963267948966,"a1":1.5707963267948966,
+             "gradient":{"start":-1.5707963267948966,
+                         "stops":[[0,"#e74c3cff"],[0.5,"#c0392bff"],[0.75,"#c0392bff"],[0.75,"#e74c3cff"],[1,"#e74c3cff"]]},
+             "cap":{"x":900,"y":230,"color":"#e74c3cff","visible":true},
+             "tip":{"x":900,"y":430,"color":"#c0392bff","visible":false,
+                    "shadow":{"dx":-6.279051952931354,"dy":-0.1973271571728219,"blur":2,"alpha":0.15}},
+             "label":"2s","labelColor":"#ffffffff"}
+            """
+        )
+    }
+
+    func encoded(_ value: some Encodable) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array(try encoder.encode(value))
     }
 }

@@ -93,4 +93,26 @@ import Testing
         #expect(curve.x1 == 0 && curve.x2 == 1)
         #expect(curve.progress(at: 0.5).isFinite)
     }
+
+    @Test(arguments: [TimingCurve.linear, .easeIn, .easeOut, .easeInOut])
+    func slope_isTheDerivativeOfProgress(curve: TimingCurve) {
+        let h = 1e-6
+        for step in 1...99 {
+            let x = Double(step) / 100
+            let difference = (curve.progress(at: x + h) - curve.progress(at: x - h)) / (2 * h)
+            #expect(abs(curve.slope(at: x) - difference) < 1e-6, "at \(x)")
+        }
+        #expect(curve.slope(at: 1) == 0 && curve.slope(at: -0.1) == 0)
+    }
+
+    /// At an end where dx/dt = 0 the slope is y″/x″: easeOut starts, and easeIn ends, at
+    /// (2·by)/(2·bx) = 3/(3·0.58) = 1.7241…; easeIn and easeInOut start flat. Just before easeIn's end the
+    /// slope approaches the limit like the curve parameter, √(1 − x), so within 1e-3 at x = 1 − 1e-7.
+    @Test(arguments: [
+        (TimingCurve.easeOut, 0.0, 1 / 0.58, 1e-12), (.easeIn, 0, 0, 0), (.easeInOut, 0, 0, 0), (.linear, 0, 1, 0),
+        (.easeIn, 0.999_999_9, 1 / 0.58, 1e-3),
+    ])
+    func slopeAtTheEnds_isTheLimit(curve: TimingCurve, fraction: Double, expected: Double, tolerance: Double) {
+        #expect(abs(curve.slope(at: fraction) - expected) <= tolerance)
+    }
 }

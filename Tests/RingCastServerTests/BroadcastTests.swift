@@ -1,4 +1,5 @@
 import Foundation
+import RingCastCore
 import RingCastTransport
 import Testing
 
@@ -47,7 +48,7 @@ struct BroadcastTests {
 
         let response = try server.http.send(
             "PATCH", "/api/v1/boards/main",
-            body: #"{"rings":{"move":0.8,"task1":0.5},"animation":{"curve":"linear","duration":0.4}}"#
+            body: #"{"rings":{"move":0.8,"task1":0.5},"animation":{"curve":"linear","duration":1}}"#
         )
         #expect(response.status == 200, "\(response.text)")
 
@@ -56,14 +57,16 @@ struct BroadcastTests {
         }
         let framesBySeq = [first, second].map { viewer in
             Dictionary(
-                viewer.messages.compactMap { message in message.frame.map { ($0.seq, message.bytes) } },
+                // A viewer that fell behind gets a keyframe instead of a delta: same seq, other bytes.
+                viewer.messages.compactMap { message in message.frame.map { ("\($0.seq)/\($0.keyframe ?? true)", message.bytes) }
+                },
                 uniquingKeysWith: { old, _ in old }
             )
         }
         let shared = Set(framesBySeq[0].keys).intersection(framesBySeq[1].keys)
-        #expect(shared.count >= 10, "the viewers should share most frames of a 0.4 s animation")
+        #expect(shared.count >= 10, "the viewers should share most frames of a 1 s animation")
         for seq in shared {
-            #expect(framesBySeq[0][seq] == framesBySeq[1][seq], "seq \(seq) differs between viewers")
+            #expect(framesBySeq[0][seq] == framesBySeq[1][seq], "frame \(seq) differs between viewers")
         }
         for viewer in [first, second] {
             let seqs = viewer.frames.map(\.seq)
@@ -83,7 +86,7 @@ struct BroadcastTests {
 
         let response = try server.http.send(
             "PUT", "/api/v1/boards/main/rings/exercise",
-            body: #"{"progress":0.735,"animation":{"curve":"easeOut","duration":0.3}}"#
+            body: #"{"progress":0.735,"animation":{"curve":"easeOut","duration":0.6}}"#
         )
         #expect(response.status == 200, "\(response.text)")
         let messages = try await viewer.waitUntil("the final frame") { $0.last?.frame?[ring: "exercise"]?.p == 0.735 }
@@ -146,7 +149,7 @@ struct BroadcastTests {
 
         _ = try server.http.send(
             "PATCH", "/api/v1/boards/main",
-            body: #"{"rings":{"stand":0.9},"animation":{"curve":"linear","duration":3}}"#
+            body: #"{"rings":{"stand":0.9},"animation":{"curve":"linear","duration":10}}"#
         )
         try await early.waitUntil("the animation under way") { ($0.last?.frame?[ring: "stand"]?.p ?? 0) > 0.05 }
 
@@ -205,7 +208,10 @@ struct BroadcastTests {
         let messages = try await still.waitUntil("the end state") { $0.last?.frame?[ring: "move"]?.p == 0.6 }
         try await full.waitUntil("the end state") { $0.last?.frame?[ring: "move"]?.p == 0.6 }
         #expect(messages.count == 3, "layout, keyframe, end state — no frames in between")
-        #expect(messages.last?.bytes == full.messages.last?.bytes)
+        // The resting viewer gets that frame as a keyframe, the others (who saw every frame) as a delta.
+        #expect(messages.last?.frame?.seq == full.frames.last?.seq)
+        #expect(messages.last?.frame?.keyframe == true)
+        #expect(messages.last?.frame?[ring: "move"] == full.frames.last?[ring: "move"])
         #expect(full.frames.count > 5)
     }
 
@@ -265,5 +271,60 @@ struct OperatorTests {
         #expect(lines.contains { $0.hasPrefix("ringcast_http_requests_total{") && $0.contains(#"status="422""#) })
         #expect(lines.contains { $0.hasPrefix("ringcast_tick_lateness_seconds_bucket") })
         #expect(lines.contains { $0.hasPrefix("ringcast_frame_encode_seconds_count") })
+    }
+}
+
+@Suite("Binary viewers")
+struct BinaryViewerTests {
+    @Test func binaryViewer_getsLayoutKeyframeThenDeltas_thatReconstructTheTarget() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let viewer = TestViewer(client: client, port: server.port, path: "/ws?board=main&format=binary")
+        let json = TestViewer(client: client, port: server.port)
+        try await json.waitUntil("keyframe") { $0.count >= 2 }
+        let deadline = Date().addingTimeInterval(5)
+        while viewer.binaryMessages.count < 2 && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+
+        let response = try server.http.send(
+            "PATCH", "/api/v1/boards/main",
+            body: #"{"rings":{"move":0.8,"exercise":1.5},"animation":{"curve":"linear","duration":0.3}}"#
+        )
+        #expect(response.status == 200)
+        try await json.waitUntil("the end state") { $0.last?.frame?[ring: "exercise"]?.p == 1.5 }
+
+        var layout: BinaryFrame.DecodedLayout?
+        var state: [Int: BinaryFrame.RingValues] = [:]
+        var kinds: [BinaryFrame.Kind] = []
+        let settle = Date().addingTimeInterval(5)
+        while Date() < settle {
+            layout = nil
+            state = [:]
+            kinds = []
+            for bytes in viewer.binaryMessages {
+                switch try BinaryFrame.decode(bytes) {
+                case .layout(let decoded): layout = decoded
+                case .frame(let frame):
+                    kinds.append(frame.kind)
+                    BinaryFrame.apply(frame, to: &state)
+                }
+            }
+            if let move = layout?.ringIDs.firstIndex(of: "move"), state[move]?.p == Float(0.8) { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let ids = try #require(layout?.ringIDs)
+        #expect(ids.count == 9)
+        #expect(kinds.first == .keyframe)
+        #expect(kinds.dropFirst().contains(.delta))
+        let move = try #require(ids.firstIndex(of: "move"))
+        let exercise = try #require(ids.firstIndex(of: "exercise"))
+        #expect(state[move]?.p == Float(0.8))
+        #expect(String(decoding: state[move]?.label ?? [], as: UTF8.self) == "80%")
+        #expect(state[exercise]?.state.contains(.beyondOneTurn) == true)
+        #expect(String(decoding: state[exercise]?.label ?? [], as: UTF8.self) == "150%")
+        // Deltas of a moving ring stay small: ≤ 24 bytes per changed ring plus its label.
+        let largest = viewer.binaryMessages.dropFirst(2).map(\.count).max() ?? 0
+        #expect(largest <= 17 + 2 * (24 + 5), "largest delta \(largest) bytes")
     }
 }

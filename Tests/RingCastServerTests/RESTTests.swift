@@ -40,6 +40,16 @@ struct RESTTests {
         BadRequest(name: "not an object", method: "PATCH", path: board, body: "[1,2]", status: 400, code: "malformed"),
         BadRequest(name: "empty body", method: "PATCH", path: board, body: "", status: 400, code: "malformed"),
         BadRequest(
+            name: "duplicate key", method: "PATCH", path: board, body: #"{"rings":{"move":0.5,"move":0.9}}"#,
+            status: 400, code: "malformed", field: "rings.move"
+        ),
+        BadRequest(
+            name: "deep nesting", method: "PATCH", path: board,
+            body: #"{"rings":{"move":"# + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}}",
+            status: 400, code: "malformed"
+        ),
+
+        BadRequest(
             name: "wrong type", method: "PATCH", path: board, body: #"{"rings":{"move":"high"}}"#,
             status: 400, code: "malformed", field: "rings.move"
         ),
@@ -137,6 +147,28 @@ struct RESTTests {
         #expect(try after.decode(TestSnapshot.self).rings.map(\.target) == before.decode(TestSnapshot.self).rings.map(\.target))
     }
 
+    @Test func invalidUTF8_andABodyWithoutALength_areRefusedAndChangeNothing() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let http = server.http
+        let before = try http.get(Self.board)
+
+        let body: [UInt8] = Array(#"{"rings":{"mo"#.utf8) + [0xff, 0xfe] + Array(#"ve":0.5}}"#.utf8)
+        let head =
+            "PATCH \(Self.board) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        let invalid = try http.exchange(Array(head.utf8) + body)
+        #expect(invalid.status == 400, "\(invalid.text)")
+        #expect(invalid.error?.code == "malformed")
+
+        let chunked =
+            "PATCH \(Self.board) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n16\r\n{\"rings\":{\"move\":0.5}}\r\n0\r\n\r\n"
+        let unlengthed = try http.exchange(Array(chunked.utf8))
+        #expect(unlengthed.status == 411, "\(unlengthed.text)")
+        #expect(unlengthed.error?.code == "length_required")
+
+        #expect(try http.get(Self.board).headers["etag"] == before.headers["etag"])
+    }
+
     @Test func getBoard_showsTargetsAndPresentation_withAnETagThatFollowsTheTargets() throws {
         let server = try TestServer()
         defer { server.shutdown() }
@@ -199,6 +231,9 @@ struct RESTTests {
 
         #expect(try http.get("/healthz").status == 200)
         #expect(try http.get("/readyz").status == 200)
+        let document = try http.get("/api/v1/openapi.yaml")
+        #expect(document.status == 200)
+        #expect(document.text.hasPrefix("openapi: 3.1"))
 
         let page = try http.get("/")
         #expect(page.status == 200)

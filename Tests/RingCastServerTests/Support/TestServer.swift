@@ -31,6 +31,7 @@ final class TestServer: Sendable {
         configuration.port = 0
         configuration.fps = fps
         configuration.webRoot = repositoryRoot.appendingPathComponent("web").path
+        configuration.openAPIDocument = repositoryRoot.appendingPathComponent("docs/openapi.yaml").path
         configuration.dataDirectory = directory.path
         adjust(&configuration)
         var logger = Logger(label: "ringcast-test")

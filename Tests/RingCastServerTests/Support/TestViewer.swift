@@ -35,6 +35,7 @@ final class TestViewer: Sendable {
     private struct State {
         var opened = false
         var messages: [ViewerMessage] = []
+        var binary: [[UInt8]] = []
         var closeCode: Int??
         var failure: String?
     }
@@ -59,7 +60,7 @@ final class TestViewer: Sendable {
                 case .text(let bytes):
                     state.messages.append(Self.decode(bytes))
                 case .binary(let bytes):
-                    state.failure = "unexpected binary message of \(bytes.count) bytes"
+                    state.binary.append(bytes)
                 case .closed(let code):
                     state.closeCode = .some(code)
                 case .failed(let reason):
@@ -79,10 +80,13 @@ final class TestViewer: Sendable {
             return .layout(layout, bytes: bytes)
         }
         return .frame(
-            TestFrame(type: "undecodable", board: String(decoding: bytes, as: UTF8.self), seq: 0, t: 0, rings: []), bytes: bytes)
+            TestFrame(type: "undecodable", board: String(decoding: bytes, as: UTF8.self), seq: 0, t: 0, keyframe: nil, rings: []),
+            bytes: bytes)
     }
 
     var messages: [ViewerMessage] { recorder.state.withLock { $0.messages } }
+    /// Binary messages (`format=binary`), in order.
+    var binaryMessages: [[UInt8]] { recorder.state.withLock { $0.binary } }
     var frames: [TestFrame] { messages.compactMap(\.frame) }
     var failure: String? { recorder.state.withLock { $0.failure } }
     var closeCode: Int?? { recorder.state.withLock { $0.closeCode } }
@@ -165,6 +169,7 @@ struct TestFrame: Decodable, Equatable {
     var board: String
     var seq: UInt64
     var t: Double
+    var keyframe: Bool?
     var rings: [Ring]
 
     subscript(ring id: String) -> Ring? { rings.first { $0.id == id } }

@@ -1,0 +1,183 @@
+extension BinaryFrame {
+    public struct DecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// A decoded layout: what a client needs to map ring indices to ids.
+    public struct DecodedLayout: Sendable, Equatable {
+        public var board: String
+        public var width: Float
+        public var height: Float
+        public var ringIDs: [String]
+    }
+
+    /// A decoded frame; each ring lists the fields it carried, the others are left at zero.
+    public struct DecodedFrame: Sendable, Equatable {
+        public struct Ring: Sendable, Equatable {
+            public var index: Int
+            public var fields: Fields
+            public var values: RingValues
+        }
+
+        public var kind: Kind
+        public var seq: UInt32
+        public var t: Double
+        /// RGBA8, present in keyframes and when the background changed.
+        public var background: [UInt8]?
+        /// The splash layers' styles and progress, when the background is present.
+        public var splash: [(style: String, progress: Float)] = []
+
+        public static func == (a: DecodedFrame, b: DecodedFrame) -> Bool {
+            a.kind == b.kind && a.seq == b.seq && a.t == b.t && a.background == b.background && a.rings == b.rings
+                && a.splash.map(\.style) == b.splash.map(\.style) && a.splash.map(\.progress) == b.splash.map(\.progress)
+        }
+        public var rings: [Ring]
+    }
+
+    public enum Message: Sendable, Equatable {
+        case layout(DecodedLayout)
+        case frame(DecodedFrame)
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Message {
+        var r = BinaryReader(bytes)
+        guard try r.u8() == magic else { throw DecodingError(description: "not a RingCast binary message") }
+        guard try r.u8() == version else { throw DecodingError(description: "unsupported version") }
+        let kindByte = try r.u8()
+        let flags = try r.u8()
+        guard let kind = Kind(rawValue: kindByte) else { throw DecodingError(description: "unknown kind \(kindByte)") }
+        if kind == .layout {
+            let width = try r.f32()
+            let height = try r.f32()
+            _ = try r.take(4)
+            let board = try r.str8()
+            var ids: [String] = []
+            for _ in 0..<(try r.u8()) {
+                ids.append(try r.str8())
+                _ = try r.str8()  // title
+                _ = try r.take(1 + 6 * 4 + 8 + 2 * 13)
+            }
+            try r.end()
+            return .layout(DecodedLayout(board: board, width: width, height: height, ringIDs: ids))
+        }
+        let seq = try r.u32()
+        let t = try r.f64()
+        var background: [UInt8]?
+        var splash: [(style: String, progress: Float)] = []
+        if flags & 1 != 0 {
+            background = try r.take(4)
+            for _ in 0..<(try r.u8()) {
+                let style = Int(try r.u8())
+                guard style < splashStyles.count else { throw DecodingError(description: "unknown splash style \(style)") }
+                if style == 5 { _ = try r.f32() }
+                _ = try r.take(4)
+                let progress = try r.f32()
+                switch try r.u8() {
+                case 0: _ = try r.take(8 * Int(try r.u8()))
+                case 1: _ = try r.take(12)
+                case let shape: throw DecodingError(description: "unknown splash shape \(shape)")
+                }
+                splash.append((splashStyles[style], progress))
+            }
+        }
+        var rings: [DecodedFrame.Ring] = []
+        for _ in 0..<(try r.u8()) {
+            let index = Int(try r.u8())
+            let fields = Fields(rawValue: try r.u8())
+            var v = RingValues(
+                state: [], p: 0, a1: 0, tipX: 0, tipY: 0, shadowDX: 0, shadowDY: 0, offsets: (0, 0),
+                startColor: [], endColor: [], label: [], labelColor: []
+            )
+            if fields.contains(.state) { v.state = State(rawValue: try r.u8()) }
+            if fields.contains(.progress) {
+                v.p = try r.f32()
+                v.a1 = try r.f32()
+            }
+            if fields.contains(.tip) {
+                v.tipX = try r.u16()
+                v.tipY = try r.u16()
+                v.shadowDX = Int16(bitPattern: try r.u16())
+                v.shadowDY = Int16(bitPattern: try r.u16())
+            }
+            if fields.contains(.offsets) { v.offsets = (try r.u16(), try r.u16()) }
+            if fields.contains(.startColor) { v.startColor = try r.take(4) }
+            if fields.contains(.endColor) { v.endColor = try r.take(4) }
+            if fields.contains(.label) { v.label = try r.take(Int(try r.u8())) }
+            if fields.contains(.labelColor) { v.labelColor = try r.take(4) }
+            rings.append(DecodedFrame.Ring(index: index, fields: fields, values: v))
+        }
+        try r.end()
+        return .frame(DecodedFrame(kind: kind, seq: seq, t: t, background: background, splash: splash, rings: rings))
+    }
+
+    /// Merges a decoded frame into the last known values per ring index, as a viewer does.
+    public static func apply(_ frame: DecodedFrame, to state: inout [Int: RingValues]) {
+        for ring in frame.rings {
+            guard var v = state[ring.index], frame.kind == .delta else {
+                state[ring.index] = ring.values
+                continue
+            }
+            let new = ring.values
+            if ring.fields.contains(.state) { v.state = new.state }
+            if ring.fields.contains(.progress) {
+                v.p = new.p
+                v.a1 = new.a1
+            }
+            if ring.fields.contains(.tip) {
+                v.tipX = new.tipX
+                v.tipY = new.tipY
+                v.shadowDX = new.shadowDX
+                v.shadowDY = new.shadowDY
+            }
+            if ring.fields.contains(.offsets) { v.offsets = new.offsets }
+            if ring.fields.contains(.startColor) { v.startColor = new.startColor }
+            if ring.fields.contains(.endColor) { v.endColor = new.endColor }
+            if ring.fields.contains(.label) { v.label = new.label }
+            if ring.fields.contains(.labelColor) { v.labelColor = new.labelColor }
+            state[ring.index] = v
+        }
+    }
+}
+
+/// Reads little-endian values, throwing at the end of the buffer instead of trapping.
+struct BinaryReader {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func take(_ count: Int) throws(BinaryFrame.DecodingError) -> [UInt8] {
+        guard count >= 0, index + count <= bytes.count else {
+            throw BinaryFrame.DecodingError(description: "truncated message at byte \(index)")
+        }
+        defer { index += count }
+        return Array(bytes[index..<(index + count)])
+    }
+
+    mutating func u8() throws(BinaryFrame.DecodingError) -> UInt8 { try take(1)[0] }
+
+    mutating func u16() throws(BinaryFrame.DecodingError) -> UInt16 {
+        let b = try take(2)
+        return UInt16(b[0]) | UInt16(b[1]) << 8
+    }
+
+    mutating func u32() throws(BinaryFrame.DecodingError) -> UInt32 {
+        try take(4).enumerated().reduce(0) { $0 | UInt32($1.element) << UInt32(8 * $1.offset) }
+    }
+
+    mutating func f32() throws(BinaryFrame.DecodingError) -> Float { Float(bitPattern: try u32()) }
+
+    mutating func f64() throws(BinaryFrame.DecodingError) -> Double {
+        Double(bitPattern: try take(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << UInt64(8 * $1.offset) })
+    }
+
+    mutating func str8() throws(BinaryFrame.DecodingError) -> String {
+        String(decoding: try take(Int(try u8())), as: UTF8.self)
+    }
+
+    func end() throws(BinaryFrame.DecodingError) {
+        guard index == bytes.count else {
+            throw BinaryFrame.DecodingError(description: "\(bytes.count - index) trailing bytes")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+extension BinaryFrame {
+    /// The layout message (see the byte diagram on `BinaryFrame`).
+    public static func encode(_ layout: Layout) -> [UInt8] {
+        var w = BinaryWriter(capacity: 64 + layout.rings.count * 96)
+        w.bytes([magic, version, Kind.layout.rawValue, 0])
+        w.f32(Float(layout.width))
+        w.f32(Float(layout.height))
+        w.bytes(rgba(layout.background))
+        w.str8(layout.board)
+        w.u8(UInt8(clamping: layout.rings.count))
+        for ring in layout.rings.prefix(255) {
+            w.str8(ring.id)
+            w.str8(ring.title)
+            w.u8(ring.kind == "derived" ? 1 : ring.kind == "countdown" ? 2 : 0)
+            for value in [ring.cx, ring.cy, ring.r, ring.thickness, ring.cx, ring.cy - ring.r] {
+                w.f32(Float(value))
+            }
+            w.bytes(rgba(ring.track))
+            w.bytes(rgba(ring.titleColor))
+            for text in [ring.titleText, ring.labelText] {
+                w.f32(Float(text.x))
+                w.f32(Float(text.y))
+                w.f32(Float(text.size))
+                w.u8(text.align == "left" ? 0 : text.align == "right" ? 2 : 1)
+            }
+        }
+        return w.bytes
+    }
+
+    /// A frame message: a keyframe when `previous` is nil, else a delta carrying only what changed
+    /// since `previous` (the frame before it on the same board).
+    public static func encode(_ frame: Frame, previous: Frame?) -> [UInt8] {
+        let withBackground = previous == nil || previous?.background != frame.background
+        var w = BinaryWriter(capacity: 32 + frame.rings.count * 32)
+        w.bytes([magic, version, (previous == nil ? Kind.keyframe : Kind.delta).rawValue, withBackground ? 1 : 0])
+        w.u32(UInt32(truncatingIfNeeded: frame.seq))
+        w.f64(frame.t)
+        if withBackground {
+            w.bytes(rgba(frame.background.color))
+            let layers = frame.background.splash.prefix(255)
+            w.u8(UInt8(layers.count))
+            for layer in layers {
+                let style = splashStyles.firstIndex(of: layer.style) ?? 0
+                w.u8(UInt8(style))
+                if style == 5 { w.f32(Float(layer.angle ?? 0)) }
+                w.bytes(rgba(layer.color))
+                w.f32(Float(layer.progress))
+                switch layer.shape {
+                case .polygon(let points):
+                    w.u8(0)
+                    w.u8(UInt8(min(points.count, 255)))
+                    for point in points.prefix(255) {
+                        w.f32(Float(point.x))
+                        w.f32(Float(point.y))
+                    }
+                case .circle(let cx, let cy, let r):
+                    w.u8(1)
+                    w.f32(Float(cx))
+                    w.f32(Float(cy))
+                    w.f32(Float(r))
+                }
+            }
+        }
+        var entries: [(index: Int, fields: Fields, values: RingValues)] = []
+        for (index, ring) in frame.rings.enumerated().prefix(255) {
+            let values = values(of: ring)
+            var fields = Fields.all
+            if let previous, index < previous.rings.count, previous.rings[index].id == ring.id {
+                fields = values.fields(changedSince: Self.values(of: previous.rings[index]))
+            }
+            if !fields.isEmpty { entries.append((index, fields, values)) }
+        }
+        w.u8(UInt8(entries.count))
+        for entry in entries {
+            w.u8(UInt8(entry.index))
+            w.u8(entry.fields.rawValue)
+            write(entry.values, fields: entry.fields, to: &w)
+        }
+        return w.bytes
+    }
+
+    private static func write(_ v: RingValues, fields: Fields, to w: inout BinaryWriter) {
+        if fields.contains(.state) { w.u8(v.state.rawValue) }
+        if fields.contains(.progress) {
+            w.f32(v.p)
+            w.f32(v.a1)
+        }
+        if fields.contains(.tip) {
+            w.u16(v.tipX)
+            w.u16(v.tipY)
+            w.i16(v.shadowDX)
+            w.i16(v.shadowDY)
+        }
+        if fields.contains(.offsets) {
+            w.u16(v.offsets.0)
+            w.u16(v.offsets.1)
+        }
+        if fields.contains(.startColor) { w.bytes(v.startColor) }
+        if fields.contains(.endColor) { w.bytes(v.endColor) }
+        if fields.contains(.label) { w.str8(v.label) }
+        if fields.contains(.labelColor) { w.bytes(v.labelColor) }
+    }
+}

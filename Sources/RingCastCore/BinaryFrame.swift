@@ -1,0 +1,175 @@
+/// The binary wire format (`&format=binary`), version 1. All integers little-endian.
+///
+/// ```
+/// header   'R'(0x52) | version u8 = 1 | kind u8 | flags u8
+///          kind: 1 layout, 2 keyframe, 3 delta
+///
+/// layout   width f32 | height f32 | background RGBA8 | board str8 | ringCount u8 | ring…
+///   ring   id str8 | title str8 | kind u8 (0 plain, 1 derived, 2 countdown)
+///          | cx f32 | cy f32 | r f32 | thickness f32 | capX f32 | capY f32
+///          | track RGBA8 | titleColor RGBA8 | titleText text | labelText text
+///   text   x f32 | y f32 | size f32 | align u8 (0 left, 1 center, 2 right)
+///
+/// frame    (flags bit0: a background section follows the header)
+///          seq u32 (low 32 bits) | t f64 (ms since the Unix epoch)
+///          [background: color RGBA8 | layerCount u8 | layer…]
+///          ringCount u8 | ring…
+///   layer  style u8 (0 leftToRight, 1 rightToLeft, 2 topToBottom, 3 bottomToTop, 4 circle, 5 angle)
+///          | angle f32 (degrees, style 5 only) | color RGBA8 | progress f32
+///          | shape u8 (0 polygon: n u8, n × (x f32, y f32); 1 circle: cx f32 | cy f32 | r f32)
+///   point  x u16 | y u16, both in 1/16 logical unit (0…4095.9375)
+///   ring   index u8 (into the layout's rings) | fields u8 | the fields present, in bit order:
+///          0x01 state u8: bit0 has data, bit1 arc drawn (p > 0), bit2 cap visible,
+///                         bit3 tip visible (shadowed), bit4 beyond one turn
+///          0x02 p f32 | a1 f32
+///          0x04 tip point | shadow dx i16 | dy i16 (1/256 logical unit)
+///          0x08 gradient offsets o1 u16 | o2 u16 (1/65535; below one turn)
+///          0x10 start colour RGBA8 (first stop; the cap's colour)
+///          0x20 end colour RGBA8 (last stop below one turn; the tip's colour)
+///          0x40 label str8 (UTF-8)
+///          0x80 label colour RGBA8
+///   str8   length u8 | UTF-8 bytes
+/// ```
+///
+/// A keyframe carries every field of every ring; a delta carries only the rings, and within
+/// them only the fields, whose encoded values changed since the previous frame, and the
+/// background only when it changed. Constants of version 1: a0 = −π/2, shadow blur 2 and alpha
+/// 0.15. Stops are rebuilt as `[0,start] [o1,end] [o2,end] [o2,start] [1,start]` below one turn
+/// (conic start a0) and `[0,start] [1,end]` beyond it (conic start a1).
+public enum BinaryFrame {
+    public static let magic: UInt8 = 0x52
+    public static let version: UInt8 = 1
+
+    public enum Kind: UInt8, Sendable {
+        case layout = 1
+        case keyframe = 2
+        case delta = 3
+    }
+
+    public struct Fields: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        public static let state = Fields(rawValue: 0x01)
+        public static let progress = Fields(rawValue: 0x02)
+        public static let tip = Fields(rawValue: 0x04)
+        public static let offsets = Fields(rawValue: 0x08)
+        public static let startColor = Fields(rawValue: 0x10)
+        public static let endColor = Fields(rawValue: 0x20)
+        public static let label = Fields(rawValue: 0x40)
+        public static let labelColor = Fields(rawValue: 0x80)
+        public static let all = Fields(rawValue: 0xff)
+    }
+
+    public struct State: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        public static let hasData = State(rawValue: 0x01)
+        public static let arc = State(rawValue: 0x02)
+        public static let capVisible = State(rawValue: 0x04)
+        public static let tipVisible = State(rawValue: 0x08)
+        public static let beyondOneTurn = State(rawValue: 0x10)
+    }
+
+    /// One ring's values as they go on the wire (already quantised), so two frames compare
+    /// field by field exactly as a viewer would see them.
+    public struct RingValues: Sendable, Equatable {
+        public var state: State
+        public var p: Float
+        public var a1: Float
+        public var tipX: UInt16
+        public var tipY: UInt16
+        public var shadowDX: Int16
+        public var shadowDY: Int16
+        public var offsets: (UInt16, UInt16)
+        public var startColor: [UInt8]
+        public var endColor: [UInt8]
+        public var label: [UInt8]
+        public var labelColor: [UInt8]
+
+        public static func == (a: RingValues, b: RingValues) -> Bool {
+            a.state == b.state && a.p == b.p && a.a1 == b.a1 && a.tipX == b.tipX && a.tipY == b.tipY
+                && a.shadowDX == b.shadowDX && a.shadowDY == b.shadowDY && a.offsets == b.offsets
+                && a.startColor == b.startColor && a.endColor == b.endColor && a.label == b.label
+                && a.labelColor == b.labelColor
+        }
+
+        /// The fields whose wire values differ from `previous`.
+        public func fields(changedSince previous: RingValues) -> Fields {
+            var fields: Fields = []
+            if state != previous.state { fields.insert(.state) }
+            if p != previous.p || a1 != previous.a1 { fields.insert(.progress) }
+            if tipX != previous.tipX || tipY != previous.tipY || shadowDX != previous.shadowDX
+                || shadowDY != previous.shadowDY
+            {
+                fields.insert(.tip)
+            }
+            if offsets != previous.offsets { fields.insert(.offsets) }
+            if startColor != previous.startColor { fields.insert(.startColor) }
+            if endColor != previous.endColor { fields.insert(.endColor) }
+            if label != previous.label { fields.insert(.label) }
+            if labelColor != previous.labelColor { fields.insert(.labelColor) }
+            return fields
+        }
+    }
+
+    static let splashStyles = ["leftToRight", "rightToLeft", "topToBottom", "bottomToTop", "circle", "angle"]
+
+    // MARK: Quantisation
+
+    /// 1/16 logical unit, clamped to what a u16 holds.
+    static func point(_ value: Double) -> UInt16 {
+        UInt16(clamping: Int((value * 16).rounded()).clamped(0, 65_535))
+    }
+
+    /// 1/256 logical unit, clamped to an i16.
+    static func small(_ value: Double) -> Int16 {
+        Int16(clamping: Int((value * 256).rounded()).clamped(-32_768, 32_767))
+    }
+
+    /// A fraction 0…1 in 1/65535.
+    static func fraction(_ value: Double) -> UInt16 {
+        UInt16(clamping: Int((value * 65_535).rounded()).clamped(0, 65_535))
+    }
+
+    /// RGBA, 8 bits each, as the hex form rounds them.
+    static func rgba(_ color: RGBAColor) -> [UInt8] {
+        [color.red, color.green, color.blue, color.alpha].map {
+            UInt8(clamping: Int(($0 * 255).rounded()).clamped(0, 255))
+        }
+    }
+
+    /// The wire values of one composed ring.
+    public static func values(of ring: RingFrame) -> RingValues {
+        let p = ring.p ?? 0
+        var state: State = []
+        if ring.p != nil { state.insert(.hasData) }
+        if p > 0 { state.insert(.arc) }
+        if ring.cap.visible { state.insert(.capVisible) }
+        if ring.tip.visible { state.insert(.tipVisible) }
+        let stops = ring.gradient.stops
+        let beyond = p > 1
+        if beyond { state.insert(.beyondOneTurn) }
+        let offsets: (UInt16, UInt16) =
+            beyond || stops.count < 5 ? (0, 0) : (fraction(stops[1].offset), fraction(stops[2].offset))
+        return RingValues(
+            state: state,
+            p: Float(p),
+            a1: Float(ring.a1),
+            tipX: point(ring.tip.x),
+            tipY: point(ring.tip.y),
+            shadowDX: small(ring.tip.shadow.dx),
+            shadowDY: small(ring.tip.shadow.dy),
+            offsets: offsets,
+            startColor: rgba(stops.first?.color ?? ring.cap.color),
+            endColor: rgba(ring.tip.color),
+            label: Array(ring.label.utf8.prefix(255)),
+            labelColor: rgba(ring.labelColor)
+        )
+    }
+}
+
+extension Int {
+    fileprivate func clamped(_ low: Int, _ high: Int) -> Int { Swift.min(Swift.max(self, low), high) }
+}

@@ -1,0 +1,28 @@
+extension FrameEncoder {
+    /// A JSON frame message: a keyframe (`"keyframe":true`, every ring) when `previous` is nil,
+    /// else a delta with only the rings whose values changed since `previous`. The background is
+    /// always included: it is small, and it carries the splash layers that change while they play.
+    public static func json(_ frame: Frame, previous: Frame?) -> [UInt8] {
+        var message = frame
+        if let previous {
+            message.rings = frame.rings.enumerated().compactMap { index, ring in
+                index < previous.rings.count && previous.rings[index] == ring ? nil : ring
+            }
+        }
+        return (try? JSONBytes.encode(FrameMessage(frame: message, keyframe: previous == nil))) ?? []
+    }
+
+    /// `frame` plus the `keyframe` flag, with the frame's own keys.
+    private struct FrameMessage: Encodable {
+        var frame: Frame
+        var keyframe: Bool
+
+        private enum CodingKeys: String, CodingKey { case keyframe }
+
+        func encode(to encoder: any Encoder) throws {
+            try frame.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(keyframe, forKey: .keyframe)
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+@testable import RingCastCore
+
+@Suite("Binary frames")
+struct BinaryFrameTests {
+    static let red = RGBAColor(hex: "#ff0000")!
+    static let blue = RGBAColor(hex: "#0000ff")!
+
+    static let spec = RingSpec(
+        id: "r", title: "R", cx: 100, cy: 100, r: 50, thickness: 10,
+        track: RGBAColor(hex: "#2c2c2e")!, colors: [red, blue], kind: .plain,
+        titleText: TextSpec(x: 100, y: 170, size: 12, align: "center"),
+        labelText: TextSpec(x: 100, y: 100, size: 20, align: "center"),
+        titleColor: RGBAColor(hex: "#8e8e93")!, labelColor: RGBAColor(hex: "#ffffff")!
+    )
+
+    static func frame(_ p: Double?, seq: UInt64 = 7) -> Frame {
+        Frame(
+            board: "b", seq: seq, t: 1000.5,
+            rings: [FrameComposer.ring(spec, progress: p, colors: [red, blue], labelColor: spec.labelColor)],
+            background: BackgroundFrame(color: RGBAColor(red: 0, green: 0, blue: 0))
+        )
+    }
+
+    @Test func keyframe_matchesTheGoldenBytes() {
+        let bytes = BinaryFrame.encode(Self.frame(0.5), previous: nil)
+        let golden: [UInt8] = [
+            0x52, 0x01, 0x02, 0x01,  // 'R', version 1, keyframe, background follows
+            0x07, 0x00, 0x00, 0x00,  // seq 7
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x44, 0x8f, 0x40,  // t 1000.5
+            0x00, 0x00, 0x00, 0xff, 0x00,  // background black, no splash layers
+            0x01,  // one ring
+            0x00, 0xff,  // ring 0, every field
+            0x07,  // has data, arc, cap visible
+            0x00, 0x00, 0x00, 0x3f, 0xdb, 0x0f, 0xc9, 0x3f,  // p 0.5, a1 π/2
+            0x40, 0x06, 0x60, 0x09,  // tip (100, 150) in 1/16
+            0xdc, 0xfc, 0xe7, 0xff,  // shadow (−3.1395, −0.0987) in 1/256: −804, −25
+            0x00, 0x80, 0xff, 0xbf,  // offsets 0.5, 0.75 in 1/65535
+            0xff, 0x00, 0x00, 0xff,  // start colour
+            0x00, 0x00, 0xff, 0xff,  // end colour
+            0x03, 0x35, 0x30, 0x25,  // "50%"
+            0xff, 0xff, 0xff, 0xff,  // label colour
+        ]
+        #expect(bytes == golden)
+    }
+
+    @Test func layout_roundTripsItsRingIDs() throws {
+        let layout = FrameComposer.layout(
+            of: BoardSpec(name: "b", width: 640, height: 360, background: Self.blue, rings: [Self.spec]))
+        let bytes = BinaryFrame.encode(layout)
+        #expect(bytes.prefix(4) == [0x52, 0x01, 0x01, 0x00])
+        guard case .layout(let decoded) = try BinaryFrame.decode(bytes) else {
+            Issue.record("not a layout")
+            return
+        }
+        #expect(decoded == BinaryFrame.DecodedLayout(board: "b", width: 640, height: 360, ringIDs: ["r"]))
+    }
+
+    @Test(arguments: [nil, 0, 0.25, 0.97, 1, 1.55, 10] as [Double?])
+    func keyframe_decodesToTheWireValuesOfTheRing(_ p: Double?) throws {
+        let frame = Self.frame(p)
+        guard case .frame(let decoded) = try BinaryFrame.decode(BinaryFrame.encode(frame, previous: nil)) else {
+            Issue.record("not a frame")
+            return
+        }
+        #expect(decoded.kind == .keyframe)
+        #expect(decoded.seq == 7)
+        #expect(decoded.t == 1000.5)
+        #expect(decoded.rings.count == 1)
+        #expect(decoded.rings.first?.values == BinaryFrame.values(of: frame.rings[0]))
+    }
+
+    @Test func deltas_reconstructTheSamePictureAsKeyframes() throws {
+        // A ring animating across a full turn and beyond, with a colour change on the way.
+        var board = Board(spec: BoardSpec(name: "b", width: 640, height: 360, background: Self.blue, rings: [Self.spec]))
+        try board.apply(BoardPatch(rings: ["r": RingPatch(progress: 1.4)], animation: .timing(.easeInOut, duration: 1)), at: 0)
+        try board.apply(
+            BoardPatch(rings: ["r": RingPatch(colors: [Self.blue, Self.red])], animation: .timing(.linear, duration: 0.5)),
+            at: 0.3
+        )
+        var previous: Frame?
+        var state: [Int: BinaryFrame.RingValues] = [:]
+        for tick in 0...70 {
+            let frame = FrameComposer.frame(of: board, at: Double(tick) / 60, seq: UInt64(tick), wallClockMilliseconds: 0)
+            guard case .frame(let delta) = try BinaryFrame.decode(BinaryFrame.encode(frame, previous: previous)),
+                case .frame(let key) = try BinaryFrame.decode(BinaryFrame.encode(frame, previous: nil))
+            else {
+                Issue.record("not frames")
+                return
+            }
+            BinaryFrame.apply(delta, to: &state)
+            var fromKey: [Int: BinaryFrame.RingValues] = [:]
+            BinaryFrame.apply(key, to: &fromKey)
+            #expect(state == fromKey, "tick \(tick)")
+            previous = frame
+        }
+    }
+
+    @Test func movingRing_costsAtMost24BytesPlusItsLabel() {
+        for (from, to) in [(0.40, 0.41), (0.97, 0.98), (1.40, 1.41)] {
+            let delta = BinaryFrame.encode(Self.frame(to, seq: 8), previous: Self.frame(from))
+            let header = 4 + 4 + 8 + 1  // no background section: it did not change
+            let label = 1 + PercentLabel.string(for: to).utf8.count
+            #expect(delta.count - header - label <= 24, "p \(from) → \(to): \(delta.count - header - label) bytes")
+        }
+        // Nothing changed: an empty delta.
+        #expect(BinaryFrame.encode(Self.frame(0.5, seq: 8), previous: Self.frame(0.5)).count == 4 + 4 + 8 + 1)
+    }
+
+    @Test(arguments: [[], [0x52], [0x52, 0x02, 0x02, 0x00], [0x00, 0x01, 0x02, 0x00]] as [[UInt8]])
+    func truncatedOrForeignBytes_areRefusedNotTrapped(_ bytes: [UInt8]) {
+        #expect(throws: BinaryFrame.DecodingError.self) { try BinaryFrame.decode(bytes) }
+    }
+
+    @Test func jsonDelta_carriesOnlyChangedRings_andKeyframesCarryAll() throws {
+        struct Message: Decodable {
+            struct Ring: Decodable { var id: String }
+            var keyframe: Bool
+            var rings: [Ring]
+        }
+        var board = Board(spec: BoardSpec(name: "b", width: 640, height: 360, background: Self.blue, rings: [Self.spec]))
+        try board.apply(BoardPatch(rings: ["r": RingPatch(progress: 0.5)], animation: Animation.none), at: 0)
+        let first = FrameComposer.frame(of: board, at: 0, seq: 1, wallClockMilliseconds: 0)
+        let same = FrameComposer.frame(of: board, at: 1, seq: 2, wallClockMilliseconds: 0)
+        let key = try JSONDecoder().decode(Message.self, from: Data(FrameEncoder.json(same, previous: nil)))
+        let delta = try JSONDecoder().decode(Message.self, from: Data(FrameEncoder.json(same, previous: first)))
+        #expect(key.keyframe && key.rings.map(\.id) == ["r"])
+        #expect(!delta.keyframe && delta.rings.isEmpty)
+    }
+}

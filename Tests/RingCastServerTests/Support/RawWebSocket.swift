@@ -1,0 +1,134 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A WebSocket client written byte by byte over a POSIX socket, so a test can send what no
+/// well-behaved library would: data frames to a read-only endpoint, invalid UTF-8, oversized or
+/// fragmented frames, garbage after the handshake.
+final class RawWebSocket {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects and completes the opening handshake on `path`.
+    init(port: Int, path: String = "/ws?board=main&format=json", timeoutSeconds: Int = 5) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestHTTPError.connect("socket: \(errno)") }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw TestHTTPError.connect("connect failed: errno \(errno)")
+        }
+        let request =
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        try send(Array(request.utf8))
+        let head = try readUntil([13, 10, 13, 10])
+        guard String(decoding: head, as: UTF8.self).hasPrefix("HTTP/1.1 101") else {
+            throw TestHTTPError.badResponse("no upgrade: \(String(decoding: head, as: UTF8.self))")
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Sends raw bytes.
+    func send(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let result = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            guard result > 0 else { throw TestHTTPError.io("send failed: errno \(errno)") }
+            sent += result
+        }
+    }
+
+    /// Sends one client frame (masked, as RFC 6455 requires of clients).
+    func sendFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true) throws {
+        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        switch payload.count {
+        case ..<126:
+            frame.append(0x80 | UInt8(payload.count))
+        case ..<65_536:
+            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xff)]
+        default:
+            frame.append(0x80 | 127)
+            frame += (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xff) }
+        }
+        frame += mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        try send(frame)
+    }
+
+    /// Reads frames until the server's close frame and returns its status code (nil when the
+    /// connection ended without one).
+    func readCloseCode() throws -> Int? {
+        while true {
+            guard let (opcode, payload) = try readFrame() else { return nil }
+            if opcode == 0x8 {
+                return payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : nil
+            }
+        }
+    }
+
+    /// One server frame (servers do not mask), or nil at end of stream.
+    private func readFrame() throws -> (UInt8, [UInt8])? {
+        guard let header = try read(2) else { return nil }
+        var length = Int(header[1] & 0x7f)
+        if length == 126 {
+            guard let extended = try read(2) else { return nil }
+            length = Int(extended[0]) << 8 | Int(extended[1])
+        } else if length == 127 {
+            guard let extended = try read(8) else { return nil }
+            length = extended.reduce(0) { $0 << 8 | Int($1) }
+        }
+        guard let payload = try read(length) else { return nil }
+        return (header[0] & 0x0f, payload)
+    }
+
+    private func read(_ count: Int) throws -> [UInt8]? {
+        while buffer.count < count {
+            guard try fill() else { return nil }
+        }
+        let bytes = Array(buffer.prefix(count))
+        buffer.removeFirst(count)
+        return bytes
+    }
+
+    private func readUntil(_ marker: [UInt8]) throws -> [UInt8] {
+        while true {
+            if buffer.count >= marker.count {
+                for start in 0...(buffer.count - marker.count) where buffer[start..<(start + marker.count)].elementsEqual(marker)
+                {
+                    let head = Array(buffer.prefix(start))
+                    buffer.removeFirst(start + marker.count)
+                    return head
+                }
+            }
+            guard try fill() else { throw TestHTTPError.badResponse("connection closed during the handshake") }
+        }
+    }
+
+    /// Reads what the socket has; false at end of stream (or a reset).
+    private func fill() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+        if count < 0 {
+            if errno == ECONNRESET { return false }
+            throw TestHTTPError.io("recv failed or timed out (errno \(errno))")
+        }
+        if count == 0 { return false }
+        buffer += chunk[0..<count]
+        return true
+    }
+}

@@ -19,6 +19,7 @@ const state = {
   layout: null, // the last layout: board size and each ring's geometry and text spots
   rings: new Map(), // ring id of the layout → last values a frame carried for it (null before)
   background: null, // colour the board is filled with
+  splash: [], // splash layers growing over the background, bottom first
   seq: null, // seq of the last frame applied
   dirty: false, // true when the state holds something not yet drawn
   connection: "connecting", // "connecting" | "live" | "reconnecting" | "offline"
@@ -60,6 +61,7 @@ function applyLayout(layout) {
   state.layout = layout;
   state.rings = new Map(layout.rings.map((ring) => [ring.id, null]));
   state.seq = null;
+  state.splash = [];
   setBackground(layout.background);
   announceSoon();
   boardName.textContent = layout.board;
@@ -81,6 +83,7 @@ function applyFrame(frame) {
   }
   if (frame.background !== null) {
     setBackground(frame.background.color);
+    state.splash = frame.background.splash;
   }
   state.seq = frame.seq;
   invalidate();

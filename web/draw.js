@@ -25,13 +25,17 @@ export function fitCanvas(canvas, boxWidth, boxHeight, layout, pixelRatio) {
   return Math.min(width / layout.width, height / layout.height);
 }
 
-// Draws the whole board: background, then each ring of the layout in order with its last values
-// (rings: Map id → values or null before the first frame that carried it).
-export function drawBoard(ctx, scale, { layout, rings, background }) {
+// Draws the whole board: background, the splash layers growing over it (bottom first), then each
+// ring of the layout in order with its last values (rings: Map id → values or null before the
+// first frame that carried it).
+export function drawBoard(ctx, scale, { layout, rings, background, splash }) {
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.fillStyle = background;
   ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
+  for (const layer of splash) {
+    drawSplash(ctx, layer); // shapes may reach past the board: the canvas clips them
+  }
   ctx.textBaseline = "middle";
   for (const ring of layout.rings) {
     drawRing(ctx, scale, ring, rings.get(ring.id) ?? null);
@@ -81,6 +85,20 @@ function drawRing(ctx, scale, ring, values) {
   if (ring.labelText !== null && values !== null) {
     text(ctx, values.label, ring.labelText, 700, values.labelColor);
   }
+}
+
+function drawSplash(ctx, layer) {
+  ctx.fillStyle = layer.color;
+  ctx.beginPath();
+  if (layer.polygon !== undefined) {
+    for (const [x, y] of layer.polygon) {
+      ctx.lineTo(x, y); // the first lineTo of a path acts as moveTo
+    }
+    ctx.closePath();
+  } else {
+    ctx.arc(layer.circle.cx, layer.circle.cy, layer.circle.r, 0, FULL_TURN);
+  }
+  ctx.fill();
 }
 
 function disc(ctx, x, y, radius, colour) {

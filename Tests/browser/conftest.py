@@ -5,8 +5,8 @@ pixels) and what it received (WebSocket frames seen by the browser's network lay
 from __future__ import annotations
 
 import json
-import math
 import sys
+import time
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -92,21 +92,22 @@ class Dashboard:
 
     def pixels(self, points: list[tuple[float, float]], layout: dict) -> list[tuple[int, int, int, int]]:
         """RGBA of the backing-store pixel under each logical point of the board."""
-        size = self.canvas_size()
-        sx, sy = size["width"] / layout["width"], size["height"] / layout["height"]
-        spots = [[math.floor(x * sx), math.floor(y * sy)] for x, y in points]
+        return self.drawn_pixels(points, layout)[1]
+
+    def drawn_pixels(self, points: list[tuple[float, float]], layout: dict) -> tuple[int, list[tuple[int, ...]]]:
+        """The seq drawn and the RGBA under each logical point, read in one task (no frame between)."""
         # Read from a 1:1 copy, so the test's readbacks do not make Chromium warn about the page's
         # own canvas (the "willReadFrequently" hint) — the page never reads its pixels.
-        return [
-            tuple(rgba)
-            for rgba in self.page.evaluate(
-                "(() => { const canvas = document.getElementById('rings');"
-                " const copy = new OffscreenCanvas(canvas.width, canvas.height);"
-                " const ctx = copy.getContext('2d', {willReadFrequently: true});"
-                " ctx.drawImage(canvas, 0, 0);"
-                f" return {json.dumps(spots)}.map(([x, y]) => Array.from(ctx.getImageData(x, y, 1, 1).data)); }})()"
-            )
-        ]
+        seq, pixels = self.page.evaluate(
+            "(() => { const canvas = document.getElementById('rings');"
+            f" const sx = canvas.width / {layout['width']}, sy = canvas.height / {layout['height']};"
+            " const copy = new OffscreenCanvas(canvas.width, canvas.height);"
+            " const ctx = copy.getContext('2d', {willReadFrequently: true});"
+            " ctx.drawImage(canvas, 0, 0);"
+            f" return [Number(document.body.dataset.seq), {json.dumps(points)}.map(([x, y]) =>"
+            " Array.from(ctx.getImageData(Math.floor(x * sx), Math.floor(y * sy), 1, 1).data))]; })()"
+        )
+        return seq, [tuple(rgba) for rgba in pixels]
 
     # --- what was received -----------------------------------------------------------------------
 
@@ -117,6 +118,20 @@ class Dashboard:
 
     def received_count(self) -> int:
         return len(self.page.browser.events(self.page.session, "Network.webSocketFrameReceived"))
+
+    def frame(self, seq: int, after: int = 0, timeout: float = 2) -> dict | None:
+        """The frame with that seq the tab received (the network event may trail the page a little)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for message in self.messages(after):
+                if message.get("type") == "frame" and message["seq"] == seq:
+                    return message
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(0.01)
+
+    def last_seq(self) -> int:
+        return max(m["seq"] for m in self.messages() if m.get("type") == "frame")
 
     def layout(self) -> dict:
         """The last layout message the server sent this tab."""

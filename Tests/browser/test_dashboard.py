@@ -44,7 +44,8 @@ def on_ring(geometry: dict, turn: float, radius: float | None = None) -> tuple[f
 
 
 def frame_seq_where(dashboard, predicate, timeout: float = 10) -> int:
-    """The seq of the first frame the tab received that satisfies predicate(rings by id)."""
+    """The seq of the first frame the tab received that satisfies predicate(rings by id). A delta
+    frame carries only the rings that changed."""
     deadline = time.monotonic() + timeout
     while True:
         for message in dashboard.messages():
@@ -108,7 +109,7 @@ def test_push_draws_the_arc_in_its_gradient_and_the_track_beyond_the_tip(server,
 
     server.push({"move": 0.8}, "none")
 
-    seq = frame_seq_where(dashboard, lambda rings: rings["move"]["p"] == 0.8)
+    seq = frame_seq_where(dashboard, lambda rings: rings.get("move", {}).get("p") == 0.8)
     dashboard.page.wait_for(f"Number(document.body.dataset.seq) >= {seq}", 5, f"seq {seq} drawn")
     dashboard.wait_announced("move", "Move 80%")
 
@@ -128,6 +129,52 @@ def test_push_draws_the_arc_in_its_gradient_and_the_track_beyond_the_tip(server,
     assert close_to(dashboard.pixels([on_ring(exercise, 0.3)], layout)[0], rgb(exercise["track"]), 4)
     assert dashboard.announced("exercise") == "Exercise —"
 
+    assert dashboard.page.problems() == []
+
+
+def test_background_splash_grows_over_the_board_then_becomes_the_background(server, open_page):
+    dashboard = open_page().open(server)
+    layout = dashboard.layout()
+    new, old = "#4533c9ff", layout["background"]
+    received = dashboard.received_count()
+
+    status, answer = server.request(
+        "PUT", "/api/v1/boards/main/background",
+        {"color": new[:7], "transition": "leftToRight", "duration": 3, "animation": "linear"},
+    )
+    assert 200 <= status < 300, f"PUT background answered {status}: {answer}"
+
+    # Under way, read the drawn seq and a row of pixels in one go (y = 20: above every ring); the
+    # frame of that seq says where the layer's right edge was. Left of it the new colour, right
+    # of it the old.
+    row = [(x, 20) for x in range(5, layout["width"], 10)]
+    deadline = time.monotonic() + 10
+    while True:
+        seq, pixels = dashboard.drawn_pixels(row, layout)
+        frame = dashboard.frame(seq, after=received)
+        layers = frame["background"]["splash"] if frame else []
+        if layers and 0.2 < layers[0]["progress"] < 0.8:
+            break
+        assert time.monotonic() < deadline, "no splash drawn under way"
+        time.sleep(0.05)
+    [layer] = layers
+    assert layer["style"] == "leftToRight" and layer["color"] == new
+    edge = max(x for x, _ in layer["shape"]["polygon"])
+    for (x, _), pixel in zip(row, pixels):
+        if x < edge - 2:
+            assert close_to(pixel, rgb(new), 4), f"x {x}, left of the layer's edge {edge:.1f}: {pixel}"
+        elif x > edge + 2:
+            assert close_to(pixel, rgb(old), 4), f"x {x}, right of the layer's edge {edge:.1f}: {pixel}"
+
+    # Finished, the layer is gone and its colour is the background, the letterbox's too.
+    r, g, b = rgb(new)
+    dashboard.page.wait_for(
+        f"getComputedStyle(document.body).backgroundColor.replaceAll(' ', '') === 'rgb({r},{g},{b})'",
+        10, "the new background on the whole page",
+    )
+    dashboard.page.wait_for(f"Number(document.body.dataset.seq) === {dashboard.last_seq()}", 5, "the last frame drawn")
+    _, pixels = dashboard.drawn_pixels([(layout["width"] - 5, 5), (5, layout["height"] - 5)], layout)
+    assert all(close_to(pixel, rgb(new), 4) for pixel in pixels), pixels
     assert dashboard.page.problems() == []
 
 
@@ -242,7 +289,8 @@ def test_hidden_page_receives_no_frames_and_resumes_with_a_fresh_keyframe(server
     dashboard.wait_announced("move", "Move 30%")
     fresh = dashboard.messages(after=received)
     assert fresh[0]["type"] == "layout"
-    assert fresh[1]["type"] == "frame" and {r["id"]: r for r in fresh[1]["rings"]}["move"]["p"] == 0.3
+    assert fresh[1]["type"] == "frame" and fresh[1]["keyframe"] is True
+    assert {r["id"]: r for r in fresh[1]["rings"]}["move"]["p"] == 0.3
     assert dashboard.page.problems() == []
 
 
@@ -262,8 +310,14 @@ def test_reduced_motion_asks_for_end_states_only(server, open_page):
     calm_frames = calm.messages(after=calm_before)
     assert len(full_frames) >= 3, "the full stream shows the animation in between"
     assert len(calm_frames) == 1, f"one frame, the end state: got {len(calm_frames)}"
-    assert calm_frames[0] == full_frames[-1]
-    assert {r["id"]: r for r in calm_frames[0]["rings"]}["move"]["p"] == 0.8
+    # The same picture as the full stream's last frame (a keyframe for the calm tab, which skipped
+    # the deltas in between).
+    calm_end, full_end = calm_frames[0], full_frames[-1]
+    assert calm_end["seq"] == full_end["seq"]
+    calm_rings = {r["id"]: r for r in calm_end["rings"]}
+    for ring_values in full_end["rings"]:
+        assert calm_rings[ring_values["id"]] == ring_values
+    assert calm_rings["move"]["p"] == 0.8
 
     # The setting changed while watching: the page reconnects with the full stream.
     calm.page.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": ""}]})
@@ -283,7 +337,7 @@ def test_at_device_scale_factor_two_the_backing_store_is_doubled_and_edges_are_c
     dashboard = open_page(1280, 800, scale=2).open(server)
     server.push({"move": 0.8}, "none")
     dashboard.wait_announced("move", "Move 80%")
-    seq = frame_seq_where(dashboard, lambda rings: rings["move"]["p"] == 0.8)
+    seq = frame_seq_where(dashboard, lambda rings: rings.get("move", {}).get("p") == 0.8)
     dashboard.page.wait_for(f"Number(document.body.dataset.seq) >= {seq}", 5, f"seq {seq} drawn")
 
     size = dashboard.canvas_size()

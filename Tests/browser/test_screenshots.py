@@ -34,13 +34,10 @@ def test_screenshots_for_the_readme(server, open_page):
         {"move": 0.82, "exercise": 0.64, "stand": 0.45, "task1": 0.3, "task2": 0.55, "task3": 0.8, "task4": 1},
         "none",
     )
-    countdown, _ = server.request("POST", "/api/v1/boards/main/countdown", {"seconds": 90})
+    countdown, _ = server.request("POST", "/api/v1/boards/main/countdown", {"seconds": 12})
     settle(dashboard, server, {"move": "Move 82%", "stand": "Stand 45%", "task4": "Task 4 100%", "overall": "Overall 66%"})
     if 200 <= countdown < 300:
-        dashboard.page.wait_for(
-            "!document.querySelector('#announcer [data-ring=countdown]').textContent.endsWith('—')",
-            5, "the countdown running",
-        )
+        dashboard.wait_announced("countdown", "Countdown 9s")  # a quarter of the ring run down
     save(dashboard, "screenshot.png")
 
     # Beyond one turn a ring overlaps itself: only the last turn shows, the tip casting its shadow.
@@ -49,7 +46,7 @@ def test_screenshots_for_the_readme(server, open_page):
     # A background splash caught halfway, where the server has the background endpoint.
     received = dashboard.received_count()
     splash, _ = server.request(
-        "PUT", "/api/v1/boards/main/background", {"color": "#1b2a49", "transition": "circle", "duration": 4}
+        "PUT", "/api/v1/boards/main/background", {"color": "#4533c9", "transition": "circle", "duration": 4}
     )
     if 200 <= splash < 300:
         deadline = time.monotonic() + 5

@@ -12,7 +12,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_ARGS ?=
 PYTEST_ARGS ?=
 
-.PHONY: all deps python-deps browser-deps build run test fuzz-api browser-test lint clean
+.PHONY: all deps python-deps browser-deps build run test fuzz-api browser-test screenshots lint clean
 
 all: build
 
@@ -72,10 +72,14 @@ fuzz-api: python-deps
 	Tests/fuzz/run.sh .build/debug/ringcast
 
 # Real headless Chromium against the real server (.build/debug/ringcast, which the Swift test
-# build makes; rebuilding here is a no-op after `make test`'s build). Also writes docs/screenshot*.png.
+# build makes; rebuilding here is a no-op after `make test`'s build).
 browser-test: deps browser-deps
 	$(SWIFT) build --build-tests
 	PYTHONDONTWRITEBYTECODE=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(PYTHON) -m pytest Tests/browser $(PYTEST_ARGS)
+
+# Retakes README's docs/screenshot.png and docs/screenshot-overlap.png with the browser test.
+screenshots:
+	@UPDATE_SCREENSHOTS=1 $(MAKE) --no-print-directory browser-test PYTEST_ARGS="-k screenshots"
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift

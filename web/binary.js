@@ -1,0 +1,185 @@
+// Decoder for RingCast's binary frames (format=binary), version 1. The byte diagram is in
+// docs/PROTOCOL.md and on BinaryFrame in Sources/RingCastCore/BinaryFrame.swift.
+//
+// It turns each message into the same plain objects the JSON decoder yields, so the rest of the
+// page does not know which encoding arrived. Deltas carry only the fields that changed; the
+// decoder keeps each ring's last wire values and returns whole ring objects for every ring a
+// frame mentions. Rebuilding the JSON shapes takes no arithmetic: a0 is fixed at -π/2 in
+// version 1, the cap sits where the layout says, and the gradient stops are laid out from the
+// offsets the server sent.
+
+const MAGIC = 0x52;
+const VERSION = 1;
+const KIND_LAYOUT = 1;
+const KIND_KEYFRAME = 2;
+const KIND_DELTA = 3;
+const A0 = -Math.PI / 2;
+const SHADOW_BLUR = 2;
+const SHADOW_ALPHA = 0.15;
+const ALIGN = ["left", "center", "right"];
+const RING_KIND = ["plain", "derived", "countdown"];
+const SPLASH_STYLE = ["leftToRight", "rightToLeft", "topToBottom", "bottomToTop", "circle", "angle"];
+
+export class BinaryProtocolError extends Error {}
+
+class Reader {
+  constructor(buffer) {
+    this.view = new DataView(buffer);
+    this.bytes = new Uint8Array(buffer);
+    this.at = 0;
+  }
+  need(count) {
+    if (this.at + count > this.view.byteLength) throw new BinaryProtocolError(`truncated message at byte ${this.at}`);
+  }
+  u8() { this.need(1); return this.view.getUint8(this.at++); }
+  u16() { this.need(2); const v = this.view.getUint16(this.at, true); this.at += 2; return v; }
+  i16() { this.need(2); const v = this.view.getInt16(this.at, true); this.at += 2; return v; }
+  u32() { this.need(4); const v = this.view.getUint32(this.at, true); this.at += 4; return v; }
+  f32() { this.need(4); const v = this.view.getFloat32(this.at, true); this.at += 4; return v; }
+  f64() { this.need(8); const v = this.view.getFloat64(this.at, true); this.at += 8; return v; }
+  color() {
+    this.need(4);
+    let hex = "#";
+    for (let i = 0; i < 4; i++) hex += this.bytes[this.at + i].toString(16).padStart(2, "0");
+    this.at += 4;
+    return hex;
+  }
+  str8() {
+    const length = this.u8();
+    this.need(length);
+    const text = new TextDecoder().decode(this.bytes.subarray(this.at, this.at + length));
+    this.at += length;
+    return text;
+  }
+  end() {
+    if (this.at !== this.view.byteLength) throw new BinaryProtocolError(`${this.view.byteLength - this.at} trailing bytes`);
+  }
+}
+
+/** A stateful decoder: one per connection, reset by every layout. */
+export function createBinaryDecoder() {
+  let layout = null;
+  let wire = new Map(); // ring index → last wire values
+
+  function decodeLayout(r) {
+    const width = r.f32();
+    const height = r.f32();
+    const background = r.color();
+    const board = r.str8();
+    const count = r.u8();
+    const rings = [];
+    for (let i = 0; i < count; i++) {
+      const id = r.str8();
+      const title = r.str8();
+      const kind = RING_KIND[r.u8()] ?? "plain";
+      const [cx, cy, rr, thickness, capX, capY] = [r.f32(), r.f32(), r.f32(), r.f32(), r.f32(), r.f32()];
+      const track = r.color();
+      const titleColor = r.color();
+      const text = () => ({ x: r.f32(), y: r.f32(), size: r.f32(), align: ALIGN[r.u8()] ?? "center" });
+      const titleText = text();
+      const labelText = text();
+      rings.push({ id, title, kind, cx, cy, r: rr, thickness, track, titleColor, titleText, labelText, capX, capY });
+    }
+    r.end();
+    layout = { type: "layout", board, width, height, background, rings };
+    wire = new Map();
+    return layout;
+  }
+
+  function decodeSplash(r) {
+    const style = SPLASH_STYLE[r.u8()];
+    if (style === undefined) throw new BinaryProtocolError("unknown splash style");
+    const layer = { style };
+    if (style === "angle") layer.angle = r.f32();
+    layer.color = r.color();
+    layer.progress = r.f32();
+    const shape = r.u8();
+    if (shape === 0) {
+      const points = [];
+      for (let n = r.u8(); n > 0; n--) points.push([r.f32(), r.f32()]);
+      layer.shape = { polygon: points };
+    } else if (shape === 1) {
+      layer.shape = { circle: { cx: r.f32(), cy: r.f32(), r: r.f32() } };
+    } else {
+      throw new BinaryProtocolError("unknown splash shape");
+    }
+    return layer;
+  }
+
+  function readRing(r, previous) {
+    const fields = r.u8();
+    const v = previous ? { ...previous } : {};
+    if (fields & 0x01) v.state = r.u8();
+    if (fields & 0x02) { v.p = r.f32(); v.a1 = r.f32(); }
+    if (fields & 0x04) { v.tipX = r.u16() / 16; v.tipY = r.u16() / 16; v.dx = r.i16() / 256; v.dy = r.i16() / 256; }
+    if (fields & 0x08) { v.o1 = r.u16() / 65535; v.o2 = r.u16() / 65535; }
+    if (fields & 0x10) v.start = r.color();
+    if (fields & 0x20) v.end = r.color();
+    if (fields & 0x40) v.label = r.str8();
+    if (fields & 0x80) v.labelColor = r.color();
+    return v;
+  }
+
+  // The JSON shape of one ring from its wire values (see PROTOCOL.md, "Binary encoding").
+  function ringObject(spec, v) {
+    const hasData = (v.state & 0x01) !== 0;
+    const beyond = (v.state & 0x10) !== 0;
+    const stops = beyond
+      ? [[0, v.start], [1, v.end]]
+      : [[0, v.start], [v.o1, v.end], [v.o2, v.end], [v.o2, v.start], [1, v.start]];
+    return {
+      id: spec.id,
+      p: hasData ? v.p : null,
+      a0: A0,
+      a1: hasData ? v.a1 : A0,
+      gradient: { start: beyond ? v.a1 : A0, stops },
+      cap: { x: spec.capX, y: spec.capY, color: v.start, visible: (v.state & 0x04) !== 0 },
+      tip: {
+        x: v.tipX, y: v.tipY, color: v.end, visible: (v.state & 0x08) !== 0,
+        shadow: { dx: v.dx, dy: v.dy, blur: SHADOW_BLUR, alpha: SHADOW_ALPHA },
+      },
+      label: v.label,
+      labelColor: v.labelColor,
+    };
+  }
+
+  function decodeFrame(r, kind, flags) {
+    if (!layout) throw new BinaryProtocolError("a frame before any layout");
+    const seq = r.u32();
+    const t = r.f64();
+    let background = null;
+    if (flags & 1) {
+      const color = r.color();
+      const splash = [];
+      for (let n = r.u8(); n > 0; n--) splash.push(decodeSplash(r));
+      background = { color, splash };
+    }
+    const rings = [];
+    for (let n = r.u8(); n > 0; n--) {
+      const index = r.u8();
+      const spec = layout.rings[index];
+      if (!spec) throw new BinaryProtocolError(`ring index ${index} is not in the layout`);
+      const previous = kind === KIND_DELTA ? wire.get(index) : undefined;
+      if (kind === KIND_DELTA && !previous) throw new BinaryProtocolError(`a delta for ring ${spec.id} before its keyframe`);
+      const values = readRing(r, previous);
+      wire.set(index, values);
+      rings.push(ringObject(spec, values));
+    }
+    r.end();
+    return { type: "frame", board: layout.board, seq, t, keyframe: kind === KIND_KEYFRAME, rings, background };
+  }
+
+  return {
+    /** Decodes one binary message (an ArrayBuffer); throws BinaryProtocolError on bad input. */
+    decode(buffer) {
+      const r = new Reader(buffer);
+      if (r.u8() !== MAGIC) throw new BinaryProtocolError("not a RingCast binary message");
+      if (r.u8() !== VERSION) throw new BinaryProtocolError("unsupported binary version");
+      const kind = r.u8();
+      const flags = r.u8();
+      if (kind === KIND_LAYOUT) return decodeLayout(r);
+      if (kind === KIND_KEYFRAME || kind === KIND_DELTA) return decodeFrame(r, kind, flags);
+      throw new BinaryProtocolError(`unknown message kind ${kind}`);
+    },
+  };
+}

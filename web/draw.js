@@ -90,13 +90,14 @@ function drawRing(ctx, scale, ring, values) {
 function drawSplash(ctx, layer) {
   ctx.fillStyle = layer.color;
   ctx.beginPath();
-  if (layer.polygon !== undefined) {
-    for (const [x, y] of layer.polygon) {
+  const { polygon, circle } = layer.shape;
+  if (polygon !== undefined) {
+    for (const [x, y] of polygon) {
       ctx.lineTo(x, y); // the first lineTo of a path acts as moveTo
     }
     ctx.closePath();
   } else {
-    ctx.arc(layer.circle.cx, layer.circle.cy, layer.circle.r, 0, FULL_TURN);
+    ctx.arc(circle.cx, circle.cy, circle.r, 0, FULL_TURN);
   }
   ctx.fill();
 }

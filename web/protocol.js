@@ -6,7 +6,7 @@
 //
 //   {type: "layout", board, width, height, background, rings: [RingGeometry]}
 //   {type: "frame", board, seq, t, rings: [RingValues], background: {color, splash: [Splash]} | null}
-//   Splash: {color, polygon: [[x, y], …]} or {color, circle: {cx, cy, r}}
+//   Splash: {style, color, progress, shape: {polygon: [[x, y], …]} | {circle: {cx, cy, r}}}
 //   null for a message type this page does not know (to be ignored)
 //
 // A malformed message throws ProtocolError. Every field the page draws with is checked here, so
@@ -147,11 +147,17 @@ function ringValues(value, at) {
   };
 }
 
-// A splash layer: only what is drawn (its colour and shape); style and progress are for people.
+// A splash layer, in the wire's shape (binary.js yields the same): {style, angle?, color,
+// progress, shape: {polygon: [[x, y], …]} | {circle: {cx, cy, r}}}. Only colour and shape are
+// drawn; style and progress are for people.
 function splash(value, at) {
   const l = object(value, at);
   const shape = object(l.shape, `${at}.shape`);
-  const color = colour(l.color, `${at}.color`);
+  const layer = {
+    style: string(l.style, `${at}.style`),
+    color: colour(l.color, `${at}.color`),
+    progress: number(l.progress, `${at}.progress`),
+  };
   if (shape.polygon !== undefined) {
     const polygon = array(shape.polygon, `${at}.shape.polygon`).map((point, i) => {
       if (!Array.isArray(point) || point.length !== 2) {
@@ -159,17 +165,15 @@ function splash(value, at) {
       }
       return [number(point[0], `${at}.shape.polygon[${i}][0]`), number(point[1], `${at}.shape.polygon[${i}][1]`)];
     });
-    return { color, polygon };
+    return { ...layer, shape: { polygon } };
   }
   const circle = object(shape.circle, `${at}.shape.circle`);
   const r = number(circle.r, `${at}.shape.circle.r`);
   if (r < 0) {
     throw new ProtocolError(`${at}.shape.circle.r must not be negative`);
   }
-  return {
-    color,
-    circle: { cx: number(circle.cx, `${at}.shape.circle.cx`), cy: number(circle.cy, `${at}.shape.circle.cy`), r },
-  };
+  const cx = number(circle.cx, `${at}.shape.circle.cx`);
+  return { ...layer, shape: { circle: { cx, cy: number(circle.cy, `${at}.shape.circle.cy`), r } } };
 }
 
 // addColorStop throws on an offset outside [0, 1] or an unparsable colour: refuse both here.

@@ -2,19 +2,25 @@
 # Both install the Debian packages they need first (as root, or through sudo).
 
 SWIFT ?= swift
+PYTHON ?= python3
 # libwebsockets' header includes OpenSSL and libcap headers, so all three are needed to build.
 APT_PACKAGES := libwebsockets-dev libssl-dev libcap-dev pkg-config
+# The browser test drives Debian's headless Chromium over the DevTools protocol (a pipe, so no
+# driver and no Python package beyond pytest) against the real server.
+BROWSER_APT_PACKAGES := chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_ARGS ?=
+PYTEST_ARGS ?=
 
-.PHONY: all deps python-deps build run test fuzz-api lint clean
+.PHONY: all deps python-deps browser-deps build run test fuzz-api browser-test screenshots lint clean
 
 all: build
 
-# Installs only what is missing, so a prepared machine does no network work.
-deps:
+# $(call apt-install,PACKAGES) installs those of PACKAGES that are missing, so a prepared machine
+# does no network work.
+define apt-install
 	@missing=""; \
-	for package in $(APT_PACKAGES); do \
+	for package in $(1); do \
 		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -22,6 +28,25 @@ deps:
 		$(SUDO) apt-get update && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
 	fi
+endef
+
+deps:
+	$(call apt-install,$(APT_PACKAGES))
+
+# Chromium from Debian; Python and pytest only when missing (pytest from PyPI, or Debian's
+# python3-pytest where pip may not install into the system Python).
+browser-deps:
+	$(call apt-install,$(BROWSER_APT_PACKAGES))
+	@command -v $(PYTHON) >/dev/null || { \
+		echo "installing: python3"; \
+		$(SUDO) apt-get update && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3; }
+	@$(PYTHON) -c "import pytest" 2>/dev/null || { \
+		echo "installing from PyPI: pytest"; \
+		$(PYTHON) -m pip install --quiet pytest || { \
+			echo "pip cannot install here; installing Debian's python3-pytest"; \
+			$(SUDO) apt-get update && \
+			$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-pytest; }; }
 
 # Python tools the test suite drives (schemathesis fuzzes the REST API from docs/openapi.yaml).
 PYTHON_PACKAGES := schemathesis
@@ -36,14 +61,25 @@ build: deps
 run: build
 	.build/release/ringcast serve $(RUN_ARGS)
 
-test: deps python-deps
+test: deps python-deps browser-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	Tests/fuzz/run.sh .build/debug/ringcast
+	@$(MAKE) --no-print-directory browser-test
 
 # The REST API fuzzed from docs/openapi.yaml against a live server (needs a debug build).
 fuzz-api: python-deps
 	Tests/fuzz/run.sh .build/debug/ringcast
+
+# Real headless Chromium against the real server (.build/debug/ringcast, which the Swift test
+# build makes; rebuilding here is a no-op after `make test`'s build).
+browser-test: deps browser-deps
+	$(SWIFT) build --build-tests
+	PYTHONDONTWRITEBYTECODE=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(PYTHON) -m pytest Tests/browser $(PYTEST_ARGS)
+
+# Retakes README's docs/screenshot.png and docs/screenshot-overlap.png with the browser test.
+screenshots:
+	@UPDATE_SCREENSHOTS=1 $(MAKE) --no-print-directory browser-test PYTEST_ARGS="-k screenshots"
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift

@@ -11,6 +11,7 @@ const stage = document.getElementById("stage");
 const boardName = document.getElementById("board-name");
 const status = document.getElementById("status");
 const statusText = document.getElementById("status-text");
+const announcer = document.getElementById("announcer");
 const ctx = canvas.getContext("2d");
 
 // Everything the page knows. A layout resets it; frames update it; the draw loop reads it.
@@ -18,13 +19,18 @@ const state = {
   layout: null, // the last layout: board size and each ring's geometry and text spots
   rings: new Map(), // ring id of the layout → last values a frame carried for it (null before)
   background: null, // colour the board is filled with
+  splash: [], // splash layers growing over the background, bottom first
   seq: null, // seq of the last frame applied
   dirty: false, // true when the state holds something not yet drawn
   connection: "connecting", // "connecting" | "live" | "reconnecting" | "offline"
 };
 window.ringcast = Object.freeze({ state });
 
-const { board, url } = streamAddress(window.location);
+// Under prefers-reduced-motion the server sends end states only; a change of the setting reconnects.
+const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+const address = () => streamAddress(window.location, { reducedMotion: reducedMotion.matches }).url;
+
+const { board } = streamAddress(window.location);
 document.body.dataset.board = board;
 boardName.textContent = board;
 
@@ -55,7 +61,9 @@ function applyLayout(layout) {
   state.layout = layout;
   state.rings = new Map(layout.rings.map((ring) => [ring.id, null]));
   state.seq = null;
+  state.splash = [];
   setBackground(layout.background);
+  announceSoon();
   boardName.textContent = layout.board;
   document.body.dataset.board = layout.board;
   canvas.setAttribute("aria-label", `Progress rings of board ${layout.board}`);
@@ -75,9 +83,11 @@ function applyFrame(frame) {
   }
   if (frame.background !== null) {
     setBackground(frame.background.color);
+    state.splash = frame.background.splash;
   }
   state.seq = frame.seq;
   invalidate();
+  announceSoon();
 }
 
 // The letterbox and header take the board's background so the board reaches the screen's edges.
@@ -86,6 +96,55 @@ function setBackground(colour) {
     state.background = colour;
     document.body.style.backgroundColor = colour;
   }
+}
+
+// --- screen readers ----------------------------------------------------------------------------
+
+// The canvas is one image to assistive technology, so each ring's title and label (the server's
+// text, as drawn) is mirrored into a visually hidden aria-live="polite" region: one line per ring,
+// rewritten only when its text changed, so a screen reader announces just the rings that moved.
+// A label counting along changes every frame: the mirror follows at most every ANNOUNCE_EVERY_MS,
+// always ending on the latest text.
+const ANNOUNCE_EVERY_MS = 400;
+let announceTimer = 0;
+let announcedAt = -Infinity;
+
+function announceSoon() {
+  if (announceTimer === 0) {
+    const wait = Math.max(0, announcedAt + ANNOUNCE_EVERY_MS - performance.now());
+    announceTimer = setTimeout(announce, wait);
+  }
+}
+
+function announce() {
+  announceTimer = 0;
+  announcedAt = performance.now();
+  if (state.layout === null) {
+    return;
+  }
+  const ids = state.layout.rings.map((ring) => ring.id);
+  const lines = [...announcer.children];
+  if (lines.length !== ids.length || lines.some((line, i) => line.dataset.ring !== ids[i])) {
+    // Another layout (a reconnect keeps the same one, and then nothing is rebuilt or re-announced).
+    announcer.replaceChildren(
+      ...ids.map((id) => {
+        const line = document.createElement("p");
+        line.dataset.ring = id;
+        return line;
+      }),
+    );
+  }
+  state.layout.rings.forEach((ring, i) => {
+    const values = state.rings.get(ring.id);
+    if (values === null) {
+      return; // between a layout and its keyframe: keep what was said
+    }
+    const text = [ring.title, values.label].filter(Boolean).join(" ");
+    const line = announcer.children[i];
+    if (line.textContent !== text) {
+      line.textContent = text;
+    }
+  });
 }
 
 // --- connection status -------------------------------------------------------------------------
@@ -140,7 +199,25 @@ function watchPixelRatio() {
   );
 }
 
+// --- pointer -----------------------------------------------------------------------------------
+
+// A wall display has a pointer nobody moves: hide it after a few still seconds, show it on a move.
+const POINTER_REST_MS = 3_000;
+let pointerTimer = 0;
+
+function pointerMoved() {
+  delete document.body.dataset.pointerIdle;
+  clearTimeout(pointerTimer);
+  pointerTimer = setTimeout(() => {
+    document.body.dataset.pointerIdle = "";
+  }, POINTER_REST_MS);
+}
+
+window.addEventListener("pointermove", pointerMoved, { passive: true });
+pointerMoved();
+
 new ResizeObserver(invalidate).observe(stage);
 watchPixelRatio();
 showStatus("connecting");
-const stream = openStream(url, { onData: receive, onStatus: showStatus });
+const stream = openStream(address, { onData: receive, onStatus: showStatus });
+reducedMotion.addEventListener("change", () => stream.reconnect());

@@ -8,8 +8,9 @@ const MAX_RETRY_MS = 10_000;
 const JITTER = 0.2; // each delay is spread ±20 % so viewers of a restarted server do not all return at once
 const CONNECT_TIMEOUT_MS = 5_000; // from opening the socket to the first valid layout
 
-// The stream's address for this page: same host, ?board= (default "main") and ?token= passed on.
-export function streamAddress(location) {
+// The stream's address for this page: same host, ?board= (default "main") and ?token= passed on;
+// with reducedMotion, &motion=reduced asks the server for end states only (no in-between frames).
+export function streamAddress(location, { reducedMotion = false } = {}) {
   const page = new URLSearchParams(location.search);
   const board = page.get("board") || "main";
   const query = new URLSearchParams({ board, format: "json" });
@@ -17,16 +18,20 @@ export function streamAddress(location) {
   if (token !== null) {
     query.set("token", token);
   }
+  if (reducedMotion) {
+    query.set("motion", "reduced");
+  }
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   return { board, url: `${scheme}//${location.host}/ws?${query}` };
 }
 
-// Opens the stream at once and keeps it open. Calls onData(data) for each message of the current
-// socket, and onStatus(state, seconds) on each change of state: "connecting", "live",
-// "reconnecting" (seconds = whole seconds until the next attempt, counting down) or "offline"
-// (tab hidden, or the browser has no network). The owner calls live() when the stream has proved
-// itself with a valid layout: that ends the connect timeout and resets the backoff.
-export function openStream(url, { onData, onStatus }) {
+// Opens the stream at once and keeps it open; address() gives the URL for each attempt. Calls
+// onData(data) for each message of the current socket, and onStatus(state, seconds) on each change
+// of state: "connecting", "live", "reconnecting" (seconds = whole seconds until the next attempt,
+// counting down) or "offline" (tab hidden, or the browser has no network). The owner calls live()
+// when the stream has proved itself with a valid layout: that ends the connect timeout and resets
+// the backoff; and reconnect() when the address changed.
+export function openStream(address, { onData, onStatus }) {
   let socket = null;
   let failures = 0; // attempts since the last valid layout; sets the next delay
   let connectTimer = 0;
@@ -40,6 +45,7 @@ export function openStream(url, { onData, onStatus }) {
       return;
     }
     onStatus("connecting");
+    const url = address();
     let ws;
     try {
       ws = new WebSocket(url);
@@ -124,6 +130,11 @@ export function openStream(url, { onData, onStatus }) {
       clearTimeout(connectTimer);
       failures = 0;
       onStatus("live");
+    },
+    reconnect() {
+      if (!document.hidden) {
+        reconnectNow();
+      }
     },
   };
 }

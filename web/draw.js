@@ -7,31 +7,35 @@ const FONT_STACK = 'ui-rounded, "SF Pro Rounded", system-ui, sans-serif';
 const FULL_TURN = 2 * Math.PI;
 
 // Sizes the canvas to the largest box of the board's aspect ratio that fits boxWidth × boxHeight
-// CSS pixels, with a backing store of device pixels. Touches the canvas only when a size changed
-// (assigning width or height, even unchanged, reallocates and clears the backing store).
-// Returns the device pixels per logical unit.
+// CSS pixels. The size is chosen in whole device pixels and the CSS size derived from it, so the
+// canvas covers exactly its backing store on screen and is never resampled (whole CSS pixels would
+// cover a fraction of a device pixel more or less at ratios like 1.25 and blur every edge).
+// Touches the backing store only when its size changed (assigning width or height, even unchanged,
+// reallocates and clears it). Returns the device pixels per logical unit.
 export function fitCanvas(canvas, boxWidth, boxHeight, layout, pixelRatio) {
-  const cssScale = Math.min(boxWidth / layout.width, boxHeight / layout.height);
-  const cssWidth = Math.max(1, Math.floor(layout.width * cssScale));
-  const cssHeight = Math.max(1, Math.floor(layout.height * cssScale));
-  const width = Math.round(cssWidth * pixelRatio);
-  const height = Math.round(cssHeight * pixelRatio);
+  const deviceScale = Math.min(boxWidth / layout.width, boxHeight / layout.height) * pixelRatio;
+  const width = Math.max(1, Math.floor(layout.width * deviceScale));
+  const height = Math.max(1, Math.floor(layout.height * deviceScale));
   if (canvas.width !== width || canvas.height !== height) {
     canvas.width = width;
     canvas.height = height;
   }
-  canvas.style.width = `${cssWidth}px`; // unchanged values cost nothing here
-  canvas.style.height = `${cssHeight}px`;
+  canvas.style.width = `${width / pixelRatio}px`; // unchanged values cost nothing here
+  canvas.style.height = `${height / pixelRatio}px`;
   return Math.min(width / layout.width, height / layout.height);
 }
 
-// Draws the whole board: background, then each ring of the layout in order with its last values
-// (rings: Map id → values or null before the first frame that carried it).
-export function drawBoard(ctx, scale, { layout, rings, background }) {
+// Draws the whole board: background, the splash layers growing over it (bottom first), then each
+// ring of the layout in order with its last values (rings: Map id → values or null before the
+// first frame that carried it).
+export function drawBoard(ctx, scale, { layout, rings, background, splash }) {
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.fillStyle = background;
   ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
+  for (const layer of splash) {
+    drawSplash(ctx, layer); // shapes may reach past the board: the canvas clips them
+  }
   ctx.textBaseline = "middle";
   for (const ring of layout.rings) {
     drawRing(ctx, scale, ring, rings.get(ring.id) ?? null);
@@ -81,6 +85,21 @@ function drawRing(ctx, scale, ring, values) {
   if (ring.labelText !== null && values !== null) {
     text(ctx, values.label, ring.labelText, 700, values.labelColor);
   }
+}
+
+function drawSplash(ctx, layer) {
+  ctx.fillStyle = layer.color;
+  ctx.beginPath();
+  const { polygon, circle } = layer.shape;
+  if (polygon !== undefined) {
+    for (const [x, y] of polygon) {
+      ctx.lineTo(x, y); // the first lineTo of a path acts as moveTo
+    }
+    ctx.closePath();
+  } else {
+    ctx.arc(circle.cx, circle.cy, circle.r, 0, FULL_TURN);
+  }
+  ctx.fill();
 }
 
 function disc(ctx, x, y, radius, colour) {

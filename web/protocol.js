@@ -5,7 +5,8 @@
 // binary decoder for ArrayBuffer messages goes beside decodeJSON and returns the same shapes:
 //
 //   {type: "layout", board, width, height, background, rings: [RingGeometry]}
-//   {type: "frame", board, seq, t, rings: [RingValues], background: {color} | null}
+//   {type: "frame", board, seq, t, rings: [RingValues], background: {color, splash: [Splash]} | null}
+//   Splash: {style, color, progress, shape: {polygon: [[x, y], …]} | {circle: {cx, cy, r}}}
 //   null for a message type this page does not know (to be ignored)
 //
 // A malformed message throws ProtocolError. Every field the page draws with is checked here, so
@@ -88,9 +89,14 @@ function textSpot(value, at) {
 }
 
 function frame(m) {
-  const background = optional(m.background, "frame.background", (b, at) => ({
-    color: colour(object(b, at).color, `${at}.color`),
-  }));
+  const background = optional(m.background, "frame.background", (value, at) => {
+    const b = object(value, at);
+    return {
+      color: colour(b.color, `${at}.color`),
+      splash:
+        b.splash === undefined ? [] : array(b.splash, `${at}.splash`).map((l, i) => splash(l, `${at}.splash[${i}]`)),
+    };
+  });
   return {
     type: "frame",
     board: string(m.board, "frame.board"),
@@ -139,6 +145,35 @@ function ringValues(value, at) {
     label: string(r.label, `${at}.label`),
     labelColor: colour(r.labelColor, `${at}.labelColor`),
   };
+}
+
+// A splash layer, in the wire's shape (binary.js yields the same): {style, angle?, color,
+// progress, shape: {polygon: [[x, y], …]} | {circle: {cx, cy, r}}}. Only colour and shape are
+// drawn; style and progress are for people.
+function splash(value, at) {
+  const l = object(value, at);
+  const shape = object(l.shape, `${at}.shape`);
+  const layer = {
+    style: string(l.style, `${at}.style`),
+    color: colour(l.color, `${at}.color`),
+    progress: number(l.progress, `${at}.progress`),
+  };
+  if (shape.polygon !== undefined) {
+    const polygon = array(shape.polygon, `${at}.shape.polygon`).map((point, i) => {
+      if (!Array.isArray(point) || point.length !== 2) {
+        throw new ProtocolError(`${at}.shape.polygon[${i}] must be [x, y]`);
+      }
+      return [number(point[0], `${at}.shape.polygon[${i}][0]`), number(point[1], `${at}.shape.polygon[${i}][1]`)];
+    });
+    return { ...layer, shape: { polygon } };
+  }
+  const circle = object(shape.circle, `${at}.shape.circle`);
+  const r = number(circle.r, `${at}.shape.circle.r`);
+  if (r < 0) {
+    throw new ProtocolError(`${at}.shape.circle.r must not be negative`);
+  }
+  const cx = number(circle.cx, `${at}.shape.circle.cx`);
+  return { ...layer, shape: { circle: { cx, cy: number(circle.cy, `${at}.shape.circle.cy`), r } } };
 }
 
 // addColorStop throws on an offset outside [0, 1] or an unparsable colour: refuse both here.

@@ -65,6 +65,7 @@ test: deps python-deps browser-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	Tests/fuzz/run.sh .build/debug/ringcast
+	node --test Tests/web/
 	@$(MAKE) --no-print-directory browser-test
 
 # The REST API fuzzed from docs/openapi.yaml against a live server (needs a debug build).

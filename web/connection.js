@@ -13,7 +13,10 @@ const CONNECT_TIMEOUT_MS = 5_000; // from opening the socket to the first valid 
 export function streamAddress(location, { reducedMotion = false } = {}) {
   const page = new URLSearchParams(location.search);
   const board = page.get("board") || "main";
-  const query = new URLSearchParams({ board, format: "json" });
+  // The compact binary encoding by default; ?format=json asks for the same frames as JSON text
+  // (for people watching the network panel, and the browser tests that read the frames).
+  const format = page.get("format") === "json" ? "json" : "binary";
+  const query = new URLSearchParams({ board, format });
   const token = page.get("token");
   if (token !== null) {
     query.set("token", token);

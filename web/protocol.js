@@ -1,8 +1,8 @@
 // Decoding of the server's WebSocket messages (contract: protocol-json.md).
 //
 // decode(data) turns one message into a plain object of one fixed shape, whatever the encoding,
-// so the rest of the page never sees JSON or bytes. Today only the JSON (text) form exists; a
-// binary decoder for ArrayBuffer messages goes beside decodeJSON and returns the same shapes:
+// so the rest of the page never sees JSON or bytes: text messages are JSON, ArrayBuffer messages
+// the binary encoding (binary.js), and both pass the same checks into the same shapes:
 //
 //   {type: "layout", board, width, height, background, rings: [RingGeometry]}
 //   {type: "frame", board, seq, t, rings: [RingValues], background: {color, splash: [Splash]} | null}
@@ -12,6 +12,8 @@
 // A malformed message throws ProtocolError. Every field the page draws with is checked here, so
 // draw.js can hand the values to the canvas without checks of its own.
 
+import { createBinaryDecoder } from "./binary.js";
+
 export class ProtocolError extends Error {
   constructor(message) {
     super(message);
@@ -19,11 +21,24 @@ export class ProtocolError extends Error {
   }
 }
 
+// One binary decoder for the page: it keeps the last values of each ring for deltas and starts
+// over at every layout, which every (re)connection begins with.
+const binary = createBinaryDecoder();
+
 export function decode(data) {
   if (typeof data === "string") {
     return decodeJSON(data);
   }
-  throw new ProtocolError("binary messages are not supported yet (ask for format=json)");
+  if (data instanceof ArrayBuffer) {
+    let message;
+    try {
+      message = binary.decode(data);
+    } catch (error) {
+      throw new ProtocolError(error instanceof Error ? error.message : String(error));
+    }
+    return message.type === "layout" ? layout(message) : frame(message);
+  }
+  throw new ProtocolError("a message that is neither text nor binary");
 }
 
 function decodeJSON(text) {

@@ -54,7 +54,12 @@ class Dashboard:
     def __init__(self, page: Page) -> None:
         self.page = page
 
-    def open(self, server: Server, query: str = "", live_timeout: float = 15) -> "Dashboard":
+    def open(self, server: Server, query: str = "", live_timeout: float = 15, binary: bool = False) -> "Dashboard":
+        """Opens the dashboard. The tests compare what is drawn with the frames the tab received, so
+        by default the page is asked for JSON frames (?format=json); `binary` keeps the page's own
+        default, the binary encoding."""
+        if not binary:
+            query = (query + "&" if query else "?") + "format=json"
         self.page.goto(f"{server.url}/{query}")
         self.wait_live(live_timeout)
         return self

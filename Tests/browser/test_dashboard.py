@@ -132,6 +132,28 @@ def test_push_draws_the_arc_in_its_gradient_and_the_track_beyond_the_tip(server,
     assert dashboard.page.problems() == []
 
 
+def test_the_page_defaults_to_binary_frames_and_draws_them_the_same(server, open_page):
+    dashboard = open_page().open(server, binary=True)
+    assert any("format=binary" in url for url in dashboard.socket_urls())
+    config = json.loads((REPOSITORY / "config" / "ringcast.json").read_text())
+    move = next(r for r in config["boards"][0]["rings"] if r["id"] == "move")
+    layout = {"width": config["boards"][0]["width"], "height": config["boards"][0]["height"]}
+    before = int(dashboard.page.evaluate("Number(document.body.dataset.seq)"))
+
+    server.push({"move": 0.8}, "none")
+
+    dashboard.page.wait_for(f"Number(document.body.dataset.seq) > {before}", 5, "a new frame drawn")
+    dashboard.wait_announced("move", "Move 80%")
+    turns = [0.1, 0.3, 0.5, 0.7]
+    for turn, pixel in zip(turns, dashboard.pixels([on_ring(move, t) for t in turns], layout)):
+        expected = mix(MOVE_START, MOVE_END, turn / 0.8)
+        assert close_to(pixel, expected), f"at {turn:.0%} of the turn: {pixel} is not the gradient's {expected}"
+    beyond = [0.86, 0.93]
+    for turn, pixel in zip(beyond, dashboard.pixels([on_ring(move, t) for t in beyond], layout)):
+        assert close_to(pixel, rgb("#2c2c2e"), 4), f"at {turn:.0%} of the turn: {pixel} is not the track"
+    assert dashboard.page.problems() == []
+
+
 def test_background_splash_grows_over_the_board_then_becomes_the_background(server, open_page):
     dashboard = open_page().open(server)
     layout = dashboard.layout()

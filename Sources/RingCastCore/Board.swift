@@ -15,6 +15,8 @@ public struct Board: Sendable, Equatable {
     private var progress: [String: AnimatedValue] = [:]
     /// Rings whose gradient colours were pushed: start, end.
     private var gradients: [String: [AnimatedColor]] = [:]
+    /// Label colours pushed per ring (seed 003's animated text colour).
+    private var labelColors: [String: AnimatedColor] = [:]
     /// The background colour and its splash layers.
     private var backdrop: Background
     /// The countdown every countdown ring shows; nil: those rings have no data.
@@ -49,6 +51,11 @@ public struct Board: Sendable, Equatable {
     /// Pushed gradient colours of every ring whose colours a push changed: what is persisted.
     public var targetColors: [String: [RGBAColor]] {
         gradients.mapValues { $0.map(\.target) }
+    }
+
+    /// Rings whose label colour was changed by a push: what is persisted.
+    public var targetLabelColors: [String: RGBAColor] {
+        labelColors.mapValues(\.target)
     }
 
     /// The background colour at rest: the newest pushed colour, else the configured one. What is persisted.
@@ -92,7 +99,9 @@ public struct Board: Sendable, Equatable {
     /// Applies `PUT …/rings/{id}` with the same rules as a one-entry PATCH. Field paths are those of the
     /// PUT body (`progress`, `colors.0`); an unknown ring is 404 without a field, since it is in the URL.
     public mutating func apply(_ update: RingUpdate, toRing id: String, at time: Double) throws(APIError) {
-        let entry = RingPatch(progress: update.progress, colors: update.colors, animation: update.animation)
+        let entry = RingPatch(
+            progress: update.progress, colors: update.colors, labelColor: update.labelColor, animation: update.animation
+        )
         try validate(entry, ring: id, field: nil, ringField: nil)
         start(entry, ring: id, animation: entry.animation ?? .default, at: time)
         revision += 1
@@ -139,6 +148,7 @@ public struct Board: Sendable, Equatable {
     public mutating func restore(
         targets: [String: Double],
         colors: [String: [RGBAColor]],
+        labelColors: [String: RGBAColor] = [:],
         background: RGBAColor? = nil,
         countdown: Countdown? = nil,
         revision: Int? = nil
@@ -146,6 +156,14 @@ public struct Board: Sendable, Equatable {
         var skipped: [String] = []
         progress = [:]
         gradients = [:]
+        self.labelColors = [:]
+        for (id, color) in labelColors {
+            guard let ring = ring(id), ring.kind == .plain else {
+                skipped.append(id)
+                continue
+            }
+            self.labelColors[id] = AnimatedColor(color)
+        }
         backdrop = Background(background ?? spec.background)
         self.countdown = nil
         if let countdown {
@@ -198,6 +216,7 @@ public struct Board: Sendable, Equatable {
         for id in gradients.keys {
             for index in gradients[id, default: []].indices { gradients[id]?[index].settle(at: time) }
         }
+        for id in labelColors.keys { labelColors[id]?.settle(at: time) }
     }
 
     /// The displayed progress of every ring at `time`, by id; nil for rings without data.
@@ -229,6 +248,11 @@ public struct Board: Sendable, Equatable {
     }
 
     /// The displayed gradient colours (start, end) of one ring at `time`; the configured ones until a push.
+    /// The label colour `time` shows: a pushed one as it animates, else the configured one.
+    public func labelColor(ofRing id: String, at time: Double) -> RGBAColor {
+        labelColors[id]?.value(at: time) ?? ring(id)?.labelColor ?? RGBAColor(red: 1, green: 1, blue: 1)
+    }
+
     public func colors(ofRing id: String, at time: Double) -> [RGBAColor] {
         if let gradient = gradients[id] { return gradient.map { $0.value(at: time) } }
         return ring(id)?.colors ?? []
@@ -266,7 +290,7 @@ public struct Board: Sendable, Equatable {
             )
         }
         func path(_ key: String) -> String { field.map { RequestField.path($0, key) } ?? key }
-        guard entry.progress != nil || entry.colors != nil else {
+        guard entry.progress != nil || entry.colors != nil || entry.labelColor != nil else {
             throw .invalidValue("the entry for ring \"\(id)\" sets nothing: give \"progress\", \"colors\" or both", field: field)
         }
         if let progress = entry.progress {
@@ -291,6 +315,11 @@ public struct Board: Sendable, Equatable {
                 gradient[index].animate(to: colors[index], with: animation, at: time)
             }
             gradients[id] = gradient
+        }
+        if let color = entry.labelColor {
+            var label = labelColors[id] ?? AnimatedColor(ring(id)?.labelColor ?? color)
+            label.animate(to: color, with: animation, at: time)
+            labelColors[id] = label
         }
     }
 
@@ -322,6 +351,7 @@ public struct Board: Sendable, Equatable {
         if progress[id]?.isAnimating(at: time) == true { return true }
         if ring(id)?.kind == .countdown, countdown?.isRunning(at: time) == true { return true }
         if gradients[id]?.contains(where: { $0.isAnimating(at: time) }) == true { return true }
+        if labelColors[id]?.isAnimating(at: time) == true { return true }
         guard case .derived(let sources) = ring(id)?.kind, !visiting.contains(id) else { return false }
         return sources.contains { isAnimating(ring: $0, at: time, visiting: visiting.union([id])) }
     }

@@ -57,7 +57,7 @@ public enum FrameComposer {
                 spec,
                 progress: board.progress(ofRing: spec.id, at: time),
                 colors: board.colors(ofRing: spec.id, at: time),
-                labelColor: spec.labelColor,
+                labelColor: board.labelColor(ofRing: spec.id, at: time),
                 // Percent labels follow from the progress above; only a countdown's needs the board.
                 label: spec.kind == .countdown ? board.label(ofRing: spec.id, at: time) : nil
             )

@@ -80,6 +80,13 @@ enum RequestField {
         return colors
     }
 
+    /// An optional single colour under `name`, e.g. `"labelColor":"#ffffff"`.
+    static func color(named name: String, in object: KeyedDecodingContainer<AnyCodingKey>) throws -> RGBAColor? {
+        let key = AnyCodingKey(name)
+        guard object.contains(key) else { return nil }
+        return try color(field: path(path(object.codingPath), name)) { try object.decode(String.self, forKey: key) }
+    }
+
     /// A colour: 400 `malformed` unless a JSON string, 422 `invalid_value` unless `#rrggbb` or `#rrggbbaa`.
     static func color(field: String?, _ decode: () throws -> String) throws -> RGBAColor {
         let string: String

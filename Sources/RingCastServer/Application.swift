@@ -73,6 +73,7 @@ final class Application: TransportDelegate {
         let skipped = channel.board.restore(
             targets: saved.progress,
             colors: saved.colors,
+            labelColors: saved.labelColors ?? [:],
             background: saved.background,
             countdown: countdown,
             revision: saved.revision
@@ -394,6 +395,7 @@ extension StoredBoard {
         self.init(
             progress: board.targets,
             colors: board.targetColors,
+            labelColors: board.targetLabelColors.isEmpty ? nil : board.targetLabelColors,
             background: board.background == board.spec.background ? nil : board.background,
             countdown: board.countdown.map { countdown in
                 StoredCountdown(

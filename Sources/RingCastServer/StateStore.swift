@@ -14,6 +14,7 @@ struct StoredState: Codable, Equatable {
 struct StoredBoard: Codable, Equatable {
     var progress: [String: Double] = [:]
     var colors: [String: [RGBAColor]] = [:]
+    var labelColors: [String: RGBAColor]?
     /// The pushed background colour; nil keeps the configured one.
     var background: RGBAColor?
     var countdown: StoredCountdown?

@@ -112,6 +112,45 @@ struct AnimationLiveTests {
         #expect(Set(caps).count >= 5, "\(caps)")
     }
 
+    @Test func labelColourPush_animatesTheLabelText_andSurvivesARestart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-label-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try TestServer(dataDirectory: directory)
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let viewer = try await viewer(server, client)
+        struct Message: Decodable {
+            struct Ring: Decodable {
+                var id: String
+                var labelColor: String
+            }
+            var rings: [Ring]?
+        }
+        func labelColors(_ messages: [ViewerMessage]) -> [String] {
+            messages.compactMap { message in
+                (try? JSONDecoder().decode(Message.self, from: Data(message.bytes)))?.rings?.first { $0.id == "move" }?.labelColor
+            }
+        }
+
+        let response = try server.http.send(
+            "PATCH", Self.board,
+            body: ##"{"rings":{"move":{"progress":0.4,"labelColor":"#ff0000"}},"animation":{"curve":"linear","duration":0.5}}"##
+        )
+        #expect(response.status == 200, "\(response.text)")
+        try await viewer.waitUntil("the red label") { labelColors($0).last == "#ff0000ff" }
+        let colours = labelColors(viewer.messages)
+        #expect(colours.first == "#ffffffff")
+        #expect(Set(colours).count >= 5, "the label colour should pass through in-between colours: \(colours)")
+        #expect(try server.http.send("PATCH", Self.board, body: ##"{"rings":{"move":{"labelColor":"red"}}}"##).status == 422)
+
+        server.stop()
+        let again = try TestServer(dataDirectory: directory)
+        defer { again.shutdown() }
+        let restored = TestViewer(client: client, port: again.port)
+        let greeting = try await restored.waitUntil("keyframe") { $0.count >= 2 }
+        #expect(labelColors([greeting[1]]) == ["#ff0000ff"])
+    }
+
     @Test func backgroundSplash_growsAsALayer_thenBecomesTheBackground_andSurvivesARestart() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-splash-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

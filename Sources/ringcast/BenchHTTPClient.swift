@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -17,6 +19,22 @@ final class BenchHTTPClient {
 
         var isSuccess: Bool { (200..<300).contains(status) }
         var text: String { String(decoding: body, as: UTF8.self) }
+
+        /// "HTTP 404: no board named "x" (board)" from the API's error body, else the raw body.
+        var problem: String {
+            struct ErrorBody: Decodable {
+                struct Detail: Decodable {
+                    var message: String
+                    var field: String?
+                }
+                var error: Detail
+            }
+            let detail =
+                (try? JSONDecoder().decode(ErrorBody.self, from: Data(body))).map { body in
+                    body.error.message + (body.error.field.map { " (\($0))" } ?? "")
+                } ?? String(text.prefix(300))
+            return "HTTP \(status): \(detail)"
+        }
     }
 
     private let address: BenchServerAddress

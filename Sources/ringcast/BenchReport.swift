@@ -21,6 +21,9 @@ struct BenchReport: ParsableCommand {
     @Option(help: "The command that ran the whole benchmark (shown in the report).")
     var runCommand = "make bench"
 
+    @Option(help: "A temporary directory the commands used, shown as $TMP in the report.")
+    var temporaryDirectory: String?
+
     func run() throws {
         var runs: [BenchResult] = []
         for path in results {
@@ -30,7 +33,17 @@ struct BenchReport: ParsableCommand {
                 throw ValidationError("\(path): not a ringcast bench result: \(error)")
             }
         }
-        runs.sort { $0.settings.viewers < $1.settings.viewers }
+        // The default client first, then by viewers.
+        let clients = BenchClientKind.allCases.map(\.rawValue)
+        func order(_ run: BenchResult) -> (Int, Int) {
+            (clients.firstIndex(of: run.settings.client) ?? clients.count, run.settings.viewers)
+        }
+        runs.sort { order($0) < order($1) }
+        if let temporaryDirectory, !temporaryDirectory.isEmpty {
+            for index in runs.indices {
+                runs[index].command = runs[index].command.map { $0.replacingOccurrences(of: temporaryDirectory, with: "$TMP") }
+            }
+        }
         let markdown = BenchReportDocument(runs: runs, machine: .current(), serverCommand: serverCommand, runCommand: runCommand)
             .markdown
         do {

@@ -163,7 +163,7 @@ final class BenchRun {
             throw BenchFailure("cannot reach the server at \(settings.address) (\(error)); is ringcast serve running there?")
         }
         guard response.isSuccess else {
-            throw BenchFailure("GET \(boardPath): HTTP \(response.status): \(response.text)")
+            throw BenchFailure("GET \(boardPath): \(response.problem)")
         }
         do {
             return try JSONDecoder().decode(BenchBoard.self, from: Data(response.body))
@@ -231,7 +231,7 @@ final class BenchRun {
         recorder.probeSent(probe, at: BenchSystem.now())
         let response = try http.request("PUT", "\(boardPath)/rings/\(Self.escape(probeRing))", json: body)
         guard response.isSuccess else {
-            throw BenchFailure("PUT \(boardPath)/rings/\(probeRing): HTTP \(response.status): \(response.text)")
+            throw BenchFailure("PUT \(boardPath)/rings/\(probeRing): \(response.problem)")
         }
         recorder.probeAcknowledged(probe, at: response.receivedAt)
     }
@@ -246,7 +246,7 @@ final class BenchRun {
         )
         let response = try http.request("PATCH", boardPath, json: body)
         guard response.isSuccess else {
-            throw BenchFailure("PATCH \(boardPath): HTTP \(response.status): \(response.text)")
+            throw BenchFailure("PATCH \(boardPath): \(response.problem)")
         }
         nextAnimation = BenchSystem.now() + Self.animationRenewal
     }

@@ -203,16 +203,18 @@ final class BenchRun {
         }
     }
 
-    /// Pushes a probe every push interval and renews the animation, until `deadline`.
+    /// Pushes a probe every push interval on average and renews the animation, until `deadline`.
+    /// Each gap is drawn from 0.5 to 1.5 intervals: a fixed 200 ms is exactly 12 ticks at 60 fps,
+    /// so every probe would land at the same point of the server's tick and the latency would
+    /// describe that one phase instead of the spread a real push sees.
     private func drive(_ recorder: BenchRecorder, until deadline: UInt64) throws(BenchFailure) {
-        let interval = Self.nanoseconds(settings.pushInterval)
         while true {
             let now = BenchSystem.now()
             guard now < deadline else { return }
             if now >= nextProbe {
                 try probe(recorder)
-                nextProbe += interval
-                if nextProbe <= BenchSystem.now() { nextProbe = BenchSystem.now() + interval }
+                let gap = Self.nanoseconds(settings.pushInterval * Double.random(in: 0.5..<1.5))
+                nextProbe = max(nextProbe + gap, BenchSystem.now())
             }
             if now >= nextAnimation { try animate() }
             let wake = min(nextProbe, nextAnimation, deadline)

@@ -7,7 +7,7 @@ import Synchronization
 #endif
 
 /// The benchmark's default viewer client: a receive-only WebSocket client (RFC 6455) on one thread
-/// that waits on all its sockets with poll(2). It reads whole socket buffers, finds frame
+/// that waits on all its sockets with epoll. It reads whole socket buffers, finds frame
 /// boundaries from the headers and lends each message to the recorder without copying it again,
 /// so a viewer costs little more than the kernel's copy — the load stays on the server, where it
 /// is being measured.
@@ -25,11 +25,22 @@ final class BenchSocketClient: BenchViewerClient, Sendable {
     private let shutDown = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(address: BenchServerAddress, recorder: BenchRecorder) {
+    init(address: BenchServerAddress, recorder: BenchRecorder) throws(BenchFailure) {
         self.address = address
         self.recorder = recorder
+        let started = DispatchSemaphore(value: 0)
+        let failure = Mutex<BenchFailure?>(nil)
         Thread.detachNewThread { [self] in
-            let loop = BenchSocketLoop(recorder: recorder)
+            let loop: BenchSocketLoop
+            do {
+                loop = try BenchSocketLoop(recorder: recorder)
+                started.signal()
+            } catch {
+                failure.withLock { $0 = error as? BenchFailure ?? BenchFailure("\(error)") }
+                started.signal()
+                finished.signal()
+                return
+            }
             while !stopRequested.load(ordering: .acquiring) {
                 for socket in adopted.withLock({ adopted in
                     defer { adopted.removeAll() }
@@ -43,6 +54,8 @@ final class BenchSocketClient: BenchViewerClient, Sendable {
             loop.closeAll()
             finished.signal()
         }
+        _ = started.wait(timeout: .now() + 5)
+        if let failure = failure.withLock({ $0 }) { throw failure }
     }
 
     deinit {

@@ -4,8 +4,8 @@ import Foundation
     import Glibc
 #endif
 
-/// The thread side of `BenchSocketClient`: its sockets, the upgrade answer, and frame parsing.
-/// Created and used on the client's thread only.
+/// The thread side of `BenchSocketClient`: its sockets on an epoll set, the upgrade answer, and
+/// frame parsing. Created and used on the client's thread only.
 final class BenchSocketLoop {
     /// One viewer's socket and what has been received but not yet parsed.
     private final class Connection {
@@ -17,9 +17,6 @@ final class BenchSocketLoop {
         /// A fragmented message being reassembled (the server does not fragment today).
         var fragments: [UInt8] = []
         var fragmentsAreBinary = false
-
-        /// Ended: closed, and dropped from the poll set after this pass.
-        var isEnded = false
 
         init(viewer: Int, descriptor: Int32) {
             self.viewer = viewer
@@ -33,48 +30,39 @@ final class BenchSocketLoop {
     private static let readsPerWake = 4
 
     private let recorder: BenchRecorder
-    /// The poll set and its connections, index for index.
-    private var descriptors: [pollfd] = []
-    private var connections: [Connection] = []
+    private let epoll: BenchEpoll
+    private var connections: [Int: Connection] = [:]
     private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
 
-    init(recorder: BenchRecorder) {
+    init(recorder: BenchRecorder) throws(BenchFailure) {
         self.recorder = recorder
+        self.epoll = try BenchEpoll()
     }
 
     /// Takes over a connected, non-blocking socket whose upgrade request has been sent.
     func adopt(viewer: Int, descriptor: Int32) {
-        descriptors.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0))
-        connections.append(Connection(viewer: viewer, descriptor: descriptor))
+        guard epoll.watch(descriptor, token: UInt64(viewer)) else {
+            close(descriptor)
+            return recorder.ended(viewer: viewer, reason: "epoll_ctl: \(String(cString: strerror(errno)))")
+        }
+        connections[viewer] = Connection(viewer: viewer, descriptor: descriptor)
     }
 
-    /// Waits up to `timeoutMilliseconds` for any socket to have data, then reads every one that
-    /// has, and drops the connections that ended.
+    /// Waits up to `timeoutMilliseconds` for sockets with data and reads each of them.
     func poll(timeoutMilliseconds: Int32) {
-        let ready = descriptors.withUnsafeMutableBufferPointer {
-            Glibc.poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds)
+        epoll.wait(timeoutMilliseconds: timeoutMilliseconds) { token, _ in
+            if let connection = connections[Int(token)] { readable(connection) }
         }
-        guard ready > 0 else { return }
-        var anyEnded = false
-        for index in descriptors.indices where descriptors[index].revents != 0 {
-            readable(connections[index])
-            anyEnded = anyEnded || connections[index].isEnded
-        }
-        guard anyEnded else { return }
-        let open = connections.indices.filter { !connections[$0].isEnded }
-        descriptors = open.map { descriptors[$0] }
-        connections = open.map { connections[$0] }
     }
 
     /// Sends each open viewer a close frame (1000, going normally) and closes every socket.
     func closeAll() {
-        for connection in connections where !connection.isEnded {
+        for connection in connections.values {
             if connection.isOpen {
                 send(Self.maskedFrame(opcode: 0x8, payload: [0x03, 0xE8]), on: connection)
             }
             close(connection.descriptor)
         }
-        descriptors.removeAll()
         connections.removeAll()
     }
 
@@ -212,8 +200,8 @@ final class BenchSocketLoop {
     }
 
     private func end(_ connection: Connection, reason: String) {
-        close(connection.descriptor)
-        connection.isEnded = true
+        close(connection.descriptor)  // which also takes it out of the epoll set
+        connections.removeValue(forKey: connection.viewer)
         recorder.ended(viewer: connection.viewer, reason: reason)
     }
 

@@ -12,7 +12,7 @@ protocol BenchViewerClient: AnyObject {
 
 /// Which `BenchViewerClient` to use (`--client`).
 enum BenchClientKind: String, CaseIterable, ExpressibleByArgument, Sendable {
-    /// `BenchSocketClient`: receive-only, on Dispatch sources; costs little more than the kernel's copy.
+    /// `BenchSocketClient`: receive-only, on epoll; costs little more than the kernel's copy.
     case raw
     /// `BenchLWSClient`: RingCastTransport's libwebsockets client. Its 4.1.6 parser takes every
     /// payload byte through a state machine, which caps one client thread at a few hundred
@@ -21,7 +21,7 @@ enum BenchClientKind: String, CaseIterable, ExpressibleByArgument, Sendable {
 
     func make(address: BenchServerAddress, recorder: BenchRecorder) throws(BenchFailure) -> any BenchViewerClient {
         switch self {
-        case .raw: BenchSocketClient(address: address, recorder: recorder)
+        case .raw: try BenchSocketClient(address: address, recorder: recorder)
         case .lws: try BenchLWSClient(address: address, recorder: recorder)
         }
     }

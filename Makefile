@@ -87,7 +87,7 @@ bench: build
 		for attempt in $$(seq 50); do kill -0 $$server 2>/dev/null || break; sleep 0.1; done; \
 		kill -KILL $$server 2>/dev/null; wait $$server; server=""; \
 	done; \
-	[ -z "$$results" ] || .build/release/ringcast bench report --output $(BENCH_REPORT) --temporary-directory "$$work" \
+	[ -z "$$results" ] || .build/release/ringcast bench report --output $(BENCH_REPORT) --fps $(BENCH_FPS) --temporary-directory "$$work" \
 		--server-command ".build/release/ringcast serve --config \$$TMP/ringcast.json --port 0 --fps $(BENCH_FPS) --data-dir \$$TMP/data-CLIENT-VIEWERS --log-level warning" \
 		$$results || exit 1; \
 	if [ -n "$$failed" ]; then echo "failed scenarios:$$failed"; exit 1; fi

@@ -8,7 +8,7 @@ struct Bench: ParsableCommand {
         discussion: """
             Keeps one ring of the board animating (so the server sends a frame every tick), opens \
             --viewers WebSocket viewers, and after --warmup seconds measures for --duration \
-            seconds while it pushes a new value to another ring every --push-interval seconds. \
+            seconds while it pushes a new value to another ring every --push-interval seconds on average. \
             Latency is the time from reading a push's 2xx to a viewer receiving the first frame \
             that shows the value, measured on --latency-viewers of the viewers. The run changes \
             the board (the probe ring ends at its old target, or where the probes left it): use \
@@ -36,7 +36,7 @@ struct Bench: ParsableCommand {
     @Option(help: "Viewer client: raw (the bench's own receive-only client, light) or lws (libwebsockets' client, heavy).")
     var client = BenchClientKind.raw
 
-    @Option(help: "Seconds between latency probes (pushes).")
+    @Option(help: "Seconds between latency probes (pushes), on average; each gap is 0.5 to 1.5 times this.")
     var pushInterval = 0.2
 
     @Option(help: "Seconds to measure, after the warm-up.")

@@ -21,6 +21,9 @@ struct BenchReport: ParsableCommand {
     @Option(help: "The command that ran the whole benchmark (shown in the report).")
     var runCommand = "make bench"
 
+    @Option(help: "The frames per second the servers were started with.")
+    var fps = 60
+
     @Option(help: "A temporary directory the commands used, shown as $TMP in the report.")
     var temporaryDirectory: String?
 
@@ -44,8 +47,14 @@ struct BenchReport: ParsableCommand {
                 runs[index].command = runs[index].command.map { $0.replacingOccurrences(of: temporaryDirectory, with: "$TMP") }
             }
         }
-        let markdown = BenchReportDocument(runs: runs, machine: .current(), serverCommand: serverCommand, runCommand: runCommand)
-            .markdown
+        let markdown = BenchReportDocument(
+            runs: runs,
+            machine: .current(),
+            fps: fps,
+            serverCommand: serverCommand,
+            runCommand: runCommand
+        )
+        .markdown
         do {
             try Data(markdown.utf8).write(to: URL(fileURLWithPath: output))
         } catch {

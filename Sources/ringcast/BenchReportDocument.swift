@@ -4,6 +4,8 @@ import Foundation
 struct BenchReportDocument {
     var runs: [BenchResult]
     var machine: BenchMachine
+    /// The servers' configured frames per second.
+    var fps: Int
     var serverCommand: String?
     var runCommand: String
 
@@ -57,13 +59,15 @@ struct BenchReportDocument {
         }
         add("```")
         add()
-        add("Each run keeps ring `\(first?.animatedRing ?? "stand")` animating linearly over 60 s, so the server")
-        add("composes a frame every tick for the whole run; opens the viewers; waits out the warm-up")
         let warmup = Self.number(first?.warmupSeconds ?? 0, 0)
         let duration = Self.number(first?.durationSeconds ?? 0, 0)
         let interval = Self.number(first?.pushIntervalSeconds ?? 0, 1)
-        add("(\(warmup) s); then measures for \(duration) s while it pushes `PUT …/rings/\(first?.probeRing ?? "move")` with a")
-        add("new value every \(interval) s.")
+        add("Each run keeps ring `\(first?.animatedRing ?? "stand")` animating linearly over 60 s, so the server composes a")
+        add("frame every tick for the whole run; opens the viewers; waits out the warm-up (\(warmup) s); then measures")
+        add(
+            "for \(duration) s while it pushes `PUT …/rings/\(first?.probeRing ?? "move")` with a new value every \(interval) s on average"
+        )
+        add("(each gap drawn from half to one and a half times that, so the pushes land at every point of a tick).")
         add()
         add("## Results")
         add()
@@ -76,6 +80,16 @@ struct BenchReportDocument {
             add("| \(target.name) | \(target.measured) | \(target.met.map { $0 ? "yes" : "**no**" } ?? "not run") |")
         }
         add()
+        for run in raw where run.window.publishedPerSecond < Double(fps) * 0.95 {
+            let published = Self.number(run.window.publishedPerSecond, 1)
+            let server = Self.number(run.server?.cpuPercent ?? 0, 0)
+            add("**At \(run.settings.viewers) viewers the server published \(published) frames/s, not \(fps).** Delivery counts")
+            add("frames against what was published, so it stays high while every viewer gets fewer frames. The server")
+            add(
+                "was at \(server) % of a core, the bench at \(Self.number(run.bench.cpuPercent, 0)) %; limited by: \(limit(of: run))."
+            )
+            add()
+        }
         if !lws.isEmpty {
             add("## The libwebsockets client, for comparison")
             add()
@@ -105,6 +119,9 @@ struct BenchReportDocument {
         add("  the same frames from sending the push, and **push round trip** is the push itself (it is answered")
         add("  after the new target is on disk).")
         add("- **KiB/s per viewer**: WebSocket payload (JSON frames of about 4 KiB).")
+        add("- **µs per frame**: that side's CPU time divided by the frames delivered to all viewers — kernel")
+        add("  time for the loopback TCP included. Constant per frame means linear cost in viewers; growing")
+        add("  with viewers means something costs more than linear.")
         add("- **CPU**: utime + stime from /proc over the window, as % of one core. The server's event loop and")
         add("  the bench's viewer client each run on one thread, so either near 100 % is that side's ceiling.")
         add("  **other processes** is the machine's busy time minus both, i.e. load that was not ours.")
@@ -122,7 +139,7 @@ struct BenchReportDocument {
 
     private func tables(_ runs: [BenchResult]) -> [String] {
         var lines = [
-            "| viewers (connected) | server frames/s | frames/s per viewer min / median | delivery (worst viewer) | push→frame p50 / p99 / max | from request p50 / p99 | push round trip p50 / p99 |",
+            "| viewers (connected) | server frames/s (of \(fps)) | frames/s per viewer min / median | delivery (worst viewer) | push→frame p50 / p99 / max | from request p50 / p99 | push round trip p50 / p99 |",
             "| --- | --- | --- | --- | --- | --- | --- |",
         ]
         for run in runs {
@@ -144,8 +161,8 @@ struct BenchReportDocument {
         }
         lines += [
             "",
-            "| viewers | server CPU | server RSS start → end | bench CPU | other processes | all cores busy | KiB/s per viewer | skipped / evicted | limited by |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+            "| viewers | server CPU | server µs per frame sent | server RSS start → end | bench CPU | bench µs per frame received | other processes | all cores busy | KiB/s per viewer | skipped / evicted | limited by |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
         for run in runs {
             let server = run.server
@@ -153,9 +170,16 @@ struct BenchReportDocument {
             let evicted = run.metrics?.viewersEvicted.map(String.init) ?? "?"
             var cells: [String] = []
             cells.append("\(run.settings.viewers)")
+            // Frames delivered per second over all viewers, to share each side's CPU out per frame.
+            let framesPerSecond = run.framesPerSecondPerViewer.median * Double(run.viewers.measured)
+            func microsecondsPerFrame(_ percent: Double) -> String {
+                framesPerSecond > 0 ? Self.number(percent / 100 * 1e6 / framesPerSecond, 1) : "—"
+            }
             cells.append(server.map { "\(Self.number($0.cpuPercent, 0)) %" } ?? "—")
+            cells.append(server.map { microsecondsPerFrame($0.cpuPercent) } ?? "—")
             cells.append(server.map { "\(Self.number($0.rssStartMiB, 1)) → \(Self.number($0.rssEndMiB, 1)) MiB" } ?? "—")
             cells.append("\(Self.number(run.bench.cpuPercent, 0)) %")
+            cells.append(microsecondsPerFrame(run.bench.cpuPercent))
             cells.append(run.otherProcessesCPUPercent.map { "\(Self.number($0, 0)) %" } ?? "—")
             cells.append(run.machineCPUPercent.map { "\(Self.number($0, 0)) %" } ?? "—")
             cells.append(Self.number(run.bytesPerViewerPerSecond / 1024, 0))

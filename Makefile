@@ -52,7 +52,8 @@ lint:
 # temporary data directory and a copy of the shipped config whose limits let the bench in
 # (writesPerMinute 0: the bench pushes 5 times a second; maxViewers above the largest scenario),
 # then docs/BENCHMARKS.md from the results. BENCH_LWS_VIEWERS adds runs with the libwebsockets
-# client for comparison (empty: none). A scenario that fails is reported and fails the target.
+# client for comparison (empty: none); BENCH_RESULTS names a directory to keep each run's JSON in.
+# A scenario that fails is reported and fails the target.
 BENCH_VIEWERS ?= 100 500 1000 2000
 BENCH_LWS_VIEWERS ?= 300
 BENCH_FPS ?= 60
@@ -60,6 +61,7 @@ BENCH_DURATION ?= 18
 BENCH_WARMUP ?= 3
 BENCH_PUSH_INTERVAL ?= 0.2
 BENCH_REPORT ?= docs/BENCHMARKS.md
+BENCH_RESULTS ?=
 bench: build
 	@set -u; \
 	work=$$(mktemp -d); server=""; failed=""; results=""; \
@@ -90,6 +92,7 @@ bench: build
 	[ -z "$$results" ] || .build/release/ringcast bench report --output $(BENCH_REPORT) --fps $(BENCH_FPS) --temporary-directory "$$work" \
 		--server-command ".build/release/ringcast serve --config \$$TMP/ringcast.json --port 0 --fps $(BENCH_FPS) --data-dir \$$TMP/data-CLIENT-VIEWERS --log-level warning" \
 		$$results || exit 1; \
+	if [ -n "$(BENCH_RESULTS)" ] && [ -n "$$results" ]; then mkdir -p "$(BENCH_RESULTS)" && cp $$results "$(BENCH_RESULTS)/"; fi; \
 	if [ -n "$$failed" ]; then echo "failed scenarios:$$failed"; exit 1; fi
 
 clean:

@@ -222,9 +222,12 @@ struct BenchReportDocument {
                 met: thousand.map { $0.delivery.ratio >= 0.995 && $0.viewers.measured == 1000 }
             ),
             Target(
-                name: "1000 viewers: push→frame p99 ≤ 25 ms",
+                name: "1000 viewers: push→frame p99 ≤ 25 ms (from the 2xx)",
                 measured: thousand.map { run in
-                    run.latencyMilliseconds.fromResponse.p99.map { "\(Self.number($0, 1)) ms" } ?? "no samples"
+                    let latency = run.latencyMilliseconds
+                    guard let p99 = latency.fromResponse.p99 else { return "no samples" }
+                    let fromRequest = latency.fromRequest.p99.map { "; from the request: \(Self.number($0, 1)) ms" } ?? ""
+                    return "\(Self.number(p99, 1)) ms\(fromRequest)"
                 } ?? "—",
                 met: thousand.map { $0.latencyMilliseconds.fromResponse.p99.map { $0 <= 25 } ?? false }
             ),

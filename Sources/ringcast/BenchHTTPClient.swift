@@ -1,0 +1,188 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A blocking HTTP/1.1 client on one keep-alive socket, for the benchmark's pushes and scrapes.
+/// URLSession would do, but it answers on its own queue some time after the response was read,
+/// and push-to-frame latency is measured from the moment the 2xx was read: here that moment is
+/// the return of the last recv(2). Every call is bounded by `timeout`.
+///
+/// Used from one thread at a time.
+final class BenchHTTPClient {
+    struct Response {
+        var status: Int
+        var body: [UInt8]
+        /// BenchSystem.now() when the whole response had been read.
+        var receivedAt: UInt64
+
+        var isSuccess: Bool { (200..<300).contains(status) }
+        var text: String { String(decoding: body, as: UTF8.self) }
+
+        /// "HTTP 404: no board named "x" (board)" from the API's error body, else the raw body.
+        var problem: String {
+            struct ErrorBody: Decodable {
+                struct Detail: Decodable {
+                    var message: String
+                    var field: String?
+                }
+                var error: Detail
+            }
+            let detail =
+                (try? JSONDecoder().decode(ErrorBody.self, from: Data(body))).map { body in
+                    body.error.message + (body.error.field.map { " (\($0))" } ?? "")
+                } ?? String(text.prefix(300))
+            return "HTTP \(status): \(detail)"
+        }
+    }
+
+    private let address: BenchServerAddress
+    private let token: String?
+    private let timeoutSeconds: Int
+    private var descriptor: Int32 = -1
+    private var buffer: [UInt8] = []
+
+    init(address: BenchServerAddress, token: String?, timeoutSeconds: Int = 5) {
+        self.address = address
+        self.token = token
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    deinit {
+        disconnect()
+    }
+
+    /// Sends one request and reads the whole response. A keep-alive socket the server closed in
+    /// the meantime is reopened once.
+    func request(_ method: String, _ path: String, json body: [UInt8]? = nil) throws(BenchFailure) -> Response {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(address.host):\(address.port)\r\n"
+        if let token { head += "Authorization: Bearer \(token)\r\n" }
+        if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+        let message = Array((head + "\r\n").utf8) + (body ?? [])
+        let reused = descriptor >= 0
+        do {
+            return try exchange(message)
+        } catch let failure where reused && failure.isClosedByPeer {
+            do {
+                return try exchange(message)
+            } catch {
+                throw BenchFailure("\(method) \(address)\(path): \(error)")
+            }
+        } catch {
+            throw BenchFailure("\(method) \(address)\(path): \(error)")
+        }
+    }
+
+    private func exchange(_ message: [UInt8]) throws(BenchFailure) -> Response {
+        do {
+            try connectIfNeeded()
+            try send(message)
+            return try readResponse()
+        } catch {
+            disconnect()
+            throw error
+        }
+    }
+
+    func disconnect() {
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+        buffer.removeAll()
+    }
+
+    private func connectIfNeeded() throws(BenchFailure) {
+        guard descriptor < 0 else { return }
+        let socket = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socket >= 0 else { throw .errno("socket") }
+        // SO_SNDTIMEO also bounds connect(2) on Linux.
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        var noDelay: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        let result = address.socketAddress.withUnsafeBytes { bytes in
+            connect(socket, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
+        }
+        guard result == 0 else {
+            let failure = BenchFailure.errno("connect")
+            close(socket)
+            throw failure
+        }
+        descriptor = socket
+    }
+
+    private func send(_ bytes: [UInt8]) throws(BenchFailure) {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL))
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw .errno("send") }
+            sent += count
+        }
+    }
+
+    /// Status line, headers, then exactly Content-Length bytes of body (the server always sends it).
+    private func readResponse() throws(BenchFailure) -> Response {
+        var headerEnd: Int?
+        while true {
+            headerEnd = Self.endOfHeaders(in: buffer)
+            if headerEnd != nil { break }
+            try receive()
+        }
+        let head = String(decoding: buffer[..<headerEnd!], as: UTF8.self)
+        let lines = head.split(separator: "\r\n")
+        let statusParts = lines.first?.split(separator: " ") ?? []
+        guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
+            throw BenchFailure("not an HTTP response: \(lines.first ?? "")")
+        }
+        var length = 0
+        var closes = false
+        for line in lines.dropFirst() {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let name = parts[0].lowercased()
+            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            if name == "content-length" { length = Int(value) ?? 0 }
+            if name == "connection", value.lowercased() == "close" { closes = true }
+            if name == "transfer-encoding" { throw BenchFailure("chunked responses are not supported") }
+        }
+        let bodyStart = headerEnd! + 4
+        while buffer.count < bodyStart + length {
+            try receive()
+        }
+        let receivedAt = BenchSystem.now()
+        let body = Array(buffer[bodyStart..<(bodyStart + length)])
+        buffer.removeFirst(bodyStart + length)
+        if closes { disconnect() }
+        return Response(status: status, body: body, receivedAt: receivedAt)
+    }
+
+    private func receive() throws(BenchFailure) {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0, errno == EINTR { continue }
+            if count == 0 { throw .closedByPeer }
+            guard count > 0 else {
+                throw errno == EAGAIN ? BenchFailure("no answer within \(timeoutSeconds) s") : .errno("recv")
+            }
+            buffer.append(contentsOf: chunk[0..<count])
+            return
+        }
+    }
+
+    private static func endOfHeaders(in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+}
+
+@available(*, unavailable)
+extension BenchHTTPClient: Sendable {}

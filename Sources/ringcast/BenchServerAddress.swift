@@ -1,0 +1,64 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The server `ringcast bench` loads: an `http://` URL whose host is a loopback address. The
+/// benchmark opens thousands of connections and pushes several times a second, so it refuses to
+/// aim that at another machine.
+struct BenchServerAddress: Sendable, CustomStringConvertible {
+    /// A numeric host, as lws and getaddrinfo take it (`localhost` becomes 127.0.0.1).
+    let host: String
+    let port: Int
+    /// The socket address, for connect(2).
+    let family: Int32
+    let socketAddress: [UInt8]
+
+    init(url text: String) throws(BenchFailure) {
+        guard let url = URL(string: text), url.scheme == "http", let name = url.host, !name.isEmpty else {
+            throw BenchFailure("--server must be an http:// URL such as http://127.0.0.1:8080, got \(text)")
+        }
+        guard url.path.isEmpty || url.path == "/", url.query == nil else {
+            throw BenchFailure("--server takes only scheme, host and port, got \(text)")
+        }
+        let unbracketed = name.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        host = unbracketed == "localhost" ? "127.0.0.1" : unbracketed
+        port = url.port ?? 80
+
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &found) == 0, let first = found, let address = first.pointee.ai_addr
+        else {
+            throw BenchFailure("--server host must be a loopback address (127.0.0.1, ::1 or localhost), got \(name)")
+        }
+        defer { freeaddrinfo(found) }
+        family = first.pointee.ai_family
+        socketAddress = Array(UnsafeRawBufferPointer(start: address, count: Int(first.pointee.ai_addrlen)))
+        guard Self.isLoopback(family: family, socketAddress) else {
+            throw BenchFailure("--server host must be a loopback address (127.0.0.1, ::1 or localhost), got \(name)")
+        }
+    }
+
+    var description: String {
+        host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+    }
+
+    private static func isLoopback(family: Int32, _ address: [UInt8]) -> Bool {
+        address.withUnsafeBytes { bytes in
+            switch family {
+            case AF_INET:
+                // 127.0.0.0/8; s_addr is in network byte order, so its first byte is the 127.
+                let ipv4 = bytes.loadUnaligned(as: sockaddr_in.self)
+                return withUnsafeBytes(of: ipv4.sin_addr) { $0[0] } == 127
+            case AF_INET6:
+                let ipv6 = bytes.loadUnaligned(as: sockaddr_in6.self)
+                return withUnsafeBytes(of: ipv6.sin6_addr) { Array($0) } == Array(repeating: 0, count: 15) + [1]
+            default:
+                return false
+            }
+        }
+    }
+}

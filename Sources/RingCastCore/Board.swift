@@ -99,11 +99,8 @@ public struct Board: Sendable, Equatable {
     /// Applies `PUT …/rings/{id}` with the same rules as a one-entry PATCH. Field paths are those of the
     /// PUT body (`progress`, `colors.0`); an unknown ring is 404 without a field, since it is in the URL.
     public mutating func apply(_ update: RingUpdate, toRing id: String, at time: Double) throws(APIError) {
-        let entry = RingPatch(
-            progress: update.progress, colors: update.colors, labelColor: update.labelColor, animation: update.animation
-        )
-        try validate(entry, ring: id, field: nil, ringField: nil)
-        start(entry, ring: id, animation: entry.animation ?? .default, at: time)
+        try validate(update, ring: id, field: nil, ringField: nil)
+        start(update, ring: id, animation: update.animation ?? .default, at: time)
         revision += 1
     }
 

@@ -51,6 +51,7 @@ extension EventLoop {
             }
             let viewer = Viewer(id: id, wsi: wsi, channel: channel, greeting: sendable)
             statistics.viewersAdmitted += 1
+            defer { scheduleStallSweep() }
             viewers[id] = viewer
             channel.viewers[id] = viewer
             setConnectionID(id.rawValue, of: wsi)
@@ -75,14 +76,7 @@ extension EventLoop {
             lws_close_reason(wsi, lws_close_status(rawValue: UInt32(clamping: close.code)), &reason, reason.count)
             return -1
         }
-        guard let (message, skipped) = viewer.nextMessage() else {
-            if viewer.stallTimerArmed {
-                // Everything written so far has left lws: the viewer keeps up.
-                viewer.stallTimerArmed = false
-                lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0)
-            }
-            return 0
-        }
+        guard let (message, skipped) = viewer.nextMessage() else { return 0 }
         do {
             try message.write(to: wsi)
         } catch {
@@ -92,11 +86,10 @@ extension EventLoop {
         statistics.messagesSent += 1
         statistics.bytesSent += UInt64(message.count)
         statistics.messagesSkipped += skipped
-        // A viewer that cannot take data for stallTimeout seconds is dropped; the next writeable
-        // callback (which lws gives only once this write has drained) disarms it.
-        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(clamping: configuration.stallTimeout))
-        viewer.stallTimerArmed = true
-        requestWrite(viewer, force: true)
+        // More greeting, or a newer frame published meanwhile. Stalls are found by the sweep
+        // below, not by an lws timeout per write: lws keeps its timeouts in one sorted list, so
+        // re-arming one after every write cost time in proportion to the number of viewers.
+        requestWrite(viewer)
         return 0
     }
 
@@ -111,7 +104,7 @@ extension EventLoop {
     /// LWS_CALLBACK_WS_SERVER_DROP_PROTOCOL / LWS_CALLBACK_CLOSED: the connection is going.
     func handleViewerGone(_ wsi: OpaquePointer) {
         guard let viewer = viewer(of: wsi) else { return }
-        if viewer.stallTimerArmed { statistics.viewersClosedWhileStalled += 1 }
+        if viewer.evictedForStall { statistics.viewersClosedWhileStalled += 1 }
         viewers[viewer.id] = nil
         viewer.channel.viewers[viewer.id] = nil
         if viewer.channel.viewers.isEmpty, channels[viewer.channel.name] === viewer.channel {
@@ -126,7 +119,33 @@ extension EventLoop {
         guard isLive, viewer.isEstablished, !viewer.writeRequested else { return }
         guard force || viewer.pendingClose != nil || viewer.hasPendingMessage else { return }
         viewer.writeRequested = true
+        viewer.waitingSince = now()
         lws_callback_on_writable(viewer.wsi)
+    }
+
+    /// Closes every viewer that has waited for its socket to take data longer than the stall
+    /// timeout (it stopped reading); runs once a second while there are viewers.
+    func sweepStalledViewers() {
+        let now = now()
+        let limit = Double(configuration.stallTimeout)
+        for viewer in viewers.values
+        where viewer.writeRequested && !viewer.evictedForStall && now - viewer.waitingSince > limit {
+            viewer.evictedForStall = true
+            TransportLog.emit("closing \(viewer.id): it took no data for \(configuration.stallTimeout) s")
+            // LWS_TO_KILL_ASYNC: a stalled socket cannot take a close frame; drop it at once.
+            lws_set_timeout(viewer.wsi, PENDING_TIMEOUT_USER_OK, -1)
+        }
+        scheduleStallSweep()
+    }
+
+    /// Keeps one sweep scheduled while any viewer is connected.
+    func scheduleStallSweep() {
+        guard isLive, !stallSweepScheduled, !viewers.isEmpty else { return }
+        stallSweepScheduled = true
+        schedule(after: 1) { [weak self] in
+            self?.stallSweepScheduled = false
+            self?.sweepStalledViewers()
+        }
     }
 
     private func viewer(of wsi: OpaquePointer) -> Viewer? {

@@ -31,6 +31,7 @@ public final class EventLoop {
     var channels: [String: Channel] = [:]
     /// What was sent to viewers since start (for logs and metrics).
     public internal(set) var statistics = TransportStatistics()
+    var stallSweepScheduled = false
 
     /// Largest piece of an HTTP response body written per writeable callback.
     static let httpChunkBytes = 64 * 1024

@@ -15,9 +15,11 @@ final class Viewer {
     var isEstablished = false
     /// A writeable callback is already requested.
     var writeRequested = false
-    /// The last write may still sit in the kernel or lws: the stall timer is armed until a
-    /// writeable callback finds nothing more to send.
-    var stallTimerArmed = false
+    /// When the pending writeable callback was requested: lws gives it once the socket can take
+    /// more, so a viewer that has waited longer than the stall timeout is not reading.
+    var waitingSince = 0.0
+    /// Closed by the stall sweep.
+    var evictedForStall = false
     /// Set by `EventLoop.close` and on shutdown; acted on in the next writeable callback.
     var pendingClose: (code: Int, reason: String)?
 

@@ -26,7 +26,10 @@ final class RawHTTPConnection {
     private var pending: [UInt8] = []
 
     init(port: Int, timeout: Double = 5) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // The descriptor is stored only once connected: a class whose init throws after every
+        // stored property is set still runs deinit, and closing here *and* there would close
+        // whatever socket another thread (an lws context under test) opened in between.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket: \(errno)") }
         var interval = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
@@ -41,9 +44,11 @@ final class RawHTTPConnection {
             }
         }
         guard result == 0 else {
+            let code = errno
             Glibc.close(fd)
-            throw TestFailure("connect to port \(port): errno \(errno)")
+            throw TestFailure("connect to port \(port): errno \(code)")
         }
+        self.fd = fd
     }
 
     deinit {

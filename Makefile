@@ -85,14 +85,13 @@ screenshots:
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 
-# The standard load scenarios, each against a fresh release server on a free port with an empty
-# temporary data directory and a copy of the shipped config whose limits let the bench in
-# (writesPerMinute 0: the bench pushes 5 times a second; maxViewers above the largest scenario),
-# then docs/BENCHMARKS.md from the results. BENCH_LWS_VIEWERS adds runs with the libwebsockets
-# client for comparison (empty: none); BENCH_RESULTS names a directory to keep each run's JSON in.
-# A scenario that fails is reported and fails the target.
+# The standard load scenarios against fresh release servers, then the same frames from a minimal
+# C libwebsockets broadcaster for comparison, then docs/BENCHMARKS.md: see bench/run.sh.
+# BENCH_LWS_VIEWERS adds runs with the libwebsockets client (empty: none); BENCH_BASELINE_VIEWERS
+# the C broadcaster's (empty: none); BENCH_RESULTS names a directory to keep each run's JSON in.
 BENCH_VIEWERS ?= 100 500 1000 2000
 BENCH_LWS_VIEWERS ?= 300
+BENCH_BASELINE_VIEWERS ?= 1000 2000
 BENCH_FPS ?= 60
 BENCH_DURATION ?= 18
 BENCH_WARMUP ?= 3
@@ -100,37 +99,11 @@ BENCH_PUSH_INTERVAL ?= 0.2
 BENCH_REPORT ?= docs/BENCHMARKS.md
 BENCH_RESULTS ?=
 bench: build
-	@set -u; \
-	work=$$(mktemp -d); server=""; failed=""; results=""; \
-	trap 'if [ -n "$$server" ]; then kill $$server 2>/dev/null; fi; rm -rf "$$work"' EXIT; \
-	trap 'exit 130' INT TERM; \
-	python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); c.setdefault("limits", {}).update(writesPerMinute=0, maxViewers=100000); json.dump(c, open(sys.argv[2], "w"), indent=2)' \
-		config/ringcast.json "$$work/ringcast.json" || exit 1; \
-	ulimit -n "$$(ulimit -Hn)"; \
-	for scenario in $(addprefix raw:,$(BENCH_VIEWERS)) $(addprefix lws:,$(BENCH_LWS_VIEWERS)); do \
-		client=$${scenario%%:*}; viewers=$${scenario#*:}; name="$$client-$$viewers"; \
-		echo "== $$viewers viewers, $$client client"; \
-		.build/release/ringcast serve --config "$$work/ringcast.json" --port 0 --fps $(BENCH_FPS) \
-			--data-dir "$$work/data-$$name" --log-level warning >"$$work/serve-$$name.out" 2>"$$work/serve-$$name.err" & \
-		server=$$!; url=""; \
-		for attempt in $$(seq 100); do \
-			url=$$(sed -n 's/^listening on //p' "$$work/serve-$$name.out"); \
-			if [ -n "$$url" ] || ! kill -0 $$server 2>/dev/null; then break; fi; sleep 0.1; \
-		done; \
-		if [ -z "$$url" ]; then echo "the server did not start:"; cat "$$work/serve-$$name.err"; exit 1; fi; \
-		.build/release/ringcast bench --server "$$url" --server-pid $$server --client $$client --viewers $$viewers \
-			--duration $(BENCH_DURATION) --warmup $(BENCH_WARMUP) --push-interval $(BENCH_PUSH_INTERVAL) \
-			--json "$$work/bench-$$name.json" \
-			&& results="$$results $$work/bench-$$name.json" || failed="$$failed $$name"; \
-		kill -TERM $$server; \
-		for attempt in $$(seq 50); do kill -0 $$server 2>/dev/null || break; sleep 0.1; done; \
-		kill -KILL $$server 2>/dev/null; wait $$server; server=""; \
-	done; \
-	[ -z "$$results" ] || .build/release/ringcast bench report --output $(BENCH_REPORT) --fps $(BENCH_FPS) --temporary-directory "$$work" \
-		--server-command ".build/release/ringcast serve --config \$$TMP/ringcast.json --port 0 --fps $(BENCH_FPS) --data-dir \$$TMP/data-CLIENT-VIEWERS --log-level warning" \
-		$$results || exit 1; \
-	if [ -n "$(BENCH_RESULTS)" ] && [ -n "$$results" ]; then mkdir -p "$(BENCH_RESULTS)" && cp $$results "$(BENCH_RESULTS)/"; fi; \
-	if [ -n "$$failed" ]; then echo "failed scenarios:$$failed"; exit 1; fi
+	BENCH_VIEWERS="$(BENCH_VIEWERS)" BENCH_LWS_VIEWERS="$(BENCH_LWS_VIEWERS)" \
+	BENCH_BASELINE_VIEWERS="$(BENCH_BASELINE_VIEWERS)" BENCH_FPS="$(BENCH_FPS)" \
+	BENCH_DURATION="$(BENCH_DURATION)" BENCH_WARMUP="$(BENCH_WARMUP)" \
+	BENCH_PUSH_INTERVAL="$(BENCH_PUSH_INTERVAL)" BENCH_REPORT="$(BENCH_REPORT)" \
+	BENCH_RESULTS="$(BENCH_RESULTS)" bench/run.sh
 
 clean:
 	rm -rf .build

@@ -13,7 +13,8 @@ struct Bench: ParsableCommand {
             that shows the value, measured on --latency-viewers of the viewers. The run changes \
             the board (the probe ring ends at its old target, or where the probes left it): use \
             a server set aside for it. Loopback servers only. `make bench` runs the standard \
-            scenarios and writes docs/BENCHMARKS.md.
+            scenarios and writes docs/BENCHMARKS.md. With --watch-only the bench makes no REST call \
+            and only counts the frames (for bench/baseline's C broadcaster, which has no API).
             """,
         subcommands: [BenchReport.self]
     )
@@ -54,6 +55,12 @@ struct Bench: ParsableCommand {
     @Option(help: "Token for writes, viewers and /metrics (default: $RINGCAST_TOKEN).")
     var token: String?
 
+    @Flag(help: "Only open the viewers and count frames: no pushes, no REST call (for bench/baseline's broadcaster).")
+    var watchOnly = false
+
+    @Option(help: "Write one viewer's frames from the measurement window to this file, for bench/baseline to replay.")
+    var recordFrames: String?
+
     func validate() throws {
         guard (1...100_000).contains(viewers) else {
             throw ValidationError("--viewers must be 1 to 100000, got \(viewers)")
@@ -72,6 +79,9 @@ struct Bench: ParsableCommand {
         }
         guard format.readerType != nil else {
             throw ValidationError("--format \(format.rawValue): this version of ringcast bench cannot read those frames yet")
+        }
+        if recordFrames != nil, format != .binary {
+            throw ValidationError("--record-frames records binary frames: use it with --format binary")
         }
         if let serverPid, serverPid <= 0 {
             throw ValidationError("--server-pid must be a process id, got \(serverPid)")
@@ -92,7 +102,9 @@ struct Bench: ParsableCommand {
                 pushInterval: pushInterval,
                 duration: duration,
                 warmup: warmup,
-                serverPID: serverPid
+                serverPID: serverPid,
+                watchOnly: watchOnly,
+                recordFramesPath: recordFrames
             )
             let result = try BenchRun(settings: settings).run()
             print(result.table, terminator: "")

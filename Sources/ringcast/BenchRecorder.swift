@@ -47,14 +47,21 @@ final class BenchRecorder: Sendable {
         /// Why connections failed or ended early, with how many.
         var endings: [String: Int] = [:]
         var unreadableMessages = 0
+        /// The recorded viewer's frames from the window, whole (`recordFrames` only).
+        var recording: [[UInt8]] = []
     }
+
+    /// The most frames `recordFrames` keeps: a minute at 60 fps.
+    static let recordingLimit = 3600
 
     /// Viewer index → sample slot, for the viewers that measure latency.
     let sampleSlots: [Int: Int]
+    /// Keep viewer 0's frames from the window (up to `recordingLimit`).
+    let recordFrames: Bool
     private let reader: any BenchFrameReader
     private let state: Mutex<State>
 
-    init(viewers: Int, sampled: Int, reader: any BenchFrameReader) {
+    init(viewers: Int, sampled: Int, reader: any BenchFrameReader, recordFrames: Bool = false) {
         let count = min(sampled, viewers)
         // Evenly spread over the connection order, so early and late joiners are both sampled.
         var slots: [Int: Int] = [:]
@@ -62,6 +69,7 @@ final class BenchRecorder: Sendable {
             slots[slot * viewers / count] = slot
         }
         self.sampleSlots = slots
+        self.recordFrames = recordFrames
         self.reader = reader
         self.state = Mutex(State(viewers: Array(repeating: Viewer(), count: viewers)))
     }
@@ -116,6 +124,9 @@ final class BenchRecorder: Sendable {
             if viewer.inWindow, let start = state.windowStartSeq, seq > start, seq <= state.windowEndSeq ?? .max {
                 viewer.windowFrames += 1
                 viewer.windowBytes += message.count
+                if recordFrames, index == 0, state.recording.count < Self.recordingLimit {
+                    state.recording.append(Array(message))
+                }
             }
             if let slot, let progress, progress != viewer.lastProbeProgress {
                 viewer.lastProbeProgress = progress

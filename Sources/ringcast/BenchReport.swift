@@ -21,6 +21,12 @@ struct BenchReport: ParsableCommand {
     @Option(help: "The command that ran the whole benchmark (shown in the report).")
     var runCommand = "make bench"
 
+    @Option(help: "A result of ringcast bench --watch-only against bench/baseline's C broadcaster (repeatable).")
+    var baseline: [String] = []
+
+    @Option(help: "How the C broadcaster was started (shown in the report).")
+    var baselineCommand: String?
+
     @Option(help: "The frames per second the servers were started with.")
     var fps = 60
 
@@ -28,14 +34,17 @@ struct BenchReport: ParsableCommand {
     var temporaryDirectory: String?
 
     func run() throws {
-        var runs: [BenchResult] = []
-        for path in results {
-            do {
-                runs.append(try JSONDecoder().decode(BenchResult.self, from: Data(contentsOf: URL(fileURLWithPath: path))))
-            } catch {
-                throw ValidationError("\(path): not a ringcast bench result: \(error)")
+        func load(_ paths: [String]) throws -> [BenchResult] {
+            try paths.map { path in
+                do {
+                    return try JSONDecoder().decode(BenchResult.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+                } catch {
+                    throw ValidationError("\(path): not a ringcast bench result: \(error)")
+                }
             }
         }
+        var runs = try load(results)
+        var baselines = try load(baseline).sorted { $0.settings.viewers < $1.settings.viewers }
         // The default client first, then by viewers.
         let clients = BenchClientKind.allCases.map(\.rawValue)
         func order(_ run: BenchResult) -> (Int, Int) {
@@ -43,12 +52,16 @@ struct BenchReport: ParsableCommand {
         }
         runs.sort { order($0) < order($1) }
         if let temporaryDirectory, !temporaryDirectory.isEmpty {
-            for index in runs.indices {
-                runs[index].command = runs[index].command.map { $0.replacingOccurrences(of: temporaryDirectory, with: "$TMP") }
+            func hide(_ run: inout BenchResult) {
+                run.command = run.command.map { $0.replacingOccurrences(of: temporaryDirectory, with: "$TMP") }
             }
+            for index in runs.indices { hide(&runs[index]) }
+            for index in baselines.indices { hide(&baselines[index]) }
         }
         let markdown = BenchReportDocument(
             runs: runs,
+            baselines: baselines,
+            baselineCommand: baselineCommand,
             machine: .current(),
             fps: fps,
             serverCommand: serverCommand,

@@ -3,6 +3,9 @@ import Foundation
 /// docs/BENCHMARKS.md, rendered from the results of one `make bench`.
 struct BenchReportDocument {
     var runs: [BenchResult]
+    /// `--watch-only` runs against bench/baseline's C broadcaster, by viewers.
+    var baselines: [BenchResult] = []
+    var baselineCommand: String?
     var machine: BenchMachine
     /// The servers' configured frames per second.
     var fps: Int
@@ -59,6 +62,20 @@ struct BenchReportDocument {
         }
         add("```")
         add()
+        if !baselines.isEmpty {
+            add("Then, as the yardstick, `bench/baseline/broadcaster.c` — a minimal libwebsockets 4.1.6 server")
+            add("that sends every viewer the frames the first scenario's viewer 0 recorded (`--record-frames`),")
+            add("one per tick with a rising `seq`, newest frame wins, and does nothing else — watched by the")
+            add("same bench without pushes:")
+            add()
+            add("```sh")
+            if let baselineCommand { add(baselineCommand) }
+            for run in baselines {
+                add(run.command.map(Self.shellQuoted).joined(separator: " "))
+            }
+            add("```")
+            add()
+        }
         let warmup = Self.number(first?.warmupSeconds ?? 0, 0)
         let duration = Self.number(first?.durationSeconds ?? 0, 0)
         let interval = Self.number(first?.pushIntervalSeconds ?? 0, 1)
@@ -90,6 +107,9 @@ struct BenchReportDocument {
             )
             add()
         }
+        if !baselines.isEmpty {
+            lines += baselineSection(raw)
+        }
         if !lws.isEmpty {
             add("## The libwebsockets client, for comparison")
             add()
@@ -118,7 +138,7 @@ struct BenchReportDocument {
         add("  the same event loop, so under load the answer can queue behind the broadcast. **from request** times")
         add("  the same frames from sending the push, and **push round trip** is the push itself (it is answered")
         add("  after the new target is on disk).")
-        add("- **KiB/s per viewer**: WebSocket payload (JSON frames of about 4 KiB).")
+        add("- **KiB/s per viewer**: WebSocket payload (binary frames: only what changed since the last one).")
         add("- **µs per frame**: that side's CPU time divided by the frames delivered to all viewers — kernel")
         add("  time for the loopback TCP included. Constant per frame means linear cost in viewers; growing")
         add("  with viewers means something costs more than linear.")
@@ -133,6 +153,62 @@ struct BenchReportDocument {
         add("- **RSS**: VmRSS of the server when the window started and when it ended.")
         add()
         return lines.joined(separator: "\n")
+    }
+
+    // MARK: - The C broadcaster
+
+    /// Frames delivered per second over all measured viewers.
+    private static func framesDelivered(_ run: BenchResult) -> Double {
+        run.framesPerSecondPerViewer.median * Double(run.viewers.measured)
+    }
+
+    /// A process's CPU time per frame delivered, in µs.
+    private static func microsecondsPerFrame(_ run: BenchResult) -> Double? {
+        let frames = framesDelivered(run)
+        guard let server = run.server, frames > 0 else { return nil }
+        return server.cpuPercent / 100 * 1e6 / frames
+    }
+
+    /// RingCast's server CPU per frame delivered ÷ the C broadcaster's, at equal viewers.
+    private func costRatio(viewers: Int, _ raw: [BenchResult]) -> (ringcast: Double, baseline: Double, ratio: Double)? {
+        guard let run = raw.last(where: { $0.settings.viewers == viewers }),
+            let baseline = baselines.last(where: { $0.settings.viewers == viewers }),
+            let ours = Self.microsecondsPerFrame(run), let theirs = Self.microsecondsPerFrame(baseline), theirs > 0
+        else { return nil }
+        return (ours, theirs, ours / theirs)
+    }
+
+    private func baselineSection(_ raw: [BenchResult]) -> [String] {
+        var lines = [
+            "## Against a minimal C libwebsockets broadcaster",
+            "",
+            "The same frames to the same number of viewers. RingCast also composes and encodes each frame,",
+            "answers the pushes (5 a second, each stored with fsync before its 2xx) and keeps its counters;",
+            "the C broadcaster only writes. The two ran one after the other on a shared machine, so their",
+            "frame rates can differ: **per frame** divides each server's CPU time by the frames it delivered,",
+            "which compares the cost of the same work.",
+            "",
+            "| viewers | server frames/s RingCast / C | delivery RingCast / C | server CPU RingCast / C | µs per frame RingCast / C | RingCast ÷ C per frame | RSS RingCast / C | other processes RingCast / C |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for baseline in baselines {
+            let viewers = baseline.settings.viewers
+            let run = raw.last { $0.settings.viewers == viewers }
+            func pair(_ value: (BenchResult) -> String?) -> String {
+                "\(run.flatMap(value) ?? "—") / \(value(baseline) ?? "—")"
+            }
+            var cells: [String] = ["\(viewers)"]
+            cells.append(pair { Self.number($0.window.publishedPerSecond, 1) })
+            cells.append(pair { Self.percent($0.delivery.ratio) })
+            cells.append(pair { $0.server.map { "\(Self.number($0.cpuPercent, 0)) %" } })
+            cells.append(pair { Self.microsecondsPerFrame($0).map { Self.number($0, 1) } })
+            cells.append(costRatio(viewers: viewers, raw).map { "\(Self.number($0.ratio, 2))×" } ?? "—")
+            cells.append(pair { $0.server.map { "\(Self.number(max($0.rssStartMiB, $0.rssEndMiB), 1)) MiB" } })
+            cells.append(pair { $0.otherProcessesCPUPercent.map { "\(Self.number($0, 0)) %" } })
+            lines.append("| " + cells.joined(separator: " | ") + " |")
+        }
+        lines.append("")
+        return lines
     }
 
     // MARK: - Tables
@@ -230,6 +306,13 @@ struct BenchReportDocument {
                     return "\(Self.number(p99, 1)) ms\(fromRequest)"
                 } ?? "—",
                 met: thousand.map { $0.latencyMilliseconds.fromResponse.p99.map { $0 <= 25 } ?? false }
+            ),
+            Target(
+                name: "1000 viewers: server CPU ≤ 1.15 × a minimal C libwebsockets broadcaster's (per frame delivered)",
+                measured: costRatio(viewers: 1000, runs).map { cost in
+                    "\(Self.number(cost.ringcast, 1)) vs \(Self.number(cost.baseline, 1)) µs per frame: \(Self.number(cost.ratio, 2))×"
+                } ?? "—",
+                met: costRatio(viewers: 1000, runs).map { $0.ratio <= 1.15 }
             ),
             Target(
                 name: "2000 viewers: delivery ≥ 90 %",

@@ -15,6 +15,8 @@ struct BenchResult: Codable, Sendable {
         var latencyViewers: Int
         var probeRing: String
         var animatedRing: String
+        /// Viewers only, no pushes (`--watch-only`): a run against bench/baseline's broadcaster.
+        var watchOnly: Bool
     }
 
     struct Viewers: Codable, Sendable {

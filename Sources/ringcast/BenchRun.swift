@@ -22,6 +22,11 @@ final class BenchRun {
         var duration: Double
         var warmup: Double
         var serverPID: Int?
+        /// Only open viewers and count what arrives: no REST call at all (for servers without the
+        /// API, such as bench/baseline's broadcaster).
+        var watchOnly = false
+        /// Write viewer 0's frames from the window here, for bench/baseline to replay.
+        var recordFramesPath: String?
     }
 
     /// How long the stand-in animation runs (the API's longest), and how often it is renewed.
@@ -47,28 +52,39 @@ final class BenchRun {
     }
 
     func run() throws(BenchFailure) -> BenchResult {
-        let board = try readBoard()
-        guard let probe = board.probeRing, let animated = board.animatedRing else {
-            throw BenchFailure("board \(settings.board) needs two plain rings (one to probe, one to keep animating)")
+        var ringIDs: [String] = []
+        var restore: (probe: BenchBoard.Ring, animated: BenchBoard.Ring)?
+        if !settings.watchOnly {
+            let board = try readBoard()
+            guard let probe = board.probeRing, let animated = board.animatedRing else {
+                throw BenchFailure("board \(settings.board) needs two plain rings (one to probe, one to keep animating)")
+            }
+            probeRing = probe.id
+            animatedRing = animated.id
+            animateUpward = (animated.progress ?? 0) < 5
+            ringIDs = board.rings.map(\.id)
+            restore = (probe, animated)
         }
-        probeRing = probe.id
-        animatedRing = animated.id
-        animateUpward = (animated.progress ?? 0) < 5
         let serverPID = settings.serverPID.map(String.init)
         if let serverPID { _ = try BenchSystem.processSample(serverPID) }
 
         // One descriptor a viewer; lws sizes its tables from RLIMIT_NOFILE when its context is
         // created, so this comes before the client.
         try BenchSystem.raiseOpenFileLimit(to: settings.viewers + 128)
-        let reader = settings.format.reader(ringIDs: board.rings.map(\.id), probeRing: probeRing)
-        let recorder = BenchRecorder(viewers: settings.viewers, sampled: settings.latencyViewers, reader: reader)
+        let reader = settings.format.reader(ringIDs: ringIDs, probeRing: probeRing)
+        let recorder = BenchRecorder(
+            viewers: settings.viewers,
+            sampled: settings.watchOnly ? 0 : settings.latencyViewers,
+            reader: reader,
+            recordFrames: settings.recordFramesPath != nil
+        )
         let client = try settings.client.make(address: settings.address, recorder: recorder)
         defer {
             client.shutdown()
-            restore(probe, animated)
+            if let restore { self.restore(restore.probe, restore.animated) }
         }
 
-        try animate()
+        if !settings.watchOnly { try animate() }
         try connect(client, recorder)
         nextProbe = BenchSystem.now()
         try drive(recorder, until: BenchSystem.now() + Self.nanoseconds(settings.warmup))
@@ -92,6 +108,7 @@ final class BenchRun {
             usleep(10_000)
         }
         let state = recorder.snapshot()
+        if let path = settings.recordFramesPath { try Self.write(state.recording, to: path) }
 
         return summarize(
             state,
@@ -208,6 +225,10 @@ final class BenchRun {
     /// so every probe would land at the same point of the server's tick and the latency would
     /// describe that one phase instead of the spread a real push sees.
     private func drive(_ recorder: BenchRecorder, until deadline: UInt64) throws(BenchFailure) {
+        if settings.watchOnly {
+            while BenchSystem.now() < deadline { usleep(useconds_t(min(deadline - BenchSystem.now(), 50_000_000) / 1000)) }
+            return
+        }
         while true {
             let now = BenchSystem.now()
             guard now < deadline else { return }
@@ -264,7 +285,7 @@ final class BenchRun {
     }
 
     private func scrapeMetrics() -> BenchMetrics? {
-        guard let response = try? http.request("GET", "/metrics"), response.isSuccess else { return nil }
+        guard !settings.watchOnly, let response = try? http.request("GET", "/metrics"), response.isSuccess else { return nil }
         return BenchMetrics(prometheusText: response.text, board: settings.board)
     }
 
@@ -324,7 +345,8 @@ final class BenchRun {
                 warmupSeconds: settings.warmup,
                 latencyViewers: recorder.sampleSlots.count,
                 probeRing: probeRing,
-                animatedRing: animatedRing
+                animatedRing: animatedRing,
+                watchOnly: settings.watchOnly
             ),
             viewers: .init(
                 requested: settings.viewers,
@@ -370,6 +392,23 @@ final class BenchRun {
     }
 
     // MARK: - Helpers
+
+    /// Recorded frames as bench/baseline/broadcaster.c reads them: each a little-endian u32 length,
+    /// then its bytes.
+    private static func write(_ frames: [[UInt8]], to path: String) throws(BenchFailure) {
+        guard !frames.isEmpty else { throw BenchFailure("--record-frames: viewer 0 received no frame in the window") }
+        var bytes: [UInt8] = []
+        for frame in frames {
+            let length = UInt32(frame.count)
+            bytes += (0..<4).map { UInt8(truncatingIfNeeded: length >> (8 * $0)) }
+            bytes += frame
+        }
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw BenchFailure("cannot write \(path): \(error.localizedDescription)")
+        }
+    }
 
     private var boardPath: String { "/api/v1/boards/\(Self.escape(settings.board))" }
 

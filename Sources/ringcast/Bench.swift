@@ -92,7 +92,7 @@ struct Bench: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         do {
             let settings = BenchRun.Settings(
-                address: try BenchServerAddress(url: server ?? environment["RINGCAST_URL"] ?? "http://127.0.0.1:8080"),
+                address: try ServerAddress(url: server ?? environment["RINGCAST_URL"] ?? "http://127.0.0.1:8080"),
                 token: token ?? environment["RINGCAST_TOKEN"],
                 board: board,
                 format: format,

@@ -4,10 +4,10 @@ import RingCastTransport
 /// service thread, which delivers every message to the recorder.
 final class BenchLWSClient: BenchViewerClient {
     private let client: WebSocketClient
-    private let address: BenchServerAddress
+    private let address: ServerAddress
     private let recorder: BenchRecorder
 
-    init(address: BenchServerAddress, recorder: BenchRecorder) throws(BenchFailure) {
+    init(address: ServerAddress, recorder: BenchRecorder) throws(BenchFailure) {
         do {
             client = try WebSocketClient()
         } catch {

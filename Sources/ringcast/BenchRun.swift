@@ -11,7 +11,7 @@ import Foundation
 /// Main thread only; the WebSocket client's thread touches only the recorder.
 final class BenchRun {
     struct Settings {
-        var address: BenchServerAddress
+        var address: ServerAddress
         var token: String?
         var board: String
         var format: BenchFormat
@@ -37,7 +37,7 @@ final class BenchRun {
     private static let connectBatch = 100
 
     private let settings: Settings
-    private let http: BenchHTTPClient
+    private let http: HTTPClient
     private let encoder = JSONEncoder()
     private var probeRing = ""
     private var animatedRing = ""
@@ -48,7 +48,7 @@ final class BenchRun {
 
     init(settings: Settings) {
         self.settings = settings
-        self.http = BenchHTTPClient(address: settings.address, token: settings.token)
+        self.http = HTTPClient(address: settings.address, token: settings.token)
     }
 
     func run() throws(BenchFailure) -> BenchResult {
@@ -173,7 +173,7 @@ final class BenchRun {
     // MARK: - Phases
 
     private func readBoard() throws(BenchFailure) -> BenchBoard {
-        let response: BenchHTTPClient.Response
+        let response: HTTPClient.Response
         do {
             response = try http.request("GET", boardPath)
         } catch {

@@ -18,14 +18,14 @@ import Synchronization
 ///
 /// Thread-safe: `connect` opens the socket on the caller's thread, then hands it to the loop.
 final class BenchSocketClient: BenchViewerClient, Sendable {
-    private let address: BenchServerAddress
+    private let address: ServerAddress
     private let recorder: BenchRecorder
     private let adopted = Mutex<[(viewer: Int, descriptor: Int32)]>([])
     private let stopRequested = Atomic<Bool>(false)
     private let shutDown = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(address: BenchServerAddress, recorder: BenchRecorder) throws(BenchFailure) {
+    init(address: ServerAddress, recorder: BenchRecorder) throws(BenchFailure) {
         self.address = address
         self.recorder = recorder
         let started = DispatchSemaphore(value: 0)

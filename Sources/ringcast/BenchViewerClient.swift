@@ -19,7 +19,7 @@ enum BenchClientKind: String, CaseIterable, ExpressibleByArgument, Sendable {
     /// viewers of 4 KiB frames at 60 fps.
     case lws
 
-    func make(address: BenchServerAddress, recorder: BenchRecorder) throws(BenchFailure) -> any BenchViewerClient {
+    func make(address: ServerAddress, recorder: BenchRecorder) throws(BenchFailure) -> any BenchViewerClient {
         switch self {
         case .raw: try BenchSocketClient(address: address, recorder: recorder)
         case .lws: try BenchLWSClient(address: address, recorder: recorder)

@@ -2,11 +2,7 @@ import ArgumentParser
 import Foundation
 import RingCastCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-struct Push: AsyncParsableCommand {
+struct Push: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Set one ring's progress on a running server.",
         discussion: """
@@ -50,37 +46,32 @@ struct Push: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let base = server ?? environment["RINGCAST_URL"] ?? "http://127.0.0.1:8080"
-        let path = "/api/v1/boards/\(Self.escape(board))/rings/\(Self.escape(ring))"
-        guard let url = URL(string: base.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + path),
-            url.scheme == "http" || url.scheme == "https"
+        guard let url = URL(string: base), let scheme = url.scheme, let name = url.host, !name.isEmpty, url.query == nil
         else {
-            throw ValidationError("not an http(s) URL: \(base)")
+            throw ValidationError("--server must be an http:// URL such as http://127.0.0.1:8080, got \(base)")
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = "PUT"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let token = token ?? environment["RINGCAST_TOKEN"] {
-            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        guard scheme == "http" else {
+            throw ValidationError(
+                "--server: ringcast push speaks plain HTTP, as ringcast serve does; got \(base) (for an https proxy, use curl)")
         }
-        request.httpBody = try JSONEncoder().encode(PushBody(progress: value, animation: animation))
-        request.timeoutInterval = 10
+        let prefix = url.path.hasSuffix("/") ? String(url.path.dropLast()) : url.path
+        let path = "\(prefix)/api/v1/boards/\(Self.escape(board))/rings/\(Self.escape(ring))"
+        let body = try JSONEncoder().encode(PushBody(progress: value, animation: animation))
 
-        let (data, response): (Data, URLResponse)
-        do {
-            (data, response) = try await URLSession.shared.data(for: request)
+        let response: HTTPClient.Response
+        do throws(BenchFailure) {
+            let address = try ServerAddress(
+                resolving: name.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: url.port ?? 80)
+            let client = HTTPClient(address: address, token: token ?? environment["RINGCAST_TOKEN"], timeoutSeconds: 10)
+            response = try client.request("PUT", path, json: Array(body))
         } catch {
-            throw PushFailure("cannot reach \(base): \(error.localizedDescription)")
+            throw PushFailure("cannot reach \(base): \(error)")
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200..<300).contains(status) else {
-            let detail =
-                (try? JSONDecoder().decode(ErrorBody.self, from: data)).map { body in
-                    body.error.message + (body.error.field.map { " (\($0))" } ?? "")
-                } ?? String(decoding: data, as: UTF8.self)
-            throw PushFailure("HTTP \(status): \(detail)")
+        guard response.isSuccess else {
+            throw PushFailure(response.problem)
         }
         print("\(board)/\(ring) → \(PercentLabel.string(for: value))")
     }
@@ -123,16 +114,6 @@ private struct PushBody: Encodable {
 
     var progress: Double
     var animation: AnimationBody?
-}
-
-private struct ErrorBody: Decodable {
-    struct Detail: Decodable {
-        var code: String
-        var message: String
-        var field: String?
-    }
-
-    var error: Detail
 }
 
 /// A failed push: printed as the message alone, exit status 1.

@@ -41,6 +41,17 @@ struct CommandLineTests {
         let outOfRange = try TestProcess(["push", "main", "move", "11", "--server", url])
         #expect(try await outOfRange.waitForExit() != 0)
         #expect(outOfRange.stderr.contains("between 0 and 10"), "stderr: \(outOfRange.stderr)")
+
+        // By host name, with a trailing slash; the server is reached over plain HTTP only.
+        let byName = try TestProcess(["push", "main", "move", "0.3", "--server", "http://localhost:\(server.port)/"])
+        #expect(try await byName.waitForExit() == 0, "stderr: \(byName.stderr)")
+        #expect(try server.http.get("/api/v1/boards/main").decode(TestSnapshot.self)[ring: "move"]?.target == 0.3)
+        let tls = try TestProcess(["push", "main", "move", "0.5", "--server", "https://127.0.0.1:\(server.port)"])
+        #expect(try await tls.waitForExit() != 0)
+        #expect(tls.stderr.contains("plain HTTP"), "stderr: \(tls.stderr)")
+        let nobody = try TestProcess(["push", "main", "move", "0.5", "--server", "http://127.0.0.1:1"])
+        #expect(try await nobody.waitForExit() != 0)
+        #expect(nobody.stderr.contains("cannot reach"), "stderr: \(nobody.stderr)")
     }
 
     @Test func serve_withAMissingConfig_namesTheFile() async throws {

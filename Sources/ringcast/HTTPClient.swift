@@ -4,13 +4,16 @@ import Foundation
     import Glibc
 #endif
 
-/// A blocking HTTP/1.1 client on one keep-alive socket, for the benchmark's pushes and scrapes.
+/// A blocking HTTP/1.1 client on one keep-alive socket, for `ringcast push` and the benchmark's
+/// pushes and scrapes; plain HTTP with Content-Length bodies, which is what RingCast speaks.
 /// URLSession would do, but it answers on its own queue some time after the response was read,
 /// and push-to-frame latency is measured from the moment the 2xx was read: here that moment is
-/// the return of the last recv(2). Every call is bounded by `timeout`.
+/// the return of the last recv(2). And linking FoundationNetworking would load libcurl and its
+/// TLS, Kerberos and LDAP libraries — 4.4 MiB of RSS — into every `ringcast serve` process, which
+/// is the same executable. Every call is bounded by `timeout`.
 ///
 /// Used from one thread at a time.
-final class BenchHTTPClient {
+final class HTTPClient {
     struct Response {
         var status: Int
         var body: [UInt8]
@@ -37,13 +40,13 @@ final class BenchHTTPClient {
         }
     }
 
-    private let address: BenchServerAddress
+    private let address: ServerAddress
     private let token: String?
     private let timeoutSeconds: Int
     private var descriptor: Int32 = -1
     private var buffer: [UInt8] = []
 
-    init(address: BenchServerAddress, token: String?, timeoutSeconds: Int = 5) {
+    init(address: ServerAddress, token: String?, timeoutSeconds: Int = 5) {
         self.address = address
         self.token = token
         self.timeoutSeconds = timeoutSeconds
@@ -56,7 +59,7 @@ final class BenchHTTPClient {
     /// Sends one request and reads the whole response. A keep-alive socket the server closed in
     /// the meantime is reopened once.
     func request(_ method: String, _ path: String, json body: [UInt8]? = nil) throws(BenchFailure) -> Response {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(address.host):\(address.port)\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(address.authority)\r\n"
         if let token { head += "Authorization: Bearer \(token)\r\n" }
         if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
         let message = Array((head + "\r\n").utf8) + (body ?? [])
@@ -185,4 +188,4 @@ final class BenchHTTPClient {
 }
 
 @available(*, unavailable)
-extension BenchHTTPClient: Sendable {}
+extension HTTPClient: Sendable {}

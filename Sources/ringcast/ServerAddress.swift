@@ -4,16 +4,38 @@ import Foundation
     import Glibc
 #endif
 
-/// The server `ringcast bench` loads: an `http://` URL whose host is a loopback address. The
-/// benchmark opens thousands of connections and pushes several times a second, so it refuses to
-/// aim that at another machine.
-struct BenchServerAddress: Sendable, CustomStringConvertible {
+/// A server `ringcast` talks to: for `bench` an `http://` URL whose host is a loopback address
+/// (the benchmark opens thousands of connections and pushes several times a second, so it refuses
+/// to aim that at another machine); for `push` any host, resolved by name.
+struct ServerAddress: Sendable, CustomStringConvertible {
     /// A numeric host, as lws and getaddrinfo take it (`localhost` becomes 127.0.0.1).
     let host: String
     let port: Int
+    /// The Host header: the name as given, with the port.
+    let authority: String
     /// The socket address, for connect(2).
     let family: Int32
     let socketAddress: [UInt8]
+
+    /// Any host, looked up with getaddrinfo (the first address it gives is used).
+    init(resolving name: String, port: Int) throws(BenchFailure) {
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICSERV
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(name, String(port), &hints, &found)
+        guard status == 0, let first = found, let address = first.pointee.ai_addr else {
+            throw BenchFailure("cannot resolve \(name): \(String(cString: gai_strerror(status)))")
+        }
+        defer { freeaddrinfo(found) }
+        family = first.pointee.ai_family
+        socketAddress = Array(UnsafeRawBufferPointer(start: address, count: Int(first.pointee.ai_addrlen)))
+        var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        getnameinfo(address, first.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST)
+        host = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        self.port = port
+        authority = (name.contains(":") ? "[\(name)]" : name) + ":\(port)"
+    }
 
     init(url text: String) throws(BenchFailure) {
         guard let url = URL(string: text), url.scheme == "http", let name = url.host, !name.isEmpty else {
@@ -25,6 +47,7 @@ struct BenchServerAddress: Sendable, CustomStringConvertible {
         let unbracketed = name.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         host = unbracketed == "localhost" ? "127.0.0.1" : unbracketed
         port = url.port ?? 80
+        authority = (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
 
         var hints = addrinfo()
         hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV

@@ -62,7 +62,7 @@ extension BenchResult {
                     + "frames composed \(count(metrics.framesPublished))"
             )
         } else {
-            add("/metrics delta", "not available (GET /metrics failed)")
+            add("/metrics delta", settings.watchOnly ? "not read (--watch-only)" : "not available (GET /metrics failed)")
         }
 
         let width = rows.map(\.label.count).max() ?? 0

@@ -54,6 +54,47 @@ struct CommandLineTests {
         #expect(nobody.stderr.contains("cannot reach"), "stderr: \(nobody.stderr)")
     }
 
+    @Test func bench_measuresALiveServer_recordsFrames_andWritesTheReport() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let work = temporaryDirectory()
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let result = work.appendingPathComponent("bench.json").path
+        let frames = work.appendingPathComponent("frames.bin").path
+
+        let bench = try TestProcess([
+            "bench", "--server", "http://127.0.0.1:\(server.port)", "--viewers", "5", "--duration", "1.5",
+            "--warmup", "0.5", "--push-interval", "0.1", "--json", result, "--record-frames", frames,
+        ])
+        #expect(try await bench.waitForExit(timeout: 30) == 0, "stderr: \(bench.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result))) as? [String: Any]
+        let viewers = json?["viewers"] as? [String: Any]
+        #expect(viewers?["measured"] as? Int == 5)
+        let published = (json?["window"] as? [String: Any])?["framesPublished"] as? Int ?? 0
+        #expect(published > 10, "the animated ring should give a frame every tick: \(published)")
+        let latency = json?["latencyMilliseconds"] as? [String: Any]
+        #expect((latency?["probes"] as? Int ?? 0) > 0)
+        // Recorded frames: u32 length, then a binary frame ('R', version 1, kind 2 or 3).
+        let recorded = try [UInt8](Data(contentsOf: URL(fileURLWithPath: frames)))
+        #expect(recorded.count > 12)
+        if recorded.count > 12 {
+            let length = Int(recorded[0]) | Int(recorded[1]) << 8 | Int(recorded[2]) << 16 | Int(recorded[3]) << 24
+            #expect(length >= 16 && 4 + length <= recorded.count)
+            #expect(recorded[4] == 0x52 && recorded[5] == 1 && [2, 3].contains(recorded[6]))
+        }
+
+        let report = work.appendingPathComponent("BENCHMARKS.md").path
+        let write = try TestProcess(["bench", "report", "--output", report, result])
+        #expect(try await write.waitForExit() == 0, "stderr: \(write.stderr)")
+        let markdown = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(markdown.contains("| 5 (5) |"), "report: \(markdown)")
+
+        let refused = try TestProcess(["bench", "--server", "http://192.0.2.1:8080", "--viewers", "1"])
+        #expect(try await refused.waitForExit() != 0)
+        #expect(refused.stderr.contains("loopback"), "stderr: \(refused.stderr)")
+    }
+
     @Test func serve_withAMissingConfig_namesTheFile() async throws {
         let serve = try TestProcess(["serve", "--config", "/nonexistent/ringcast.json", "--port", "0"])
         #expect(try await serve.waitForExit() != 0)

@@ -162,11 +162,15 @@ struct BenchReportDocument {
         run.framesPerSecondPerViewer.median * Double(run.viewers.measured)
     }
 
-    /// A process's CPU time per frame delivered, in µs.
-    private static func microsecondsPerFrame(_ run: BenchResult) -> Double? {
+    /// CPU time (`percent` of one core) per frame delivered in `run`, in µs.
+    private static func microsecondsPerFrame(_ percent: Double, in run: BenchResult) -> Double? {
         let frames = framesDelivered(run)
-        guard let server = run.server, frames > 0 else { return nil }
-        return server.cpuPercent / 100 * 1e6 / frames
+        return frames > 0 ? percent / 100 * 1e6 / frames : nil
+    }
+
+    /// The server's CPU time per frame delivered, in µs.
+    private static func microsecondsPerFrame(_ run: BenchResult) -> Double? {
+        run.server.flatMap { microsecondsPerFrame($0.cpuPercent, in: run) }
     }
 
     /// RingCast's server CPU per frame delivered ÷ the C broadcaster's, at equal viewers.
@@ -246,10 +250,9 @@ struct BenchReportDocument {
             let evicted = run.metrics?.viewersEvicted.map(String.init) ?? "?"
             var cells: [String] = []
             cells.append("\(run.settings.viewers)")
-            // Frames delivered per second over all viewers, to share each side's CPU out per frame.
-            let framesPerSecond = run.framesPerSecondPerViewer.median * Double(run.viewers.measured)
+            // Each side's CPU shared out over the frames delivered to all viewers.
             func microsecondsPerFrame(_ percent: Double) -> String {
-                framesPerSecond > 0 ? Self.number(percent / 100 * 1e6 / framesPerSecond, 1) : "—"
+                Self.microsecondsPerFrame(percent, in: run).map { Self.number($0, 1) } ?? "—"
             }
             cells.append(server.map { "\(Self.number($0.cpuPercent, 0)) %" } ?? "—")
             cells.append(server.map { microsecondsPerFrame($0.cpuPercent) } ?? "—")

@@ -19,20 +19,7 @@ struct ServerAddress: Sendable, CustomStringConvertible {
 
     /// Any host, looked up with getaddrinfo (the first address it gives is used).
     init(resolving name: String, port: Int) throws(BenchFailure) {
-        var hints = addrinfo()
-        hints.ai_flags = AI_NUMERICSERV
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var found: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(name, String(port), &hints, &found)
-        guard status == 0, let first = found, let address = first.pointee.ai_addr else {
-            throw BenchFailure("cannot resolve \(name): \(String(cString: gai_strerror(status)))")
-        }
-        defer { freeaddrinfo(found) }
-        family = first.pointee.ai_family
-        socketAddress = Array(UnsafeRawBufferPointer(start: address, count: Int(first.pointee.ai_addrlen)))
-        var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-        getnameinfo(address, first.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST)
-        host = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        (family, socketAddress, host) = try Self.lookUp(name, port: port, numericOnly: false)
         self.port = port
         authority = (name.contains(":") ? "[\(name)]" : name) + ":\(port)"
     }
@@ -49,17 +36,10 @@ struct ServerAddress: Sendable, CustomStringConvertible {
         port = url.port ?? 80
         authority = (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
 
-        var hints = addrinfo()
-        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var found: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &found) == 0, let first = found, let address = first.pointee.ai_addr
-        else {
+        guard let found = try? Self.lookUp(host, port: port, numericOnly: true) else {
             throw BenchFailure("--server host must be a loopback address (127.0.0.1, ::1 or localhost), got \(name)")
         }
-        defer { freeaddrinfo(found) }
-        family = first.pointee.ai_family
-        socketAddress = Array(UnsafeRawBufferPointer(start: address, count: Int(first.pointee.ai_addrlen)))
+        (family, socketAddress, _) = found
         guard Self.isLoopback(family: family, socketAddress) else {
             throw BenchFailure("--server host must be a loopback address (127.0.0.1, ::1 or localhost), got \(name)")
         }
@@ -67,6 +47,27 @@ struct ServerAddress: Sendable, CustomStringConvertible {
 
     var description: String {
         host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+    }
+
+    /// getaddrinfo's first TCP address for `name`: family, socket address and numeric host.
+    /// `numericOnly` refuses names (no DNS lookup).
+    private static func lookUp(_ name: String, port: Int, numericOnly: Bool) throws(BenchFailure) -> (Int32, [UInt8], String) {
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICSERV | (numericOnly ? AI_NUMERICHOST : 0)
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(name, String(port), &hints, &found)
+        guard status == 0, let first = found, let address = first.pointee.ai_addr else {
+            throw BenchFailure("cannot resolve \(name): \(String(cString: gai_strerror(status)))")
+        }
+        defer { freeaddrinfo(found) }
+        var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        getnameinfo(address, first.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST)
+        return (
+            first.pointee.ai_family,
+            Array(UnsafeRawBufferPointer(start: address, count: Int(first.pointee.ai_addrlen))),
+            String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        )
     }
 
     private static func isLoopback(family: Int32, _ address: [UInt8]) -> Bool {

@@ -12,7 +12,7 @@ struct CommandLineTests {
         try #require(FileManager.default.isExecutableFile(atPath: ringcastExecutable.path), "build the ringcast product first")
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
-        let serve = try TestProcess(["serve", "--port", "0", "--data-dir", data.path])
+        let serve = try await TestProcess(["serve", "--port", "0", "--data-dir", data.path])
 
         let line = try await serve.waitForLine { $0.hasPrefix("listening on ") }
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) }, "line: \(line)")
@@ -28,28 +28,28 @@ struct CommandLineTests {
         defer { server.shutdown() }
         let url = "http://127.0.0.1:\(server.port)"
 
-        let push = try TestProcess(["push", "main", "move", "0.42", "--curve", "easeOut", "--duration", "0.2", "--server", url])
+        let push = try await TestProcess(["push", "main", "move", "0.42", "--curve", "easeOut", "--duration", "0.2", "--server", url])
         #expect(try await push.waitForExit() == 0, "stderr: \(push.stderr)")
         #expect(push.stdout.contains("42%"))
         let snapshot = try server.http.get("/api/v1/boards/main").decode(TestSnapshot.self)
         #expect(snapshot[ring: "move"]?.target == 0.42)
 
-        let unknown = try TestProcess(["push", "main", "nope", "0.5", "--server", url])
+        let unknown = try await TestProcess(["push", "main", "nope", "0.5", "--server", url])
         #expect(try await unknown.waitForExit() != 0)
         #expect(unknown.stderr.contains("404") && unknown.stderr.contains("nope"), "stderr: \(unknown.stderr)")
 
-        let outOfRange = try TestProcess(["push", "main", "move", "11", "--server", url])
+        let outOfRange = try await TestProcess(["push", "main", "move", "11", "--server", url])
         #expect(try await outOfRange.waitForExit() != 0)
         #expect(outOfRange.stderr.contains("between 0 and 10"), "stderr: \(outOfRange.stderr)")
 
         // By host name, with a trailing slash; the server is reached over plain HTTP only.
-        let byName = try TestProcess(["push", "main", "move", "0.3", "--server", "http://localhost:\(server.port)/"])
+        let byName = try await TestProcess(["push", "main", "move", "0.3", "--server", "http://localhost:\(server.port)/"])
         #expect(try await byName.waitForExit() == 0, "stderr: \(byName.stderr)")
         #expect(try server.http.get("/api/v1/boards/main").decode(TestSnapshot.self)[ring: "move"]?.target == 0.3)
-        let tls = try TestProcess(["push", "main", "move", "0.5", "--server", "https://127.0.0.1:\(server.port)"])
+        let tls = try await TestProcess(["push", "main", "move", "0.5", "--server", "https://127.0.0.1:\(server.port)"])
         #expect(try await tls.waitForExit() != 0)
         #expect(tls.stderr.contains("plain HTTP"), "stderr: \(tls.stderr)")
-        let nobody = try TestProcess(["push", "main", "move", "0.5", "--server", "http://127.0.0.1:1"])
+        let nobody = try await TestProcess(["push", "main", "move", "0.5", "--server", "http://127.0.0.1:1"])
         #expect(try await nobody.waitForExit() != 0)
         #expect(nobody.stderr.contains("cannot reach"), "stderr: \(nobody.stderr)")
     }
@@ -63,7 +63,7 @@ struct CommandLineTests {
         let result = work.appendingPathComponent("bench.json").path
         let frames = work.appendingPathComponent("frames.bin").path
 
-        let bench = try TestProcess([
+        let bench = try await TestProcess([
             "bench", "--server", "http://127.0.0.1:\(server.port)", "--viewers", "5", "--duration", "1.5",
             "--warmup", "0.5", "--push-interval", "0.1", "--json", result, "--record-frames", frames,
         ])
@@ -85,18 +85,18 @@ struct CommandLineTests {
         }
 
         let report = work.appendingPathComponent("BENCHMARKS.md").path
-        let write = try TestProcess(["bench", "report", "--output", report, result])
+        let write = try await TestProcess(["bench", "report", "--output", report, result])
         #expect(try await write.waitForExit() == 0, "stderr: \(write.stderr)")
         let markdown = try String(contentsOfFile: report, encoding: .utf8)
         #expect(markdown.contains("| 5 (5) |"), "report: \(markdown)")
 
-        let refused = try TestProcess(["bench", "--server", "http://192.0.2.1:8080", "--viewers", "1"])
+        let refused = try await TestProcess(["bench", "--server", "http://192.0.2.1:8080", "--viewers", "1"])
         #expect(try await refused.waitForExit() != 0)
         #expect(refused.stderr.contains("loopback"), "stderr: \(refused.stderr)")
     }
 
     @Test func serve_withAMissingConfig_namesTheFile() async throws {
-        let serve = try TestProcess(["serve", "--config", "/nonexistent/ringcast.json", "--port", "0"])
+        let serve = try await TestProcess(["serve", "--config", "/nonexistent/ringcast.json", "--port", "0"])
         #expect(try await serve.waitForExit() != 0)
         #expect(serve.stderr.contains("/nonexistent/ringcast.json"), "stderr: \(serve.stderr)")
     }
@@ -110,7 +110,7 @@ struct CommandLineTests {
         try shipped.replacingOccurrences(of: #""port": 8080"#, with: #""prot": 8080"#).write(
             to: file, atomically: true, encoding: .utf8)
 
-        let serve = try TestProcess(["serve", "--config", file.path, "--port", "0"])
+        let serve = try await TestProcess(["serve", "--config", file.path, "--port", "0"])
         #expect(try await serve.waitForExit() != 0)
         #expect(serve.stderr.contains("bad.json") && serve.stderr.contains("prot"), "stderr: \(serve.stderr)")
     }
@@ -124,7 +124,7 @@ struct DurabilityTests {
         defer { try? FileManager.default.removeItem(at: data) }
         let rings = ["move", "exercise", "stand", "task1", "task2", "task3", "task4"]
 
-        let first = try TestProcess(["serve", "--port", "0", "--data-dir", data.path])
+        let first = try await TestProcess(["serve", "--port", "0", "--data-dir", data.path])
         let line = try await first.waitForLine { $0.hasPrefix("listening on ") }
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
         let http = TestHTTPClient(port: port)
@@ -142,7 +142,7 @@ struct DurabilityTests {
         first.signal(SIGKILL)
         #expect(try await first.waitForExit() == SIGKILL)
 
-        let second = try TestProcess(["serve", "--port", "0", "--data-dir", data.path])
+        let second = try await TestProcess(["serve", "--port", "0", "--data-dir", data.path])
         defer { second.signal(SIGKILL) }
         let again = try await second.waitForLine { $0.hasPrefix("listening on ") }
         let newPort = try #require(again.split(separator: ":").last.flatMap { Int($0) })

@@ -76,7 +76,7 @@ struct HostileClientTests {
     @Test func thousandsOfConnectDisconnectCycles_leaveMemoryWhereItStarted() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-churn-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let serve = try TestProcess(["serve", "--port", "0", "--data-dir", data.path, "--log-level", "error"])
+        let serve = try await TestProcess(["serve", "--port", "0", "--data-dir", data.path, "--log-level", "error"])
         defer { serve.signal(SIGKILL) }
         let line = try await serve.waitForLine { $0.hasPrefix("listening on ") }
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })

@@ -1,5 +1,12 @@
 import Foundation
+import Subprocess
 import Synchronization
+
+#if canImport(System)
+    import System
+#else
+    import SystemPackage
+#endif
 
 /// The `ringcast` executable SwiftPM built next to this test bundle.
 let ringcastExecutable: URL = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -7,73 +14,120 @@ let ringcastExecutable: URL = URL(fileURLWithPath: CommandLine.arguments[0])
     .appendingPathComponent("ringcast")
 
 /// A child process whose output is collected as it arrives, so a test can wait for a line.
+///
+/// Launched through swift-subprocess (posix_spawn), never Foundation's `Process`: up to Swift 6.3.1
+/// `Process.run()` on Linux reads past glibc's buffer while it walks /proc/self/fd and crashes a
+/// test run now and then (swift-corelibs-foundation pull request 5472). Launch no child through
+/// Foundation anywhere in Sources or Tests; use this type.
 final class TestProcess: Sendable {
-    /// Shared with the pipes' handlers, which run on Foundation's threads.
-    private final class Output: Sendable {
-        let text = Mutex((stdout: "", stderr: ""))
+    private struct State {
+        var stdout = ""
+        var stderr = ""
+        var pid: pid_t?
+        /// The exit code, or the signal number for a child killed by a signal.
+        var status: Int32?
+        /// Why the launch failed, if it did.
+        var failure: String?
     }
 
-    private let process: Process
-    private let output = Output()
+    /// Shared with the task that runs the child.
+    private final class Shared: Sendable {
+        let state = Mutex(State())
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        let process = Process()
-        process.executableURL = ringcastExecutable
-        process.arguments = arguments
-        process.currentDirectoryURL = repositoryRoot
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RINGCAST_") }
-            .merging(environment) { _, new in new }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        out.fileHandleForReading.readabilityHandler = { [output] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.text.withLock { $0.stdout += text }
+        func append(_ buffer: SubprocessOutputSequence.Buffer, toStandardError: Bool) {
+            let text = buffer.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+            state.withLock {
+                if toStandardError { $0.stderr += text } else { $0.stdout += text }
+            }
         }
-        err.fileHandleForReading.readabilityHandler = { [output] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.text.withLock { $0.stderr += text }
-        }
-        self.process = process
-        try process.run()
     }
 
-    var stdout: String { output.text.withLock { $0.stdout } }
-    var stderr: String { output.text.withLock { $0.stderr } }
-    var pid: Int32 { process.processIdentifier }
+    private let shared = Shared()
+
+    /// Starts the `ringcast` executable with `arguments`, the test's environment less every
+    /// `RINGCAST_*` variable, plus `environment`; returns once the child runs.
+    init(_ arguments: [String], environment: [String: String] = [:]) async throws {
+        var variables = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RINGCAST_") }
+        variables.merge(environment) { _, new in new }
+        let configuration = Configuration(
+            executable: .path(FilePath(ringcastExecutable.path)),
+            arguments: Arguments(arguments),
+            environment: .custom(variables.map { Array("\($0.key)=\($0.value)".utf8) }),
+            workingDirectory: FilePath(repositoryRoot.path)
+        )
+        let shared = self.shared
+        Task.detached {
+            do {
+                let result = try await run(configuration, input: .none, output: .sequence, error: .sequence) { execution in
+                    shared.state.withLock { $0.pid = execution.processIdentifier.value }
+                    // Both pipes drained at once, so the child never blocks on a full one.
+                    async let out: Void = {
+                        for try await buffer in execution.standardOutput { shared.append(buffer, toStandardError: false) }
+                    }()
+                    async let err: Void = {
+                        for try await buffer in execution.standardError { shared.append(buffer, toStandardError: true) }
+                    }()
+                    _ = try await (out, err)
+                }
+                let status: Int32 =
+                    switch result.terminationStatus {
+                    case .exited(let code): code
+                    case .signaled(let signal): signal
+                    }
+                shared.state.withLock { $0.status = status }
+            } catch {
+                shared.state.withLock {
+                    $0.failure = "\(error)"
+                    $0.status = -1
+                }
+            }
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while shared.state.withLock({ $0.pid == nil && $0.status == nil }) {
+            guard Date() < deadline else { throw ViewerError.timeout("ringcast \(arguments) did not start") }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        if let failure = shared.state.withLock({ $0.failure }) {
+            throw ViewerError.timeout("cannot launch ringcast: \(failure)")
+        }
+    }
+
+    var stdout: String { shared.state.withLock { $0.stdout } }
+    var stderr: String { shared.state.withLock { $0.stderr } }
+    var pid: Int32 { shared.state.withLock { $0.pid ?? -1 } }
+    private var exitStatus: Int32? { shared.state.withLock { $0.status } }
 
     /// Waits for standard output to hold a line matching `condition`, and returns that line.
     func waitForLine(timeout: Double = 10, _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
+            // Read the status before the output: once exited, the output is complete.
+            let exited = exitStatus != nil
             if let line = stdout.split(separator: "\n").map(String.init).first(where: condition) { return line }
-            if !process.isRunning, let line = stdout.split(separator: "\n").map(String.init).first(where: condition) {
-                return line
-            }
-            if !process.isRunning { break }
+            if exited { break }
             try await Task.sleep(for: .milliseconds(10))
         }
         throw ViewerError.timeout("no matching line on stdout; stdout: \(stdout) stderr: \(stderr)")
     }
 
-    /// Waits for the process to exit and returns its status.
+    /// Waits for the process to exit (its output read to the end) and returns its exit code, or
+    /// the number of the signal that ended it. Past `timeout` the child is killed and this throws.
     func waitForExit(timeout: Double = 10) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
+        while true {
+            if let status = exitStatus { return status }
             if Date() > deadline {
-                process.terminate()
+                signal(SIGKILL)
                 throw ViewerError.timeout("process did not exit within \(timeout) s; stderr: \(stderr)")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        // Let the pipes drain what the process wrote last.
-        try await Task.sleep(for: .milliseconds(50))
-        return process.terminationStatus
     }
 
+    /// Sends `number` to the child while it runs (after it has exited, nothing).
     func signal(_ number: Int32) {
-        kill(process.processIdentifier, number)
+        shared.state.withLock { state in
+            if let pid = state.pid, state.status == nil { kill(pid, number) }
+        }
     }
 }

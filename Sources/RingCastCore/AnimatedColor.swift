@@ -1,10 +1,10 @@
 /// A colour whose four gamma-encoded sRGB components animate together, so every frame shows the seeds'
 /// `colorMixer` of the colours it moves between (DESIGN §4: colours interpolate in gamma-encoded sRGB).
 public struct AnimatedColor: Sendable, Hashable {
-    private var red: AnimatedValue
-    private var green: AnimatedValue
-    private var blue: AnimatedValue
-    private var alpha: AnimatedValue
+    var red: AnimatedValue
+    var green: AnimatedValue
+    var blue: AnimatedValue
+    var alpha: AnimatedValue
 
     /// A colour at rest.
     public init(_ color: RGBAColor) {

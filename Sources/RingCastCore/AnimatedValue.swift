@@ -11,7 +11,7 @@
 /// value jump; a spring keeps the velocity too.
 public struct AnimatedValue: Sendable, Hashable {
     /// One running timing-curve animation.
-    private struct Segment: Sendable, Hashable {
+    struct Segment: Sendable, Hashable {
         let start: Double
         let duration: Double
         /// `start + duration`, computed once so "finished" means the same thing everywhere.
@@ -36,7 +36,7 @@ public struct AnimatedValue: Sendable, Hashable {
     }
 
     /// A running spring toward `target`, started at `start` with displacement `x0` and velocity `v0`.
-    private struct SpringMotion: Sendable, Hashable {
+    struct SpringMotion: Sendable, Hashable {
         let spring: Spring
         let start: Double
         /// When the spring has settled (`Spring.settlingTime`); from then on the value is exactly `target`.
@@ -66,7 +66,7 @@ public struct AnimatedValue: Sendable, Hashable {
     }
 
     /// What runs under the segments.
-    private enum Root: Sendable, Hashable {
+    enum Root: Sendable, Hashable {
         case rest(Double)
         case spring(SpringMotion)
 
@@ -79,17 +79,17 @@ public struct AnimatedValue: Sendable, Hashable {
     }
 
     /// A value and its rate of change per second.
-    private struct Motion {
+    struct Motion {
         var value: Double
         var velocity: Double
     }
 
-    private var root: Root
+    var root: Root
     /// Running timing-curve segments, oldest first.
-    private var segments: [Segment] = []
+    var segments: [Segment] = []
 
     /// The value the presentation ends on once every running animation has finished.
-    public private(set) var target: Double
+    public internal(set) var target: Double
 
     /// A value at rest.
     public init(_ value: Double) {

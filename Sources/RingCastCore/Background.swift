@@ -18,9 +18,9 @@ struct Background: Sendable, Equatable {
         var layers: [(style: SplashStyle, color: RGBAColor, progress: Double)]
     }
 
-    private(set) var base: RGBAColor
+    var base: RGBAColor
     /// Bottom first.
-    private(set) var layers: [Layer] = []
+    var layers: [Layer] = []
 
     /// A background of one colour, at rest.
     init(_ color: RGBAColor) {

@@ -7,20 +7,20 @@
 public struct Board: Sendable, Equatable {
     public let spec: BoardSpec
     /// +1 on every change through the API (`apply`, `startCountdown`, `cancelCountdown`); the server's ETag.
-    public private(set) var revision: Int = 0
+    public internal(set) var revision: Int = 0
 
     /// Position of each ring in `spec.rings`, for lookups by id.
     private let ringIndex: [String: Int]
     /// Plain rings that have received progress.
-    private var progress: [String: AnimatedValue] = [:]
+    var progress: [String: AnimatedValue] = [:]
     /// Rings whose gradient colours were pushed: start, end.
-    private var gradients: [String: [AnimatedColor]] = [:]
+    var gradients: [String: [AnimatedColor]] = [:]
     /// Label colours pushed per ring (seed 003's animated text colour).
-    private var labelColors: [String: AnimatedColor] = [:]
+    var labelColors: [String: AnimatedColor] = [:]
     /// The background colour and its splash layers.
-    private var backdrop: Background
+    var backdrop: Background
     /// The countdown every countdown ring shows; nil: those rings have no data.
-    public private(set) var countdown: Countdown?
+    public internal(set) var countdown: Countdown?
 
     public init(spec: BoardSpec) {
         self.spec = spec
@@ -192,10 +192,12 @@ public struct Board: Sendable, Equatable {
 
     // MARK: Presentation
 
-    /// Whether anything on the board still moves at `time`: a ring, the countdown or a splash layer.
+    /// Whether anything on the board still moves at `time`: a ring's progress, gradient or label colour, the
+    /// countdown or a splash layer. The per-ring check below asks the same of one ring.
     public func isAnimating(at time: Double) -> Bool {
         progress.values.contains { $0.isAnimating(at: time) }
             || gradients.values.contains { $0.contains { $0.isAnimating(at: time) } }
+            || labelColors.values.contains { $0.isAnimating(at: time) }
             || countdown?.isRunning(at: time) == true
             || backdrop.isAnimating(at: time)
     }
@@ -257,7 +259,7 @@ public struct Board: Sendable, Equatable {
 
     // MARK: Private
 
-    private func ring(_ id: String) -> RingSpec? {
+    func ring(_ id: String) -> RingSpec? {
         ringIndex[id].map { spec.rings[$0] }
     }
 

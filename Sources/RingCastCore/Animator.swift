@@ -1,0 +1,198 @@
+/// One board on the wall-clock tick grid: tick k is at k / fps seconds after the Unix epoch, a frame's `seq` is
+/// k and its `t` follows from k. Changes are accepted with the tick they start at and applied exactly there, so
+/// the same changes at the same ticks give the same frames, bit for bit, in any process and after any restart
+/// (DESIGN §4). Pure: no clock, no I/O; the caller says which tick it is.
+///
+/// Inside, the board's time is seconds since `epoch`, a tick that moves forward whenever a change arrives while
+/// nothing moves, so times stay small and exact; `epoch` is part of the stored state, so every process agrees.
+public struct Animator: Sendable {
+    /// A change to a board, as the API accepts it.
+    public enum Change: Sendable, Equatable {
+        case patch(BoardPatch)
+        case ring(String, RingUpdate)
+        case background(BackgroundUpdate)
+        case startCountdown(seconds: Double)
+        case cancelCountdown
+    }
+
+    public let fps: Int
+    /// Every change whose start tick is at most `appliedThrough` applied.
+    private var board: Board
+    public private(set) var epoch: Int64
+    /// Accepted changes not yet at their start tick, oldest first, with their start ticks (ascending).
+    private var pending: [(tick: Int64, change: Change)] = []
+    /// The newest tick whose changes have been applied to `board`.
+    private var appliedThrough: Int64
+    /// The last frame composed and its base, for the next tick's delta base and a repeated ask.
+    private var lastFrames: (tick: Int64, frame: Frame, base: Frame)?
+
+    /// A board with nothing pushed yet, its time starting at `tick`.
+    public init(spec: BoardSpec, fps: Int, tick: Int64) {
+        precondition(fps > 0, "fps must be positive")
+        self.fps = fps
+        board = Board(spec: spec)
+        epoch = tick
+        appliedThrough = tick
+    }
+
+    /// A board restored from `state`, which may have been stored at another fps (its epoch is then moved to the
+    /// nearest tick of this grid). Throws, naming the key, when a number is out of range; the ids of values
+    /// `spec` has no ring for are returned in `skipped`.
+    public init(spec: BoardSpec, fps: Int, state: BoardState) throws(BoardStateError) {
+        precondition(fps > 0, "fps must be positive")
+        guard (1...1000).contains(state.fps) else {
+            throw BoardStateError(key: "fps", message: "must be from 1 to 1000, got \(state.fps)")
+        }
+        guard (0...BoardState.maximumInteger).contains(state.epoch) else {
+            throw BoardStateError(
+                key: "epoch", message: "must be a tick from 0 to \(BoardState.maximumInteger), got \(state.epoch)")
+        }
+        var board = Board(spec: spec)
+        skipped = try board.restore(state)
+        self.fps = fps
+        self.board = board
+        epoch = state.fps == fps ? state.epoch : Int64((Double(state.epoch) * Double(fps) / Double(state.fps)).rounded())
+        appliedThrough = epoch
+    }
+
+    /// Ids of stored values that the board's spec no longer takes (see `init(spec:fps:state:)`).
+    public private(set) var skipped: [String] = []
+
+    public var spec: BoardSpec { board.spec }
+
+    /// Board time of `tick`: seconds since `epoch`, computed from the difference of integers so it is exact.
+    public func time(at tick: Int64) -> Double {
+        Double(tick &- epoch) / Double(fps)
+    }
+
+    /// Milliseconds since the Unix epoch of `tick`, to a tenth: a frame's `t`.
+    public func wallClockMilliseconds(at tick: Int64) -> Double {
+        (Double(tick) * 10_000 / Double(fps)).rounded() / 10
+    }
+
+    // MARK: Changes
+
+    /// Checks `change` against the board as it will be once every accepted change has started, and queues it to
+    /// start at `tick`, the first tick after it was accepted (frames before it do not show it). Returns the
+    /// tick it was queued for: `tick`, or later if a change was already queued for a later tick or frames up to
+    /// `tick` were already composed. Throws what the board's checks throw (404, 422), and then changes nothing.
+    @discardableResult
+    public mutating func accept(_ change: Change, at tick: Int64) throws(APIError) -> Int64 {
+        // Changes that started before the tick before this one are applied now, so the queue stays short on a
+        // board nobody watches; frames from `tick - 1` on are unaffected.
+        advance(to: tick - 2)
+        let start = max(tick, appliedThrough + 1, pending.last?.tick ?? tick)
+        var trial = self
+        trial.pending.append((start, change))
+        var failure: APIError?
+        trial.advance(to: start) { failure = $0 }
+        if let failure { throw failure }
+        pending.append((start, change))
+        return start
+    }
+
+    /// The animator with every accepted change applied at its start tick: what the board will be.
+    private var projection: Animator {
+        var copy = self
+        if let last = pending.last?.tick { copy.advance(to: last) }
+        return copy
+    }
+
+    /// The board with every accepted change applied, pending ones included: what a GET shows as targets.
+    public var projected: Board { projection.board }
+
+    /// The revision once every accepted change has started.
+    public var revision: Int { projected.revision }
+
+    /// Applies the changes that start at or before `tick`, in the order they were accepted. A change that
+    /// arrives while nothing moves first moves time 0 to its tick, so board times stay small (and exact)
+    /// however long the server runs; the frames are the same either way, and the same in every process that
+    /// applies the same changes.
+    private mutating func advance(to tick: Int64, failed: (APIError) -> Void = { _ in }) {
+        while let first = pending.first, first.tick <= tick {
+            pending.removeFirst()
+            let at = time(at: first.tick)
+            if !board.isAnimating(at: at) {
+                board.shiftTime(by: at, settlingAt: at)
+                epoch = first.tick
+            }
+            do {
+                try Self.apply(first.change, to: &board, at: time(at: first.tick))
+            } catch {
+                failed(error)
+            }
+            appliedThrough = max(appliedThrough, first.tick)
+        }
+        appliedThrough = max(appliedThrough, tick)
+    }
+
+    private static func apply(_ change: Change, to board: inout Board, at time: Double) throws(APIError) {
+        switch change {
+        case .patch(let patch): try board.apply(patch, at: time)
+        case .ring(let id, let update): try board.apply(update, toRing: id, at: time)
+        case .background(let update): try board.apply(update, at: time)
+        case .startCountdown(let seconds): try board.startCountdown(seconds: seconds, at: time)
+        case .cancelCountdown: board.cancelCountdown()
+        }
+    }
+
+    // MARK: Frames
+
+    /// The grid frame of `tick` and the grid frame of `tick − 1`, the base its delta is computed against.
+    /// Ticks only go forward: `tick` may repeat the last one asked for, not go before it.
+    public mutating func frames(at tick: Int64) -> (frame: Frame, base: Frame) {
+        if let last = lastFrames, last.tick == tick { return (last.frame, last.base) }
+        let base: Frame
+        if let last = lastFrames, last.tick == tick - 1 {
+            base = last.frame
+        } else {
+            advance(to: tick - 1)
+            base = compose(at: tick - 1)
+        }
+        advance(to: tick)
+        let frame = compose(at: tick)
+        lastFrames = (tick, frame, base)
+        // Nothing before `tick` is composed again: finished animations can go.
+        board.settle(at: time(at: tick))
+        return (frame, base)
+    }
+
+    /// The grid frame of `tick` on its own (a greeting's keyframe).
+    public mutating func frame(at tick: Int64) -> Frame {
+        frames(at: tick).frame
+    }
+
+    /// Whether anything moves at `tick` (a ring's progress or colours, the countdown, a splash layer).
+    public func isAnimating(at tick: Int64) -> Bool {
+        board.isAnimating(at: time(at: tick))
+    }
+
+    /// The next tick after `tick` whose frame differs from the one before it: `tick + 1` while something moves
+    /// at `tick`, else the start of the next accepted change, else nil (the board rests; send nothing).
+    public func nextTick(after tick: Int64) -> Int64? {
+        if board.isAnimating(at: time(at: tick)) { return tick + 1 }
+        return pending.first.map { max($0.tick, tick + 1) }
+    }
+
+    /// What `GET /api/v1/boards/{board}` shows at `tick`: targets with every accepted change, presentation.
+    public func snapshot(at tick: Int64) -> BoardSnapshot {
+        let projection = projection
+        return projection.board.snapshot(at: projection.time(at: max(tick, pending.last?.tick ?? tick)))
+    }
+
+    /// The whole state to store: every accepted change applied at its start tick, exactly as `frames(at:)`
+    /// will apply it, so a restored animator continues with the same bytes.
+    public var state: BoardState {
+        let projection = projection
+        return projection.board.state(fps: fps, epoch: projection.epoch)
+    }
+
+    private func compose(at tick: Int64) -> Frame {
+        FrameComposer.frame(
+            of: board,
+            at: time(at: tick),
+            seq: UInt64(clamping: tick),
+            wallClockMilliseconds: wallClockMilliseconds(at: tick)
+        )
+    }
+}

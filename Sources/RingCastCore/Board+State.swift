@@ -1,0 +1,128 @@
+extension Board {
+    /// The whole state as stored, with times in seconds since `epoch` on a grid of `fps` ticks a second.
+    func state(fps: Int, epoch: Int64) -> BoardState {
+        var rings: [String: BoardState.Ring] = [:]
+        for (id, value) in progress { rings[id, default: BoardState.Ring()].progress = value.state }
+        for (id, gradient) in gradients { rings[id, default: BoardState.Ring()].colors = gradient.map(\.state) }
+        for (id, color) in labelColors { rings[id, default: BoardState.Ring()].labelColor = color.state }
+        return BoardState(
+            format: BoardState.currentFormat,
+            board: spec.name,
+            fps: fps,
+            epoch: epoch,
+            revision: Int64(revision),
+            rings: rings,
+            background: BoardState.Backdrop(
+                base: backdrop.base.components,
+                layers: backdrop.layers.map { layer in
+                    var angle: Double?
+                    if case .angle(let degrees) = layer.style { angle = degrees }
+                    return BoardState.Layer(
+                        color: layer.color.components,
+                        style: layer.style.name,
+                        angle: angle,
+                        progress: layer.progress.state
+                    )
+                }
+            ),
+            countdown: countdown.map { BoardState.CountdownState(seconds: $0.seconds, start: $0.start) }
+        )
+    }
+
+    /// Replaces everything but the spec with a stored state (its `fps` and `epoch` are the caller's to use).
+    /// Every number is checked first: a bad one throws, naming its key, and changes nothing. Values for rings
+    /// this board does not have, or that take no pushes, are skipped and their ids returned (`countdown` for
+    /// a countdown the board has no ring for), so the caller can log them.
+    mutating func restore(_ state: BoardState) throws(BoardStateError) -> [String] {
+        guard state.format == BoardState.currentFormat else {
+            throw BoardStateError(key: "format", message: "is \(state.format); this build reads \(BoardState.currentFormat)")
+        }
+        guard (0...BoardState.maximumRevision).contains(state.revision) else {
+            throw BoardStateError(
+                key: "revision", message: "must be from 0 to \(BoardState.maximumRevision), got \(state.revision)")
+        }
+        var restored = Board(spec: spec)
+        var skipped: [String] = []
+        for (id, ring) in state.rings.sorted(by: { $0.key < $1.key }) {
+            let key = "rings.\(id)"
+            guard self.ring(id)?.kind == .plain else {
+                skipped.append(id)
+                continue
+            }
+            if let value = ring.progress {
+                restored.progress[id] = try AnimatedValue(state: value, key: key + ".progress", targets: Limits.progress)
+            }
+            if let colors = ring.colors {
+                guard colors.count == 2 else {
+                    throw BoardStateError(key: key + ".colors", message: "needs 2 colours, got \(colors.count)")
+                }
+                restored.gradients[id] = [
+                    try AnimatedColor(state: colors[0], key: key + ".colors.0"),
+                    try AnimatedColor(state: colors[1], key: key + ".colors.1"),
+                ]
+            }
+            if let color = ring.labelColor {
+                restored.labelColors[id] = try AnimatedColor(state: color, key: key + ".labelColor")
+            }
+        }
+        restored.backdrop = Background(try Self.color(state.background.base, key: "background.base"))
+        guard state.background.layers.count <= Limits.maximumSplashLayers else {
+            throw BoardStateError(
+                key: "background.layers",
+                message: "holds \(state.background.layers.count) layers, at most \(Limits.maximumSplashLayers)")
+        }
+        for (index, layer) in state.background.layers.enumerated() {
+            let key = "background.layers.\(index)"
+            let style: SplashStyle
+            if layer.style == "angle", let angle = layer.angle {
+                try BoardState.check(angle, key + ".angle", -1e6...1e6)
+                style = .angle(angle)
+            } else if let named = SplashStyle.named.first(where: { $0.name == layer.style }) {
+                style = named.style
+            } else {
+                throw BoardStateError(key: key + ".style", message: "unknown splash style \"\(layer.style)\"")
+            }
+            restored.backdrop.layers.append(
+                Background.Layer(
+                    color: try Self.color(layer.color, key: key + ".color"),
+                    style: style,
+                    progress: try AnimatedValue(state: layer.progress, key: key + ".progress", targets: 0...1)
+                )
+            )
+        }
+        if let countdown = state.countdown {
+            try BoardState.checkPositive(countdown.seconds, "countdown.seconds", maximum: Limits.maximumCountdownSeconds)
+            try BoardState.checkTime(countdown.start, "countdown.start")
+            if hasCountdownRing {
+                restored.countdown = Countdown(seconds: countdown.seconds, start: countdown.start)
+            } else {
+                skipped.append("countdown")
+            }
+        }
+        restored.revision = Int(state.revision)
+        self = restored
+        return skipped
+    }
+
+    /// Moves board time 0 forward by `seconds`, once nothing moves (`isAnimating` is false): rest values hold
+    /// no time, so only a finished countdown's start moves. Keeps board times small, so they stay exact.
+    mutating func shiftTime(by seconds: Double, settlingAt time: Double) {
+        settle(at: time)
+        countdown?.start -= seconds
+    }
+
+    private static func color(_ components: [Double], key: String) throws(BoardStateError) -> RGBAColor {
+        guard components.count == 4 else {
+            throw BoardStateError(key: key, message: "needs 4 components (red, green, blue, alpha), got \(components.count)")
+        }
+        for (index, component) in components.enumerated() {
+            try BoardState.check(component, "\(key).\(index)", 0...1)
+        }
+        return RGBAColor(red: components[0], green: components[1], blue: components[2], alpha: components[3])
+    }
+}
+
+extension RGBAColor {
+    /// Red, green, blue, alpha.
+    var components: [Double] { [red, green, blue, alpha] }
+}

@@ -1,0 +1,121 @@
+/// A board's whole state at a tick, as stored: the targets and every running animation, so a restart (or
+/// another process) continues the same frames on the tick grid instead of jumping to the targets.
+///
+/// Times inside are seconds since the board's `epoch` tick (`Board` time), so every number that enters a
+/// frame comes back bit for bit: Swift prints a `Double` with the fewest digits that read back to the same
+/// value. docs/STORAGE.md documents the format; `format` changes whenever its meaning does.
+public struct BoardState: Codable, Sendable, Equatable {
+    /// The format this build writes and reads.
+    public static let currentFormat = 1
+
+    public var format: Int
+    public var board: String
+    /// Ticks per second of the grid `epoch` is on.
+    public var fps: Int
+    /// The tick at which board time is 0.
+    public var epoch: Int64
+    public var revision: Int64
+    /// Plain rings that hold pushed values, by id.
+    public var rings: [String: Ring]
+    public var background: Backdrop
+    public var countdown: CountdownState?
+
+    public struct Ring: Codable, Sendable, Equatable {
+        public var progress: Value?
+        /// Gradient start and end, when a push set them.
+        public var colors: [Color]?
+        public var labelColor: Color?
+    }
+
+    /// One animatable number: the target, what runs under the segments, and the blended timing curves.
+    public struct Value: Codable, Sendable, Equatable {
+        public var target: Double
+        /// A value at rest (`rest`) or a running spring (`spring`), exactly one of them.
+        public var rest: Double?
+        public var spring: SpringState?
+        public var segments: [Segment]
+    }
+
+    public struct SpringState: Codable, Sendable, Equatable {
+        public var response: Double
+        public var dampingFraction: Double
+        public var start: Double
+        /// The value and velocity it started from, and where it goes.
+        public var from: Double
+        public var velocity: Double
+        public var target: Double
+    }
+
+    public struct Segment: Codable, Sendable, Equatable {
+        public var start: Double
+        public var duration: Double
+        /// Cubic Bézier control points x1, y1, x2, y2.
+        public var curve: [Double]
+        public var target: Double
+    }
+
+    /// Red, green, blue and alpha, gamma-encoded sRGB in 0...1, each animating.
+    public typealias Color = [Value]
+
+    public struct Backdrop: Codable, Sendable, Equatable {
+        /// Red, green, blue, alpha of the colour under the layers.
+        public var base: [Double]
+        public var layers: [Layer]
+    }
+
+    public struct Layer: Codable, Sendable, Equatable {
+        public var color: [Double]
+        /// `leftToRight`, `rightToLeft`, `topToBottom`, `bottomToTop`, `circle`, or `angle` with `angle` set.
+        public var style: String
+        public var angle: Double?
+        public var progress: Value
+    }
+
+    public struct CountdownState: Codable, Sendable, Equatable {
+        public var seconds: Double
+        public var start: Double
+    }
+}
+
+/// A stored state that cannot be used: which key, and what is wrong with it.
+public struct BoardStateError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The key path inside the state (`rings.move.progress.segments.0.duration`).
+    public var key: String
+    public var message: String
+
+    public init(key: String, message: String) {
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String { "\(key): \(message)" }
+}
+
+// MARK: - Bounds
+
+extension BoardState {
+    /// The largest tick or epoch accepted: JavaScript's safe integers.
+    public static let maximumInteger: Int64 = 1 << 53
+    /// The largest revision accepted: whatever adds to it later stays far from overflow.
+    public static let maximumRevision: Int64 = 1 << 62
+    /// Running timing curves a stored value may hold (pushes of the last minute, at most).
+    static let maximumSegments = 100_000
+
+    static func check(_ value: Double, _ key: String, _ range: ClosedRange<Double>) throws(BoardStateError) {
+        guard value.isFinite, range.contains(value) else {
+            throw BoardStateError(
+                key: key, message: "must be a number from \(range.lowerBound) to \(range.upperBound), got \(value)")
+        }
+    }
+
+    static func checkPositive(_ value: Double, _ key: String, maximum: Double) throws(BoardStateError) {
+        guard value.isFinite, value > 0, value <= maximum else {
+            throw BoardStateError(key: key, message: "must be more than 0 and at most \(maximum), got \(value)")
+        }
+    }
+
+    /// Board times: any finite number of seconds within the range the integers allow.
+    static func checkTime(_ value: Double, _ key: String) throws(BoardStateError) {
+        try check(value, key, -Double(maximumInteger)...Double(maximumInteger))
+    }
+}

@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        // SHA-256 digests of requests for the Idempotency-Key cache.
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         // Tests launch `ringcast` through posix_spawn: Foundation's `Process` crashes now and then
         // on Linux up to Swift 6.3.1 (swift-corelibs-foundation #5472).
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
@@ -33,6 +35,8 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev", "libssl-dev", "libcap-dev"])]
         ),
+        // Debian's SQLite 3.40; the shim exposes SQLITE_TRANSIENT, a cast Swift cannot import.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Pure Swift, no I/O: model, animation, geometry, frame encoding, API types.
         .target(name: "RingCastCore", swiftSettings: swiftSettings),
         // The only module that imports libwebsockets; it knows bytes, not rings.
@@ -41,12 +45,16 @@ let package = Package(
             dependencies: ["CLibWebSockets"],
             swiftSettings: swiftSettings
         ),
+        // The only module that imports SQLite: an embedded store of opaque per-board blobs.
+        .target(name: "RingCastStorage", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         // Wiring: config, routes, broadcaster, buildServer.
         .target(
             name: "RingCastServer",
             dependencies: [
                 "RingCastCore",
                 "RingCastTransport",
+                "RingCastStorage",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -70,6 +78,7 @@ let package = Package(
             dependencies: ["RingCastTransport"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "RingCastStorageTests", dependencies: ["RingCastStorage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RingCastServerTests",
             dependencies: [

@@ -1,0 +1,28 @@
+/// The protocol the server talks to, so that a Redis implementation can be added later.
+public protocol BoardStore: AnyObject, Sendable {
+    /// Every stored record, read at start (synchronously, before the event loop runs).
+    func loadAll() throws(StorageError) -> [StoredRecord]
+
+    /// Queues records to be written durably (an upsert per board; a later record for the same
+    /// board replaces the earlier). `completion` runs exactly once, on the store's writer thread,
+    /// after the transaction holding these records has been committed and fsynced (nil) or has
+    /// failed (the error). Never blocks the caller: it only appends to a queue.
+    func write(_ records: [StoredRecord], completion: @escaping @Sendable (StorageError?) -> Void)
+
+    /// Removes a board's record (used later for deleted boards); same completion rules as write.
+    func delete(board: String, completion: @escaping @Sendable (StorageError?) -> Void)
+
+    /// Whether the last commit (or probe) succeeded. After a failed commit every write queued
+    /// behind it fails too, with the same error, until a probe succeeds: the server reverts its
+    /// memory on the first failure and needs nothing of that era to land afterwards.
+    var isHealthy: Bool { get }
+
+    /// Tries a tiny durable write off the caller's thread; completion on the writer thread with
+    /// nil when the store can commit again (then isHealthy is true again and writes are
+    /// accepted), else the error.
+    func probe(completion: @escaping @Sendable (StorageError?) -> Void)
+
+    /// Waits for every queued write to finish, then closes the database and releases the lock.
+    /// Idempotent.
+    func close()
+}

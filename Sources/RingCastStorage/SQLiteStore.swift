@@ -1,0 +1,142 @@
+import Synchronization
+
+/// A `BoardStore` in one SQLite file, `directory/ringcast.sqlite3`, in WAL mode with a full fsync
+/// per commit, guarded against a second ringcast by an exclusive `flock` on `directory/LOCK`.
+///
+/// Threads: every method may be called from any thread and never waits for the disk, except
+/// `init`, `loadAll` and `close`. One writer thread takes the lock, opens the read-write
+/// connection, commits and runs every completion; it holds both until `close`. `loadAll` reads through a second, read-only connection of its own on the caller's thread (WAL
+/// lets it read while the writer commits), so the writer's connection never changes threads.
+///
+/// Group commit: while the writer commits one batch, new jobs pile up in the queue; it then
+/// takes all of them and commits them as one transaction, with one fsync.
+public final class SQLiteStore: BoardStore {
+    public static let fileName = "ringcast.sqlite3"
+
+    /// The data directory as given to `init`.
+    public let directory: String
+    /// `directory/ringcast.sqlite3`.
+    public let databasePath: String
+
+    private let queue: WriteQueue
+    private let thread: WriterThread
+    /// True once `close` has run; held while it waits, so a second caller waits too.
+    private let closed = Mutex(false)
+
+    /// Opens (creating if needed) `directory/ringcast.sqlite3`, first creating the directory and
+    /// taking the lock on `directory/LOCK` (see `DirectoryLock`). Throws when the directory is
+    /// in use by another ringcast ("data directory DIR is in use by another ringcast (pid N)"),
+    /// when the file is not a RingCast database or is damaged (it is never replaced), or when it
+    /// is in another format.
+    public convenience init(directory: String) throws(StorageError) {
+        try self.init(directory: directory, maxPageCount: nil)
+    }
+
+    /// `maxPageCount` is for tests: the database cannot grow past that many pages, so SQLite
+    /// itself fails a commit with SQLITE_FULL.
+    init(directory: String, maxPageCount: Int?) throws(StorageError) {
+        let dataDirectory = DataDirectory(path: directory)
+        let queue = WriteQueue(maxPageCount: maxPageCount)
+        self.directory = directory
+        databasePath = dataDirectory.file(Self.fileName)
+        self.queue = queue
+        thread = try WriterThread(path: directory) {
+            let writer: StoreWriter
+            do throws(StorageError) {
+                writer = try StoreWriter(directory: dataDirectory, queue: queue, maxPageCount: maxPageCount)
+            } catch {
+                queue.reportStarted(error)
+                return
+            }
+            queue.reportStarted(nil)
+            writer.run()
+        }
+        if let error = queue.waitUntilStarted() {
+            thread.join()
+            closed.withLock { $0 = true }
+            throw error
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    public func loadAll() throws(StorageError) -> [StoredRecord] {
+        guard !queue.isClosing else {
+            throw StorageError(path: databasePath, message: "the store is closed; open a new one to read")
+        }
+        let connection = try SQLiteConnection(path: databasePath, mode: .readOnly)
+        let statement = try connection.prepare(StoreSchema.selectBoards)
+        defer {
+            statement.finalize()
+            connection.close()
+        }
+        var records: [StoredRecord] = []
+        while try statement.step("reading the stored boards") {
+            records.append(
+                StoredRecord(board: statement.text(at: 0), revision: statement.int64(at: 1), state: statement.blob(at: 2)))
+        }
+        return records
+    }
+
+    /// After `close`, `completion` runs at once on the caller's thread with an error: there is no
+    /// writer thread any more.
+    public func write(_ records: [StoredRecord], completion: @escaping @Sendable (StorageError?) -> Void) {
+        submit(.write(records, completion), completion)
+    }
+
+    public func delete(board: String, completion: @escaping @Sendable (StorageError?) -> Void) {
+        submit(.delete(board: board, completion), completion)
+    }
+
+    public func probe(completion: @escaping @Sendable (StorageError?) -> Void) {
+        submit(.probe(completion), completion)
+    }
+
+    public var isHealthy: Bool { queue.isHealthy }
+
+    public var statistics: StorageStatistics { queue.statistics }
+
+    /// Stops taking jobs, waits until the writer has committed everything queued and run the
+    /// completions, then closes the database and releases the lock. Called from a completion
+    /// (on the writer thread) it cannot wait for itself: it stops taking jobs and returns, and the
+    /// writer closes everything once the jobs queued so far are done.
+    public func close() {
+        queue.requestClose()
+        if thread.isCurrent {
+            thread.detach()
+            return
+        }
+        closed.withLock { closed in
+            guard !closed else { return }
+            thread.join()
+            closed = true
+        }
+    }
+
+    private func submit(_ job: WriteQueue.Job, _ completion: @Sendable (StorageError?) -> Void) {
+        guard queue.enqueue(job) else {
+            completion(StorageError(path: databasePath, message: "the store is closed; nothing was written"))
+            return
+        }
+    }
+
+    // MARK: Test hooks
+
+    /// Holds the writer before it takes the next batch, so a test can queue many jobs first.
+    /// `resumeWriter` or `close` lets it go.
+    func pauseWriter() {
+        queue.pause()
+    }
+
+    func resumeWriter() {
+        queue.resume()
+    }
+
+    /// Changes the page limit `init(directory:maxPageCount:)` set (nil: SQLite's own limit); the
+    /// writer applies it before its next batch.
+    func setMaxPageCount(_ count: Int?) {
+        queue.setMaxPageCount(count)
+    }
+}

@@ -157,6 +157,9 @@ public struct Animator: Sendable {
         return (frame, base)
     }
 
+    /// The newest tick composed: frames are asked for from here on.
+    public var composedThrough: Int64? { lastFrames?.tick }
+
     /// The grid frame of `tick` on its own (a greeting's keyframe).
     public mutating func frame(at tick: Int64) -> Frame {
         frames(at: tick).frame

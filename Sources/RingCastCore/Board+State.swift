@@ -1,6 +1,6 @@
 extension Board {
     /// The whole state as stored, with times in seconds since `epoch` on a grid of `fps` ticks a second.
-    func state(fps: Int, epoch: Int64) -> BoardState {
+    public func state(fps: Int, epoch: Int64) -> BoardState {
         var rings: [String: BoardState.Ring] = [:]
         for (id, value) in progress { rings[id, default: BoardState.Ring()].progress = value.state }
         for (id, gradient) in gradients { rings[id, default: BoardState.Ring()].colors = gradient.map(\.state) }

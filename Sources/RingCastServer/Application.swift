@@ -1,16 +1,23 @@
 import Foundation
 import Logging
 import RingCastCore
+import RingCastStorage
 import RingCastTransport
 
 /// The RingCast application on the service thread: boards, REST routes, viewers and storage.
 /// The transport calls it for every dynamic request and WebSocket upgrade.
 ///
+/// A write is checked and queued on its board's animator at once (it starts at the next tick),
+/// handed to the store, and answered once the store's batch holding it is durable; ticks and other
+/// requests never wait for the disk. A write the store could not commit is answered 503 and its
+/// board reverts to the last committed state.
+///
 /// Touched only on the service thread (after `init`, which runs before the loop starts).
 final class Application: TransportDelegate {
     private let configuration: RingCastConfiguration
     private let logger: Logger
-    private let store: StateStore
+    private let store: any BoardStore
+    private let clock: TickClock
     private let channels: [BoardChannel]
     private let channelsByName: [String: BoardChannel]
     /// Transport channel name → the board and encoding it carries.
@@ -19,29 +26,40 @@ final class Application: TransportDelegate {
     private var loop: EventLoop?
     private let access: AccessPolicy
     private let rateLimiter: RateLimiter
-    private let idempotency = IdempotencyCache()
+    private let idempotency: IdempotencyCache
     private let metrics = ServerMetrics()
     private let openAPIDocument: [UInt8]?
+    /// False from a failed commit until a probe commits again: writes get 503, /readyz 503.
+    private var storageHealthy = true
+    private var storageProblem: String?
+    private var probing = false
+    /// Writes handed to the store, by id, until their batch is durable (or failed).
+    private var pendingWrites: [UInt64: PendingWrite] = [:]
+    private var nextWriteID: UInt64 = 0
 
     init(
         configuration: RingCastConfiguration,
-        store: StateStore,
+        store: any BoardStore,
+        stored: [String: BoardState],
         openAPIDocument: [UInt8]?,
         logger: Logger
-    ) throws(StateStoreError) {
+    ) {
         self.openAPIDocument = openAPIDocument
         self.configuration = configuration
         self.store = store
         self.logger = logger
+        self.clock = TickClock(fps: configuration.fps)
         self.access = AccessPolicy(
             writeToken: configuration.writeToken,
             readToken: configuration.readToken,
             allowedOrigins: configuration.allowedOrigins
         )
         self.rateLimiter = RateLimiter(perMinute: configuration.writesPerMinute)
-        let stored = try store.load()
+        self.idempotency = IdempotencyCache(capacityBytes: configuration.idempotencyCacheBytes)
+        let now = clock.currentTick()
         let channels = configuration.boards.map { spec in
-            BoardChannel(board: Board(spec: spec), stored: stored.boards[spec.name] ?? StoredBoard())
+            BoardChannel(
+                animator: Self.animator(for: spec, stored: stored[spec.name], fps: configuration.fps, tick: now, logger: logger))
         }
         self.channels = channels
         self.channelsByName = Dictionary(uniqueKeysWithValues: channels.map { ($0.name, $0) })
@@ -54,40 +72,41 @@ final class Application: TransportDelegate {
         )
     }
 
+    /// The board's stored state, continued on the grid; a fresh board if none was stored. States are
+    /// checked when loaded (`StateLoader`), so one that fails here was stored for another spec.
+    private static func animator(for spec: BoardSpec, stored: BoardState?, fps: Int, tick: Int64, logger: Logger) -> Animator {
+        guard let stored else { return Animator(spec: spec, fps: fps, tick: tick) }
+        do {
+            let animator = try Animator(spec: spec, fps: fps, state: stored)
+            if !animator.skipped.isEmpty {
+                logger.warning("ignoring stored values board \(spec.name) no longer takes: \(animator.skipped)")
+            }
+            return animator
+        } catch {
+            logger.error("cannot restore board \(spec.name) (\(error)); starting it empty")
+            return Animator(spec: spec, fps: fps, tick: tick)
+        }
+    }
+
     /// Connects the application to the loop it runs on; called once before the loop starts.
     func attach(to loop: EventLoop) {
         self.loop = loop
-        // Restored here, where the loop's monotonic clock is at hand for the countdown's start.
-        for channel in channels { restore(channel, at: loop.now()) }
-        self.broadcaster = Broadcaster(loop: loop, channels: channels, fps: configuration.fps, metrics: metrics)
+        self.broadcaster = Broadcaster(loop: loop, channels: channels, clock: clock, metrics: metrics)
     }
 
     var framesPublished: Int { broadcaster?.framesPublished ?? 0 }
-
-    /// Shows the stored targets at once, without replaying animations.
-    private func restore(_ channel: BoardChannel, at now: Double) {
-        let saved = channel.stored
-        let countdown = saved.countdown.map { stored in
-            Countdown(seconds: stored.seconds, start: now - (Broadcaster.wallClockMilliseconds() - stored.startedAt) / 1000)
-        }
-        let skipped = channel.board.restore(
-            targets: saved.progress,
-            colors: saved.colors,
-            labelColors: saved.labelColors ?? [:],
-            background: saved.background,
-            countdown: countdown,
-            revision: saved.revision
-        )
-        if !skipped.isEmpty {
-            logger.warning("ignoring stored values board \(channel.name) no longer takes: \(skipped)")
-        }
-    }
 
     // MARK: - TransportDelegate
 
     func handleHTTP(_ request: HTTPRequest, respond: @escaping (HTTPResponse) -> Void) {
         let started = ContinuousClock.now
-        let response = route(request)
+        route(request) { [weak self] response in
+            self?.answered(request, response, started: started)
+            respond(response)
+        }
+    }
+
+    private func answered(_ request: HTTPRequest, _ response: HTTPResponse, started: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - started
         metrics.request(route: Route(path: request.path)?.label ?? "unknown", method: request.method, status: response.status)
         let line: Logger.Message = "\(request.method) \(request.path) \(response.status) \(elapsed) from \(request.peer)"
@@ -96,7 +115,6 @@ final class Application: TransportDelegate {
         case 400...: logger.notice(line)
         default: logger.info(line)
         }
-        respond(response)
     }
 
     func admitViewer(_ request: HTTPRequest, id: ViewerID) -> ViewerAdmission {
@@ -136,9 +154,11 @@ final class Application: TransportDelegate {
         channel.viewers[format, default: 0] += 1
         metrics.setViewers(channel.totalViewers, board: channel.name)
         logger.debug("viewer \(id) joined \(channel.name) as \(format.rawValue) (\(channel.totalViewers) watching)")
+        let greeting = broadcaster.greeting(for: channel, format: format)
         return .accept(
             channel: channel.channel(format, resting: resting),
-            greeting: broadcaster.greeting(for: channel, format: format)
+            greeting: greeting.messages,
+            sequence: UInt64(clamping: greeting.tick)
         )
     }
 
@@ -155,38 +175,45 @@ final class Application: TransportDelegate {
 
     // MARK: - Routes
 
-    private func route(_ request: HTTPRequest) -> HTTPResponse {
+    /// Answers `request` through `respond`: at once for reads and refusals, once durable for writes.
+    private func route(_ request: HTTPRequest, _ respond: @escaping (HTTPResponse) -> Void) {
         guard let route = Route(path: request.path) else {
-            return .error(.notFound("no such endpoint: \(request.path)"))
+            return respond(.error(.notFound("no such endpoint: \(request.path)")))
         }
         guard route.methods.contains(request.method) else {
-            return .error(
-                APIError(
-                    status: 405,
-                    code: "method_not_allowed",
-                    message: "\(request.method) is not allowed on \(request.path); use \(route.methods.joined(separator: " or "))"
-                ),
-                headers: [(name: "Allow", value: route.methods.joined(separator: ", "))]
-            )
+            return respond(
+                .error(
+                    APIError(
+                        status: 405,
+                        code: "method_not_allowed",
+                        message:
+                            "\(request.method) is not allowed on \(request.path); use \(route.methods.joined(separator: " or "))"
+                    ),
+                    headers: [(name: "Allow", value: route.methods.joined(separator: ", "))]
+                ))
         }
         let isWrite = request.method != "GET"
         do throws(APIError) {
             if route != .health && route != .ready {
                 try access.check(isWrite ? .write : .read, request)
             }
-            guard isWrite else { return try dispatch(route, request) }
-            if let wait = rateLimiter.take(for: request.peer, at: now()) {
+            guard isWrite else { return respond(try read(route, request)) }
+            if let wait = rateLimiter.take(for: request.peer, at: clock.now()) {
                 let error = APIError(
                     status: 429,
                     code: "rate_limited",
                     message: "more than \(configuration.writesPerMinute) writes a minute from \(request.peer); retry in \(wait) s"
                 )
-                return .error(error, headers: [(name: "Retry-After", value: String(wait))])
+                return respond(.error(error, headers: [(name: "Retry-After", value: String(wait))]))
             }
-            guard let key = request.headers["idempotency-key"] else { return try dispatch(route, request) }
-            return try idempotently(key: key, request) { () throws(APIError) in try dispatch(route, request) }
+            guard let key = request.headers["idempotency-key"] else {
+                return try write(route, request, respond)
+            }
+            try idempotently(key: key, request, respond) { (respond) throws(APIError) in
+                try write(route, request, respond)
+            }
         } catch {
-            return .error(error)
+            respond(.error(error))
         }
     }
 
@@ -194,16 +221,17 @@ final class Application: TransportDelegate {
     private func idempotently(
         key: String,
         _ request: HTTPRequest,
-        _ body: () throws(APIError) -> HTTPResponse
-    ) throws(APIError) -> HTTPResponse {
+        _ respond: @escaping (HTTPResponse) -> Void,
+        _ body: (@escaping (HTTPResponse) -> Void) throws(APIError) -> Void
+    ) throws(APIError) {
         guard !key.isEmpty, key.utf8.count <= 255 else {
             throw APIError.malformed("Idempotency-Key must be 1 to 255 characters", field: "Idempotency-Key")
         }
-        let fingerprint = Array("\(request.method) \(request.path)\n".utf8) + request.body
-        switch idempotency.lookup(key: key, fingerprint: fingerprint, at: now()) {
+        let digest = IdempotencyCache.digest(method: request.method, path: request.path, body: request.body)
+        switch idempotency.begin(key: key, digest: digest, at: clock.now()) {
         case .replay(var response):
             response.headers.append((name: "Idempotent-Replayed", value: "true"))
-            return response
+            respond(response)
         case .conflict:
             throw APIError(
                 status: 422,
@@ -211,22 +239,39 @@ final class Application: TransportDelegate {
                 message: "this Idempotency-Key was used for a different request in the last 5 minutes",
                 field: "Idempotency-Key"
             )
+        case .inFlight:
+            throw APIError(
+                status: 409,
+                code: "idempotency_key_in_flight",
+                message: "a request with this Idempotency-Key is still being applied; retry in a moment",
+                field: "Idempotency-Key"
+            )
         case .miss:
-            let response = try body()
-            if (200..<300).contains(response.status) {
-                idempotency.store(key: key, fingerprint: fingerprint, response: response, at: now())
+            do throws(APIError) {
+                try body { [idempotency, clock] response in
+                    idempotency.finish(key: key, response: response, at: clock.now())
+                    respond(response)
+                }
+            } catch {
+                idempotency.abandon(key: key)
+                throw error
             }
-            return response
         }
     }
 
-    private func dispatch(_ route: Route, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        switch (route, request.method) {
-        case (.health, _):
+    private func read(_ route: Route, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        switch route {
+        case .health:
             return .json(["status": "ok"])
-        case (.ready, _):
+        case .ready:
+            guard storageHealthy else {
+                return .json(
+                    ReadinessProblem(status: "unavailable", reason: storageProblem ?? "the store cannot commit writes"),
+                    status: 503
+                )
+            }
             return .json(["status": "ready"])
-        case (.openAPI, _):
+        case .openAPI:
             guard let openAPIDocument else {
                 throw APIError.notFound("this server was started without its OpenAPI document (docs/openapi.yaml)")
             }
@@ -235,52 +280,55 @@ final class Application: TransportDelegate {
                 headers: [(name: "Content-Type", value: "application/yaml; charset=utf-8")],
                 body: openAPIDocument
             )
-        case (.metrics, _):
+        case .metrics:
             return HTTPResponse(
                 status: 200,
                 headers: [(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")],
                 body: metrics.render(transport: loop?.statistics ?? TransportStatistics())
             )
-        case (.boards, _):
+        case .boards:
             return .json(BoardList(boards: channels.map(BoardList.Entry.init)))
-        case (.board(let name), "GET"):
+        case .board(let name):
             return boardResponse(try channel(named: name))
-        case (.board(let name), _):
+        case .ring(let name, let ringID):
             let channel = try channel(named: name)
-            let patch = try decodeBody(BoardPatch.self, of: request)
-            return try write(to: channel, request: request) { board, now throws(APIError) in
-                try board.apply(patch, at: now)
-            }
-        case (.background(let name), _):
-            let channel = try channel(named: name)
-            let update = try decodeBody(BackgroundUpdate.self, of: request)
-            return try write(to: channel, request: request) { board, now throws(APIError) in
-                try board.apply(update, at: now)
-            }
-        case (.countdown(let name), "POST"):
-            let channel = try channel(named: name)
-            let start = try decodeBody(CountdownStart.self, of: request)
-            return try write(to: channel, request: request) { board, now throws(APIError) in
-                try board.startCountdown(seconds: start.seconds, at: now)
-            }
-        case (.countdown(let name), _):
-            let channel = try channel(named: name)
-            guard channel.board.hasCountdownRing else {
-                throw APIError.notFound("board \"\(name)\" has no countdown ring")
-            }
-            return try write(to: channel, request: request) { board, _ in board.cancelCountdown() }
-        case (.ring(let name, let ringID), "GET"):
-            let channel = try channel(named: name)
-            guard let ring = channel.board.snapshot(at: now()).rings.first(where: { $0.id == ringID }) else {
+            let snapshot = channel.animator.snapshot(at: clock.currentTick())
+            guard let ring = snapshot.rings.first(where: { $0.id == ringID }) else {
                 throw APIError.notFound("board \(name) has no ring \"\(ringID)\"", field: "ring")
             }
             return .json(ring)
+        case .background, .countdown:
+            throw APIError.notFound("no such endpoint: \(request.path)")
+        }
+    }
+
+    /// Decodes a write into a change to one board, then applies it (`apply`).
+    private func write(_ route: Route, _ request: HTTPRequest, _ respond: @escaping (HTTPResponse) -> Void) throws(APIError) {
+        switch (route, request.method) {
+        case (.board(let name), _):
+            let channel = try channel(named: name)
+            let patch = try decodeBody(BoardPatch.self, of: request)
+            try apply(.patch(patch), to: channel, request, respond)
+        case (.background(let name), _):
+            let channel = try channel(named: name)
+            let update = try decodeBody(BackgroundUpdate.self, of: request)
+            try apply(.background(update), to: channel, request, respond)
+        case (.countdown(let name), "POST"):
+            let channel = try channel(named: name)
+            let start = try decodeBody(CountdownStart.self, of: request)
+            try apply(.startCountdown(seconds: start.seconds), to: channel, request, respond)
+        case (.countdown(let name), _):
+            let channel = try channel(named: name)
+            guard channel.animator.projected.hasCountdownRing else {
+                throw APIError.notFound("board \"\(name)\" has no countdown ring")
+            }
+            try apply(.cancelCountdown, to: channel, request, respond)
         case (.ring(let name, let ringID), _):
             let channel = try channel(named: name)
             let update = try decodeBody(RingUpdate.self, of: request)
-            return try write(to: channel, request: request) { board, now throws(APIError) in
-                try board.apply(update, toRing: ringID, at: now)
-            }
+            try apply(.ring(ringID, update), to: channel, request, respond)
+        default:
+            throw APIError.notFound("no such endpoint: \(request.path)")
         }
     }
 
@@ -291,24 +339,27 @@ final class Application: TransportDelegate {
         return channel
     }
 
-    private func now() -> Double { loop?.now() ?? 0 }
-
     private func boardResponse(_ channel: BoardChannel) -> HTTPResponse {
-        .json(channel.board.snapshot(at: now()), headers: [(name: "ETag", value: etag(of: channel))])
+        .json(channel.animator.snapshot(at: clock.currentTick()), headers: [(name: "ETag", value: etag(of: channel))])
     }
 
-    /// Applies a change to a copy of the board, stores it durably, and only then makes it live:
-    /// a rejected or unstorable request changes nothing, and a 2xx means it is on disk.
-    private func write(
+    /// Checks `change` and queues it on the board's animator (it starts at the next tick), hands the
+    /// board's new state to the store, and answers once that is durable. A request that is wrong in
+    /// itself is answered as such (400/422) before its precondition (412); either way, and while the
+    /// store cannot commit (503), nothing changes.
+    private func apply(
+        _ change: Animator.Change,
         to channel: BoardChannel,
-        request: HTTPRequest,
-        change: (inout Board, Double) throws(APIError) -> Void
-    ) throws(APIError) -> HTTPResponse {
-        let now = now()
-        var board = channel.board
-        board.settle(at: now)
-        // A request that is wrong in itself is answered as such (400/422) before its precondition.
-        try change(&board, now)
+        _ request: HTTPRequest,
+        _ respond: @escaping (HTTPResponse) -> Void
+    ) throws(APIError) {
+        guard storageHealthy, let broadcaster, let loop else {
+            throw APIError(
+                status: 503, code: "storage_unavailable",
+                message: "the store cannot commit writes right now (\(storageProblem ?? "starting")); nothing was changed")
+        }
+        var animator = channel.animator
+        let start = try animator.accept(change, at: broadcaster.startTick(for: channel))
         if let expected = request.headers["if-match"], expected != "*", expected != etag(of: channel) {
             throw APIError(
                 status: 412,
@@ -317,21 +368,78 @@ final class Application: TransportDelegate {
                 field: "If-Match"
             )
         }
-        let stored = StoredBoard(board, at: now)
-        var state = StoredState(boards: Dictionary(uniqueKeysWithValues: channels.map { ($0.name, $0.stored) }))
-        state.boards[channel.name] = stored
+        let state = animator.state
+        let bytes: [UInt8]
         do {
-            try store.save(state)
+            bytes = try StateCodec.encode(state)
         } catch {
-            logger.error("cannot store the state: \(error)")
-            throw APIError(
-                status: 503, code: "storage_unavailable", message: "the change could not be stored durably and was not applied")
+            throw APIError(status: 500, code: "internal", message: "cannot encode the board's state: \(error)")
         }
-        channel.board = board
-        channel.stored = stored
-        metrics.pushed(board: channel.name)
-        broadcaster?.boardChanged(channel)
-        return boardResponse(channel)
+        channel.animator = animator
+        channel.writesInFlight += 1
+        broadcaster.changeAccepted(channel, at: start)
+        nextWriteID += 1
+        let id = nextWriteID
+        pendingWrites[id] = PendingWrite(channel: channel, state: state, response: boardResponse(channel), respond: respond)
+        let application = ServiceThreadBound(value: self)
+        let thread = loop.handle
+        store.write([StoredRecord(board: channel.name, revision: state.revision, state: bytes)]) { error in
+            thread.perform { _ in application.value.writeFinished(id, error: error) }
+        }
+    }
+
+    /// A write's batch was committed (or failed): answer it, keep what is durable, or revert.
+    private func writeFinished(_ id: UInt64, error: StorageError?) {
+        guard let write = pendingWrites.removeValue(forKey: id) else { return }
+        let channel = write.channel
+        channel.writesInFlight -= 1
+        guard let error else {
+            channel.durable = write.state
+            metrics.pushed(board: channel.name)
+            write.respond(write.response)
+            return
+        }
+        logger.error("cannot store board \(channel.name): \(error)")
+        storageFailed(error)
+        // Everything accepted since the last commit goes: the board shows what is durable.
+        channel.animator = Self.animator(
+            for: channel.spec, stored: channel.durable, fps: configuration.fps, tick: clock.currentTick(), logger: logger)
+        broadcaster?.stateReplaced(channel)
+        write.respond(
+            .error(
+                APIError(
+                    status: 503, code: "storage_unavailable",
+                    message: "the change could not be stored durably and was not applied (\(error.message))")))
+    }
+
+    /// Writes are refused and /readyz answers 503 until a probe commits again, once a second.
+    private func storageFailed(_ error: StorageError) {
+        storageHealthy = false
+        storageProblem = error.message
+        scheduleProbe()
+    }
+
+    private func scheduleProbe() {
+        guard !probing, let loop else { return }
+        probing = true
+        let handle = ServiceThreadBound(value: self)
+        let thread = loop.handle
+        loop.schedule(after: 1) { [store] in
+            store.probe { error in
+                thread.perform { _ in
+                    let application = handle.value
+                    application.probing = false
+                    if let error {
+                        application.storageProblem = error.message
+                        application.scheduleProbe()
+                    } else {
+                        application.logger.notice("the store commits again; accepting writes")
+                        application.storageHealthy = true
+                        application.storageProblem = nil
+                    }
+                }
+            }
+        }
     }
 
     private func decodeBody<T: Decodable>(_ type: T.Type, of request: HTTPRequest) throws(APIError) -> T {
@@ -360,11 +468,21 @@ final class Application: TransportDelegate {
             || media == "application/x-www-form-urlencoded"
     }
 
-    /// A strong ETag over the stored targets: equal targets give equal tags, across restarts.
+    /// A strong ETag over the board's targets and revision once every accepted change has started:
+    /// equal boards give equal tags, across restarts.
     private func etag(of channel: BoardChannel) -> String {
+        let board = channel.animator.projected
+        let summary = TargetSummary(
+            revision: board.revision,
+            progress: board.targets,
+            colors: board.targetColors,
+            labelColors: board.targetLabelColors,
+            background: board.background,
+            countdown: board.countdown.map { [$0.seconds, $0.start] }
+        )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let bytes = (try? encoder.encode(channel.stored)) ?? Data()
+        let bytes = (try? encoder.encode(summary)) ?? Data()
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a 64-bit offset basis
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3  // FNV-1a 64-bit prime
@@ -389,23 +507,35 @@ final class Application: TransportDelegate {
 @available(*, unavailable)
 extension Application: Sendable {}
 
-extension StoredBoard {
-    /// What is stored of `board`; `now` is the board's monotonic time, to date a countdown.
-    init(_ board: Board, at now: Double) {
-        self.init(
-            progress: board.targets,
-            colors: board.targetColors,
-            labelColors: board.targetLabelColors.isEmpty ? nil : board.targetLabelColors,
-            background: board.background == board.spec.background ? nil : board.background,
-            countdown: board.countdown.map { countdown in
-                StoredCountdown(
-                    seconds: countdown.seconds,
-                    startedAt: Broadcaster.wallClockMilliseconds() - (now - countdown.start) * 1000
-                )
-            },
-            revision: board.revision
-        )
-    }
+/// A write the store has not answered yet, and what to answer once it has.
+private struct PendingWrite {
+    var channel: BoardChannel
+    /// The board's state with this write, durable once the store says so.
+    var state: BoardState
+    var response: HTTPResponse
+    var respond: (HTTPResponse) -> Void
+}
+
+/// What an ETag is computed over.
+private struct TargetSummary: Encodable {
+    var revision: Int
+    var progress: [String: Double]
+    var colors: [String: [RGBAColor]]
+    var labelColors: [String: RGBAColor]
+    var background: RGBAColor
+    var countdown: [Double]?
+}
+
+/// Body of `GET /readyz` while the server cannot take writes.
+private struct ReadinessProblem: Encodable {
+    var status: String
+    var reason: String
+}
+
+/// A value handed to another thread and back, only ever touched on the service thread: the
+/// store's completion carries it to `EventLoop.perform`, which runs on that thread.
+private struct ServiceThreadBound<Value>: @unchecked Sendable {
+    let value: Value
 }
 
 /// Body of `GET /api/v1/boards`.
@@ -419,9 +549,9 @@ struct BoardList: Encodable {
 
         init(_ channel: BoardChannel) {
             name = channel.name
-            width = channel.board.spec.width
-            height = channel.board.spec.height
-            rings = channel.board.spec.rings.map(\.id)
+            width = channel.spec.width
+            height = channel.spec.height
+            rings = channel.spec.rings.map(\.id)
             viewers = channel.totalViewers
         }
     }

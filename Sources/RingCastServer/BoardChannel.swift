@@ -1,34 +1,40 @@
 import RingCastCore
 import RingCastTransport
 
-/// One board as the service thread holds it: the model, its encoded layouts, the latest frame and
-/// who watches it in which encoding. Touched only on the service thread.
+/// One board as the service thread holds it: its animator, what is durably stored of it, its
+/// encoded layouts and newest keyframes, and who watches it in which encoding.
+/// Touched only on the service thread.
 final class BoardChannel {
-    var board: Board
-    /// What is on disk for this board: the ETag is computed from it.
-    var stored: StoredBoard
+    var animator: Animator
+    /// The state of the newest write the store has committed: what a failed write reverts to.
+    var durable: BoardState
+    /// Writes handed to the store and not yet answered.
+    var writesInFlight = 0
     /// The layout never changes while the server runs, so it is encoded once per format.
     let layouts: [WireFormat: OutgoingMessage]
-    /// Sequence number of the latest frame.
-    var seq: UInt64 = 0
-    /// The latest composed frame: what a joining viewer is shown, and what the next delta is
-    /// computed against.
-    var latestFrame: Frame?
-    /// Something changed (a push, or time while animating) since `latestFrame` was composed.
-    var needsFrame = true
+    /// The newest tick published to viewers.
+    var lastPublished: Int64?
+    /// The next tick this board needs a frame for (nil: it rests, nothing pending).
+    var nextTick: Int64?
+    /// The first tick of a run of frames that all show the same picture up to now (the board
+    /// rests): a delta against the last of them applies to a viewer holding any of them.
+    var unchangedSince: Int64?
+    /// The next frame must reach every viewer as a keyframe (the state was reverted).
+    var forceKeyframe = false
     /// Viewers per encoding; frames are encoded only for formats someone watches.
     var viewers: [WireFormat: Int] = [:]
-    private var keyframes: [WireFormat: (seq: UInt64, message: OutgoingMessage)] = [:]
+    private var keyframes: [WireFormat: (tick: Int64, message: OutgoingMessage)] = [:]
 
-    init(board: Board, stored: StoredBoard) {
-        self.board = board
-        self.stored = stored
-        let layout = FrameComposer.layout(of: board.spec)
+    init(animator: Animator) {
+        self.animator = animator
+        self.durable = animator.state
+        let layout = FrameComposer.layout(of: animator.spec)
         self.layouts = Dictionary(
             uniqueKeysWithValues: WireFormat.allCases.map { ($0, OutgoingMessage(format: $0, $0.encode(layout))) })
     }
 
-    var name: String { board.spec.name }
+    var name: String { animator.spec.name }
+    var spec: BoardSpec { animator.spec }
     var totalViewers: Int { viewers.values.reduce(0, +) }
 
     /// The transport channel of one encoding; `resting` viewers (`motion=reduced`) get only the
@@ -37,13 +43,17 @@ final class BoardChannel {
         "\(name)/\(format.rawValue)" + (resting ? "/resting" : "")
     }
 
-    /// The latest frame as a self-contained message, encoded at most once per seq and format.
-    func keyframe(_ format: WireFormat) -> OutgoingMessage? {
-        guard let frame = latestFrame else { return nil }
-        if let cached = keyframes[format], cached.seq == seq { return cached.message }
+    /// `frame` (of `tick`) as a self-contained message, encoded at most once per tick and format.
+    func keyframe(_ format: WireFormat, of frame: Frame, at tick: Int64) -> OutgoingMessage {
+        if let cached = keyframes[format], cached.tick == tick { return cached.message }
         let message = OutgoingMessage(format: format, format.encode(frame, previous: nil))
-        keyframes[format] = (seq, message)
+        keyframes[format] = (tick, message)
         return message
+    }
+
+    /// Forgets the encoded keyframes (after a revert the same tick shows another picture).
+    func dropKeyframes() {
+        keyframes = [:]
     }
 }
 

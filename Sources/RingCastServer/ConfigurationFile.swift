@@ -42,9 +42,11 @@ struct ConfigurationFile: Decodable {
         var stallTimeoutSeconds: Int?
         var writesPerMinute: Int?
         var maxViewers: Int?
+        var idempotencyCacheBytes: Int?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
             case maxBodyBytes, pingIntervalSeconds, stallTimeoutSeconds, writesPerMinute, maxViewers
+            case idempotencyCacheBytes
         }
 
         init(from decoder: any Decoder) throws {
@@ -55,6 +57,7 @@ struct ConfigurationFile: Decodable {
             stallTimeoutSeconds = try c.decodeIfPresent(Int.self, forKey: .stallTimeoutSeconds)
             writesPerMinute = try c.decodeIfPresent(Int.self, forKey: .writesPerMinute)
             maxViewers = try c.decodeIfPresent(Int.self, forKey: .maxViewers)
+            idempotencyCacheBytes = try c.decodeIfPresent(Int.self, forKey: .idempotencyCacheBytes)
         }
     }
 

@@ -10,9 +10,10 @@ final class RateLimiter {
     private let refillPerSecond: Double
     private var buckets: [String: Bucket] = [:]
     /// Bounds memory however many clients there are: idle, full buckets are forgotten.
-    private let maximumClients = 10_000
+    private let maximumClients: Int
 
-    init(perMinute: Int) {
+    init(perMinute: Int, maximumClients: Int = 10_000) {
+        self.maximumClients = maximumClients
         capacity = Double(perMinute)
         refillPerSecond = Double(perMinute) / 60
     }
@@ -34,11 +35,20 @@ final class RateLimiter {
         return max(1, Int(((1 - bucket.tokens) / refillPerSecond).rounded(.up)))
     }
 
+    /// Forgets buckets that have refilled (the client would start full anyway); if that is not
+    /// enough — more clients writing at once than the table holds — the least recently seen half
+    /// too, so the table stays bounded whatever arrives.
     private func forgetFullBuckets(at now: Double) {
         buckets = buckets.filter { _, bucket in
             bucket.tokens + (now - bucket.updated) * refillPerSecond < capacity
         }
+        if buckets.count >= maximumClients {
+            let keep = buckets.sorted { $0.value.updated > $1.value.updated }.prefix(maximumClients / 2)
+            buckets = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
+        }
     }
+
+    var clientCount: Int { buckets.count }
 }
 
 @available(*, unavailable)

@@ -44,6 +44,7 @@ extension RingCastConfiguration {
             if let value = limits.stallTimeoutSeconds { stallTimeoutSeconds = value }
             if let value = limits.writesPerMinute { writesPerMinute = value }
             if let value = limits.maxViewers { maxViewers = value }
+            if let value = limits.idempotencyCacheBytes { idempotencyCacheBytes = value }
         }
         if let token = file.token { writeToken = token }
         if let token = file.readToken { readToken = token }
@@ -95,6 +96,9 @@ extension RingCastConfiguration {
         if dataDirectory.isEmpty { throw fail("dataDir", "must not be empty") }
         if !(0...1_000_000).contains(writesPerMinute) {
             throw fail("limits.writesPerMinute", "expected 0…1000000 (0 = no limit), got \(writesPerMinute)")
+        }
+        if !(0...(1 << 30)).contains(idempotencyCacheBytes) {
+            throw fail("limits.idempotencyCacheBytes", "expected 0…1073741824 (0 = no replays), got \(idempotencyCacheBytes)")
         }
         if !(1...1_000_000).contains(maxViewers) {
             throw fail("limits.maxViewers", "expected 1…1000000, got \(maxViewers)")

@@ -24,6 +24,8 @@ public struct RingCastConfiguration: Sendable {
     public var stallTimeoutSeconds: Int = 10
     /// Writes per minute one client (IP address) may make, with bursts up to as many; 0 = no limit.
     public var writesPerMinute: Int = 600
+    /// Bytes the Idempotency-Key cache may hold (digests and first answers); the oldest go first.
+    public var idempotencyCacheBytes: Int = 4 << 20
     /// Viewers the server accepts at once; the next gets 503.
     public var maxViewers: Int = 10_000
     /// Bearer token every write must present; nil = writes are open.

@@ -2,7 +2,9 @@ import Dispatch
 import Foundation
 import Logging
 import RingCastCore
+import RingCastStorage
 import RingCastTransport
+import Synchronization
 
 /// A running RingCast: one port serving the dashboard, the REST API and the WebSocket endpoint.
 ///
@@ -14,6 +16,7 @@ public final class RingCastServer: Sendable {
     /// thread, which `WebServer` serialises.
     private nonisolated(unsafe) let application: Application
     private let logger: Logger
+    private let store: any BoardStore
     private let finished = DispatchSemaphore(value: 0)
 
     public let host: String
@@ -25,9 +28,10 @@ public final class RingCastServer: Sendable {
         return "http://\(shown.contains(":") ? "[\(shown)]" : shown):\(port)"
     }
 
-    fileprivate init(web: WebServer, application: Application, host: String, logger: Logger) {
+    fileprivate init(web: WebServer, application: Application, store: any BoardStore, host: String, logger: Logger) {
         self.web = web
         self.application = application
+        self.store = store
         self.host = host
         self.logger = logger
     }
@@ -35,6 +39,8 @@ public final class RingCastServer: Sendable {
     /// Serves until `stop()`; blocks the calling thread.
     public func run() {
         web.run()
+        // Writes still queued are committed; then the data directory's lock is released.
+        store.close()
         let sent = web.loop.statistics
         logger.info(
             "stopped: \(application.framesPublished) frames published; \(sent.messagesSent) messages, \(sent.bytesSent) bytes sent; \(sent.messagesSkipped) frames skipped by slow viewers; \(sent.viewersClosedWhileStalled) stalled viewers closed"
@@ -78,7 +84,20 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         }
         webRoot = absolute
     }
-    let store = try StateStore(directory: URL(fileURLWithPath: configuration.dataDirectory).standardizedFileURL.path)
+    let directory = URL(fileURLWithPath: configuration.dataDirectory).standardizedFileURL.path
+    let store: SQLiteStore
+    do {
+        store = try SQLiteStore(directory: directory)
+    } catch {
+        throw StartupError(error.description)
+    }
+    let stored: [String: BoardState]
+    do {
+        stored = try loadStates(from: store, directory: directory, configuration: configuration, logger: logger)
+    } catch {
+        store.close()
+        throw error
+    }
     var document: [UInt8]?
     if let path = configuration.openAPIDocument {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -90,7 +109,8 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         }
         document = Array(data)
     }
-    let application = try Application(configuration: configuration, store: store, openAPIDocument: document, logger: logger)
+    let application = Application(
+        configuration: configuration, store: store, stored: stored, openAPIDocument: document, logger: logger)
     let transport = TransportConfiguration(
         host: configuration.host,
         port: configuration.port,
@@ -101,7 +121,65 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         pingInterval: configuration.pingIntervalSeconds,
         stallTimeout: configuration.stallTimeoutSeconds
     )
-    let web = try WebServer(configuration: transport, delegate: application)
+    let web: WebServer
+    do {
+        web = try WebServer(configuration: transport, delegate: application)
+    } catch {
+        store.close()
+        throw error
+    }
     application.attach(to: web.loop)
-    return RingCastServer(web: web, application: application, host: configuration.host, logger: logger)
+    return RingCastServer(web: web, application: application, store: store, host: configuration.host, logger: logger)
+}
+
+/// Every board's stored state, checked; on the first start after an upgrade, the old
+/// `state.json` migrated into the store (and kept as `state.json.migrated`).
+private func loadStates(
+    from store: SQLiteStore,
+    directory: String,
+    configuration: RingCastConfiguration,
+    logger: Logger
+) throws -> [String: BoardState] {
+    let database = directory + "/" + SQLiteStore.fileName
+    let records: [StoredRecord]
+    do {
+        records = try store.loadAll()
+    } catch {
+        throw StartupError(error.description)
+    }
+    var states: [String: BoardState] = [:]
+    for record in records {
+        guard let spec = configuration.boards.first(where: { $0.name == record.board }) else {
+            logger.warning("\(database): board \(record.board) is stored but not configured; keeping it untouched")
+            continue
+        }
+        states[record.board] = try StateCodec.decode(
+            record.state, for: spec, fps: configuration.fps, source: "\(database): board \(record.board)")
+    }
+    let legacy = LegacyState.fileName(in: directory)
+    let clock = TickClock(fps: configuration.fps)
+    guard records.isEmpty,
+        let migrated = try LegacyState.states(at: legacy, boards: configuration.boards, clock: clock, tick: clock.currentTick())
+    else { return states }
+    if !migrated.skipped.isEmpty {
+        logger.warning("\(legacy): not migrating values the boards no longer take: \(migrated.skipped)")
+    }
+    let converted = try migrated.states.map { name, state in
+        StoredRecord(board: name, revision: state.revision, state: try StateCodec.encode(state))
+    }
+    let done = DispatchSemaphore(value: 0)
+    let failure = Mutex<StorageError?>(nil)
+    store.write(converted) { error in
+        failure.withLock { $0 = error }
+        done.signal()
+    }
+    done.wait()
+    if let error = failure.withLock({ $0 }) {
+        throw StartupError("cannot migrate \(legacy) into \(database): \(error)")
+    }
+    guard rename(legacy, legacy + ".migrated") == 0 else {
+        throw StartupError("\(legacy) was migrated into \(database) but cannot be renamed: \(String(cString: strerror(errno)))")
+    }
+    logger.notice("migrated \(legacy) into \(database); the old file is kept as state.json.migrated")
+    return migrated.states
 }

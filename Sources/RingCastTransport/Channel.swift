@@ -1,25 +1,36 @@
 /// The viewers that watch one named stream, and the newest message published to it.
-/// "Latest wins": a viewer is sent `latest` if its `sentSequence` is one behind `sequence`, and
-/// `latestKeyframe` (the same picture, self-contained) if it is further behind — a delta only
-/// makes sense to a viewer that got the message before it.
+/// "Latest wins": a viewer that has not been sent `sequence` is sent `latest` if the last message
+/// it got is `latestBase` (the one the delta was computed against), and `latestKeyframe` (the same
+/// picture, self-contained) otherwise — a delta only makes sense to a viewer that holds its base.
 ///
 /// Service thread only.
 final class Channel {
     let name: String
     private(set) var latest: OutgoingMessage?
     private(set) var latestKeyframe: OutgoingMessage?
-    /// Counts publishes; a viewer compares it with the last one it was sent.
+    /// The newest message's number (rising: a frame's tick); a viewer compares it with the last
+    /// one it was sent.
     private(set) var sequence: UInt64 = 0
+    /// The numbers of the messages `latest` is a delta against (several when they showed the
+    /// same thing, as a resting board's frames do).
+    private(set) var latestBase: ClosedRange<UInt64> = 0...0
+    /// Counts publishes, for the count of messages a slow viewer skipped.
+    private(set) var publishes: UInt64 = 0
     var viewers: [ViewerID: Viewer] = [:]
 
     init(name: String) {
         self.name = name
     }
 
-    func publish(_ message: OutgoingMessage, keyframe: OutgoingMessage?) {
+    /// Publishes message number `sequence` (default: one more than the last), a delta against
+    /// any of the numbers in `base` (default: the one before it).
+    func publish(_ message: OutgoingMessage, keyframe: OutgoingMessage?, sequence: UInt64?, base: ClosedRange<UInt64>?) {
+        let number = max(sequence ?? self.sequence &+ 1, self.sequence &+ 1)
         latest = message
         latestKeyframe = keyframe
-        sequence &+= 1
+        latestBase = base ?? (number &- 1)...(number &- 1)
+        self.sequence = number
+        publishes &+= 1
     }
 }
 

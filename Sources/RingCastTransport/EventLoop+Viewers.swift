@@ -39,7 +39,7 @@ extension EventLoop {
         case .reject(let response):
             writeAndClose(wsi, response)
             return 1
-        case .accept(let name, let greeting):
+        case .accept(let name, let greeting, let sequence):
             let channel = channels[name] ?? Channel(name: name)
             channels[name] = channel
             let sendable = greeting.filter { message in
@@ -49,7 +49,7 @@ extension EventLoop {
                 }
                 return true
             }
-            let viewer = Viewer(id: id, wsi: wsi, channel: channel, greeting: sendable)
+            let viewer = Viewer(id: id, wsi: wsi, channel: channel, greeting: sendable, sequence: sequence)
             statistics.viewersAdmitted += 1
             defer { scheduleStallSweep() }
             viewers[id] = viewer

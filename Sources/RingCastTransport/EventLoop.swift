@@ -67,7 +67,16 @@ public final class EventLoop {
     /// Publishes the channel's next message. `keyframe`, when given, is the same picture as a
     /// self-contained message: a viewer that missed the message before this one gets it instead of
     /// `message` (a delta). Without it, `message` must be self-contained.
-    public func publish(_ message: OutgoingMessage, keyframe: OutgoingMessage? = nil, to channel: String) {
+    /// `sequence` numbers the message (rising; default one more than the last) and `base` names
+    /// the messages `message` is a delta against (default the one before); a viewer whose last
+    /// message is not in `base` gets `keyframe`.
+    public func publish(
+        _ message: OutgoingMessage,
+        keyframe: OutgoingMessage? = nil,
+        to channel: String,
+        sequence: UInt64? = nil,
+        base: ClosedRange<UInt64>? = nil
+    ) {
         guard isLive else { return }
         guard message.count <= configuration.maxMessageBytes else {
             TransportLog.emit(
@@ -75,11 +84,24 @@ public final class EventLoop {
             return
         }
         guard let target = channels[channel] else { return }
-        target.publish(message, keyframe: keyframe)
+        target.publish(message, keyframe: keyframe, sequence: sequence, base: base)
         for viewer in target.viewers.values {
             requestWrite(viewer)
         }
     }
+
+    /// Runs `body` on the service thread soon. Bodies handed over after the server stopped are
+    /// dropped. From another thread, use `handle`.
+    public func perform(_ body: @escaping @Sendable (EventLoop) -> Void) {
+        if inbox.isOnServiceThread {
+            schedule(after: 0) { [self] in body(self) }
+        } else {
+            inbox.enqueue(body)
+        }
+    }
+
+    /// What another thread may hold of this loop: a way to run code on it.
+    public var handle: EventLoopHandle { EventLoopHandle(inbox: inbox) }
 
     public func viewerCount(of channel: String) -> Int {
         channels[channel]?.viewers.count ?? 0
@@ -184,3 +206,15 @@ public final class EventLoop {
 
 @available(*, unavailable)
 extension EventLoop: Sendable {}
+
+/// The one part of an `EventLoop` that other threads may use (a store's writer thread hands its
+/// results back through it).
+public struct EventLoopHandle: Sendable {
+    fileprivate let inbox: ServiceInbox<EventLoop>
+
+    /// Runs `body` on the loop's service thread soon; safe from any thread. Dropped once the
+    /// server has stopped.
+    public func perform(_ body: @escaping @Sendable (EventLoop) -> Void) {
+        inbox.enqueue(body)
+    }
+}

@@ -9,8 +9,10 @@ final class Viewer {
     let channel: Channel
     private var greeting: [OutgoingMessage]
     private var greetingSent = 0
-    /// `channel.sequence` of the last published message sent (or of admission time).
+    /// `channel.sequence` of the last published message sent (or what the greeting showed).
     private var sentSequence: UInt64
+    /// `channel.publishes` when that message was sent, to count the ones skipped.
+    private var sentPublishes: UInt64
     /// lws ESTABLISHED arrived; writes may be requested.
     var isEstablished = false
     /// A writeable callback is already requested.
@@ -23,16 +25,19 @@ final class Viewer {
     /// Set by `EventLoop.close` and on shutdown; acted on in the next writeable callback.
     var pendingClose: (code: Int, reason: String)?
 
-    init(id: ViewerID, wsi: OpaquePointer, channel: Channel, greeting: [OutgoingMessage]) {
+    /// `sequence`: the number of the message the greeting brings the viewer up to (default: the
+    /// channel's newest).
+    init(id: ViewerID, wsi: OpaquePointer, channel: Channel, greeting: [OutgoingMessage], sequence: UInt64?) {
         self.id = id
         self.wsi = wsi
         self.channel = channel
         self.greeting = greeting
-        self.sentSequence = channel.sequence
+        self.sentSequence = sequence ?? channel.sequence
+        self.sentPublishes = channel.publishes
     }
 
     var hasPendingMessage: Bool {
-        greetingSent < greeting.count || (channel.latest != nil && sentSequence != channel.sequence)
+        greetingSent < greeting.count || (channel.latest != nil && channel.sequence > sentSequence)
     }
 
     /// The greeting messages first, in order, then the channel's newest message if this viewer
@@ -47,10 +52,12 @@ final class Viewer {
             }
             return (message, 0)
         }
-        if let latest = channel.latest, sentSequence != channel.sequence {
-            let skipped = channel.sequence &- sentSequence &- 1
+        if let latest = channel.latest, channel.sequence > sentSequence {
+            let holdsBase = channel.latestBase.contains(sentSequence)
+            let skipped = channel.publishes &- sentPublishes &- 1
             sentSequence = channel.sequence
-            return (skipped == 0 ? latest : channel.latestKeyframe ?? latest, skipped)
+            sentPublishes = channel.publishes
+            return (holdsBase ? latest : channel.latestKeyframe ?? latest, skipped < channel.publishes ? skipped : 0)
         }
         return nil
     }

@@ -12,7 +12,10 @@ public struct ViewerID: Hashable, Sendable, CustomStringConvertible {
 /// The delegate's answer to a WebSocket upgrade.
 public enum ViewerAdmission: Sendable {
     /// Upgrade, join `channel`, and send `greeting` first, in order, before any published message.
-    case accept(channel: String, greeting: [OutgoingMessage])
+    /// `sequence` is the number of the published message the greeting shows (a keyframe of it):
+    /// the viewer is then sent only newer ones, a delta if it is against that number. nil: the
+    /// channel's newest.
+    case accept(channel: String, greeting: [OutgoingMessage], sequence: UInt64? = nil)
     /// Do not upgrade: answer with this plain HTTP response and close the connection.
     case reject(HTTPResponse)
 }

@@ -93,12 +93,7 @@ public final class WebServer: @unchecked Sendable {
     /// Runs `body` on the service thread soon; safe from any thread. Bodies handed over after the
     /// server stopped are dropped.
     public func perform(_ body: @escaping @Sendable (EventLoop) -> Void) {
-        if eventLoop.inbox.isOnServiceThread {
-            let loop = eventLoop
-            loop.schedule(after: 0) { body(loop) }
-        } else {
-            eventLoop.inbox.enqueue(body)
-        }
+        eventLoop.perform(body)
     }
 }
 

@@ -28,7 +28,9 @@ struct CommandLineTests {
         defer { server.shutdown() }
         let url = "http://127.0.0.1:\(server.port)"
 
-        let push = try await TestProcess(["push", "main", "move", "0.42", "--curve", "easeOut", "--duration", "0.2", "--server", url])
+        let push = try await TestProcess([
+            "push", "main", "move", "0.42", "--curve", "easeOut", "--duration", "0.2", "--server", url,
+        ])
         #expect(try await push.waitForExit() == 0, "stderr: \(push.stderr)")
         #expect(push.stdout.contains("42%"))
         let snapshot = try server.http.get("/api/v1/boards/main").decode(TestSnapshot.self)
@@ -95,6 +97,54 @@ struct CommandLineTests {
         #expect(refused.stderr.contains("loopback"), "stderr: \(refused.stderr)")
     }
 
+    @Test func bench_pushersAndJoinStorm_measureALiveServer_andReportTheirSections() async throws {
+        // No write limit: the pushers push as fast as they are answered.
+        let server = try TestServer { $0.writesPerMinute = 0 }
+        defer { server.shutdown() }
+        let work = temporaryDirectory()
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let url = "http://127.0.0.1:\(server.port)"
+        let pushes = work.appendingPathComponent("pushers.json").path
+        let joins = work.appendingPathComponent("join-storm.json").path
+        func object(_ path: String) throws -> [String: Any] {
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any] ?? [:]
+        }
+
+        let pushers = try await TestProcess([
+            "bench", "--scenario", "pushers", "--server", url, "--pushers", "2", "--viewers", "5",
+            "--duration", "1.5", "--warmup", "0.5", "--data-dir", work.path, "--json", pushes,
+        ])
+        #expect(try await pushers.waitForExit(timeout: 30) == 0, "stderr: \(pushers.stderr)")
+        let push = try object(pushes)
+        #expect(push["scenario"] as? String == "pushers")
+        #expect((push["pushes"] as? [String: Any])?["acknowledged"] as? Int ?? 0 > 0)
+        #expect((push["viewers"] as? [String: Any])?["measured"] as? Int == 5)
+        let gaps = (push["viewers"] as? [String: Any])?["frameGapMilliseconds"] as? [String: Any]
+        #expect(gaps?["count"] as? Int ?? 0 > 10, "frames every tick give frame gaps: \(String(describing: gaps))")
+        #expect((push["dataFilesystem"] as? [String: Any])?["type"] is String)
+
+        let storm = try await TestProcess([
+            "bench", "--scenario", "join-storm", "--server", url, "--viewers", "5", "--join-rate", "20",
+            "--duration", "1.5", "--warmup", "0.5", "--json", joins,
+        ])
+        #expect(try await storm.waitForExit(timeout: 30) == 0, "stderr: \(storm.stderr)")
+        let join = try object(joins)
+        #expect(join["scenario"] as? String == "join-storm")
+        #expect((join["joins"] as? [String: Any])?["completed"] as? Int ?? 0 > 0)
+        #expect((join["watchers"] as? [String: Any])?["measured"] as? Int == 5)
+
+        let report = work.appendingPathComponent("BENCHMARKS.md").path
+        let write = try await TestProcess(["bench", "report", "--output", report, pushes, joins])
+        #expect(try await write.waitForExit() == 0, "stderr: \(write.stderr)")
+        let markdown = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(markdown.contains("## Push throughput") && markdown.contains("## Join storm"), "report: \(markdown)")
+
+        let misplaced = try await TestProcess(["bench", "--scenario", "join-storm", "--pushers", "4"])
+        #expect(try await misplaced.waitForExit() != 0)
+        #expect(misplaced.stderr.contains("--pushers applies to --scenario pushers"), "stderr: \(misplaced.stderr)")
+    }
+
     @Test func serve_withAMissingConfig_namesTheFile() async throws {
         let serve = try await TestProcess(["serve", "--config", "/nonexistent/ringcast.json", "--port", "0"])
         #expect(try await serve.waitForExit() != 0)
@@ -113,44 +163,5 @@ struct CommandLineTests {
         let serve = try await TestProcess(["serve", "--config", file.path, "--port", "0"])
         #expect(try await serve.waitForExit() != 0)
         #expect(serve.stderr.contains("bad.json") && serve.stderr.contains("prot"), "stderr: \(serve.stderr)")
-    }
-}
-
-/// A real server process killed with SIGKILL in the middle of a burst of pushes.
-@Suite("Durability")
-struct DurabilityTests {
-    @Test func everyAcknowledgedPush_survivesSIGKILL() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-kill-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: data) }
-        let rings = ["move", "exercise", "stand", "task1", "task2", "task3", "task4"]
-
-        let first = try await TestProcess(["serve", "--port", "0", "--data-dir", data.path])
-        let line = try await first.waitForLine { $0.hasPrefix("listening on ") }
-        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
-        let http = TestHTTPClient(port: port)
-
-        var acknowledged: [String: Double] = [:]
-        for index in 0..<300 {
-            let ring = rings[index % rings.count]
-            let value = Double(index % 1000) / 100
-            let response = try http.send(
-                "PUT", "/api/v1/boards/main/rings/\(ring)", body: #"{"progress":\#(value),"animation":"none"}"#
-            )
-            try #require(response.status == 200, "push \(index): \(response.text)")
-            acknowledged[ring] = value
-        }
-        first.signal(SIGKILL)
-        #expect(try await first.waitForExit() == SIGKILL)
-
-        let second = try await TestProcess(["serve", "--port", "0", "--data-dir", data.path])
-        defer { second.signal(SIGKILL) }
-        let again = try await second.waitForLine { $0.hasPrefix("listening on ") }
-        let newPort = try #require(again.split(separator: ":").last.flatMap { Int($0) })
-        let snapshot = try TestHTTPClient(port: newPort).get("/api/v1/boards/main").decode(TestSnapshot.self)
-        for (ring, value) in acknowledged {
-            #expect(snapshot[ring: ring]?.target == value, "ring \(ring)")
-        }
-        second.signal(SIGTERM)
-        #expect(try await second.waitForExit() == 0)
     }
 }

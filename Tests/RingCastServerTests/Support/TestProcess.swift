@@ -131,3 +131,12 @@ final class TestProcess: Sendable {
         }
     }
 }
+
+/// Runs blocking work (a loop of blocking HTTP requests, say) on a thread of its own, so it never
+/// holds one of Swift concurrency's few cooperative threads, which child-process monitoring and
+/// the other tests need.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import RingCastCore
+
+/// A board's stored state as bytes: UTF-8 JSON with sorted keys (docs/STORAGE.md).
+enum StateCodec {
+    static func encode(_ state: BoardState) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array(try encoder.encode(state))
+    }
+
+    /// Decodes and checks a stored state against the board it is for; `source` names where it came
+    /// from in the error (the database file and the board).
+    static func decode(_ bytes: [UInt8], for spec: BoardSpec, fps: Int, source: String) throws(StartupError) -> BoardState {
+        let state: BoardState
+        do {
+            state = try JSONDecoder().decode(BoardState.self, from: Data(bytes))
+        } catch {
+            throw StartupError(
+                "\(source): the stored state is not readable (\(error)); restore a backup or delete the board's row")
+        }
+        do {
+            _ = try Animator(spec: spec, fps: fps, state: state)
+        } catch {
+            throw StartupError("\(source): key \(error.key) \(error.message)")
+        }
+        return state
+    }
+}

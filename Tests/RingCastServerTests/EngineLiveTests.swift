@@ -1,0 +1,142 @@
+import Foundation
+import RingCastTransport
+import Testing
+
+/// The engine through the real server: the tick grid, private greetings, restarts mid-animation.
+@Suite("Engine, live")
+struct EngineLiveTests {
+    private static func temporaryDirectory(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-\(name)-\(UUID().uuidString)")
+    }
+
+    @Test func framesSitOnTheWallClockGrid_seqIsTheTick_andTFollowsFromIt() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let viewer = TestViewer(client: client, port: server.port)
+        try await viewer.waitUntil("keyframe") { $0.count >= 2 }
+        let before = Date().timeIntervalSince1970
+        #expect(
+            try server.http.send("PUT", "/api/v1/boards/main/rings/move", body: #"{"progress":0.5,"animation":"none"}"#).status
+                == 200)
+        try await viewer.waitUntil("the jump") { $0.last?.frame?[ring: "move"]?.p == 0.5 }
+        let frame = try #require(viewer.frames.last)
+        #expect(frame.t == (Double(frame.seq) * 10_000 / 60).rounded() / 10)
+        // The tick is the one after the push was accepted: within a second of the wall clock.
+        #expect(abs(Double(frame.seq) / 60 - before) < 1, "seq \(frame.seq) is not now on the grid")
+    }
+
+    @Test func fiftyJoinsDuringAnAnimation_leaveAWatchersFrameCountEqualToTheTicks() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let watcher = TestViewer(client: client, port: server.port)
+        try await watcher.waitUntil("keyframe") { $0.count >= 2 }
+        let push = try server.http.send(
+            "PUT", "/api/v1/boards/main/rings/move", body: #"{"progress":1,"animation":{"curve":"linear","duration":1.5}}"#)
+        #expect(push.status == 200)
+        try await watcher.waitUntil("the animation under way") { $0.count >= 5 }
+        var joiners: [TestViewer] = []
+        for _ in 0..<50 {
+            let joiner = TestViewer(client: client, port: server.port)
+            joiners.append(joiner)
+            try await joiner.waitUntil("its greeting") { $0.count >= 2 }
+        }
+        try await watcher.waitUntil(timeout: 10, "the end") { $0.last?.frame?[ring: "move"]?.p == 1 }
+        let frames = watcher.frames.dropFirst()  // the greeting's keyframe
+        let seqs = frames.map(\.seq)
+        let first = try #require(seqs.first)
+        let last = try #require(seqs.last)
+        #expect(Set(seqs).count == seqs.count, "no tick twice")
+        // One frame a tick from the start to the end (a late tick on a busy machine may be skipped, never
+        // doubled): joins add nothing.
+        #expect(seqs.count <= Int(last - first) + 1)
+        #expect(seqs.count >= Int(last - first) + 1 - 3, "frames \(seqs.count) over \(last - first + 1) ticks")
+        #expect(Int(last - first) + 1 <= 92, "1.5 s at 60 fps is 90 ticks, got \(last - first + 1)")
+        for joiner in joiners { joiner.close() }
+    }
+
+    @Test func aServerKilledMidAnimation_continuesOnTheGridAfterARestart() async throws {
+        let data = Self.temporaryDirectory("resume")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let first = try await TestProcess(["serve", "--port", "0", "--data-dir", data.path])
+        let line = try await first.waitForLine { $0.hasPrefix("listening on ") }
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let viewer = TestViewer(client: client, port: port)
+        try await viewer.waitUntil("keyframe") { $0.count >= 2 }
+        let push = try TestHTTPClient(port: port).send(
+            "PUT", "/api/v1/boards/main/rings/move", body: #"{"progress":1,"animation":{"curve":"linear","duration":2}}"#)
+        #expect(push.status == 200)
+        try await viewer.waitUntil("0.4 s in") { ($0.last?.frame?[ring: "move"]?.p ?? 0) >= 0.2 }
+        first.signal(SIGKILL)
+        #expect(try await first.waitForExit() == SIGKILL)
+
+        // Where the animation started on the grid, from a frame before the kill: p = (k − start) / 120.
+        let moving = try #require(viewer.frames.last { ($0[ring: "move"]?.p ?? 0) > 0 })
+        let start = Double(moving.seq) - (moving[ring: "move"]?.p ?? 0) * 120
+        #expect(abs(start - start.rounded()) < 1e-6, "the animation starts on a tick: \(start)")
+
+        let second = try await TestProcess(["serve", "--port", "0", "--data-dir", data.path])
+        defer { second.signal(SIGKILL) }
+        let again = try await second.waitForLine { $0.hasPrefix("listening on ") }
+        let newPort = try #require(again.split(separator: ":").last.flatMap { Int($0) })
+        let resumed = TestViewer(client: client, port: newPort)
+        try await resumed.waitUntil(timeout: 10, "the end after the restart") { $0.last?.frame?[ring: "move"]?.p == 1 }
+        let frames = resumed.frames
+        #expect(frames.count >= 10, "the animation goes on after the restart: \(frames.count) frames")
+        // Not a jump to the target and not a replay from zero: the grid value for the time that passed.
+        let firstP = try #require(frames.first?[ring: "move"]?.p)
+        #expect(firstP > 0.2 && firstP < 1, "the first frame after the restart shows \(firstP)")
+        for frame in frames {
+            let expected = min(1, max(0, (Double(frame.seq) - start.rounded()) / 120))
+            let p = try #require(frame[ring: "move"]?.p)
+            #expect(abs(p - expected) < 1e-9, "seq \(frame.seq): \(p), the grid says \(expected)")
+        }
+        second.signal(SIGTERM)
+        #expect(try await second.waitForExit() == 0)
+    }
+
+    @Test func aSecondServerOnTheSameDataDirectory_isRefused_andTheFirstKeepsServing() async throws {
+        let data = Self.temporaryDirectory("lock")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let first = try await TestProcess(["serve", "--port", "0", "--data-dir", data.path])
+        defer { first.signal(SIGKILL) }
+        let line = try await first.waitForLine { $0.hasPrefix("listening on ") }
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
+
+        let second = try await TestProcess(["serve", "--port", "0", "--data-dir", data.path])
+        #expect(try await second.waitForExit() != 0)
+        #expect(
+            second.stderr.contains("data directory \(data.path) is in use by another ringcast (pid \(first.pid))"),
+            "stderr: \(second.stderr)")
+        let http = TestHTTPClient(port: port)
+        #expect(try http.send("PUT", "/api/v1/boards/main/rings/move", body: #"{"progress":0.25}"#).status == 200)
+        #expect(try http.get("/api/v1/boards/main").decode(TestSnapshot.self)[ring: "move"]?.target == 0.25)
+    }
+
+    @Test func anOldStateFile_isMigratedOnFirstStart_andKept() throws {
+        let data = Self.temporaryDirectory("migrate")
+        defer { try? FileManager.default.removeItem(at: data) }
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let legacy =
+            ##"{"version":1,"boards":{"main":{"progress":{"move":0.42,"task1":1},"background":"#4533c9ff","revision":7}}}"##
+        try legacy.write(to: data.appendingPathComponent("state.json"), atomically: true, encoding: .utf8)
+
+        let server = try TestServer(dataDirectory: data)
+        let snapshot = try server.http.get("/api/v1/boards/main").decode(TestSnapshot.self)
+        #expect(snapshot[ring: "move"]?.target == 0.42)
+        #expect(snapshot[ring: "task1"]?.target == 1)
+        #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("state.json.migrated").path))
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("state.json").path))
+        server.stop()
+
+        // The store has it now: a restart reads the store, not the renamed file.
+        let again = try TestServer(dataDirectory: data)
+        defer { again.shutdown() }
+        #expect(try again.http.get("/api/v1/boards/main").decode(TestSnapshot.self)[ring: "move"]?.target == 0.42)
+    }
+}

@@ -4,7 +4,7 @@
 SWIFT ?= swift
 PYTHON ?= python3
 # libwebsockets' header includes OpenSSL and libcap headers, so all three are needed to build.
-APT_PACKAGES := libwebsockets-dev libssl-dev libcap-dev pkg-config
+APT_PACKAGES := libwebsockets-dev libssl-dev libcap-dev libsqlite3-dev pkg-config
 # The browser test drives Debian's headless Chromium over the DevTools protocol (a pipe, so no
 # driver and no Python package beyond pytest) against the real server.
 BROWSER_APT_PACKAGES := chromium
@@ -86,9 +86,13 @@ lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 
 # The standard load scenarios against fresh release servers, then the same frames from a minimal
-# C libwebsockets broadcaster for comparison, then docs/BENCHMARKS.md: see bench/run.sh.
+# C libwebsockets broadcaster for comparison, then push throughput (data on disk, then on tmpfs)
+# and a join storm, then docs/BENCHMARKS.md: see bench/run.sh.
 # BENCH_LWS_VIEWERS adds runs with the libwebsockets client (empty: none); BENCH_BASELINE_VIEWERS
 # the C broadcaster's (empty: none); BENCH_RESULTS names a directory to keep each run's JSON in.
+# BENCH_PUSHERS, BENCH_PUSH_VIEWERS, BENCH_PUSH_DURATION: the push throughput runs (any empty:
+# none); BENCH_JOIN_WATCHERS, BENCH_JOIN_RATE, BENCH_JOIN_DURATION: the join storm (any empty:
+# none); BENCH_DISK_DIR and BENCH_MEMORY_DIR: where the push runs keep their data.
 BENCH_VIEWERS ?= 100 500 1000 2000
 BENCH_LWS_VIEWERS ?= 300
 BENCH_BASELINE_VIEWERS ?= 1000 2000
@@ -96,14 +100,26 @@ BENCH_FPS ?= 60
 BENCH_DURATION ?= 18
 BENCH_WARMUP ?= 3
 BENCH_PUSH_INTERVAL ?= 0.2
+BENCH_PUSHERS ?= 8
+BENCH_PUSH_VIEWERS ?= 200
+BENCH_PUSH_DURATION ?= 20
+BENCH_JOIN_WATCHERS ?= 100
+BENCH_JOIN_RATE ?= 200
+BENCH_JOIN_DURATION ?= 10
+BENCH_DISK_DIR ?= .build
+BENCH_MEMORY_DIR ?= /dev/shm
 BENCH_REPORT ?= docs/BENCHMARKS.md
 BENCH_RESULTS ?=
 bench: build
 	BENCH_VIEWERS="$(BENCH_VIEWERS)" BENCH_LWS_VIEWERS="$(BENCH_LWS_VIEWERS)" \
 	BENCH_BASELINE_VIEWERS="$(BENCH_BASELINE_VIEWERS)" BENCH_FPS="$(BENCH_FPS)" \
 	BENCH_DURATION="$(BENCH_DURATION)" BENCH_WARMUP="$(BENCH_WARMUP)" \
-	BENCH_PUSH_INTERVAL="$(BENCH_PUSH_INTERVAL)" BENCH_REPORT="$(BENCH_REPORT)" \
-	BENCH_RESULTS="$(BENCH_RESULTS)" bench/run.sh
+	BENCH_PUSH_INTERVAL="$(BENCH_PUSH_INTERVAL)" BENCH_PUSHERS="$(BENCH_PUSHERS)" \
+	BENCH_PUSH_VIEWERS="$(BENCH_PUSH_VIEWERS)" BENCH_PUSH_DURATION="$(BENCH_PUSH_DURATION)" \
+	BENCH_JOIN_WATCHERS="$(BENCH_JOIN_WATCHERS)" BENCH_JOIN_RATE="$(BENCH_JOIN_RATE)" \
+	BENCH_JOIN_DURATION="$(BENCH_JOIN_DURATION)" BENCH_DISK_DIR="$(BENCH_DISK_DIR)" \
+	BENCH_MEMORY_DIR="$(BENCH_MEMORY_DIR)" BENCH_REPORT="$(BENCH_REPORT)" \
+	BENCH_RESULTS="$(BENCH_RESULTS)" RINGCAST_BIN=.build/release/ringcast bench/run.sh
 
 clean:
 	rm -rf .build

@@ -8,12 +8,22 @@
 #    viewer's frames (--record-frames).
 # 2. The yardstick: bench/baseline/broadcaster.c (a minimal libwebsockets broadcaster, built here
 #    with cc) replays those frames at the same rate, measured by `ringcast bench --watch-only`.
+# 3. Push throughput (`ringcast bench --scenario pushers`) twice, each with a fresh server: once
+#    with the data directory on disk (under BENCH_DISK_DIR), once on a tmpfs (BENCH_MEMORY_DIR).
+# 4. Join storm (`ringcast bench --scenario join-storm`), with a fresh server.
 #
 # Settings come from the environment (the Makefile passes its BENCH_* variables):
 #   BENCH_VIEWERS           RingCast scenarios, raw client          (100 500 1000 2000)
 #   BENCH_LWS_VIEWERS       RingCast scenarios, libwebsockets client (300; empty: none)
 #   BENCH_BASELINE_VIEWERS  C broadcaster scenarios                 (1000 2000; empty: none)
+#   BENCH_PUSHERS BENCH_PUSH_VIEWERS BENCH_PUSH_DURATION
+#                           push throughput: pushing clients, viewers, seconds (8 200 20; any empty: none)
+#   BENCH_JOIN_WATCHERS BENCH_JOIN_RATE BENCH_JOIN_DURATION
+#                           join storm: watchers, joins a second, seconds (100 200 10; any empty: none)
+#   BENCH_DISK_DIR          where the push run on disk keeps its data (.build, under the repository)
+#   BENCH_MEMORY_DIR        where the push run on tmpfs keeps its data (/dev/shm)
 #   BENCH_FPS BENCH_DURATION BENCH_WARMUP BENCH_PUSH_INTERVAL BENCH_REPORT BENCH_RESULTS
+#   RINGCAST_BIN            the ringcast executable (.build/release/ringcast)
 # A scenario that fails is reported and fails the script.
 set -u
 
@@ -26,14 +36,25 @@ warmup=${BENCH_WARMUP:-3}
 push_interval=${BENCH_PUSH_INTERVAL:-0.2}
 report=${BENCH_REPORT:-docs/BENCHMARKS.md}
 keep=${BENCH_RESULTS:-}
+pushers=${BENCH_PUSHERS-8}
+push_viewers=${BENCH_PUSH_VIEWERS-200}
+push_duration=${BENCH_PUSH_DURATION-20}
+join_watchers=${BENCH_JOIN_WATCHERS-100}
+join_rate=${BENCH_JOIN_RATE-200}
+join_duration=${BENCH_JOIN_DURATION-10}
+disk_root=${BENCH_DISK_DIR:-.build}
+memory_root=${BENCH_MEMORY_DIR:-/dev/shm}
 
-ringcast=.build/release/ringcast
+ringcast=${RINGCAST_BIN:-.build/release/ringcast}
 work=$(mktemp -d)
 server=""
 failed=""
 results=""
 baselines=""
-trap 'if [ -n "$server" ]; then kill "$server" 2>/dev/null; fi; rm -rf "$work"' EXIT
+# The push scenario's data directories, outside $work: /tmp may be either kind of filesystem.
+disk=""
+memory=""
+trap 'if [ -n "$server" ]; then kill "$server" 2>/dev/null; fi; rm -rf "$work" ${disk:+"$disk"} ${memory:+"$memory"}' EXIT
 trap 'exit 130' INT TERM
 
 # One descriptor a viewer, on both sides: as many as this shell may have.
@@ -117,6 +138,53 @@ if [ -n "$baseline_viewers" ]; then
 			stop
 		done
 	fi
+fi
+
+# push NAME DATA_DIR: the push throughput scenario against a fresh server keeping its data in DATA_DIR.
+push() {
+	local name=$1 data=$2
+	echo "== push throughput: $pushers pushers, $push_viewers viewers, data on $(stat -f -c %T "$data")"
+	start "serve-$name" "$ringcast" serve --config "$work/ringcast.json" --port 0 --fps "$fps" \
+		--data-dir "$data" --log-level warning
+	if "$ringcast" bench --scenario pushers --server "$url" --server-pid "$server" --pushers "$pushers" \
+		--viewers "$push_viewers" --duration "$push_duration" --warmup "$warmup" --data-dir "$data" \
+		--json "$work/bench-$name.json"; then
+		results="$results $work/bench-$name.json"
+	else
+		failed="$failed $name"
+	fi
+	stop
+}
+
+if [ -n "$pushers" ] && [ -n "$push_viewers" ] && [ -n "$push_duration" ]; then
+	# On disk: a directory of the repository's filesystem (.build is git-ignored), never a tmpfs.
+	mkdir -p "$disk_root" && disk=$(mktemp -d -p "$disk_root" bench-data.XXXXXX) || exit 1
+	case $(stat -f -c %T "$disk") in
+	tmpfs | ramfs) echo "warning: $disk_root is on a $(stat -f -c %T "$disk"), not a disk: set BENCH_DISK_DIR" ;;
+	esac
+	push pushers-disk "$disk"
+	# In memory: a tmpfs, where fsync costs nothing.
+	if [ "$(stat -f -c %T "$memory_root" 2>/dev/null)" != tmpfs ]; then
+		echo "warning: $memory_root is not a tmpfs ($(stat -f -c %T "$memory_root" 2>&1)): the second push run is not in memory; set BENCH_MEMORY_DIR"
+	fi
+	memory=$(mktemp -d -p "$memory_root" ringcast-bench.XXXXXX) || exit 1
+	push pushers-memory "$memory"
+fi
+
+if [ -n "$join_watchers" ] && [ -n "$join_rate" ] && [ -n "$join_duration" ]; then
+	name=join-storm
+	echo "== join storm: $join_watchers watchers, $join_rate joins a second"
+	mkdir -p "$work/data-$name"
+	start "serve-$name" "$ringcast" serve --config "$work/ringcast.json" --port 0 --fps "$fps" \
+		--data-dir "$work/data-$name" --log-level warning
+	if "$ringcast" bench --scenario join-storm --server "$url" --server-pid "$server" --viewers "$join_watchers" \
+		--join-rate "$join_rate" --duration "$join_duration" --warmup "$warmup" --data-dir "$work/data-$name" \
+		--json "$work/bench-$name.json"; then
+		results="$results $work/bench-$name.json"
+	else
+		failed="$failed $name"
+	fi
+	stop
 fi
 
 if [ -n "$results" ]; then

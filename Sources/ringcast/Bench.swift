@@ -15,6 +15,15 @@ struct Bench: ParsableCommand {
             a server set aside for it. Loopback servers only. `make bench` runs the standard \
             scenarios and writes docs/BENCHMARKS.md. With --watch-only the bench makes no REST call \
             and only counts the frames (for bench/baseline's C broadcaster, which has no API).
+
+            Two more scenarios load the server differently. --scenario pushers: --pushers clients \
+            (one thread each, HTTP/1.1 keep-alive) push PUT …/rings/R {"progress":X,"animation":"none"} \
+            as fast as they are answered, cycling over the plain rings but the animated one, while \
+            --viewers viewers watch; it measures acknowledged pushes/s, push latency, the viewers' frame \
+            gaps and the server's late ticks. --scenario join-storm: --viewers watchers stay connected \
+            while --join-rate new viewers a second connect, read their layout and keyframe and close; it \
+            measures the watchers' frames/s, joins completed/s and connect-to-keyframe latency. Both \
+            start measuring after --warmup and measure for --duration seconds.
             """,
         subcommands: [BenchReport.self]
     )
@@ -28,8 +37,11 @@ struct Bench: ParsableCommand {
     @Option(help: "The board to watch and push to.")
     var board = "main"
 
-    @Option(help: "WebSocket viewers to open.")
-    var viewers = 100
+    @Option(help: "What to measure: viewers (frame rate, delivery, push→frame latency), pushers or join-storm.")
+    var scenario = BenchScenario.viewers
+
+    @Option(help: "WebSocket viewers to open; with join-storm the watchers (default: 100; with pushers 200).")
+    var viewers: Int?
 
     @Option(help: "Viewer encoding: json or binary.")
     var format = BenchFormat.binary
@@ -37,17 +49,26 @@ struct Bench: ParsableCommand {
     @Option(help: "Viewer client: raw (the bench's own receive-only client, light) or lws (libwebsockets' client, heavy).")
     var client = BenchClientKind.raw
 
-    @Option(help: "Seconds between latency probes (pushes), on average; each gap is 0.5 to 1.5 times this.")
-    var pushInterval = 0.2
+    @Option(help: "Seconds between latency probes (pushes), on average; each gap is 0.5 to 1.5 times this (default: 0.2).")
+    var pushInterval: Double?
 
-    @Option(help: "Seconds to measure, after the warm-up.")
-    var duration = 20.0
+    @Option(help: "Seconds to measure, after the warm-up (default: 20; with join-storm 10).")
+    var duration: Double?
 
     @Option(help: "Seconds between opening the viewers and measuring.")
     var warmup = 3.0
 
-    @Option(help: "How many viewers, evenly spread, measure latency (every viewer counts frames).")
-    var latencyViewers = 50
+    @Option(help: "How many viewers, evenly spread, measure latency (every viewer counts frames) (default: 50).")
+    var latencyViewers: Int?
+
+    @Option(help: "pushers: concurrent pushing clients, one thread each (default: 8).")
+    var pushers: Int?
+
+    @Option(help: "join-storm: new viewers a second during the window (default: 200).")
+    var joinRate: Double?
+
+    @Option(help: "pushers, join-storm: the server's data directory, so the result names its filesystem (tmpfs, ext4 …).")
+    var dataDir: String?
 
     @Option(help: "Also write the result as JSON to this file.")
     var json: String?
@@ -62,61 +83,134 @@ struct Bench: ParsableCommand {
     var recordFrames: String?
 
     func validate() throws {
-        guard (1...100_000).contains(viewers) else {
-            throw ValidationError("--viewers must be 1 to 100000, got \(viewers)")
+        guard (1...100_000).contains(resolvedViewers) else {
+            throw ValidationError("--viewers must be 1 to 100000, got \(resolvedViewers)")
         }
-        guard pushInterval >= 0.01, pushInterval <= 60 else {
-            throw ValidationError("--push-interval must be 0.01 to 60 seconds, got \(pushInterval)")
-        }
-        guard duration >= 1, duration <= 3600 else {
-            throw ValidationError("--duration must be 1 to 3600 seconds, got \(duration)")
+        guard resolvedDuration >= 1, resolvedDuration <= 3600 else {
+            throw ValidationError("--duration must be 1 to 3600 seconds, got \(resolvedDuration)")
         }
         guard warmup >= 0, warmup <= 600 else {
             throw ValidationError("--warmup must be 0 to 600 seconds, got \(warmup)")
         }
-        guard latencyViewers >= 0 else {
-            throw ValidationError("--latency-viewers cannot be negative, got \(latencyViewers)")
-        }
         guard format.readerType != nil else {
             throw ValidationError("--format \(format.rawValue): this version of ringcast bench cannot read those frames yet")
-        }
-        if recordFrames != nil, format != .binary {
-            throw ValidationError("--record-frames records binary frames: use it with --format binary")
         }
         if let serverPid, serverPid <= 0 {
             throw ValidationError("--server-pid must be a process id, got \(serverPid)")
         }
+        // Options of one scenario given to another are mistakes, not silently ignored.
+        func only(_ option: String, isSet: Bool, in scenarios: BenchScenario...) throws {
+            guard isSet, !scenarios.contains(scenario) else { return }
+            let names = scenarios.map(\.rawValue).joined(separator: " or ")
+            throw ValidationError("\(option) applies to --scenario \(names), not \(scenario.rawValue)")
+        }
+        try only("--push-interval", isSet: pushInterval != nil, in: .viewers)
+        try only("--latency-viewers", isSet: latencyViewers != nil, in: .viewers)
+        try only("--watch-only", isSet: watchOnly, in: .viewers)
+        try only("--record-frames", isSet: recordFrames != nil, in: .viewers)
+        try only("--client \(client.rawValue)", isSet: client != .raw, in: .viewers)
+        try only("--pushers", isSet: pushers != nil, in: .pushers)
+        try only("--join-rate", isSet: joinRate != nil, in: .joinStorm)
+        try only("--data-dir", isSet: dataDir != nil, in: .pushers, .joinStorm)
+
+        let pushInterval = pushInterval ?? 0.2
+        guard pushInterval >= 0.01, pushInterval <= 60 else {
+            throw ValidationError("--push-interval must be 0.01 to 60 seconds, got \(pushInterval)")
+        }
+        if let latencyViewers, latencyViewers < 0 {
+            throw ValidationError("--latency-viewers cannot be negative, got \(latencyViewers)")
+        }
+        if recordFrames != nil, format != .binary {
+            throw ValidationError("--record-frames records binary frames: use it with --format binary")
+        }
+        if let pushers, !(1...1000).contains(pushers) {
+            throw ValidationError("--pushers must be 1 to 1000, got \(pushers)")
+        }
+        if let joinRate, !(joinRate >= 0.1 && joinRate <= 10_000) {
+            throw ValidationError("--join-rate must be 0.1 to 10000 joins a second, got \(joinRate)")
+        }
+        if let joinRate, joinRate * resolvedDuration < 1 {
+            throw ValidationError("--join-rate \(joinRate) for --duration \(resolvedDuration) s asks for no join at all")
+        }
+        if let dataDir {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dataDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--data-dir \(dataDir): no such directory")
+            }
+        }
     }
+
+    private var resolvedViewers: Int { viewers ?? (scenario == .pushers ? 200 : 100) }
+    private var resolvedDuration: Double { duration ?? (scenario == .joinStorm ? 10 : 20) }
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         do {
-            let settings = BenchRun.Settings(
-                address: try ServerAddress(url: server ?? environment["RINGCAST_URL"] ?? "http://127.0.0.1:8080"),
-                token: token ?? environment["RINGCAST_TOKEN"],
-                board: board,
-                format: format,
-                client: client,
-                viewers: viewers,
-                latencyViewers: latencyViewers,
-                pushInterval: pushInterval,
-                duration: duration,
-                warmup: warmup,
-                serverPID: serverPid,
-                watchOnly: watchOnly,
-                recordFramesPath: recordFrames
-            )
-            let result = try BenchRun(settings: settings).run()
-            print(result.table, terminator: "")
-            if let json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                try encoder.encode(result).write(to: URL(fileURLWithPath: json))
+            let address = try ServerAddress(url: server ?? environment["RINGCAST_URL"] ?? "http://127.0.0.1:8080")
+            let token = token ?? environment["RINGCAST_TOKEN"]
+            switch scenario {
+            case .viewers:
+                let settings = BenchRun.Settings(
+                    address: address,
+                    token: token,
+                    board: board,
+                    format: format,
+                    client: client,
+                    viewers: resolvedViewers,
+                    latencyViewers: latencyViewers ?? 50,
+                    pushInterval: pushInterval ?? 0.2,
+                    duration: resolvedDuration,
+                    warmup: warmup,
+                    serverPID: serverPid,
+                    watchOnly: watchOnly,
+                    recordFramesPath: recordFrames
+                )
+                let result = try BenchRun(settings: settings).run()
+                try report(result, table: result.table)
+            case .pushers:
+                let settings = BenchPushRun.Settings(
+                    address: address,
+                    token: token,
+                    board: board,
+                    format: format,
+                    pushers: pushers ?? 8,
+                    viewers: resolvedViewers,
+                    duration: resolvedDuration,
+                    warmup: warmup,
+                    serverPID: serverPid,
+                    dataDirectory: dataDir
+                )
+                let result = try BenchPushRun(settings: settings).run()
+                try report(result, table: result.table)
+            case .joinStorm:
+                let settings = BenchJoinRun.Settings(
+                    address: address,
+                    token: token,
+                    board: board,
+                    format: format,
+                    watchers: resolvedViewers,
+                    joinRate: joinRate ?? 200,
+                    duration: resolvedDuration,
+                    warmup: warmup,
+                    serverPID: serverPid,
+                    dataDirectory: dataDir
+                )
+                let result = try BenchJoinRun(settings: settings).run()
+                try report(result, table: result.table)
             }
         } catch let failure as BenchFailure {
             throw failure
         } catch {
             throw BenchFailure("\(error)")
         }
+    }
+
+    /// Prints the table and writes the JSON (`--json`).
+    private func report(_ result: some Encodable, table: String) throws {
+        print(table, terminator: "")
+        guard let json else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(result).write(to: URL(fileURLWithPath: json))
     }
 }

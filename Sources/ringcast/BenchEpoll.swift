@@ -16,9 +16,11 @@ final class BenchEpoll {
 
     /// <sys/epoll.h>
     static let readable: UInt32 = 0x001  // EPOLLIN
+    static let writable: UInt32 = 0x004  // EPOLLOUT
     static let error: UInt32 = 0x008  // EPOLLERR
     static let hangUp: UInt32 = 0x010  // EPOLLHUP
     private static let add: Int32 = 1  // EPOLL_CTL_ADD
+    private static let modify: Int32 = 3  // EPOLL_CTL_MOD
     private static let closeOnExec = Int32(O_CLOEXEC)  // EPOLL_CLOEXEC is defined as O_CLOEXEC
 
     /// `struct epoll_event { uint32_t events; epoll_data_t data; }` is packed on x86-64 (data at
@@ -57,14 +59,24 @@ final class BenchEpoll {
         events.deallocate()
     }
 
-    /// Watches `socket` for input, reporting `token` with its events. Level-triggered.
-    func watch(_ socket: Int32, token: UInt64) -> Bool {
+    /// Watches `socket` for `events` (input unless told), reporting `token` with its events.
+    /// Level-triggered.
+    func watch(_ socket: Int32, token: UInt64, events: UInt32 = readable) -> Bool {
+        change(Self.add, socket, token: token, events: events)
+    }
+
+    /// Watches a socket already in the set for other events.
+    func rewatch(_ socket: Int32, token: UInt64, events: UInt32) -> Bool {
+        change(Self.modify, socket, token: token, events: events)
+    }
+
+    private func change(_ operation: Int32, _ socket: Int32, token: UInt64, events: UInt32) -> Bool {
         var event = [UInt8](repeating: 0, count: Self.eventSize)
         event.withUnsafeMutableBytes { bytes in
-            bytes.storeBytes(of: Self.readable, toByteOffset: 0, as: UInt32.self)
+            bytes.storeBytes(of: events, toByteOffset: 0, as: UInt32.self)
             bytes.storeBytes(of: token, toByteOffset: Self.dataOffset, as: UInt64.self)
         }
-        return event.withUnsafeMutableBytes { control(descriptor, Self.add, socket, $0.baseAddress) } == 0
+        return event.withUnsafeMutableBytes { control(descriptor, operation, socket, $0.baseAddress) } == 0
     }
 
     /// Waits up to `timeoutMilliseconds` and calls `body(token, events)` for each ready socket.

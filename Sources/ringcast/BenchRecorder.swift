@@ -1,8 +1,9 @@
 import RingCastTransport
 import Synchronization
 
-/// Tallies what every viewer received: frames, bytes and `seq` for all of them, and for a sample
-/// the moment each latency probe's value first showed up.
+/// Tallies what every viewer received: frames, bytes and `seq` for all of them, for a sample
+/// the moment each latency probe's value first showed up, and optionally the time between
+/// consecutive frames of every viewer.
 ///
 /// Events arrive on the viewer client's thread, one at a time; the bench's main thread reads and
 /// marks the measurement window in between. Messages are read outside the lock.
@@ -26,6 +27,8 @@ final class BenchRecorder: Sendable {
         var windowBytes = 0
         /// The probe ring's progress in the latest frame (sampled viewers only).
         var lastProbeProgress: Double?
+        /// When the previous frame of the window arrived (`measuresFrameGaps` only).
+        var lastWindowFrameAt: UInt64?
     }
 
     /// One latency probe: the value pushed, when its 2xx was read, and when each sampled viewer
@@ -49,6 +52,9 @@ final class BenchRecorder: Sendable {
         var unreadableMessages = 0
         /// The recorded viewer's frames from the window, whole (`recordFrames` only).
         var recording: [[UInt8]] = []
+        /// Time between consecutive frames of the window, over every measured viewer
+        /// (`measuresFrameGaps` only).
+        var frameGaps = BenchHistogram()
     }
 
     /// The most frames `recordFrames` keeps: a minute at 60 fps.
@@ -58,10 +64,12 @@ final class BenchRecorder: Sendable {
     let sampleSlots: [Int: Int]
     /// Keep viewer 0's frames from the window (up to `recordingLimit`).
     let recordFrames: Bool
+    /// Time every frame's arrival, for `State.frameGaps`.
+    let measuresFrameGaps: Bool
     private let reader: any BenchFrameReader
     private let state: Mutex<State>
 
-    init(viewers: Int, sampled: Int, reader: any BenchFrameReader, recordFrames: Bool = false) {
+    init(viewers: Int, sampled: Int, reader: any BenchFrameReader, recordFrames: Bool = false, measuresFrameGaps: Bool = false) {
         let count = min(sampled, viewers)
         // Evenly spread over the connection order, so early and late joiners are both sampled.
         var slots: [Int: Int] = [:]
@@ -70,6 +78,7 @@ final class BenchRecorder: Sendable {
         }
         self.sampleSlots = slots
         self.recordFrames = recordFrames
+        self.measuresFrameGaps = measuresFrameGaps
         self.reader = reader
         self.state = Mutex(State(viewers: Array(repeating: Viewer(), count: viewers)))
     }
@@ -106,9 +115,9 @@ final class BenchRecorder: Sendable {
         var progress: Double?
         var receivedAt: UInt64 = 0
         let slot = sampleSlots[index]
-        if slot != nil, case .frame = kind {
+        if slot != nil || measuresFrameGaps, case .frame = kind {
             receivedAt = BenchSystem.now()
-            progress = reader.probeProgress(in: message)
+            if slot != nil { progress = reader.probeProgress(in: message) }
         }
         state.withLock { state in
             state.viewers[index].bytes += message.count
@@ -126,6 +135,10 @@ final class BenchRecorder: Sendable {
                 viewer.windowBytes += message.count
                 if recordFrames, index == 0, state.recording.count < Self.recordingLimit {
                     state.recording.append(Array(message))
+                }
+                if measuresFrameGaps {
+                    if let previous = viewer.lastWindowFrameAt { state.frameGaps.record(from: previous, to: receivedAt) }
+                    viewer.lastWindowFrameAt = receivedAt
                 }
             }
             if let slot, let progress, progress != viewer.lastProbeProgress {

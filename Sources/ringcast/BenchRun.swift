@@ -29,39 +29,26 @@ final class BenchRun {
         var recordFramesPath: String?
     }
 
-    /// How long the stand-in animation runs (the API's longest), and how often it is renewed.
-    private static let animationSeconds = 60.0
-    private static let animationRenewal: UInt64 = 30_000_000_000
-    /// Connections being opened at once: enough to fill 2000 viewers in seconds without
-    /// overflowing the server's listen backlog.
-    private static let connectBatch = 100
-
     private let settings: Settings
-    private let http: HTTPClient
-    private let encoder = JSONEncoder()
+    private let session: BenchBoardSession
     private var probeRing = ""
-    private var animatedRing = ""
-    private var animateUpward = true
     private var nextProbe: UInt64 = 0
-    private var nextAnimation: UInt64 = 0
     private var probesSent = 0
 
     init(settings: Settings) {
         self.settings = settings
-        self.http = HTTPClient(address: settings.address, token: settings.token)
+        self.session = BenchBoardSession(address: settings.address, token: settings.token, board: settings.board)
     }
 
     func run() throws(BenchFailure) -> BenchResult {
         var ringIDs: [String] = []
         var restore: (probe: BenchBoard.Ring, animated: BenchBoard.Ring)?
         if !settings.watchOnly {
-            let board = try readBoard()
+            let board = try session.readBoard()
             guard let probe = board.probeRing, let animated = board.animatedRing else {
                 throw BenchFailure("board \(settings.board) needs two plain rings (one to probe, one to keep animating)")
             }
             probeRing = probe.id
-            animatedRing = animated.id
-            animateUpward = (animated.progress ?? 0) < 5
             ringIDs = board.rings.map(\.id)
             restore = (probe, animated)
         }
@@ -81,17 +68,19 @@ final class BenchRun {
         let client = try settings.client.make(address: settings.address, recorder: recorder)
         defer {
             client.shutdown()
-            if let restore { self.restore(restore.probe, restore.animated) }
+            if let restore { session.restore(animated: restore.animated, others: [restore.probe]) }
         }
 
-        if !settings.watchOnly { try animate() }
-        try connect(client, recorder)
+        if let restore { try session.startAnimating(restore.animated) }
+        try client.open(
+            viewers: settings.viewers, path: session.viewerPath(format: settings.format), address: settings.address,
+            recorder: recorder)
         nextProbe = BenchSystem.now()
         try drive(recorder, until: BenchSystem.now() + Self.nanoseconds(settings.warmup))
 
         let metricsBefore = scrapeMetrics()
         let loadAverage = BenchSystem.loadAverage()
-        let before = try CPUSample(serverPID: serverPID)
+        let before = try BenchCPUSample(serverPID: serverPID)
         let windowStart = BenchSystem.now()
         let startSeq = recorder.startWindow()
 
@@ -99,7 +88,7 @@ final class BenchRun {
 
         let windowEnd = BenchSystem.now()
         let endSeq = recorder.endWindow()
-        let after = try CPUSample(serverPID: serverPID)
+        let after = try BenchCPUSample(serverPID: serverPID)
         let metricsAfter = scrapeMetrics()
 
         // Let frames up to the window's last one, and those showing the last probes, arrive.
@@ -114,111 +103,14 @@ final class BenchRun {
             state,
             recorder: recorder,
             window: (start: windowStart, end: windowEnd, startSeq: startSeq, endSeq: endSeq),
-            usage: CPUSample.usage(
+            usage: BenchCPUSample.usage(
                 from: before, to: after, seconds: Double(windowEnd - windowStart) / 1e9, serverPID: settings.serverPID),
             loadAverage: loadAverage,
             metrics: metricsBefore.flatMap { before in metricsAfter.map { BenchMetrics.delta(before, $0) } }
         )
     }
 
-    /// CPU time of the server, the bench and the whole machine at one moment.
-    private struct CPUSample {
-        var server: BenchSystem.ProcessSample?
-        var bench: BenchSystem.ProcessSample
-        var machine: BenchSystem.MachineSample?
-
-        init(serverPID: String?) throws(BenchFailure) {
-            server = try serverPID.map { pid throws(BenchFailure) in try BenchSystem.processSample(pid) }
-            bench = try BenchSystem.processSample("self")
-            machine = BenchSystem.machineSample()
-        }
-
-        struct Usage {
-            var server: BenchResult.Process?
-            var bench: BenchResult.Process
-            var machinePercent: Double?
-            var othersPercent: Double?
-        }
-
-        static func usage(from before: CPUSample, to after: CPUSample, seconds: Double, serverPID: Int?) -> Usage {
-            func percentOfOneCore(_ ticks: UInt64) -> Double {
-                BenchRun.round(Double(ticks) / BenchSystem.clockTicksPerSecond / seconds * 100, 1)
-            }
-            func process(_ before: BenchSystem.ProcessSample, _ after: BenchSystem.ProcessSample, pid: Int?)
-                -> BenchResult.Process
-            {
-                BenchResult.Process(
-                    pid: pid,
-                    cpuPercent: percentOfOneCore(after.cpuTicks - before.cpuTicks),
-                    rssStartMiB: BenchRun.round(Double(before.residentKiB) / 1024, 1),
-                    rssEndMiB: BenchRun.round(Double(after.residentKiB) / 1024, 1)
-                )
-            }
-            var usage = Usage(
-                server: before.server.flatMap { old in after.server.map { process(old, $0, pid: serverPID) } },
-                bench: process(before.bench, after.bench, pid: Int(getpid()))
-            )
-            if let old = before.machine, let new = after.machine, new.totalTicks > old.totalTicks {
-                let busy = new.busyTicks - old.busyTicks
-                usage.machinePercent = BenchRun.round(Double(busy) / Double(new.totalTicks - old.totalTicks) * 100, 1)
-                let ours =
-                    (after.bench.cpuTicks - before.bench.cpuTicks)
-                    + (after.server?.cpuTicks ?? 0) - (before.server?.cpuTicks ?? 0)
-                usage.othersPercent = percentOfOneCore(busy > ours ? busy - ours : 0)
-            }
-            return usage
-        }
-    }
-
     // MARK: - Phases
-
-    private func readBoard() throws(BenchFailure) -> BenchBoard {
-        let response: HTTPClient.Response
-        do {
-            response = try http.request("GET", boardPath)
-        } catch {
-            throw BenchFailure("cannot reach the server at \(settings.address) (\(error)); is ringcast serve running there?")
-        }
-        guard response.isSuccess else {
-            throw BenchFailure("GET \(boardPath): \(response.problem)")
-        }
-        do {
-            return try JSONDecoder().decode(BenchBoard.self, from: Data(response.body))
-        } catch {
-            throw BenchFailure("GET \(boardPath) did not answer with a board: \(error)")
-        }
-    }
-
-    /// Opens every viewer, `connectBatch` at a time, and waits for the handshakes: 10 s plus
-    /// 20 ms a viewer at most.
-    private func connect(_ client: any BenchViewerClient, _ recorder: BenchRecorder) throws(BenchFailure) {
-        let query = "board=\(Self.escape(settings.board))&format=\(settings.format.rawValue)"
-        let path = "/ws?" + query + (settings.token.map { "&token=\(Self.escape($0))" } ?? "")
-        let deadline = BenchSystem.now() + 10_000_000_000 + UInt64(settings.viewers) * 20_000_000
-        var issued = 0
-        while BenchSystem.now() < deadline {
-            // Viewers not issued yet also count as connecting in the census.
-            let handshaking = recorder.census().connecting - (settings.viewers - issued)
-            if issued == settings.viewers, handshaking == 0 { break }
-            if handshaking < Self.connectBatch / 2, issued < settings.viewers {
-                for index in issued..<min(settings.viewers, issued + Self.connectBatch) {
-                    client.connect(viewer: index, path: path)
-                }
-                issued = min(settings.viewers, issued + Self.connectBatch)
-            }
-            usleep(5_000)
-        }
-        let census = recorder.census()
-        guard census.open > 0 else {
-            let reasons = recorder.snapshot().endings.sorted { $0.value > $1.value }.prefix(3)
-                .map { "\($0.value)× \($0.key)" }.joined(separator: "; ")
-            throw BenchFailure(
-                "no viewer could connect to ws://\(settings.address.host):\(settings.address.port)\(path): \(reasons)")
-        }
-        if census.open < settings.viewers {
-            FileHandle.standardError.write(Data("warning: \(census.open) of \(settings.viewers) viewers connected\n".utf8))
-        }
-    }
 
     /// Pushes a probe every push interval on average and renews the animation, until `deadline`.
     /// Each gap is drawn from 0.5 to 1.5 intervals: a fixed 200 ms is exactly 12 ticks at 60 fps,
@@ -237,8 +129,8 @@ final class BenchRun {
                 let gap = Self.nanoseconds(settings.pushInterval * Double.random(in: 0.5..<1.5))
                 nextProbe = max(nextProbe + gap, BenchSystem.now())
             }
-            if now >= nextAnimation { try animate() }
-            let wake = min(nextProbe, nextAnimation, deadline)
+            if now >= session.nextAnimation { try session.animate() }
+            let wake = min(nextProbe, session.nextAnimation, deadline)
             let current = BenchSystem.now()
             if wake > current { usleep(useconds_t(min(wake - current, 50_000_000) / 1000)) }
         }
@@ -250,43 +142,18 @@ final class BenchRun {
         let value = Double(1000 + probesSent % 8000) / 10000
         probesSent += 1
         let probe = recorder.registerProbe(value: value)
-        let body = try encode(ProbeBody(progress: value, animation: "none"))
+        let body = try session.encode(BenchRingBody(progress: value))
         recorder.probeSent(probe, at: BenchSystem.now())
-        let response = try http.request("PUT", "\(boardPath)/rings/\(Self.escape(probeRing))", json: body)
+        let path = "\(session.boardPath)/rings/\(BenchBoardSession.escape(probeRing))"
+        let response = try session.http.request("PUT", path, json: body)
         guard response.isSuccess else {
-            throw BenchFailure("PUT \(boardPath)/rings/\(probeRing): \(response.problem)")
+            throw BenchFailure("PUT \(session.boardPath)/rings/\(probeRing): \(response.problem)")
         }
         recorder.probeAcknowledged(probe, at: response.receivedAt)
     }
 
-    /// Sends the animated ring towards 0 or 10 over 60 s, linearly, so the server composes a frame
-    /// every tick; renewed every 30 s in the other direction.
-    private func animate() throws(BenchFailure) {
-        let target = animateUpward ? 10.0 : 0.0
-        animateUpward.toggle()
-        let body = try encode(
-            BoardPatch(rings: [animatedRing: .init(progress: target, animation: .linear(seconds: Self.animationSeconds))])
-        )
-        let response = try http.request("PATCH", boardPath, json: body)
-        guard response.isSuccess else {
-            throw BenchFailure("PATCH \(boardPath): \(response.problem)")
-        }
-        nextAnimation = BenchSystem.now() + Self.animationRenewal
-    }
-
-    /// Puts both rings back at their targets from before the run (when they had one), without
-    /// animation, so the board stops ticking. Best effort: the run's result stands either way.
-    private func restore(_ probe: BenchBoard.Ring, _ animated: BenchBoard.Ring) {
-        var rings: [String: BoardPatch.Target] = [:]
-        rings[animated.id] = .init(progress: animated.target ?? 0, animation: .none)
-        if let target = probe.target { rings[probe.id] = .init(progress: target, animation: .none) }
-        guard let body = try? encode(BoardPatch(rings: rings)) else { return }
-        _ = try? http.request("PATCH", boardPath, json: body)
-    }
-
     private func scrapeMetrics() -> BenchMetrics? {
-        guard !settings.watchOnly, let response = try? http.request("GET", "/metrics"), response.isSuccess else { return nil }
-        return BenchMetrics(prometheusText: response.text, board: settings.board)
+        settings.watchOnly ? nil : session.scrapeMetrics()
     }
 
     // MARK: - Result
@@ -295,7 +162,7 @@ final class BenchRun {
         _ state: BenchRecorder.State,
         recorder: BenchRecorder,
         window: (start: UInt64, end: UInt64, startSeq: UInt64, endSeq: UInt64),
-        usage: CPUSample.Usage,
+        usage: BenchCPUSample.Usage,
         loadAverage: [Double]?,
         metrics: BenchResult.MetricsDelta?
     ) -> BenchResult {
@@ -345,7 +212,7 @@ final class BenchRun {
                 warmupSeconds: settings.warmup,
                 latencyViewers: recorder.sampleSlots.count,
                 probeRing: probeRing,
-                animatedRing: animatedRing,
+                animatedRing: session.animatedRing,
                 watchOnly: settings.watchOnly
             ),
             viewers: .init(
@@ -410,16 +277,6 @@ final class BenchRun {
         }
     }
 
-    private var boardPath: String { "/api/v1/boards/\(Self.escape(settings.board))" }
-
-    private func encode(_ value: some Encodable) throws(BenchFailure) -> [UInt8] {
-        do {
-            return Array(try encoder.encode(value))
-        } catch {
-            throw BenchFailure("cannot encode a request body: \(error)")
-        }
-    }
-
     static func percentiles(_ samples: [Double]) -> BenchResult.Percentiles {
         let sorted = samples.sorted()
         return BenchResult.Percentiles(
@@ -444,47 +301,7 @@ final class BenchRun {
     }
 
     private static func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(seconds * 1e9) }
-
-    private static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
-    }
 }
 
 @available(*, unavailable)
 extension BenchRun: Sendable {}
-
-/// `{"progress":V,"animation":"none"}` for the probe ring.
-private struct ProbeBody: Encodable {
-    var progress: Double
-    var animation: String
-}
-
-/// `{"rings":{ID:{"progress":P,"animation":A}}}` for `PATCH /api/v1/boards/B`.
-private struct BoardPatch: Encodable {
-    struct Target: Encodable {
-        enum Animation: Encodable {
-            case none
-            case linear(seconds: Double)
-
-            private struct Timing: Encodable {
-                var curve: String
-                var duration: Double
-            }
-
-            func encode(to encoder: any Encoder) throws {
-                switch self {
-                case .none:
-                    var container = encoder.singleValueContainer()
-                    try container.encode("none")
-                case .linear(let seconds):
-                    try Timing(curve: "linear", duration: seconds).encode(to: encoder)
-                }
-            }
-        }
-
-        var progress: Double
-        var animation: Animation
-    }
-
-    var rings: [String: Target]
-}

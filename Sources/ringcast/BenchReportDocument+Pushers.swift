@@ -1,0 +1,157 @@
+extension BenchReportDocument {
+    /// Acknowledged pushes a second the run on disk must reach.
+    static let pushesPerSecondTarget = 5000.0
+    /// The run on disk may be this many times slower than the run on tmpfs at most.
+    static let diskSlowdownLimit = 1.5
+    /// The viewers' frame gap p99 may be this long at most while the pushes come in.
+    static let frameGapLimitMilliseconds = 20.0
+
+    /// "## Push throughput": the `--scenario pushers` runs side by side, with their targets.
+    func pushSection() -> [String] {
+        guard let first = pushRuns.first else { return [] }
+        var lines: [String] = []
+        func add(_ line: String = "") { lines.append(line) }
+        let settings = first.settings
+        let rings = settings.rings.map { "`\($0)`" }.joined(separator: ", ")
+
+        add("## Push throughput")
+        add()
+        add("\(settings.pushers) clients, each on its own thread with one HTTP/1.1 keep-alive connection, push")
+        add("`PUT /api/v1/boards/\(settings.board)/rings/R` with `{\"progress\":X,\"animation\":\"none\"}`, one after")
+        add("the other, as fast as the server answers, cycling over \(rings):")
+        add("every plain ring but `\(settings.animatedRing)`, which is kept animating so that the server composes a frame")
+        add("every tick. Meanwhile \(settings.viewers) viewers (the raw client, \(settings.format) frames) watch the board.")
+        add("Each run had a fresh release server with a copy of `config/ringcast.json` whose")
+        add("`limits.writesPerMinute` is 0 (no rate limit) and `limits.maxViewers` 100000, its data directory")
+        add("on the filesystem named in the first column (the bench's `--data-dir` says where it was). After")
+        let warmup = Self.number(settings.warmupSeconds, 0)
+        add("a \(warmup) s warm-up the bench measured for \(Self.number(settings.durationSeconds, 0)) s:")
+        add()
+        add("```sh")
+        for run in pushRuns { add(run.command.map(Self.shellQuoted).joined(separator: " ")) }
+        add("```")
+        add()
+        add(
+            "| data directory on | pushers | viewers (connected) | acknowledged pushes/s | non-2xx / no answer | push latency p50 / p99 / max | viewers' frame gap p50 / p99 / max | server frames/s (of \(fps)) | ticks > 16 ms late | server CPU | bench CPU | other processes |"
+        )
+        add("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for run in pushRuns {
+            let rejected = run.pushes.rejected.values.reduce(0, +)
+            let failed = run.pushes.failed.values.reduce(0, +)
+            var cells: [String] = []
+            cells.append(Self.filesystem(run.dataFilesystem))
+            cells.append("\(run.settings.pushers)")
+            cells.append("\(run.settings.viewers) (\(run.viewers.connected))")
+            cells.append(Self.thousands(run.pushes.acknowledgedPerSecond))
+            cells.append("\(rejected) / \(failed)")
+            cells.append(Self.milliseconds(run.pushes.latencyMilliseconds, withMax: true))
+            cells.append(Self.milliseconds(run.viewers.frameGapMilliseconds, withMax: true))
+            cells.append(Self.number(run.viewers.publishedPerSecond, 1))
+            cells.append(Self.lateTicks(run.usage))
+            lines.append("| " + (cells + Self.cpuCells(run.usage)).joined(separator: " | ") + " |")
+        }
+        add()
+        add("| target | measured | met |")
+        add("| --- | --- | --- |")
+        for target in pushTargets() {
+            add("| \(target.name) | \(target.measured) | \(target.met.map { $0 ? "yes" : "**no**" } ?? "not run") |")
+        }
+        add()
+        for run in pushRuns where !run.pushes.rejected.isEmpty || !run.pushes.failed.isEmpty {
+            let rejected = BenchPushResult.counts(run.pushes.rejected, prefix: "HTTP ")
+            let failed = BenchPushResult.counts(run.pushes.failed, prefix: "")
+            add("**\(Self.filesystem(run.dataFilesystem)): pushes not acknowledged.** Non-2xx answers: \(rejected);")
+            add("without an answer: \(failed). They are not in the pushes/s.")
+            add()
+        }
+        if pushRuns.contains(where: { $0.usage.lateTicks == nil }) {
+            add("Late ticks are unknown where the column says so: \(first.usage.lateTicksDescription).")
+            add()
+        }
+        add("- **acknowledged pushes/s**: 2xx answers read inside the window, divided by its length. Answers")
+        add("  with another status (**non-2xx**) and pushes that got none (refused, closed, 5 s without an")
+        add("  answer: **no answer**) are counted apart and never as throughput.")
+        add("- **push latency**: from the request written to the whole 2xx answer read. Each pusher waits")
+        add("  for its answer before the next push, so pushes/s ≈ pushers ÷ mean latency.")
+        add("- **viewers' frame gap**: the time between two consecutive frames at one viewer, over every")
+        add("  viewer and frame of the window: \(Self.number(1000 / Double(fps), 1)) ms when every tick reaches every")
+        add("  viewer on time. It is timed on the bench's client thread, so a busy bench or machine stretches")
+        add("  it too.")
+        add("- **ticks > 16 ms late**: of the ticks in the window (`ringcast_tick_lateness_seconds_count`),")
+        add("  those later than the histogram's 16 ms bucket, from `GET /metrics` before and after the window.")
+        add("- **on disk within 1.5× of tmpfs**: tmpfs pushes/s ÷ disk pushes/s. fsync on tmpfs returns at once,")
+        add("  so the ratio is what waiting for the disk costs.")
+        add()
+        return lines
+    }
+
+    private func pushTargets() -> [Target] {
+        let disk = pushRuns.last { $0.dataFilesystem.map { !$0.isInMemory } ?? false }
+        let memory = pushRuns.last { $0.dataFilesystem?.isInMemory ?? false }
+        var targets = [
+            Target(
+                name: "data directory on disk: ≥ \(Self.thousands(Self.pushesPerSecondTarget)) acknowledged pushes/s",
+                measured: disk.map { "\(Self.thousands($0.pushes.acknowledgedPerSecond))/s (\($0.dataFilesystem!.type))" } ?? "—",
+                met: disk.map { $0.pushes.acknowledgedPerSecond >= Self.pushesPerSecondTarget }
+            )
+        ]
+        var ratio: (disk: Double, memory: Double)?
+        if let disk, let memory {
+            ratio = (disk.pushes.acknowledgedPerSecond, memory.pushes.acknowledgedPerSecond)
+        }
+        targets.append(
+            Target(
+                name: "on disk within \(Self.number(Self.diskSlowdownLimit, 1))× of tmpfs (pushes/s)",
+                measured: ratio.map { ratio in
+                    let times = ratio.disk > 0 ? "\(Self.number(ratio.memory / ratio.disk, 2))×" : "no push acknowledged on disk"
+                    return "\(Self.thousands(ratio.memory)) ÷ \(Self.thousands(ratio.disk)): \(times)"
+                } ?? "—",
+                met: ratio.map { $0.disk > 0 && $0.memory / $0.disk <= Self.diskSlowdownLimit }
+            ))
+        let limit = Self.number(Self.frameGapLimitMilliseconds, 0)
+        for run in pushRuns {
+            let p99 = run.viewers.frameGapMilliseconds.p99
+            targets.append(
+                Target(
+                    name: "\(Self.filesystem(run.dataFilesystem)): viewers' frame gap p99 ≤ \(limit) ms",
+                    measured: p99.map { "\(Self.number($0, 1)) ms" } ?? "no frames",
+                    met: p99.map { $0 <= Self.frameGapLimitMilliseconds && run.viewers.measured == run.settings.viewers } ?? false
+                ))
+        }
+        return targets
+    }
+
+    // MARK: - Cells shared with the join storm
+
+    /// "ext4 (/dev/vda)", "tmpfs (memory)", or "not known".
+    static func filesystem(_ filesystem: BenchFilesystem?) -> String {
+        guard let filesystem else { return "not known" }
+        return "\(filesystem.type) (\(filesystem.isInMemory ? "memory" : filesystem.source))"
+    }
+
+    /// "12 of 1200", or why not known.
+    static func lateTicks(_ usage: BenchUsage) -> String {
+        guard let late = usage.lateTicks else { return usage.metrics == nil ? "— (no /metrics)" : "not exported" }
+        return "\(late.late) of \(late.ticks)"
+    }
+
+    /// Server CPU, bench CPU, other processes.
+    static func cpuCells(_ usage: BenchUsage) -> [String] {
+        [
+            usage.server.map { "\(number($0.cpuPercent, 0)) %" } ?? "—",
+            "\(number(usage.bench.cpuPercent, 0)) %",
+            usage.otherProcessesCPUPercent.map { "\(number($0, 0)) %" } ?? "—",
+        ]
+    }
+
+    /// A whole number with thousands separated: 5,000.
+    static func thousands(_ value: Double) -> String {
+        let digits = String(Int(value.rounded()))
+        var grouped = ""
+        for (index, digit) in digits.reversed().enumerated() {
+            if index > 0, index % 3 == 0, digit != "-" { grouped.append(",") }
+            grouped.append(digit)
+        }
+        return String(grouped.reversed())
+    }
+}

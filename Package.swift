@@ -85,6 +85,7 @@ let package = Package(
                 "RingCastServer",
                 "RingCastCore",
                 "RingCastTransport",
+                "RingCastStorage",
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             swiftSettings: swiftSettings

@@ -284,7 +284,11 @@ final class Application: TransportDelegate {
             return HTTPResponse(
                 status: 200,
                 headers: [(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")],
-                body: metrics.render(transport: loop?.statistics ?? TransportStatistics())
+                body: metrics.render(
+                    transport: loop?.statistics ?? TransportStatistics(),
+                    store: store.statistics,
+                    storeHealthy: storageHealthy
+                )
             )
         case .boards:
             return .json(BoardList(boards: channels.map(BoardList.Entry.init)))
@@ -376,11 +380,13 @@ final class Application: TransportDelegate {
             throw APIError(status: 500, code: "internal", message: "cannot encode the board's state: \(error)")
         }
         channel.animator = animator
+        channel.etag = StateCodec.etag(of: bytes)
         channel.writesInFlight += 1
         broadcaster.changeAccepted(channel, at: start)
         nextWriteID += 1
         let id = nextWriteID
-        pendingWrites[id] = PendingWrite(channel: channel, state: state, response: boardResponse(channel), respond: respond)
+        pendingWrites[id] = PendingWrite(
+            channel: channel, state: state, etag: channel.etag, response: boardResponse(channel), respond: respond)
         let application = ServiceThreadBound(value: self)
         let thread = loop.handle
         store.write([StoredRecord(board: channel.name, revision: state.revision, state: bytes)]) { error in
@@ -394,7 +400,7 @@ final class Application: TransportDelegate {
         let channel = write.channel
         channel.writesInFlight -= 1
         guard let error else {
-            channel.durable = write.state
+            channel.durable = (write.state, write.etag)
             metrics.pushed(board: channel.name)
             write.respond(write.response)
             return
@@ -403,7 +409,8 @@ final class Application: TransportDelegate {
         storageFailed(error)
         // Everything accepted since the last commit goes: the board shows what is durable.
         channel.animator = Self.animator(
-            for: channel.spec, stored: channel.durable, fps: configuration.fps, tick: clock.currentTick(), logger: logger)
+            for: channel.spec, stored: channel.durable.state, fps: configuration.fps, tick: clock.currentTick(), logger: logger)
+        channel.etag = channel.durable.etag
         broadcaster?.stateReplaced(channel)
         write.respond(
             .error(
@@ -468,26 +475,10 @@ final class Application: TransportDelegate {
             || media == "application/x-www-form-urlencoded"
     }
 
-    /// A strong ETag over the board's targets and revision once every accepted change has started:
-    /// equal boards give equal tags, across restarts.
+    /// The board's ETag: a digest of its stored state, so equal states give equal tags, across
+    /// restarts, and a tag never changes while nobody writes.
     private func etag(of channel: BoardChannel) -> String {
-        let board = channel.animator.projected
-        let summary = TargetSummary(
-            revision: board.revision,
-            progress: board.targets,
-            colors: board.targetColors,
-            labelColors: board.targetLabelColors,
-            background: board.background,
-            countdown: board.countdown.map { [$0.seconds, $0.start] }
-        )
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let bytes = (try? encoder.encode(summary)) ?? Data()
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a 64-bit offset basis
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3  // FNV-1a 64-bit prime
-        }
-        return "\"" + String(hash, radix: 16) + "\""
+        channel.etag
     }
 
     private static func code(forStatus status: Int) -> String {
@@ -512,18 +503,9 @@ private struct PendingWrite {
     var channel: BoardChannel
     /// The board's state with this write, durable once the store says so.
     var state: BoardState
+    var etag: String
     var response: HTTPResponse
     var respond: (HTTPResponse) -> Void
-}
-
-/// What an ETag is computed over.
-private struct TargetSummary: Encodable {
-    var revision: Int
-    var progress: [String: Double]
-    var colors: [String: [RGBAColor]]
-    var labelColors: [String: RGBAColor]
-    var background: RGBAColor
-    var countdown: [Double]?
 }
 
 /// Body of `GET /readyz` while the server cannot take writes.

@@ -6,8 +6,11 @@ import RingCastTransport
 /// Touched only on the service thread.
 final class BoardChannel {
     var animator: Animator
-    /// The state of the newest write the store has committed: what a failed write reverts to.
-    var durable: BoardState
+    /// The state of the newest write the store has committed, and its ETag: what a failed write
+    /// reverts to.
+    var durable: (state: BoardState, etag: String)
+    /// The ETag of the board with every accepted write (`StateCodec.etag`).
+    var etag: String
     /// Writes handed to the store and not yet answered.
     var writesInFlight = 0
     /// The layout never changes while the server runs, so it is encoded once per format.
@@ -27,7 +30,9 @@ final class BoardChannel {
 
     init(animator: Animator) {
         self.animator = animator
-        self.durable = animator.state
+        let state = animator.state
+        self.etag = StateCodec.etag(of: (try? StateCodec.encode(state)) ?? [])
+        self.durable = (state, etag)
         let layout = FrameComposer.layout(of: animator.spec)
         self.layouts = Dictionary(
             uniqueKeysWithValues: WireFormat.allCases.map { ($0, OutgoingMessage(format: $0, $0.encode(layout))) })

@@ -1,5 +1,6 @@
 import CoreMetrics
 import Prometheus
+import RingCastStorage
 import RingCastTransport
 
 /// The server's figures for `GET /metrics`, through swift-metrics into a Prometheus registry of
@@ -24,6 +25,12 @@ final class ServerMetrics {
     private let bytesSent: CoreMetrics.Counter
     private let messagesSkipped: CoreMetrics.Counter
     private let viewersStalled: CoreMetrics.Counter
+    /// The store's totals, likewise.
+    private var storeSeen = StorageStatistics()
+    private let storeCommits: CoreMetrics.Counter
+    private let storeRecords: CoreMetrics.Counter
+    private let storeFailures: CoreMetrics.Counter
+    private let storeHealthy: CoreMetrics.Gauge
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -40,6 +47,10 @@ final class ServerMetrics {
         bytesSent = CoreMetrics.Counter(label: "ringcast_bytes_sent_total", factory: factory)
         messagesSkipped = CoreMetrics.Counter(label: "ringcast_frames_skipped_total", factory: factory)
         viewersStalled = CoreMetrics.Counter(label: "ringcast_viewers_evicted_total", factory: factory)
+        storeCommits = CoreMetrics.Counter(label: "ringcast_store_commits_total", factory: factory)
+        storeRecords = CoreMetrics.Counter(label: "ringcast_store_records_written_total", factory: factory)
+        storeFailures = CoreMetrics.Counter(label: "ringcast_store_failed_commits_total", factory: factory)
+        storeHealthy = CoreMetrics.Gauge(label: "ringcast_store_healthy", factory: factory)
     }
 
     func setViewers(_ count: Int, board: String) {
@@ -75,8 +86,14 @@ final class ServerMetrics {
         counter.increment()
     }
 
-    /// The Prometheus text exposition, after catching up with the transport's totals.
-    func render(transport: TransportStatistics) -> [UInt8] {
+    /// The Prometheus text exposition, after catching up with the transport's and the store's
+    /// totals (commits per write show how well group commit batches).
+    func render(transport: TransportStatistics, store: StorageStatistics, storeHealthy healthy: Bool) -> [UInt8] {
+        storeCommits.increment(by: store.commits - storeSeen.commits)
+        storeRecords.increment(by: store.recordsWritten - storeSeen.recordsWritten)
+        storeFailures.increment(by: store.failedCommits - storeSeen.failedCommits)
+        storeSeen = store
+        storeHealthy.record(healthy ? 1 : 0)
         messagesSent.increment(by: Int(transport.messagesSent - transportSeen.messagesSent))
         bytesSent.increment(by: Int(transport.bytesSent - transportSeen.bytesSent))
         messagesSkipped.increment(by: Int(transport.messagesSkipped - transportSeen.messagesSkipped))

@@ -25,4 +25,6 @@ public protocol BoardStore: AnyObject, Sendable {
     /// Waits for every queued write to finish, then closes the database and releases the lock.
     /// Idempotent.
     func close()
+    /// Commits, records written, the largest batch and failed commits since the store opened.
+    var statistics: StorageStatistics { get }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RingCastStorage
 import RingCastTransport
 import Testing
 
@@ -138,5 +139,32 @@ struct EngineLiveTests {
         let again = try TestServer(dataDirectory: data)
         defer { again.shutdown() }
         #expect(try again.http.get("/api/v1/boards/main").decode(TestSnapshot.self)[ring: "move"]?.target == 0.42)
+    }
+
+    @Test(arguments: [
+        (
+            "revision",
+            #"{"format":1,"board":"main","fps":60,"epoch":100,"revision":9223372036854775807,"rings":{},"background":{"base":[0,0,0,1],"layers":[]}}"#
+        ),
+        (
+            "rings.move.progress.segments.0.duration",
+            #"{"format":1,"board":"main","fps":60,"epoch":100,"revision":1,"rings":{"move":{"progress":{"target":0.5,"rest":0,"segments":[{"start":0,"duration":-1,"curve":[0,0,1,1],"target":0.5}]}}},"background":{"base":[0,0,0,1],"layers":[]}}"#
+        ),
+        ("not readable", "{not json"),
+    ])
+    func aStoredStateOutOfRange_stopsTheServerNamingTheFileAndKey(_ key: String, _ stored: String) throws {
+        let data = Self.temporaryDirectory("bad-state")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let store = try SQLiteStore(directory: data.path)
+        let written = DispatchSemaphore(value: 0)
+        store.write([StoredRecord(board: "main", revision: 1, state: Array(stored.utf8))]) { _ in written.signal() }
+        written.wait()
+        store.close()
+
+        #expect {
+            _ = try TestServer(dataDirectory: data)
+        } throws: { error in
+            "\(error)".contains(SQLiteStore.fileName) && "\(error)".contains("board main") && "\(error)".contains(key)
+        }
     }
 }

@@ -104,6 +104,17 @@ public struct Animator: Sendable {
     /// The revision once every accepted change has started.
     public var revision: Int { projected.revision }
 
+    /// Makes the next change's revision follow `revision` at least (after going back to an older
+    /// state, so that no revision names two different states).
+    public mutating func raiseRevision(to revision: Int) {
+        if pending.isEmpty {
+            board.revision = max(board.revision, revision)
+        } else {
+            // Pending changes add their own increments on top of the board's revision.
+            board.revision = max(board.revision, revision - pending.count)
+        }
+    }
+
     /// Applies the changes that start at or before `tick`, in the order they were accepted. A change that
     /// arrives while nothing moves first moves time 0 to its tick, so board times stay small (and exact)
     /// however long the server runs; the frames are the same either way, and the same in every process that

@@ -33,6 +33,8 @@ final class Application: TransportDelegate {
     private var storageHealthy = true
     private var storageProblem: String?
     private var probing = false
+    /// Random per server run; part of every ETag.
+    private let etagNonce: String
     /// Writes handed to the store, by id, until their batch is durable (or failed).
     private var pendingWrites: [UInt64: PendingWrite] = [:]
     private var nextWriteID: UInt64 = 0
@@ -57,9 +59,11 @@ final class Application: TransportDelegate {
         self.rateLimiter = RateLimiter(perMinute: configuration.writesPerMinute)
         self.idempotency = IdempotencyCache(capacityBytes: configuration.idempotencyCacheBytes)
         let now = clock.currentTick()
+        let nonce = String(UInt32.random(in: .min ... .max), radix: 36)
+        self.etagNonce = nonce
         let channels = configuration.boards.map { spec in
-            BoardChannel(
-                animator: Self.animator(for: spec, stored: stored[spec.name], fps: configuration.fps, tick: now, logger: logger))
+            let animator = Self.animator(for: spec, stored: stored[spec.name], fps: configuration.fps, tick: now, logger: logger)
+            return BoardChannel(animator: animator, etag: Self.etag(revision: Int64(animator.revision), nonce: nonce))
         }
         self.channels = channels
         self.channelsByName = Dictionary(uniqueKeysWithValues: channels.map { ($0.name, $0) })
@@ -343,8 +347,16 @@ final class Application: TransportDelegate {
         return channel
     }
 
+    /// `GET /api/v1/boards/{board}` (and the answer to a write): encoded once per board, tick and
+    /// ETag, so the writes answered together after one commit share the bytes.
     private func boardResponse(_ channel: BoardChannel) -> HTTPResponse {
-        .json(channel.animator.snapshot(at: clock.currentTick()), headers: [(name: "ETag", value: etag(of: channel))])
+        let tick = clock.currentTick()
+        if let cached = channel.cachedResponse, cached.tick == tick, cached.etag == channel.etag {
+            return cached.response
+        }
+        let response = HTTPResponse.json(channel.animator.snapshot(at: tick), headers: [(name: "ETag", value: etag(of: channel))])
+        channel.cachedResponse = (tick, channel.etag, response)
+        return response
     }
 
     /// Checks `change` and queues it on the board's animator (it starts at the next tick), hands the
@@ -373,23 +385,18 @@ final class Application: TransportDelegate {
             )
         }
         let state = animator.state
-        let bytes: [UInt8]
-        do {
-            bytes = try StateCodec.encode(state)
-        } catch {
-            throw APIError(status: 500, code: "internal", message: "cannot encode the board's state: \(error)")
-        }
         channel.animator = animator
-        channel.etag = StateCodec.etag(of: bytes)
+        channel.etag = etag(revision: state.revision)
         channel.writesInFlight += 1
         broadcaster.changeAccepted(channel, at: start)
         nextWriteID += 1
         let id = nextWriteID
-        pendingWrites[id] = PendingWrite(
-            channel: channel, state: state, etag: channel.etag, response: boardResponse(channel), respond: respond)
+        pendingWrites[id] = PendingWrite(channel: channel, state: state, etag: channel.etag, respond: respond)
         let application = ServiceThreadBound(value: self)
         let thread = loop.handle
-        store.write([StoredRecord(board: channel.name, revision: state.revision, state: bytes)]) { error in
+        // Encoded on the store's writer thread, and only if it is the board's newest in its batch.
+        let record = StoredRecord(board: channel.name, revision: state.revision) { (try? StateCodec.encode(state)) ?? [] }
+        store.write([record]) { error in
             thread.perform { _ in application.value.writeFinished(id, error: error) }
         }
     }
@@ -402,14 +409,18 @@ final class Application: TransportDelegate {
         guard let error else {
             channel.durable = (write.state, write.etag)
             metrics.pushed(board: channel.name)
-            write.respond(write.response)
+            // The board as a GET would show it now; the writes of one batch share one encoding.
+            write.respond(boardResponse(channel))
             return
         }
         logger.error("cannot store board \(channel.name): \(error)")
         storageFailed(error)
         // Everything accepted since the last commit goes: the board shows what is durable.
+        let handedOut = channel.animator.revision
         channel.animator = Self.animator(
             for: channel.spec, stored: channel.durable.state, fps: configuration.fps, tick: clock.currentTick(), logger: logger)
+        // The revisions of the lost writes are never used again for other states.
+        channel.animator.raiseRevision(to: handedOut)
         channel.etag = channel.durable.etag
         broadcaster?.stateReplaced(channel)
         write.respond(
@@ -475,10 +486,20 @@ final class Application: TransportDelegate {
             || media == "application/x-www-form-urlencoded"
     }
 
-    /// The board's ETag: a digest of its stored state, so equal states give equal tags, across
-    /// restarts, and a tag never changes while nobody writes.
+    /// The board's ETag, which changes with every accepted write and only then.
     private func etag(of channel: BoardChannel) -> String {
         channel.etag
+    }
+
+    /// The ETag of a board at `revision`: the revision and this server run's nonce. Revisions
+    /// are never reused within a run (a revert skips the lost ones); the nonce keeps a tag of a
+    /// write that was lost in a crash from naming another state after the restart.
+    private func etag(revision: Int64) -> String {
+        Self.etag(revision: revision, nonce: etagNonce)
+    }
+
+    private static func etag(revision: Int64, nonce: String) -> String {
+        "\"\(revision)-\(nonce)\""
     }
 
     private static func code(forStatus status: Int) -> String {
@@ -504,7 +525,6 @@ private struct PendingWrite {
     /// The board's state with this write, durable once the store says so.
     var state: BoardState
     var etag: String
-    var response: HTTPResponse
     var respond: (HTTPResponse) -> Void
 }
 

@@ -9,7 +9,7 @@ final class BoardChannel {
     /// The state of the newest write the store has committed, and its ETag: what a failed write
     /// reverts to.
     var durable: (state: BoardState, etag: String)
-    /// The ETag of the board with every accepted write (`StateCodec.etag`).
+    /// The ETag of the board with every accepted write.
     var etag: String
     /// Writes handed to the store and not yet answered.
     var writesInFlight = 0
@@ -24,15 +24,16 @@ final class BoardChannel {
     var unchangedSince: Int64?
     /// The next frame must reach every viewer as a keyframe (the state was reverted).
     var forceKeyframe = false
+    /// The newest answer to a GET of this board, with the tick and ETag it shows.
+    var cachedResponse: (tick: Int64, etag: String, response: HTTPResponse)?
     /// Viewers per encoding; frames are encoded only for formats someone watches.
     var viewers: [WireFormat: Int] = [:]
     private var keyframes: [WireFormat: (tick: Int64, message: OutgoingMessage)] = [:]
 
-    init(animator: Animator) {
+    init(animator: Animator, etag: String) {
         self.animator = animator
-        let state = animator.state
-        self.etag = StateCodec.etag(of: (try? StateCodec.encode(state)) ?? [])
-        self.durable = (state, etag)
+        self.etag = etag
+        self.durable = (animator.state, etag)
         let layout = FrameComposer.layout(of: animator.spec)
         self.layouts = Dictionary(
             uniqueKeysWithValues: WireFormat.allCases.map { ($0, OutgoingMessage(format: $0, $0.encode(layout))) })

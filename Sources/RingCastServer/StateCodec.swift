@@ -9,15 +9,6 @@ enum StateCodec {
         return Array(try encoder.encode(state))
     }
 
-    /// A strong ETag over a state's bytes (FNV-1a, 64 bits).
-    static func etag(of bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a 64-bit offset basis
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3  // FNV-1a 64-bit prime
-        }
-        return "\"" + String(hash, radix: 16) + "\""
-    }
-
     /// Decodes and checks a stored state against the board it is for; `source` names where it came
     /// from in the error (the database file and the board).
     static func decode(_ bytes: [UInt8], for spec: BoardSpec, fps: Int, source: String) throws(StartupError) -> BoardState {

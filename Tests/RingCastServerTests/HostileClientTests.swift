@@ -81,15 +81,16 @@ struct HostileClientTests {
         let line = try await serve.waitForLine { $0.hasPrefix("listening on ") }
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
 
-        func cycles(_ count: Int) throws {
+        // Blocking handshakes, on a thread of their own (not one of the few cooperative threads).
+        @Sendable func cycles(_ count: Int) throws {
             for _ in 0..<count {
                 let viewer = try RawWebSocket(port: port)
                 _ = viewer  // the handshake completed; closing the socket ends the connection
             }
         }
-        try cycles(500)  // warm up allocator pools and lws's tables
+        try await onOwnThread { try cycles(500) }  // warm up allocator pools and lws's tables
         let before = try #require(residentKilobytes(of: serve.pid))
-        try cycles(2000)
+        try await onOwnThread { try cycles(2000) }
         // Let the server notice the last disconnects.
         #expect(try TestHTTPClient(port: port).get("/healthz").status == 200)
         let after = try #require(residentKilobytes(of: serve.pid))

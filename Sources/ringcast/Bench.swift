@@ -147,55 +147,35 @@ struct Bench: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         do {
             let address = try ServerAddress(url: server ?? environment["RINGCAST_URL"] ?? "http://127.0.0.1:8080")
-            let token = token ?? environment["RINGCAST_TOKEN"]
+            let shared = BenchSettings(
+                address: address,
+                token: token ?? environment["RINGCAST_TOKEN"],
+                board: board,
+                format: format,
+                duration: resolvedDuration,
+                warmup: warmup,
+                serverPID: serverPid
+            )
             switch scenario {
             case .viewers:
                 let settings = BenchRun.Settings(
-                    address: address,
-                    token: token,
-                    board: board,
-                    format: format,
+                    shared: shared,
                     client: client,
                     viewers: resolvedViewers,
                     latencyViewers: latencyViewers ?? 50,
                     pushInterval: pushInterval ?? 0.2,
-                    duration: resolvedDuration,
-                    warmup: warmup,
-                    serverPID: serverPid,
                     watchOnly: watchOnly,
                     recordFramesPath: recordFrames
                 )
                 let result = try BenchRun(settings: settings).run()
                 try report(result, table: result.table)
             case .pushers:
-                let settings = BenchPushRun.Settings(
-                    address: address,
-                    token: token,
-                    board: board,
-                    format: format,
-                    pushers: pushers ?? 8,
-                    viewers: resolvedViewers,
-                    duration: resolvedDuration,
-                    warmup: warmup,
-                    serverPID: serverPid,
-                    dataDirectory: dataDir
-                )
-                let result = try BenchPushRun(settings: settings).run()
+                let load = BenchLoadRun(settings: shared, viewers: resolvedViewers)
+                let result = try BenchPushRun(load: load, pushers: pushers ?? 8, dataDirectory: dataDir).run()
                 try report(result, table: result.table)
             case .joinStorm:
-                let settings = BenchJoinRun.Settings(
-                    address: address,
-                    token: token,
-                    board: board,
-                    format: format,
-                    watchers: resolvedViewers,
-                    joinRate: joinRate ?? 200,
-                    duration: resolvedDuration,
-                    warmup: warmup,
-                    serverPID: serverPid,
-                    dataDirectory: dataDir
-                )
-                let result = try BenchJoinRun(settings: settings).run()
+                let load = BenchLoadRun(settings: shared, viewers: resolvedViewers)
+                let result = try BenchJoinRun(load: load, joinRate: joinRate ?? 200, dataDirectory: dataDir).run()
                 try report(result, table: result.table)
             }
         } catch let failure as BenchFailure {

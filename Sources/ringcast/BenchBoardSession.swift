@@ -24,11 +24,11 @@ final class BenchBoardSession {
     /// BenchSystem.now() when `animate()` is due again.
     private(set) var nextAnimation: UInt64 = 0
 
-    init(address: ServerAddress, token: String?, board: String) {
-        self.address = address
-        self.token = token
-        self.board = board
-        self.http = HTTPClient(address: address, token: token)
+    init(_ settings: BenchSettings) {
+        address = settings.address
+        token = settings.token
+        board = settings.board
+        http = HTTPClient(address: address, token: token)
     }
 
     /// `/api/v1/boards/B`, escaped.

@@ -2,11 +2,7 @@ extension BenchJoinResult {
     /// The result as printed on standard output: one figure per line.
     var table: String {
         var rows: [(label: String, value: String)] = []
-        rows.append(
-            (
-                "window",
-                "\(BenchResult.format(windowSeconds, 1)) s after \(BenchResult.format(settings.warmupSeconds, 1)) s warm-up"
-            ))
+        rows.append(("window", BenchResult.describeWindow(seconds: windowSeconds, warmup: settings.warmupSeconds)))
         rows.append(
             (
                 "joins",
@@ -18,7 +14,7 @@ extension BenchJoinResult {
         rows.append(("  failed", BenchPushResult.counts(joins.failed, prefix: "")))
         rows += watchers.rows("watchers")
         rows += usage.rows
-        return BenchUsage.table(
+        return BenchResult.table(
             title: "ringcast bench --scenario join-storm: \(settings.watchers) watchers of \(settings.board), "
                 + "\(BenchResult.format(settings.joinRate, 0)) joins/s at \(settings.server)",
             rows

@@ -54,7 +54,7 @@ final class BenchJoiner {
     private var joins: [UInt64: Join] = [:]
     private var tally = Tally()
     private var windowEnd: UInt64 = 0
-    private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
+    private var socketReader = BenchSocketReader()
 
     /// `path`: the viewer URL with its query; `maximumInFlight` bounds the sockets open at once.
     init(
@@ -150,26 +150,11 @@ final class BenchJoiner {
             }
             return sendRequest(join, token: token)
         }
-        var closed = false
-        while true {
-            let count = scratch.withUnsafeMutableBytes { recv(join.descriptor, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                join.buffer.append(contentsOf: scratch[0..<count])
-                if count < scratch.count { break }
-            } else if count == 0 {
-                closed = true
-                break
-            } else if errno == EINTR {
-                continue
-            } else if errno == EAGAIN {
-                break
-            } else {
-                return end(token, "recv: \(String(cString: strerror(errno)))")
-            }
-        }
+        let outcome = socketReader.read(join.descriptor, into: &join.buffer)
+        if case .failed(let reason) = outcome { return end(token, reason) }
         let receivedAt = BenchSystem.now()
         guard parse(join, token: token, receivedAt: receivedAt) else { return }
-        if closed {
+        if case .closed = outcome {
             end(token, join.upgraded ? "closed by the server before the keyframe" : "closed by the server during the upgrade")
         }
     }
@@ -186,7 +171,7 @@ final class BenchJoiner {
     /// Reads the upgrade answer, then messages until the first frame. False when the join is over.
     private func parse(_ join: Join, token: UInt64, receivedAt: UInt64) -> Bool {
         if !join.upgraded {
-            guard let headerEnd = Self.endOfHeaders(in: join.buffer) else { return true }
+            guard let headerEnd = HTTPClient.endOfHeaders(in: join.buffer) else { return true }
             let statusLine = String(decoding: join.buffer.prefix { $0 != 13 }, as: UTF8.self)
             let parts = statusLine.split(separator: " ", maxSplits: 2)
             guard parts.count >= 2, parts[1] == "101" else {
@@ -297,15 +282,6 @@ final class BenchJoiner {
         default:
             return .invalid("an unexpected opcode \(opcode)")
         }
-    }
-
-    private static func endOfHeaders(in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4)
-        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-            return index
-        }
-        return nil
     }
 }
 

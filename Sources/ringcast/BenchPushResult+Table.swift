@@ -6,11 +6,7 @@ extension BenchPushResult {
         var rows: [(label: String, value: String)] = []
         let filesystem = dataFilesystem.map { "\($0.type) (\($0.source) on \($0.mountPoint))" } ?? "not known (no --data-dir)"
         rows.append(("data directory on", filesystem))
-        rows.append(
-            (
-                "window",
-                "\(BenchResult.format(windowSeconds, 1)) s after \(BenchResult.format(settings.warmupSeconds, 1)) s warm-up"
-            ))
+        rows.append(("window", BenchResult.describeWindow(seconds: windowSeconds, warmup: settings.warmupSeconds)))
         rows.append(
             (
                 "pushes acknowledged",
@@ -22,7 +18,7 @@ extension BenchPushResult {
         rows.append(("  failed (no answer)", Self.counts(pushes.failed, prefix: "")))
         rows += viewers.rows("viewers")
         rows += usage.rows
-        return BenchUsage.table(
+        return BenchResult.table(
             title: "ringcast bench --scenario pushers: \(settings.pushers) pushers, \(settings.viewers) viewers of "
                 + "\(settings.board) at \(settings.server)",
             rows

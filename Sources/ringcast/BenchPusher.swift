@@ -114,24 +114,12 @@ final class BenchPusher {
 
     /// Nil on success, else why not.
     private func connect() -> String? {
-        let socket = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard socket >= 0 else { return "socket: \(String(cString: strerror(errno)))" }
-        // SO_SNDTIMEO also bounds connect(2) on Linux.
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        var noDelay: Int32 = 1
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-        let result = address.socketAddress.withUnsafeBytes { bytes in
-            Glibc.connect(socket, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
+        do {
+            descriptor = try HTTPClient.connect(to: address, timeoutSeconds: timeoutSeconds)
+            return nil
+        } catch {
+            return error.description
         }
-        guard result == 0 else {
-            let reason = "connect: \(String(cString: strerror(errno)))"
-            close(socket)
-            return reason
-        }
-        descriptor = socket
-        return nil
     }
 
     private func disconnect() {

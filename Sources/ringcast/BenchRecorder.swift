@@ -1,6 +1,10 @@
 import RingCastTransport
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Tallies what every viewer received: frames, bytes and `seq` for all of them, for a sample
 /// the moment each latency probe's value first showed up, and optionally the time between
 /// consecutive frames of every viewer.
@@ -197,9 +201,18 @@ final class BenchRecorder: Sendable {
     }
 
     /// The lowest `seq` received by a measured viewer that is still open (nil when none is).
-    func slowestOpenSeq() -> UInt64? {
+    private func slowestOpenSeq() -> UInt64? {
         state.withLock { state in
             state.viewers.lazy.filter { $0.inWindow && $0.state == .open }.map(\.lastSeq).min()
+        }
+    }
+
+    /// Lets frames up to `seq` arrive: waits until every measured viewer still open has received
+    /// it, 2 s at most.
+    func settle(upTo seq: UInt64) {
+        let deadline = BenchSystem.now() + 2_000_000_000
+        while BenchSystem.now() < deadline, let slowest = slowestOpenSeq(), slowest < seq {
+            usleep(10_000)
         }
     }
 

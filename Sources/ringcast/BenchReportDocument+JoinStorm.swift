@@ -21,9 +21,7 @@ extension BenchReportDocument {
         let duration = Self.number(settings.durationSeconds, 0)
         add("the pushes; after a \(warmup) s warm-up the storm and the measurement last \(duration) s:")
         add()
-        add("```sh")
-        for run in joinRuns { add(run.command.map(Self.shellQuoted).joined(separator: " ")) }
-        add("```")
+        lines += Self.commands(joinRuns.map(\.command))
         add()
         add(
             "| watchers (connected) | joins asked / started / completed / failed | joins completed/s (asked) | connect → keyframe p50 / p99 / max | watchers' frames/s mean / min | server frames/s (of \(fps)) | watchers' frame gap p50 / p99 / max | ticks > 16 ms late | server CPU | bench CPU | other processes |"
@@ -45,23 +43,23 @@ extension BenchReportDocument {
             lines.append("| " + (cells + Self.cpuCells(run.usage)).joined(separator: " | ") + " |")
         }
         add()
-        add("| target | measured | met |")
-        add("| --- | --- | --- |")
         let tolerance = Self.number(Self.watcherFrameRateTolerance, 0)
-        for run in joinRuns {
-            let rates = run.watchers.framesPerSecond
-            // Without a completed join there was no storm to keep the frame rate through.
-            let met =
-                run.watchers.measured == run.settings.watchers && run.joins.completed > 0
-                && abs(rates.mean - Double(fps)) <= Self.watcherFrameRateTolerance
-                && abs(rates.min - Double(fps)) <= Self.watcherFrameRateTolerance
-            let noJoins = run.joins.completed == 0 ? "; no join completed" : ""
-            add(
-                "| \(run.settings.watchers) watchers, \(Self.number(run.settings.joinRate, 0)) joins/s: watchers' frames/s "
-                    + "\(fps) ± \(tolerance) (mean and min) | mean \(Self.number(rates.mean, 1)), min \(Self.number(rates.min, 1))"
-                    + "\(noJoins) | \(met ? "yes" : "**no**") |"
-            )
-        }
+        lines += Self.table(
+            joinRuns.map { run in
+                let rates = run.watchers.framesPerSecond
+                // Without a completed join there was no storm to keep the frame rate through.
+                let met =
+                    run.watchers.measured == run.settings.watchers && run.joins.completed > 0
+                    && abs(rates.mean - Double(fps)) <= Self.watcherFrameRateTolerance
+                    && abs(rates.min - Double(fps)) <= Self.watcherFrameRateTolerance
+                let noJoins = run.joins.completed == 0 ? "; no join completed" : ""
+                return Target(
+                    name: "\(run.settings.watchers) watchers, \(Self.number(run.settings.joinRate, 0)) joins/s: "
+                        + "watchers' frames/s \(fps) ± \(tolerance) (mean and min)",
+                    measured: "mean \(Self.number(rates.mean, 1)), min \(Self.number(rates.min, 1))\(noJoins)",
+                    met: met
+                )
+            })
         add()
         for run in joinRuns where run.watchers.publishedPerSecond > Double(fps) + Self.watcherFrameRateTolerance {
             let composed = run.usage.metrics?.framesPublished

@@ -27,9 +27,7 @@ extension BenchReportDocument {
         let warmup = Self.number(settings.warmupSeconds, 0)
         add("a \(warmup) s warm-up the bench measured for \(Self.number(settings.durationSeconds, 0)) s:")
         add()
-        add("```sh")
-        for run in pushRuns { add(run.command.map(Self.shellQuoted).joined(separator: " ")) }
-        add("```")
+        lines += Self.commands(pushRuns.map(\.command))
         add()
         add(
             "| data directory on | pushers | viewers (connected) | acknowledged pushes/s | non-2xx / no answer | push latency p50 / p99 / max | viewers' frame gap p50 / p99 / max | server frames/s (of \(fps)) | ticks > 16 ms late | server CPU | bench CPU | other processes |"
@@ -51,11 +49,7 @@ extension BenchReportDocument {
             lines.append("| " + (cells + Self.cpuCells(run.usage)).joined(separator: " | ") + " |")
         }
         add()
-        add("| target | measured | met |")
-        add("| --- | --- | --- |")
-        for target in pushTargets() {
-            add("| \(target.name) | \(target.measured) | \(target.met.map { $0 ? "yes" : "**no**" } ?? "not run") |")
-        }
+        lines += Self.table(pushTargets())
         add()
         for run in pushRuns where !run.pushes.rejected.isEmpty || !run.pushes.failed.isEmpty {
             let rejected = BenchPushResult.counts(run.pushes.rejected, prefix: "HTTP ")

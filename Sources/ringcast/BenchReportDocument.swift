@@ -72,12 +72,7 @@ struct BenchReportDocument {
         add("and a copy of `config/ringcast.json` whose `limits.writesPerMinute` is 0 and `limits.maxViewers`")
         add("100000, then the bench with the server's pid (`$TMP` is the temporary directory):")
         add()
-        add("```sh")
-        if let serverCommand { add(serverCommand) }
-        for run in runs {
-            add(run.command.map(Self.shellQuoted).joined(separator: " "))
-        }
-        add("```")
+        lines += Self.commands(runs.map(\.command), after: serverCommand)
         add()
         if !baselines.isEmpty {
             add("Then, as the yardstick, `bench/baseline/broadcaster.c` — a minimal libwebsockets 4.1.6 server")
@@ -85,12 +80,7 @@ struct BenchReportDocument {
             add("one per tick with a rising `seq`, newest frame wins, and does nothing else — watched by the")
             add("same bench without pushes:")
             add()
-            add("```sh")
-            if let baselineCommand { add(baselineCommand) }
-            for run in baselines {
-                add(run.command.map(Self.shellQuoted).joined(separator: " "))
-            }
-            add("```")
+            lines += Self.commands(baselines.map(\.command), after: baselineCommand)
             add()
         }
         let warmup = Self.number(first?.warmupSeconds ?? 0, 0)
@@ -108,11 +98,7 @@ struct BenchReportDocument {
         lines += tables(raw)
         add("## Targets")
         add()
-        add("| target | measured | met |")
-        add("| --- | --- | --- |")
-        for target in targets(raw) {
-            add("| \(target.name) | \(target.measured) | \(target.met.map { $0 ? "yes" : "**no**" } ?? "not run") |")
-        }
+        lines += Self.table(targets(raw))
         add()
         for run in raw where run.window.publishedPerSecond < Double(fps) * 0.95 {
             let published = Self.number(run.window.publishedPerSecond, 1)
@@ -355,6 +341,17 @@ struct BenchReportDocument {
     }
 
     // MARK: - Formatting
+
+    /// A ```sh block: `first` when there is one, then each command line with its arguments quoted.
+    static func commands(_ commands: [[String]], after first: String? = nil) -> [String] {
+        ["```sh"] + (first.map { [$0] } ?? []) + commands.map { $0.map(shellQuoted).joined(separator: " ") } + ["```"]
+    }
+
+    /// The targets as a table: each one's name, what was measured, and whether it was met.
+    static func table(_ targets: [Target]) -> [String] {
+        ["| target | measured | met |", "| --- | --- | --- |"]
+            + targets.map { "| \($0.name) | \($0.measured) | \($0.met.map { $0 ? "yes" : "**no**" } ?? "not run") |" }
+    }
 
     static func milliseconds(_ samples: BenchResult.Percentiles, withMax: Bool) -> String {
         guard let p50 = samples.p50, let p99 = samples.p99 else { return "—" }

@@ -11,17 +11,11 @@ import Foundation
 /// Main thread only; the WebSocket client's thread touches only the recorder.
 final class BenchRun {
     struct Settings {
-        var address: ServerAddress
-        var token: String?
-        var board: String
-        var format: BenchFormat
+        var shared: BenchSettings
         var client: BenchClientKind
         var viewers: Int
         var latencyViewers: Int
         var pushInterval: Double
-        var duration: Double
-        var warmup: Double
-        var serverPID: Int?
         /// Only open viewers and count what arrives: no REST call at all (for servers without the
         /// API, such as bench/baseline's broadcaster).
         var watchOnly = false
@@ -37,35 +31,35 @@ final class BenchRun {
 
     init(settings: Settings) {
         self.settings = settings
-        self.session = BenchBoardSession(address: settings.address, token: settings.token, board: settings.board)
+        self.session = BenchBoardSession(settings.shared)
     }
 
     func run() throws(BenchFailure) -> BenchResult {
+        let shared = settings.shared
         var ringIDs: [String] = []
         var restore: (probe: BenchBoard.Ring, animated: BenchBoard.Ring)?
         if !settings.watchOnly {
             let board = try session.readBoard()
             guard let probe = board.probeRing, let animated = board.animatedRing else {
-                throw BenchFailure("board \(settings.board) needs two plain rings (one to probe, one to keep animating)")
+                throw BenchFailure("board \(shared.board) needs two plain rings (one to probe, one to keep animating)")
             }
             probeRing = probe.id
             ringIDs = board.rings.map(\.id)
             restore = (probe, animated)
         }
-        let serverPID = settings.serverPID.map(String.init)
-        if let serverPID { _ = try BenchSystem.processSample(serverPID) }
+        let serverPID = try shared.readableServerPID()
 
         // One descriptor a viewer; lws sizes its tables from RLIMIT_NOFILE when its context is
         // created, so this comes before the client.
         try BenchSystem.raiseOpenFileLimit(to: settings.viewers + 128)
-        let reader = settings.format.reader(ringIDs: ringIDs, probeRing: probeRing)
+        let reader = shared.format.reader(ringIDs: ringIDs, probeRing: probeRing)
         let recorder = BenchRecorder(
             viewers: settings.viewers,
             sampled: settings.watchOnly ? 0 : settings.latencyViewers,
             reader: reader,
             recordFrames: settings.recordFramesPath != nil
         )
-        let client = try settings.client.make(address: settings.address, recorder: recorder)
+        let client = try settings.client.make(address: shared.address, recorder: recorder)
         defer {
             client.shutdown()
             if let restore { session.restore(animated: restore.animated, others: [restore.probe]) }
@@ -73,41 +67,21 @@ final class BenchRun {
 
         if let restore { try session.startAnimating(restore.animated) }
         try client.open(
-            viewers: settings.viewers, path: session.viewerPath(format: settings.format), address: settings.address,
+            viewers: settings.viewers, path: session.viewerPath(format: shared.format), address: shared.address,
             recorder: recorder)
         nextProbe = BenchSystem.now()
-        try drive(recorder, until: BenchSystem.now() + Self.nanoseconds(settings.warmup))
+        try drive(recorder, until: BenchSystem.now() + BenchSystem.nanoseconds(shared.warmup))
 
-        let metricsBefore = scrapeMetrics()
-        let loadAverage = BenchSystem.loadAverage()
-        let before = try BenchCPUSample(serverPID: serverPID)
-        let windowStart = BenchSystem.now()
-        let startSeq = recorder.startWindow()
-
-        try drive(recorder, until: windowStart + Self.nanoseconds(settings.duration))
-
-        let windowEnd = BenchSystem.now()
-        let endSeq = recorder.endWindow()
-        let after = try BenchCPUSample(serverPID: serverPID)
-        let metricsAfter = scrapeMetrics()
+        let window = try BenchWindow(recorder: recorder, serverPID: serverPID, metrics: scrapeMetrics) {
+            start throws(BenchFailure) in try drive(recorder, until: start + BenchSystem.nanoseconds(shared.duration))
+        }
 
         // Let frames up to the window's last one, and those showing the last probes, arrive.
-        let settled = BenchSystem.now() + 2_000_000_000
-        while BenchSystem.now() < settled, let slowest = recorder.slowestOpenSeq(), slowest < endSeq + 3 {
-            usleep(10_000)
-        }
+        recorder.settle(upTo: window.end.seq + 3)
         let state = recorder.snapshot()
         if let path = settings.recordFramesPath { try Self.write(state.recording, to: path) }
 
-        return summarize(
-            state,
-            recorder: recorder,
-            window: (start: windowStart, end: windowEnd, startSeq: startSeq, endSeq: endSeq),
-            usage: BenchCPUSample.usage(
-                from: before, to: after, seconds: Double(windowEnd - windowStart) / 1e9, serverPID: settings.serverPID),
-            loadAverage: loadAverage,
-            metrics: metricsBefore.flatMap { before in metricsAfter.map { BenchMetrics.delta(before, $0) } }
-        )
+        return summarize(state, recorder: recorder, window: window)
     }
 
     // MARK: - Phases
@@ -126,7 +100,7 @@ final class BenchRun {
             guard now < deadline else { return }
             if now >= nextProbe {
                 try probe(recorder)
-                let gap = Self.nanoseconds(settings.pushInterval * Double.random(in: 0.5..<1.5))
+                let gap = BenchSystem.nanoseconds(settings.pushInterval * Double.random(in: 0.5..<1.5))
                 nextProbe = max(nextProbe + gap, BenchSystem.now())
             }
             if now >= session.nextAnimation { try session.animate() }
@@ -158,16 +132,10 @@ final class BenchRun {
 
     // MARK: - Result
 
-    private func summarize(
-        _ state: BenchRecorder.State,
-        recorder: BenchRecorder,
-        window: (start: UInt64, end: UInt64, startSeq: UInt64, endSeq: UInt64),
-        usage: BenchCPUSample.Usage,
-        loadAverage: [Double]?,
-        metrics: BenchResult.MetricsDelta?
-    ) -> BenchResult {
-        let seconds = Double(window.end - window.start) / 1e9
-        let published = Int(window.endSeq - window.startSeq)
+    private func summarize(_ state: BenchRecorder.State, recorder: BenchRecorder, window: BenchWindow) -> BenchResult {
+        let shared = settings.shared
+        let seconds = window.seconds
+        let published = Int(window.end.seq - window.start.seq)
         let measured = state.viewers.filter(\.inWindow)
         let rates = measured.map { Double($0.windowFrames) / seconds }.sorted()
         let received = measured.reduce(0) { $0 + $1.windowFrames }
@@ -178,13 +146,14 @@ final class BenchRun {
         var roundTrips: [Double] = []
         var missed = 0
         var probes = 0
+        let usage = window.usage(serverPID: shared.serverPID)
         let sampled = recorder.sampleSlots.filter { state.viewers[$0.key].inWindow && state.viewers[$0.key].state == .open }
         func milliseconds(from start: UInt64, to end: UInt64) -> Double {
             Double(Int64(bitPattern: end &- start)) / 1e6
         }
         for probe in state.probes {
             guard let sent = probe.sentAt, let acknowledged = probe.acknowledgedAt,
-                acknowledged >= window.start, acknowledged <= window.end
+                acknowledged >= window.start.time, acknowledged <= window.end.time
             else { continue }
             probes += 1
             roundTrips.append(milliseconds(from: sent, to: acknowledged))
@@ -202,14 +171,14 @@ final class BenchRun {
             date: ISO8601DateFormatter().string(from: Date()),
             command: CommandLine.arguments,
             settings: .init(
-                server: settings.address.description,
-                board: settings.board,
-                format: settings.format.rawValue,
+                server: shared.address.description,
+                board: shared.board,
+                format: shared.format.rawValue,
                 client: settings.client.rawValue,
                 viewers: settings.viewers,
                 pushIntervalSeconds: settings.pushInterval,
-                durationSeconds: settings.duration,
-                warmupSeconds: settings.warmup,
+                durationSeconds: shared.duration,
+                warmupSeconds: shared.warmup,
                 latencyViewers: recorder.sampleSlots.count,
                 probeRing: probeRing,
                 animatedRing: session.animatedRing,
@@ -253,8 +222,8 @@ final class BenchRun {
             bench: usage.bench,
             machineCPUPercent: usage.machinePercent,
             otherProcessesCPUPercent: usage.othersPercent,
-            loadAverage: loadAverage,
-            metrics: metrics
+            loadAverage: window.loadAverage,
+            metrics: window.metricsDelta
         )
     }
 
@@ -299,8 +268,6 @@ final class BenchRun {
         let scale = pow(10, Double(places))
         return (value * scale).rounded() / scale
     }
-
-    private static func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(seconds * 1e9) }
 }
 
 @available(*, unavailable)

@@ -32,7 +32,7 @@ final class BenchSocketLoop {
     private let recorder: BenchRecorder
     private let epoll: BenchEpoll
     private var connections: [Int: Connection] = [:]
-    private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
+    private var socketReader = BenchSocketReader()
 
     init(recorder: BenchRecorder) throws(BenchFailure) {
         self.recorder = recorder
@@ -69,23 +69,10 @@ final class BenchSocketLoop {
     // MARK: - Events
 
     private func readable(_ connection: Connection) {
-        var endOfStream = false
-        for _ in 0..<Self.readsPerWake {
-            let count = scratch.withUnsafeMutableBytes { recv(connection.descriptor, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                connection.buffer.append(contentsOf: scratch[0..<count])
-                if count < scratch.count { break }
-            } else if count == 0 {
-                endOfStream = true
-                break
-            } else if errno == EAGAIN || errno == EINTR {
-                break
-            } else {
-                return end(connection, reason: "recv: \(String(cString: strerror(errno)))")
-            }
-        }
+        let outcome = socketReader.read(connection.descriptor, into: &connection.buffer, reads: Self.readsPerWake)
+        if case .failed(let reason) = outcome { return end(connection, reason: reason) }
         guard parse(connection) else { return }
-        if endOfStream {
+        if case .closed = outcome {
             end(
                 connection,
                 reason: connection.isOpen
@@ -97,7 +84,7 @@ final class BenchSocketLoop {
     /// connection ended.
     private func parse(_ connection: Connection) -> Bool {
         if !connection.isOpen {
-            guard let headerEnd = Self.endOfHeaders(in: connection.buffer) else { return true }
+            guard let headerEnd = HTTPClient.endOfHeaders(in: connection.buffer) else { return true }
             let statusLine = String(decoding: connection.buffer.prefix { $0 != 13 }, as: UTF8.self)
             let parts = statusLine.split(separator: " ", maxSplits: 2)
             guard parts.count >= 2, parts[1] == "101" else {
@@ -218,14 +205,5 @@ final class BenchSocketLoop {
     /// Control frames only: the payload is at most 125 bytes.
     private static func maskedFrame(opcode: UInt8, payload: [UInt8]) -> [UInt8] {
         [0x80 | opcode, 0x80 | UInt8(min(payload.count, 125)), 0, 0, 0, 0] + payload.prefix(125)
-    }
-
-    private static func endOfHeaders(in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4)
-        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-            return index
-        }
-        return nil
     }
 }

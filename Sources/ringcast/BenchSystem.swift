@@ -14,6 +14,9 @@ enum BenchSystem {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
+    /// `seconds` in the unit of `now()`.
+    static func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(seconds * 1e9) }
+
     /// Raises the soft RLIMIT_NOFILE to at least `needed`. Must run before the WebSocket client's
     /// lws context exists: lws sizes its connection table from this limit once, at creation.
     static func raiseOpenFileLimit(to needed: Int) throws(BenchFailure) {

@@ -18,19 +18,16 @@ struct BenchUsage: Codable, Sendable {
     /// Ticks later than this count as late.
     static let lateTickThresholdSeconds = 0.016
 
-    init(
-        from before: BenchCPUSample, to after: BenchCPUSample, seconds: Double, serverPID: Int?, loadAverage: [Double]?,
-        metricsBefore: BenchMetrics?, metricsAfter: BenchMetrics?
-    ) {
-        let usage = BenchCPUSample.usage(from: before, to: after, seconds: seconds, serverPID: serverPID)
+    init(_ window: BenchWindow, serverPID: Int?) {
+        let usage = window.usage(serverPID: serverPID)
         server = usage.server
         bench = usage.bench
         machineCPUPercent = usage.machinePercent
         otherProcessesCPUPercent = usage.othersPercent
-        self.loadAverage = loadAverage
-        if let metricsBefore, let metricsAfter {
-            metrics = BenchMetrics.delta(metricsBefore, metricsAfter)
-            lateTicks = BenchMetrics.lateTicks(metricsBefore, metricsAfter, threshold: Self.lateTickThresholdSeconds)
+        loadAverage = window.loadAverage
+        metrics = window.metricsDelta
+        if let before = window.start.metrics, let after = window.end.metrics {
+            lateTicks = BenchMetrics.lateTicks(before, after, threshold: Self.lateTickThresholdSeconds)
         }
     }
 

@@ -1,15 +1,8 @@
 extension BenchViewerSummary {
     /// Lines for a result's printed table, the label first.
     func rows(_ noun: String) -> [(label: String, value: String)] {
-        var rows: [(label: String, value: String)] = []
-        rows.append(
-            (
-                noun,
-                "\(requested) requested, \(connected) connected, \(measured) measured, \(droppedDuringWindow) dropped"
-            ))
-        for (reason, count) in endings.sorted(by: { $0.value > $1.value }).prefix(3) {
-            rows.append(("  ended early", "\(count)× \(reason)"))
-        }
+        var rows = BenchResult.viewerRows(
+            noun, requested: requested, connected: connected, measured: measured, dropped: droppedDuringWindow, endings: endings)
         rows.append(
             (
                 "  frames/s each",

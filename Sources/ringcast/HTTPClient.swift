@@ -96,23 +96,28 @@ final class HTTPClient {
 
     private func connectIfNeeded() throws(BenchFailure) {
         guard descriptor < 0 else { return }
+        descriptor = try Self.connect(to: address, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// A blocking TCP socket connected to `address`, Nagle off, each send and receive bounded by
+    /// `timeoutSeconds` (and connect(2) too: SO_SNDTIMEO bounds it on Linux).
+    static func connect(to address: ServerAddress, timeoutSeconds: Int) throws(BenchFailure) -> Int32 {
         let socket = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else { throw .errno("socket") }
-        // SO_SNDTIMEO also bounds connect(2) on Linux.
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         var noDelay: Int32 = 1
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
         let result = address.socketAddress.withUnsafeBytes { bytes in
-            connect(socket, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
+            Glibc.connect(socket, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
         }
         guard result == 0 else {
             let failure = BenchFailure.errno("connect")
             close(socket)
             throw failure
         }
-        descriptor = socket
+        return socket
     }
 
     private func send(_ bytes: [UInt8]) throws(BenchFailure) {
@@ -177,7 +182,9 @@ final class HTTPClient {
         }
     }
 
-    private static func endOfHeaders(in bytes: [UInt8]) -> Int? {
+    /// Where the blank line that ends an HTTP head starts in `bytes` (its "\r\n\r\n"), or nil when
+    /// the head has not all arrived.
+    static func endOfHeaders(in bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
         for index in 0...(bytes.count - 4)
         where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {

@@ -104,15 +104,11 @@ public struct Animator: Sendable {
     /// The revision once every accepted change has started.
     public var revision: Int { projected.revision }
 
-    /// Makes the next change's revision follow `revision` at least (after going back to an older
-    /// state, so that no revision names two different states).
+    /// Makes the next change's revision follow `revision` at least, after going back to an older
+    /// state (a restored animator, nothing pending), so that no revision names two different states.
     public mutating func raiseRevision(to revision: Int) {
-        if pending.isEmpty {
-            board.revision = max(board.revision, revision)
-        } else {
-            // Pending changes add their own increments on top of the board's revision.
-            board.revision = max(board.revision, revision - pending.count)
-        }
+        precondition(pending.isEmpty, "raise the revision of a restored animator, before it accepts changes")
+        board.revision = max(board.revision, revision)
     }
 
     /// Applies the changes that start at or before `tick`, in the order they were accepted. A change that

@@ -354,7 +354,7 @@ final class Application: TransportDelegate {
         if let cached = channel.cachedResponse, cached.tick == tick, cached.etag == channel.etag {
             return cached.response
         }
-        let response = HTTPResponse.json(channel.animator.snapshot(at: tick), headers: [(name: "ETag", value: etag(of: channel))])
+        let response = HTTPResponse.json(channel.animator.snapshot(at: tick), headers: [(name: "ETag", value: channel.etag)])
         channel.cachedResponse = (tick, channel.etag, response)
         return response
     }
@@ -376,7 +376,7 @@ final class Application: TransportDelegate {
         }
         var animator = channel.animator
         let start = try animator.accept(change, at: broadcaster.startTick(for: channel))
-        if let expected = request.headers["if-match"], expected != "*", expected != etag(of: channel) {
+        if let expected = request.headers["if-match"], expected != "*", expected != channel.etag {
             throw APIError(
                 status: 412,
                 code: "precondition_failed",
@@ -387,11 +387,10 @@ final class Application: TransportDelegate {
         let state = animator.state
         channel.animator = animator
         channel.etag = etag(revision: state.revision)
-        channel.writesInFlight += 1
         broadcaster.changeAccepted(channel, at: start)
         nextWriteID += 1
         let id = nextWriteID
-        pendingWrites[id] = PendingWrite(channel: channel, state: state, etag: channel.etag, respond: respond)
+        pendingWrites[id] = PendingWrite(channel: channel, state: state, respond: respond)
         let application = ServiceThreadBound(value: self)
         let thread = loop.handle
         // Encoded on the store's writer thread, and only if it is the board's newest in its batch.
@@ -405,9 +404,8 @@ final class Application: TransportDelegate {
     private func writeFinished(_ id: UInt64, error: StorageError?) {
         guard let write = pendingWrites.removeValue(forKey: id) else { return }
         let channel = write.channel
-        channel.writesInFlight -= 1
         guard let error else {
-            channel.durable = (write.state, write.etag)
+            channel.durable = write.state
             metrics.pushed(board: channel.name)
             // The board as a GET would show it now; the writes of one batch share one encoding.
             write.respond(boardResponse(channel))
@@ -418,10 +416,10 @@ final class Application: TransportDelegate {
         // Everything accepted since the last commit goes: the board shows what is durable.
         let handedOut = channel.animator.revision
         channel.animator = Self.animator(
-            for: channel.spec, stored: channel.durable.state, fps: configuration.fps, tick: clock.currentTick(), logger: logger)
+            for: channel.spec, stored: channel.durable, fps: configuration.fps, tick: clock.currentTick(), logger: logger)
         // The revisions of the lost writes are never used again for other states.
         channel.animator.raiseRevision(to: handedOut)
-        channel.etag = channel.durable.etag
+        channel.etag = etag(revision: channel.durable.revision)
         broadcaster?.stateReplaced(channel)
         write.respond(
             .error(
@@ -486,11 +484,6 @@ final class Application: TransportDelegate {
             || media == "application/x-www-form-urlencoded"
     }
 
-    /// The board's ETag, which changes with every accepted write and only then.
-    private func etag(of channel: BoardChannel) -> String {
-        channel.etag
-    }
-
     /// The ETag of a board at `revision`: the revision and this server run's nonce. Revisions
     /// are never reused within a run (a revert skips the lost ones); the nonce keeps a tag of a
     /// write that was lost in a crash from naming another state after the restart.
@@ -524,7 +517,6 @@ private struct PendingWrite {
     var channel: BoardChannel
     /// The board's state with this write, durable once the store says so.
     var state: BoardState
-    var etag: String
     var respond: (HTTPResponse) -> Void
 }
 

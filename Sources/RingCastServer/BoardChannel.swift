@@ -6,13 +6,10 @@ import RingCastTransport
 /// Touched only on the service thread.
 final class BoardChannel {
     var animator: Animator
-    /// The state of the newest write the store has committed, and its ETag: what a failed write
-    /// reverts to.
-    var durable: (state: BoardState, etag: String)
+    /// The state of the newest write the store has committed: what a failed write reverts to.
+    var durable: BoardState
     /// The ETag of the board with every accepted write.
     var etag: String
-    /// Writes handed to the store and not yet answered.
-    var writesInFlight = 0
     /// The layout never changes while the server runs, so it is encoded once per format.
     let layouts: [WireFormat: OutgoingMessage]
     /// The newest tick published to viewers.
@@ -33,7 +30,7 @@ final class BoardChannel {
     init(animator: Animator, etag: String) {
         self.animator = animator
         self.etag = etag
-        self.durable = (animator.state, etag)
+        self.durable = animator.state
         let layout = FrameComposer.layout(of: animator.spec)
         self.layouts = Dictionary(
             uniqueKeysWithValues: WireFormat.allCases.map { ($0, OutgoingMessage(format: $0, $0.encode(layout))) })

@@ -48,9 +48,8 @@ struct LegacyState: Decodable {
         var skipped: [String] = []
         for spec in boards {
             guard let saved = legacy.boards[spec.name] else { continue }
-            var animator = Animator(spec: spec, fps: clock.fps, tick: tick)
             let secondsAgo = { (countdown: LegacyCountdown) in clock.now() - countdown.startedAt / 1000 }
-            var board = animator.projected
+            var board = Board(spec: spec)
             skipped += board.restore(
                 targets: saved.progress ?? [:],
                 colors: saved.colors ?? [:],
@@ -59,14 +58,14 @@ struct LegacyState: Decodable {
                 countdown: saved.countdown.map { Countdown(seconds: $0.seconds, start: -secondsAgo($0)) },
                 revision: min(max(saved.revision ?? 0, 0), Int(BoardState.maximumRevision))
             ).map { "\(spec.name).\($0)" }
-            var state = board.state(fps: clock.fps, epoch: tick)
-            state.board = spec.name
+            let state = board.state(fps: clock.fps, epoch: tick)
             do {
-                animator = try Animator(spec: spec, fps: clock.fps, state: state)
+                // The same checks a stored state gets at every start.
+                _ = try Animator(spec: spec, fps: clock.fps, state: state)
             } catch {
                 throw StartupError("\(path): board \(spec.name): \(error)")
             }
-            states[spec.name] = animator.state
+            states[spec.name] = state
         }
         return (states, skipped)
     }

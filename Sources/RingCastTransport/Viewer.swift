@@ -54,10 +54,11 @@ final class Viewer {
         }
         if let latest = channel.latest, channel.sequence > sentSequence {
             let holdsBase = channel.latestBase.contains(sentSequence)
-            let skipped = channel.publishes &- sentPublishes &- 1
+            // Publishes since the last one sent, but for the one sent now.
+            let skipped = channel.publishes > sentPublishes ? channel.publishes - sentPublishes - 1 : 0
             sentSequence = channel.sequence
             sentPublishes = channel.publishes
-            return (holdsBase ? latest : channel.latestKeyframe ?? latest, skipped < channel.publishes ? skipped : 0)
+            return (holdsBase ? latest : channel.latestKeyframe ?? latest, skipped)
         }
         return nil
     }

@@ -116,7 +116,7 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         port: configuration.port,
         webRoot: webRoot,
         websocketPath: "/ws",
-        dynamicPrefixes: ["/api", "/healthz", "/readyz", "/metrics"],
+        dynamicPrefixes: application.dynamicPrefixes,
         maxBodyBytes: configuration.maxBodyBytes,
         pingInterval: configuration.pingIntervalSeconds,
         stallTimeout: configuration.stallTimeoutSeconds

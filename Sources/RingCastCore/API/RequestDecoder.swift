@@ -16,14 +16,17 @@ public enum RequestDecoder {
         }
     }
 
+    /// Foundation's errors in the API's words: never its own text, which names Swift types.
     private static func apiError(for error: DecodingError) -> APIError {
         switch error {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             return .malformed("the request body is not valid JSON")
         case .dataCorrupted(let context):
-            return .malformed(context.debugDescription, field: RequestField.path(context.codingPath))
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return .malformed(context.debugDescription, field: RequestField.path(context.codingPath))
+            let field = RequestField.path(context.codingPath)
+            return .malformed("\(field ?? "the value") is not valid here", field: field)
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let field = RequestField.path(context.codingPath)
+            return .malformed("\(field ?? "the request body") must be \(describe(type))", field: field)
         case .keyNotFound(let key, let context):
             return .malformed(
                 "missing key \"\(key.stringValue)\"",
@@ -31,6 +34,16 @@ public enum RequestDecoder {
             )
         @unknown default:
             return .malformed("the request body could not be decoded")
+        }
+    }
+
+    /// A Swift type as the JSON a client should send instead.
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Float.Type, is Int.Type, is Int64.Type: "a number"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        default: String(describing: type).hasPrefix("Array<") ? "an array" : "an object"
         }
     }
 }

@@ -2,13 +2,14 @@ import Foundation
 import RingCastCore
 import RingCastTransport
 
-/// Who may read and who may write, from the configured tokens and Origin allow-list.
+/// Who may read and who may write, from the configured tokens.
 ///
-/// Writes need the write token when one is configured. Reads (REST reads, viewers, metrics)
-/// need the read token or the write token when a read token is configured. Browsers cannot set
-/// headers on a WebSocket, so viewers may present the token as `?token=` or the
-/// `ringcast_token` cookie instead of `Authorization: Bearer`.
-struct AccessPolicy: Sendable {
+/// Writes need the write token when one is configured, and only from `Authorization: Bearer`: a
+/// cookie or a query string is sent by a browser on another site's behalf, a header is not.
+/// Reads (REST reads, viewers, metrics) need the read token or the write token when a read token
+/// is configured. Browsers cannot set headers on a WebSocket, so readers may present their token
+/// as `?token=` or the `ringcast_token` cookie instead.
+struct TokenPolicy: Sendable {
     enum Access {
         case read
         case write
@@ -16,18 +17,20 @@ struct AccessPolicy: Sendable {
 
     var writeToken: String?
     var readToken: String?
-    var allowedOrigins: [String]
 
     static let cookieName = "ringcast_token"
 
     /// Throws 401 without (valid) credentials and 403 for a read token used to write.
     func check(_ access: Access, _ request: HTTPRequest) throws(APIError) {
-        let presented = Self.presentedToken(in: request)
         switch access {
         case .write:
             guard let writeToken else { return }
-            guard let presented else {
-                throw Self.unauthorized("this server needs a write token: send Authorization: Bearer <token>")
+            guard let presented = Self.bearerToken(in: request) else {
+                let elsewhere = Self.cookieOrQueryToken(in: request) != nil
+                throw Self.unauthorized(
+                    elsewhere
+                        ? "a write token is accepted only as Authorization: Bearer <token>, never from a cookie or ?token="
+                        : "this server needs a write token: send Authorization: Bearer <token>")
             }
             if Self.constantTimeEquals(presented, writeToken) { return }
             if let readToken, Self.constantTimeEquals(presented, readToken) {
@@ -36,7 +39,7 @@ struct AccessPolicy: Sendable {
             throw Self.unauthorized("the token is not valid")
         case .read:
             guard let readToken else { return }
-            guard let presented else {
+            guard let presented = Self.bearerToken(in: request) ?? Self.cookieOrQueryToken(in: request) else {
                 throw Self.unauthorized(
                     "this server needs a read token: send Authorization: Bearer <token>, ?token= or the \(Self.cookieName) cookie"
                 )
@@ -47,35 +50,26 @@ struct AccessPolicy: Sendable {
         }
     }
 
-    /// Throws 403 when an allow-list is configured and a browser's Origin is not on it.
-    /// Clients that send no Origin (scripts, tools) are not browsers and are let through.
-    func checkOrigin(_ request: HTTPRequest) throws(APIError) {
-        guard !allowedOrigins.isEmpty, let origin = request.headers["origin"] else { return }
-        guard allowedOrigins.contains(origin) else {
-            throw APIError(
-                status: 403, code: "forbidden_origin", message: "origin \(origin) is not allowed to watch", field: "Origin")
-        }
-    }
-
     private static func unauthorized(_ message: String) -> APIError {
         APIError(status: 401, code: "unauthorized", message: message, field: "Authorization")
     }
 
-    /// The token from `Authorization: Bearer`, else `?token=`, else the cookie.
-    static func presentedToken(in request: HTTPRequest) -> String? {
-        if let header = request.headers["authorization"] {
-            let parts = header.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" {
-                return parts[1].trimmingCharacters(in: .whitespaces)
-            }
-            return ""
-        }
+    /// The token from `Authorization: Bearer`; "" for another scheme (never valid); nil without
+    /// the header.
+    static func bearerToken(in request: HTTPRequest) -> String? {
+        guard let header = request.headers["authorization"] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return "" }
+        return parts[1].trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The token from `?token=`, else from the cookie.
+    static func cookieOrQueryToken(in request: HTTPRequest) -> String? {
         if let token = request.query["token"] { return token }
-        if let cookies = request.headers["cookie"] {
-            for pair in cookies.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if parts.count == 2, parts[0] == cookieName { return parts[1] }
-            }
+        guard let cookies = request.headers["cookie"] else { return nil }
+        for pair in cookies.split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, parts[0] == cookieName { return parts[1] }
         }
         return nil
     }

@@ -1,15 +1,12 @@
 import RingCastCore
 import RingCastTransport
 
-/// One board as the service thread holds it: its animator, what is durably stored of it, its
-/// encoded layouts and newest keyframes, and who watches it in which encoding.
+/// What the broadcaster keeps of one board between ticks: its encoded layouts, its newest
+/// keyframes, and where its frames stand on the grid. The board itself (its animator) belongs to
+/// the request side; this type only reads it.
 /// Touched only on the service thread.
-final class BoardChannel {
-    var animator: Animator
-    /// The state of the newest write the store has committed: what a failed write reverts to.
-    var durable: BoardState
-    /// The ETag of the board with every accepted write.
-    var etag: String
+final class BoardStream {
+    let board: LiveBoard
     /// The layout never changes while the server runs, so it is encoded once per format.
     let layouts: [WireFormat: OutgoingMessage]
     /// The newest tick published to viewers.
@@ -21,29 +18,20 @@ final class BoardChannel {
     var unchangedSince: Int64?
     /// The next frame must reach every viewer as a keyframe (the state was reverted).
     var forceKeyframe = false
-    /// The newest answer to a GET of this board, with the tick and ETag it shows.
-    var cachedResponse: (tick: Int64, etag: String, response: HTTPResponse)?
-    /// Viewers per encoding; frames are encoded only for formats someone watches.
-    var viewers: [WireFormat: Int] = [:]
     private var keyframes: [WireFormat: (tick: Int64, message: OutgoingMessage)] = [:]
 
-    init(animator: Animator, etag: String) {
-        self.animator = animator
-        self.etag = etag
-        self.durable = animator.state
-        let layout = FrameComposer.layout(of: animator.spec)
+    init(board: LiveBoard) {
+        self.board = board
+        let layout = FrameComposer.layout(of: board.spec)
         self.layouts = Dictionary(
             uniqueKeysWithValues: WireFormat.allCases.map { ($0, OutgoingMessage(format: $0, $0.encode(layout))) })
     }
 
-    var name: String { animator.spec.name }
-    var spec: BoardSpec { animator.spec }
-    var totalViewers: Int { viewers.values.reduce(0, +) }
+    var name: String { board.name }
 
-    /// The transport channel of one encoding; `resting` viewers (`motion=reduced`) get only the
-    /// keyframes of the frames that show the board at rest.
-    func channel(_ format: WireFormat, resting: Bool) -> String {
-        "\(name)/\(format.rawValue)" + (resting ? "/resting" : "")
+    /// The stream of one encoding and motion of this board.
+    func key(_ format: WireFormat, _ motion: StreamKey.Motion) -> StreamKey {
+        StreamKey(board: name, format: format, motion: motion)
     }
 
     /// `frame` (of `tick`) as a self-contained message, encoded at most once per tick and format.
@@ -61,7 +49,7 @@ final class BoardChannel {
 }
 
 @available(*, unavailable)
-extension BoardChannel: Sendable {}
+extension BoardStream: Sendable {}
 
 extension OutgoingMessage {
     convenience init(format: WireFormat, _ bytes: [UInt8]) {

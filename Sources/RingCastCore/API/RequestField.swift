@@ -29,8 +29,9 @@ enum RequestField {
         for key in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
         where !allowed.contains(key.stringValue) {
             let known = allowed.map { "\"\($0)\"" }.joined(separator: ", ")
+            let expectation = allowed.isEmpty ? "this request takes no keys" : "allowed keys here: \(known)"
             throw APIError.unknownField(
-                "unknown key \(quoted(key.stringValue)); allowed keys here: \(known)",
+                "unknown key \(quoted(key.stringValue)); \(expectation)",
                 field: path(field, key.stringValue)
             )
         }

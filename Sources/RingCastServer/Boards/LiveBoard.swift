@@ -1,0 +1,35 @@
+import RingCastCore
+
+/// One configured board as the server holds it while running: its animator, the newest state the
+/// store has committed, and its ETag. The request side changes it; the stream side reads it.
+/// Touched only on the service thread.
+final class LiveBoard {
+    var animator: Animator
+    /// The state of the newest write the store has committed: what a failed write reverts to.
+    var durable: BoardState
+    /// The ETag of the board with every accepted write.
+    var etag: String
+
+    init(animator: Animator, etag: String) {
+        self.animator = animator
+        self.etag = etag
+        self.durable = animator.state
+    }
+
+    var name: String { animator.spec.name }
+    var spec: BoardSpec { animator.spec }
+
+    /// The tick a change accepted when the grid is at `now` starts at: the next one, and never one
+    /// the board has already composed (should the clock have stepped back).
+    func startTick(now: Int64) -> Int64 {
+        self.now(now) + 1
+    }
+
+    /// `now`, or the newest tick the board composed if that is later: frames only go forward.
+    func now(_ now: Int64) -> Int64 {
+        max(now, animator.composedThrough ?? .min)
+    }
+}
+
+@available(*, unavailable)
+extension LiveBoard: Sendable {}

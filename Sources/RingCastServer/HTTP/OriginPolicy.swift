@@ -1,0 +1,98 @@
+import RingCastCore
+import RingCastTransport
+
+/// Which web pages may use the server, from the `Origin` (or `Referer`) a browser sends.
+///
+/// - Writes: a page's write must come from the server's own site (the Origin's host and port are
+///   the request's `Host`) or from a site on `allowedOrigins`; otherwise 403 `origin_not_allowed`,
+///   also when no token is configured. This is what stops another site's page from submitting a
+///   form or a `fetch` to the API (cross-site request forgery). Without an Origin the `Referer`'s
+///   origin counts; a request with neither is not from a page (curl, scripts, CI) and passes.
+/// - Viewers: when `allowedOrigins` is set, a browser's WebSocket must come from a listed origin
+///   (a page cannot read another site's stream through it); without a list any page may watch.
+struct OriginPolicy: Sendable {
+    var allowedOrigins: [String]
+
+    /// Throws 403 `origin_not_allowed` for a write from another site's page.
+    func checkWrite(_ request: HTTPRequest) throws(APIError) {
+        let origin: String
+        let header: String
+        if let value = request.headers["origin"] {
+            (origin, header) = (value, "Origin")
+        } else if let referer = request.headers["referer"] {
+            (origin, header) = (Self.origin(ofURL: referer) ?? referer, "Referer")
+        } else {
+            return
+        }
+        if allowedOrigins.contains(origin) || Self.isSameSite(origin, host: request.headers["host"]) { return }
+        throw APIError(
+            status: 403, code: "origin_not_allowed",
+            message:
+                "a page from \(Self.quoted(origin)) may not write to this server; add it to allowedOrigins if it should",
+            field: header)
+    }
+
+    /// Throws 403 `origin_not_allowed` when an allow-list is configured and a browser's Origin is
+    /// not on it.
+    func checkViewer(_ request: HTTPRequest) throws(APIError) {
+        guard !allowedOrigins.isEmpty, let origin = request.headers["origin"] else { return }
+        guard allowedOrigins.contains(origin) else {
+            throw APIError(
+                status: 403, code: "origin_not_allowed",
+                message: "a page from \(Self.quoted(origin)) may not watch this server", field: "Origin")
+        }
+    }
+
+    /// True when `origin` (`scheme://host[:port]`) names the host and port of the `Host` header.
+    static func isSameSite(_ origin: String, host: String?) -> Bool {
+        guard let host, let (scheme, authority) = split(origin), let own = Authority(host) else { return false }
+        guard let theirs = Authority(authority) else { return false }
+        let defaultPort = scheme == "https" || scheme == "wss" ? 443 : 80
+        return theirs.host == own.host && (theirs.port ?? defaultPort) == (own.port ?? defaultPort)
+    }
+
+    /// `scheme://authority` of an absolute URL, as a browser writes it in `Origin`.
+    static func origin(ofURL url: String) -> String? {
+        guard let (scheme, rest) = split(url) else { return nil }
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return "\(scheme)://\(authority)"
+    }
+
+    private static func split(_ url: String) -> (scheme: String, rest: Substring)? {
+        guard let range = url.range(of: "://") else { return nil }
+        let scheme = url[..<range.lowerBound].lowercased()
+        guard scheme == "http" || scheme == "https" else { return nil }
+        return (scheme, url[range.upperBound...])
+    }
+
+    /// A client's text for a message: quoted, and cut short.
+    private static func quoted(_ text: String) -> String {
+        "\"" + (text.count > 60 ? text.prefix(60) + "…" : text) + "\""
+    }
+
+    /// `host[:port]`, with IPv6 literals in brackets; the host compared case-insensitively.
+    private struct Authority {
+        var host: String
+        var port: Int?
+
+        init?(_ text: some StringProtocol) {
+            let text = text.lowercased()
+            if text.hasPrefix("[") {
+                guard let close = text.firstIndex(of: "]") else { return nil }
+                host = String(text[...close])
+                let rest = text[text.index(after: close)...]
+                if rest.isEmpty { return }
+                guard rest.hasPrefix(":"), let port = Int(rest.dropFirst()) else { return nil }
+                self.port = port
+            } else {
+                let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+                guard parts.count <= 2, let first = parts.first, !first.isEmpty else { return nil }
+                host = String(first)
+                if parts.count == 2 {
+                    guard let port = Int(parts[1]) else { return nil }
+                    self.port = port
+                }
+            }
+        }
+    }
+}

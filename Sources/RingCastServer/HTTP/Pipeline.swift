@@ -1,0 +1,167 @@
+import Logging
+import RingCastCore
+import RingCastTransport
+
+/// Every REST request passes here, through the same steps in this order:
+///
+/// 1. **route**: the router's table: 404 for an unknown path, 405 with `Allow` for a method the
+///    path does not answer.
+/// 2. **origin** (writes): a page from another site may not write (403 `origin_not_allowed`).
+/// 3. **auth**: the read or write token (401, 403); liveness and readiness need none.
+/// 4. **rate limit** (writes): per client address (429 with `Retry-After`).
+/// 5. **idempotency** (writes with `Idempotency-Key`): a retry gets the first answer (422 for a
+///    reused key, 409 while the first is still being stored).
+/// 6. **decode**: the board named in the path (404), then the body (415, 400, 422).
+/// 7. **If-Match** (writes): against the board's ETag (412).
+/// 8. **handler**: a read's answer, or the change a write makes (404, 409, 422).
+/// 9. **store** (writes): the change is queued on the board and stored (503 when it cannot be).
+/// 10. **respond**: reads at once; writes once durable, with the board as a GET shows it.
+///
+/// Every refusal changes nothing. Touched only on the service thread.
+final class Pipeline {
+    let router: Router
+    private let origins: OriginPolicy
+    private let tokens: TokenPolicy
+    private let rateLimiter: RateLimiter
+    private let writesPerMinute: Int
+    private let idempotency: IdempotencyCache
+    private let boards: Boards
+    private let writer: BoardWriter
+    private let answers: BoardHandler
+    private let clock: TickClock
+
+    /// The pipeline and its handlers for `configuration`'s boards; the server and the in-process
+    /// tests both build it here. `viewers` counts a board's viewers and `transportStatistics`
+    /// gives the transport's figures (both for reads only).
+    init(
+        configuration: RingCastConfiguration,
+        boards: Boards,
+        writer: BoardWriter,
+        metrics: ServerMetrics,
+        openAPIDocument: [UInt8]?,
+        clock: TickClock,
+        viewers: @escaping (String) -> Int = { _ in 0 },
+        transportStatistics: @escaping () -> TransportStatistics = { TransportStatistics() }
+    ) {
+        let boardHandler = BoardHandler(boards: boards, clock: clock, viewers: viewers)
+        router = .api(
+            boards: boardHandler,
+            rings: RingHandler(boards: boards, clock: clock),
+            background: BackgroundHandler(),
+            countdown: CountdownHandler(),
+            operator: OperatorHandler(
+                boards: boards, writer: writer, metrics: metrics, openAPIDocument: openAPIDocument, viewers: viewers,
+                transportStatistics: transportStatistics)
+        )
+        origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
+        tokens = TokenPolicy(writeToken: configuration.writeToken, readToken: configuration.readToken)
+        rateLimiter = RateLimiter(perMinute: configuration.writesPerMinute)
+        writesPerMinute = configuration.writesPerMinute
+        idempotency = IdempotencyCache(capacityBytes: configuration.idempotencyCacheBytes)
+        self.boards = boards
+        self.writer = writer
+        self.answers = boardHandler
+        self.clock = clock
+    }
+
+    /// Answers `request` through `respond`, exactly once: at once for reads and refusals, once
+    /// durable for writes.
+    func handle(_ request: HTTPRequest, respond: @escaping (HTTPResponse) -> Void) {
+        let route: Route
+        let routed: RouteRequest
+        switch router.match(request) {
+        case .found(let found, let request):
+            (route, routed) = (found, request)
+        case .notFound:
+            return respond(.error(.notFound("no such endpoint: \(request.path)")))
+        case .methodNotAllowed(let allowed):
+            let error = APIError(
+                status: 405, code: "method_not_allowed",
+                message: "\(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: " or "))")
+            return respond(.error(error, headers: [(name: "Allow", value: allowed.joined(separator: ", "))]))
+        }
+        do throws(APIError) {
+            switch route.action {
+            case .read(let handler):
+                if route.access == .read { try tokens.check(.read, request) }
+                respond(try handler(routed))
+            case .write(let decode):
+                try write(routed, decode: decode, respond)
+            }
+        } catch {
+            respond(.error(error))
+        }
+    }
+
+    /// Steps 2–10 for a write.
+    private func write(
+        _ request: RouteRequest,
+        decode: (RouteRequest) throws(APIError) -> BoardEdit,
+        _ respond: @escaping (HTTPResponse) -> Void
+    ) throws(APIError) {
+        let http = request.http
+        try origins.checkWrite(http)
+        try tokens.check(.write, http)
+        if let wait = rateLimiter.take(for: http.peer, at: clock.now()) {
+            let error = APIError(
+                status: 429, code: "rate_limited",
+                message: "more than \(writesPerMinute) writes a minute from \(http.peer); retry in \(wait) s")
+            return respond(.error(error, headers: [(name: "Retry-After", value: String(wait))]))
+        }
+        try idempotently(http, respond) { (respond) throws(APIError) in
+            let board = try boards.board(named: request.parameter("board"))
+            let edit = try decode(request)
+            if let expected = http.headers["if-match"], expected != "*", expected != board.etag {
+                throw APIError(
+                    status: 412, code: "precondition_failed",
+                    message: "the board changed since \(expected); GET it again for the current ETag", field: "If-Match")
+            }
+            let change = try edit.change(board)
+            try writer.apply(change, to: board) { [answers] error in
+                respond(error.map { .error($0) } ?? answers.snapshot(of: board))
+            }
+        }
+    }
+
+    /// Runs `body` once per `Idempotency-Key`: a retry within 5 minutes gets the first answer
+    /// again instead of being applied twice. Without the header, `body` just runs.
+    private func idempotently(
+        _ request: HTTPRequest,
+        _ respond: @escaping (HTTPResponse) -> Void,
+        _ body: (@escaping (HTTPResponse) -> Void) throws(APIError) -> Void
+    ) throws(APIError) {
+        guard let key = request.headers["idempotency-key"] else { return try body(respond) }
+        guard !key.isEmpty, key.utf8.count <= 255 else {
+            throw APIError.malformed("Idempotency-Key must be 1 to 255 characters", field: "Idempotency-Key")
+        }
+        let digest = IdempotencyCache.digest(method: request.method, path: request.path, body: request.body)
+        switch idempotency.begin(key: key, digest: digest, at: clock.now()) {
+        case .replay(var response):
+            response.headers.append((name: "Idempotent-Replayed", value: "true"))
+            respond(response)
+        case .conflict:
+            throw APIError(
+                status: 422, code: "idempotency_key_reused",
+                message: "this Idempotency-Key was used for a different request in the last 5 minutes",
+                field: "Idempotency-Key")
+        case .inFlight:
+            throw APIError(
+                status: 409, code: "idempotency_key_in_flight",
+                message: "a request with this Idempotency-Key is still being applied; retry in a moment",
+                field: "Idempotency-Key")
+        case .miss:
+            do throws(APIError) {
+                try body { [idempotency, clock] response in
+                    idempotency.finish(key: key, response: response, at: clock.now())
+                    respond(response)
+                }
+            } catch {
+                idempotency.abandon(key: key)
+                throw error
+            }
+        }
+    }
+}
+
+@available(*, unavailable)
+extension Pipeline: Sendable {}

@@ -1,0 +1,30 @@
+import RingCastCore
+
+extension Router {
+    /// Every route the server answers. Adding an endpoint is one line here and one handler method;
+    /// 404, 405, `Allow`, HEAD, metrics labels and the transport's prefixes all follow from it.
+    static func api(
+        boards: BoardHandler,
+        rings: RingHandler,
+        background: BackgroundHandler,
+        countdown: CountdownHandler,
+        operator: OperatorHandler
+    ) -> Router {
+        var router = Router()
+        router.get("/healthz", label: "healthz", access: .open, use: `operator`.health)
+        router.get("/readyz", label: "readyz", access: .open, use: `operator`.ready)
+        router.get("/metrics", label: "metrics", use: `operator`.metrics)
+        router.get("/api/v1/openapi.yaml", label: "openapi", use: `operator`.openAPI)
+        router.get("/api/v1/boards", label: "boards", use: boards.list)
+        router.get("/api/v1/boards/:board", label: "board", use: boards.show)
+        router.write("PATCH", "/api/v1/boards/:board", label: "board", body: BoardPatch.self, use: boards.patch)
+        router.get("/api/v1/boards/:board/rings/:ring", label: "ring", use: rings.show)
+        router.write("PUT", "/api/v1/boards/:board/rings/:ring", label: "ring", body: RingUpdate.self, use: rings.update)
+        router.write(
+            "PUT", "/api/v1/boards/:board/background", label: "background", body: BackgroundUpdate.self, use: background.update)
+        router.write(
+            "POST", "/api/v1/boards/:board/countdown", label: "countdown", body: CountdownStart.self, use: countdown.start)
+        router.write("DELETE", "/api/v1/boards/:board/countdown", label: "countdown", body: NoBody.self, use: countdown.cancel)
+        return router
+    }
+}

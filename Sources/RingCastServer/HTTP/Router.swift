@@ -1,0 +1,81 @@
+import RingCastCore
+import RingCastTransport
+
+/// The table of every route, and the matching of requests against it. 404, 405 and `Allow` come
+/// from the table, and so do the transport's prefixes for dynamic requests: there is no second
+/// list. The routes themselves are declared in one place, `Router.api` (RouteTable.swift).
+struct Router {
+    private(set) var routes: [Route] = []
+
+    /// What the table says of a request.
+    enum Match {
+        case found(Route, RouteRequest)
+        /// No route has this path.
+        case notFound
+        /// Routes have this path, with other methods: the `Allow` list.
+        case methodNotAllowed(allowed: [String])
+    }
+
+    // MARK: - Declaring routes
+
+    /// A read. `GET` routes answer `HEAD` too (the transport sends the headers only).
+    mutating func get(
+        _ pattern: String, label: String, access: Route.Access = .read,
+        use handler: @escaping (RouteRequest) throws(APIError) -> HTTPResponse
+    ) {
+        add(Route(method: "GET", pattern: RoutePattern(pattern), label: label, access: access, action: .read(handler)))
+    }
+
+    /// A write to the route's `:board` whose body decodes as `Body`.
+    mutating func write<Body: Decodable>(
+        _ method: String, _ pattern: String, label: String, body: Body.Type,
+        use handler: @escaping (LiveBoard, RouteRequest, Body) throws(APIError) -> Animator.Change
+    ) {
+        let pattern = RoutePattern(pattern)
+        precondition(pattern.segments.contains(.parameter("board")), "a write names its board: \(pattern)")
+        let decode: (RouteRequest) throws(APIError) -> BoardEdit = { request throws(APIError) in
+            let body = try BodyDecoder.decode(Body.self, from: request.http)
+            return BoardEdit { board throws(APIError) in try handler(board, request, body) }
+        }
+        add(Route(method: method, pattern: pattern, label: label, access: .write, action: .write(decode)))
+    }
+
+    private mutating func add(_ route: Route) {
+        precondition(
+            !routes.contains { $0.method == route.method && $0.pattern.segments == route.pattern.segments },
+            "\(route.method) \(route.pattern) is declared twice")
+        routes.append(route)
+    }
+
+    // MARK: - Matching
+
+    /// The route that answers `request`, with the request handed to it; a trailing slash is
+    /// tolerated.
+    func match(_ request: HTTPRequest) -> Match {
+        let method = request.method
+        guard let segments = RoutePattern.segments(of: request.path) else { return .notFound }
+        var allowed: [String] = []
+        for route in routes {
+            guard let parameters = route.pattern.match(segments) else { continue }
+            if route.method == method || (method == "HEAD" && route.method == "GET") {
+                return .found(route, RouteRequest(http: request, parameters: parameters))
+            }
+            allowed.append(route.method)
+            if route.method == "GET" { allowed.append("HEAD") }
+        }
+        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed)
+    }
+
+    /// The label of the route `request` reaches, for logs and metrics; "unknown" for none.
+    func label(for request: HTTPRequest) -> String {
+        if case .found(let route, _) = match(request) { return route.label }
+        return "unknown"
+    }
+
+    /// The first segment of every route: what the transport hands to the application.
+    var prefixes: [String] {
+        routes.reduce(into: []) { prefixes, route in
+            if !prefixes.contains(route.pattern.prefix) { prefixes.append(route.pattern.prefix) }
+        }
+    }
+}

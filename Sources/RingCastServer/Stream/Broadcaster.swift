@@ -1,0 +1,160 @@
+import RingCastCore
+import RingCastTransport
+
+/// Schedules ticks on the wall-clock grid and publishes the bytes: for each board that has viewers
+/// and needs a frame at tick k, the animator's frame k, encoded once per format someone watches, as
+/// a delta against grid frame k − 1 and as a keyframe for viewers that do not hold k − 1. What a
+/// frame shows is the animator's business; this type only decides when and to whom.
+///
+/// Touched only on the service thread.
+final class Broadcaster: BoardObserver {
+    private let loop: EventLoop
+    private let streams: [BoardStream]
+    private let streamsByName: [String: BoardStream]
+    private let clock: TickClock
+    private let metrics: ServerMetrics
+    /// The tick the pending timer is for; a timer that fires for another tick is stale.
+    private var scheduledTick: Int64?
+
+    /// Frames composed since start, for the log at shutdown.
+    private(set) var framesPublished = 0
+
+    init(loop: EventLoop, boards: Boards, clock: TickClock, metrics: ServerMetrics) {
+        self.loop = loop
+        self.streams = boards.all.map(BoardStream.init)
+        self.streamsByName = Dictionary(uniqueKeysWithValues: streams.map { ($0.name, $0) })
+        self.clock = clock
+        self.metrics = metrics
+    }
+
+    /// The stream of the board named `name`.
+    func stream(of name: String) -> BoardStream? {
+        streamsByName[name]
+    }
+
+    /// Viewers of the board named `name`, in every encoding and motion, as the transport counts them.
+    func viewers(of name: String) -> Int {
+        guard let stream = streamsByName[name] else { return 0 }
+        return WireFormat.allCases.reduce(0) { $0 + viewers(of: stream, format: $1) }
+    }
+
+    private func viewers(of stream: BoardStream, format: WireFormat) -> Int {
+        StreamKey.Motion.allCases.reduce(0) { $0 + loop.viewerCount(of: stream.key(format, $1).description) }
+    }
+
+    /// The tick it is now for `stream`'s board.
+    private func now(for stream: BoardStream) -> Int64 {
+        stream.board.now(clock.currentTick())
+    }
+
+    // MARK: - BoardObserver
+
+    /// A change was queued on `board` to start at `tick`.
+    func changeAccepted(_ board: LiveBoard, at tick: Int64) {
+        guard let stream = streamsByName[board.name] else { return }
+        stream.nextTick = min(stream.nextTick ?? .max, tick)
+        if viewers(of: board.name) > 0 {
+            schedule(tick)
+        } else {
+            // Nobody watches the frames this change makes: no run of equal frames can be vouched for.
+            stream.unchangedSince = nil
+        }
+    }
+
+    /// The board's state was replaced (a failed write reverted): every viewer gets a keyframe of
+    /// the next tick.
+    func stateReplaced(_ board: LiveBoard) {
+        guard let stream = streamsByName[board.name] else { return }
+        stream.forceKeyframe = true
+        stream.unchangedSince = nil
+        stream.dropKeyframes()
+        changeAccepted(board, at: board.startTick(now: clock.currentTick()))
+    }
+
+    // MARK: - Viewers and ticks
+
+    /// What a joining viewer gets, on its own connection: the layout and a keyframe of the board's
+    /// newest grid frame, and that frame's tick. Nobody else is sent anything.
+    func greeting(for stream: BoardStream, format: WireFormat) -> (messages: [OutgoingMessage], tick: Int64) {
+        let tick = now(for: stream)
+        let frame = stream.board.animator.frame(at: tick)
+        let keyframe = stream.keyframe(format, of: frame, at: tick)
+        // The frame may have applied a change that was due; the board may need ticks again.
+        let next = stream.board.animator.nextTick(after: tick)
+        if let next {
+            stream.nextTick = min(stream.nextTick ?? .max, next)
+            schedule(next)
+        }
+        if next != tick + 1, stream.unchangedSince == nil {
+            // The board rests at this tick: the next frame's delta applies to this picture too.
+            stream.unchangedSince = tick
+        }
+        return ([stream.layouts[format]!, keyframe], tick)
+    }
+
+    private func schedule(_ tick: Int64) {
+        if let scheduled = scheduledTick, scheduled <= tick { return }
+        scheduledTick = tick
+        loop.schedule(after: clock.seconds(until: tick)) { [weak self] in self?.fire(tick) }
+    }
+
+    private func fire(_ scheduled: Int64) {
+        guard scheduledTick == scheduled else { return }
+        scheduledTick = nil
+        // The timer may wake a hair early (it rounds to milliseconds) or late (a busy loop): the
+        // frame is the one of the tick it is now, never an earlier one.
+        let tick = max(clock.currentTick(), scheduled)
+        metrics.tickLate(bySeconds: -clock.seconds(until: tick))
+        var next: Int64?
+        for stream in streams {
+            let watching = WireFormat.allCases.filter { viewers(of: stream, format: $0) > 0 }
+            guard !watching.isEmpty, let due = stream.nextTick else { continue }
+            if due <= tick {
+                let at = stream.board.now(tick)
+                // Frames from `unchangedSince` up to the one before `due` all show the same picture.
+                let base = due == at ? stream.unchangedSince : nil
+                publish(stream, formats: watching, at: at, baseFrom: base)
+                let next = stream.board.animator.nextTick(after: at)
+                stream.nextTick = next
+                stream.unchangedSince = next == at + 1 ? nil : at
+            }
+            if let due = stream.nextTick { next = min(next ?? .max, due) }
+        }
+        if let next { schedule(next) }
+    }
+
+    /// Frame `tick` of `stream`'s board, to the viewers of `formats` (the ones someone watches).
+    private func publish(_ stream: BoardStream, formats: [WireFormat], at tick: Int64, baseFrom: Int64?) {
+        guard tick > stream.lastPublished ?? .min else { return }
+        let (frame, base) = stream.board.animator.frames(at: tick)
+        stream.lastPublished = tick
+        framesPublished += 1
+        let resting = !stream.board.animator.isAnimating(at: tick)
+        let forceKeyframe = stream.forceKeyframe
+        stream.forceKeyframe = false
+
+        for format in formats {
+            let started = ContinuousClock.now
+            let keyframe = stream.keyframe(format, of: frame, at: tick)
+            let delta = forceKeyframe ? keyframe : OutgoingMessage(format: format, format.encode(frame, previous: base))
+            let encoding = ContinuousClock.now - started
+            metrics.framePublished(
+                board: stream.name,
+                bytes: delta.count,
+                encodeNanoseconds: encoding.components.seconds * 1_000_000_000 + encoding.components.attoseconds / 1_000_000_000
+            )
+            // After a revert nobody holds the base: every viewer gets the keyframe.
+            let sequence = UInt64(clamping: tick)
+            let lowest = UInt64(clamping: min(baseFrom ?? (tick - 1), tick - 1))
+            let deltaBase = forceKeyframe ? UInt64.max...UInt64.max : lowest...UInt64(clamping: tick - 1)
+            loop.publish(
+                delta, keyframe: keyframe, to: stream.key(format, .full).description, sequence: sequence, base: deltaBase)
+            if resting {
+                loop.publish(keyframe, keyframe: keyframe, to: stream.key(format, .reduced).description, sequence: sequence)
+            }
+        }
+    }
+}
+
+@available(*, unavailable)
+extension Broadcaster: Sendable {}

@@ -13,8 +13,11 @@ import RingCastTransport
 ///    reused key, 409 while the first is still being stored).
 /// 6. **decode**: the board named in the path (404), then the body (415, 400, 422).
 /// 7. **If-Match** (writes): against the board's ETag (412).
-/// 8. **handler**: a read's answer, or the change a write makes (404, 409, 422).
-/// 9. **store** (writes): the change is queued on the board and stored (503 when it cannot be).
+/// 8. **handler**: a read's answer, or the change a write makes (404 for a countdown on a board
+///    without one).
+/// 9. **store** (writes): the board checks the change (404 for an unknown ring, 422 for a ring
+///    whose value the server computes), queues it from the next tick and hands it to the store
+///    (503 while the store cannot commit).
 /// 10. **respond**: reads at once; writes once durable, with the board as a GET shows it.
 ///
 /// Every refusal changes nothing. Touched only on the service thread.

@@ -46,16 +46,16 @@ final class BoardWriter {
 
     /// Checks `change` against `board` and queues it; `completion` is called on the service thread
     /// once it is durable (nil) or could not be stored (503, and the board reverted). Throws, with
-    /// nothing changed, when the store is failing (503) or the change does not fit the board (404
-    /// no such ring, 422).
+    /// nothing changed, when the change does not fit the board (404 no such ring, 422 read-only or
+    /// out of range) or, after that, when the store is failing (503).
     func apply(_ change: Animator.Change, to board: LiveBoard, completion: @escaping (APIError?) -> Void) throws(APIError) {
+        var animator = board.animator
+        let start = try animator.accept(change, at: board.startTick(now: clock.currentTick()))
         guard let queue, problem == nil else {
             throw APIError(
                 status: 503, code: "storage_unavailable",
                 message: "the store cannot commit writes right now (\(problem ?? "starting")); nothing was changed")
         }
-        var animator = board.animator
-        let start = try animator.accept(change, at: board.startTick(now: clock.currentTick()))
         let state = animator.state
         board.animator = animator
         board.etag = boards.etag(revision: state.revision)

@@ -1,0 +1,73 @@
+import RingCastTransport
+import Testing
+
+@testable import RingCastServer
+
+/// The route table: what it matches, and everything derived from it.
+@Suite("Router")
+struct RouterTests {
+    private func match(_ method: String, _ path: String) throws -> Router.Match {
+        try TestAPI().pipeline.router.match(HTTPRequest(method: method, path: path))
+    }
+
+    @Test(
+        arguments: [
+            ("GET", "/healthz", "healthz", [:]),
+            ("GET", "/readyz/", "readyz", [:]),
+            ("GET", "/metrics", "metrics", [:]),
+            ("GET", "/api/v1/openapi.yaml", "openapi", [:]),
+            ("GET", "/api/v1/boards", "boards", [:]),
+            ("HEAD", "/api/v1/boards/main", "board", ["board": "main"]),
+            ("PATCH", "/api/v1/boards/main", "board", ["board": "main"]),
+            ("GET", "/api/v1/boards/main/rings/move", "ring", ["board": "main", "ring": "move"]),
+            ("PUT", "/api/v1/boards/main/rings/move/", "ring", ["board": "main", "ring": "move"]),
+            ("PUT", "/api/v1/boards/main/background", "background", ["board": "main"]),
+            ("POST", "/api/v1/boards/main/countdown", "countdown", ["board": "main"]),
+            ("DELETE", "/api/v1/boards/main/countdown", "countdown", ["board": "main"]),
+        ] as [(String, String, String, [String: String])])
+    func everyRoute_matchesWithItsLabelAndParameters(method: String, path: String, label: String, parameters: [String: String])
+        throws
+    {
+        guard case .found(let route, let request) = try match(method, path) else {
+            Issue.record("\(method) \(path) did not match")
+            return
+        }
+        #expect(route.label == label)
+        #expect(request.parameters == parameters)
+    }
+
+    @Test(arguments: ["/api/v2/boards", "/api/v1/boards/main/rings", "/api/v1/boards//countdown", "/api/v1/boards/main/x/y", "/"])
+    func unknownPath_isNotFound(path: String) throws {
+        guard case .notFound = try match("GET", path) else {
+            Issue.record("\(path) matched")
+            return
+        }
+    }
+
+    @Test(
+        arguments: [
+            ("DELETE", "/api/v1/boards/main", ["GET", "HEAD", "PATCH"]),
+            ("POST", "/api/v1/boards", ["GET", "HEAD"]),
+            ("GET", "/api/v1/boards/main/countdown", ["POST", "DELETE"]),
+            ("TRACE", "/healthz", ["GET", "HEAD"]),
+            ("OPTIONS", "/api/v1/boards/main/background", ["PUT"]),
+        ] as [(String, String, [String])])
+    func otherMethod_isNotAllowed_withTheAllowListFromTheTable(method: String, path: String, allowed: [String]) throws {
+        guard case .methodNotAllowed(let list) = try match(method, path) else {
+            Issue.record("\(method) \(path) was not refused")
+            return
+        }
+        #expect(list == allowed)
+    }
+
+    @Test func transportPrefixes_comeFromTheTable() throws {
+        #expect(try TestAPI().pipeline.router.prefixes == ["/healthz", "/readyz", "/metrics", "/api"])
+    }
+
+    @Test func writes_areExactlyTheNonGetRoutes_andEachNamesItsBoard() throws {
+        for route in try TestAPI().pipeline.router.routes {
+            #expect(route.writes == (route.method != "GET"), "\(route.method) \(route.pattern)")
+            if route.writes { #expect(route.pattern.segments.contains(.parameter("board"))) }
+        }
+    }
+}

@@ -97,7 +97,7 @@ final class Application: TransportDelegate {
         return gate.admit(request, id: id, loop: loop, broadcaster: broadcaster)
     }
 
-    func viewerDidDisconnect(_ id: ViewerID, channel: String) {
+    func viewerDidDisconnect(_ id: ViewerID, channel: any ChannelKey) {
         logger.debug("viewer \(id) left \(channel)")
     }
 

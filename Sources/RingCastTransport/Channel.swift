@@ -5,7 +5,7 @@
 ///
 /// Service thread only.
 final class Channel {
-    let name: String
+    let key: any ChannelKey
     private(set) var latest: OutgoingMessage?
     private(set) var latestKeyframe: OutgoingMessage?
     /// The newest message's number (rising: a frame's tick); a viewer compares it with the last
@@ -18,8 +18,8 @@ final class Channel {
     private(set) var publishes: UInt64 = 0
     var viewers: [ViewerID: Viewer] = [:]
 
-    init(name: String) {
-        self.name = name
+    init(key: any ChannelKey) {
+        self.key = key
     }
 
     /// Publishes message number `sequence` (default: one more than the last), a delta against

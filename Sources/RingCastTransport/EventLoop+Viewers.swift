@@ -39,9 +39,9 @@ extension EventLoop {
         case .reject(let response):
             writeAndClose(wsi, response)
             return 1
-        case .accept(let name, let greeting, let sequence):
-            let channel = channels[name] ?? Channel(name: name)
-            channels[name] = channel
+        case .accept(let key, let greeting, let sequence):
+            let channel = channels[key.hashed] ?? Channel(key: key)
+            channels[key.hashed] = channel
             let sendable = greeting.filter { message in
                 guard message.count <= configuration.maxMessageBytes else {
                     TransportLog.emit("dropped a \(message.count)-byte greeting for \(id): over maxMessageBytes")
@@ -107,11 +107,11 @@ extension EventLoop {
         if viewer.evictedForStall { statistics.viewersClosedWhileStalled += 1 }
         viewers[viewer.id] = nil
         viewer.channel.viewers[viewer.id] = nil
-        if viewer.channel.viewers.isEmpty, channels[viewer.channel.name] === viewer.channel {
-            channels[viewer.channel.name] = nil
+        if viewer.channel.viewers.isEmpty, channels[viewer.channel.key.hashed] === viewer.channel {
+            channels[viewer.channel.key.hashed] = nil
         }
         setConnectionID(0, of: wsi)
-        delegate?.viewerDidDisconnect(viewer.id, channel: viewer.channel.name)
+        delegate?.viewerDidDisconnect(viewer.id, channel: viewer.channel.key)
     }
 
     /// Asks lws for a writeable callback if the viewer has something to send (or `force`).

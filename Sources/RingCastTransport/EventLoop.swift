@@ -28,7 +28,7 @@ public final class EventLoop {
 
     var exchanges: [UInt64: HTTPExchange] = [:]
     var viewers: [ViewerID: Viewer] = [:]
-    var channels: [String: Channel] = [:]
+    var channels: [AnyHashable: Channel] = [:]
     /// What was sent to viewers since start (for logs and metrics).
     public internal(set) var statistics = TransportStatistics()
     var stallSweepScheduled = false
@@ -73,7 +73,7 @@ public final class EventLoop {
     public func publish(
         _ message: OutgoingMessage,
         keyframe: OutgoingMessage? = nil,
-        to channel: String,
+        to channel: some ChannelKey,
         sequence: UInt64? = nil,
         base: ClosedRange<UInt64>? = nil
     ) {
@@ -83,7 +83,7 @@ public final class EventLoop {
                 "dropped a \(message.count)-byte message for \(channel): over maxMessageBytes \(configuration.maxMessageBytes)")
             return
         }
-        guard let target = channels[channel] else { return }
+        guard let target = channels[channel.hashed] else { return }
         target.publish(message, keyframe: keyframe, sequence: sequence, base: base)
         for viewer in target.viewers.values {
             requestWrite(viewer)
@@ -103,8 +103,9 @@ public final class EventLoop {
     /// What another thread may hold of this loop: a way to run code on it.
     public var handle: EventLoopHandle { EventLoopHandle(inbox: inbox) }
 
-    public func viewerCount(of channel: String) -> Int {
-        channels[channel]?.viewers.count ?? 0
+    /// Viewers of `channel` now.
+    public func viewerCount(of channel: some ChannelKey) -> Int {
+        channels[channel.hashed]?.viewers.count ?? 0
     }
 
     public var viewerCount: Int { viewers.count }

@@ -12,7 +12,7 @@ public protocol TransportDelegate: AnyObject {
     func admitViewer(_ request: HTTPRequest, id: ViewerID) -> ViewerAdmission
 
     /// An accepted viewer's connection ended (closed by either side, stalled, or server stop).
-    func viewerDidDisconnect(_ id: ViewerID, channel: String)
+    func viewerDidDisconnect(_ id: ViewerID, channel: any ChannelKey)
 
     /// An error the transport answers itself (413 body too large, 411 length required, 400 bad
     /// request, 404 for unknown non-static paths, 405 for a non-GET/HEAD on a static path, 403

@@ -15,7 +15,7 @@ public enum ViewerAdmission: Sendable {
     /// `sequence` is the number of the published message the greeting shows (a keyframe of it):
     /// the viewer is then sent only newer ones, a delta if it is against that number. nil: the
     /// channel's newest.
-    case accept(channel: String, greeting: [OutgoingMessage], sequence: UInt64? = nil)
+    case accept(channel: any ChannelKey, greeting: [OutgoingMessage], sequence: UInt64? = nil)
     /// Do not upgrade: answer with this plain HTTP response and close the connection.
     case reject(HTTPResponse)
 }

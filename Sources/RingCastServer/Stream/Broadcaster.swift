@@ -39,7 +39,7 @@ final class Broadcaster: BoardObserver {
     }
 
     private func viewers(of stream: BoardStream, format: WireFormat) -> Int {
-        StreamKey.Motion.allCases.reduce(0) { $0 + loop.viewerCount(of: stream.key(format, $1).description) }
+        StreamKey.Motion.allCases.reduce(0) { $0 + loop.viewerCount(of: stream.key(format, $1)) }
     }
 
     /// The tick it is now for `stream`'s board.
@@ -148,9 +148,9 @@ final class Broadcaster: BoardObserver {
             let lowest = UInt64(clamping: min(baseFrom ?? (tick - 1), tick - 1))
             let deltaBase = forceKeyframe ? UInt64.max...UInt64.max : lowest...UInt64(clamping: tick - 1)
             loop.publish(
-                delta, keyframe: keyframe, to: stream.key(format, .full).description, sequence: sequence, base: deltaBase)
+                delta, keyframe: keyframe, to: stream.key(format, .full), sequence: sequence, base: deltaBase)
             if resting {
-                loop.publish(keyframe, keyframe: keyframe, to: stream.key(format, .reduced).description, sequence: sequence)
+                loop.publish(keyframe, keyframe: keyframe, to: stream.key(format, .reduced), sequence: sequence)
             }
         }
     }

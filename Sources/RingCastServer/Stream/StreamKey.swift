@@ -1,6 +1,8 @@
+import RingCastTransport
+
 /// One stream of frames a viewer can watch: a board, in one encoding, at one motion. Viewers of
 /// the same key receive the same bytes.
-struct StreamKey: Hashable, Sendable, CustomStringConvertible {
+struct StreamKey: ChannelKey {
     /// `/ws?motion=`: everything, or (`reduced`) only the frames that show the board at rest.
     enum Motion: String, CaseIterable, Sendable {
         case full

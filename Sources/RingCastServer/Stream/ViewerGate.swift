@@ -34,7 +34,7 @@ struct ViewerGate {
             }
             let greeting = broadcaster.greeting(for: stream, format: key.format)
             logger.debug("viewer \(id) joins \(key) (\(broadcaster.viewers(of: key.board)) already watching)")
-            return .accept(channel: key.description, greeting: greeting.messages, sequence: UInt64(clamping: greeting.tick))
+            return .accept(channel: key, greeting: greeting.messages, sequence: UInt64(clamping: greeting.tick))
         } catch {
             return .reject(.error(error))
         }

@@ -52,8 +52,8 @@ final class EchoDelegate: TransportDelegate, @unchecked Sendable {
         return .accept(channel: request.query["channel"] ?? "main", greeting: greeting)
     }
 
-    func viewerDidDisconnect(_ id: ViewerID, channel: String) {
-        disconnects.withLock { $0.append((id, channel)) }
+    func viewerDidDisconnect(_ id: ViewerID, channel: any ChannelKey) {
+        disconnects.withLock { $0.append((id, channel as? String ?? "\(channel)")) }
     }
 
     func errorResponse(status: Int, message: String) -> HTTPResponse {

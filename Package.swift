@@ -47,6 +47,9 @@ let package = Package(
         ),
         // The only module that imports SQLite: an embedded store of opaque per-board blobs.
         .target(name: "RingCastStorage", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+        // The blocking HTTP/1.1 client that `ringcast push`/`get` and ringcast-bench share; no
+        // dependency, so the client commands need neither the server nor the bench.
+        .target(name: "RingCastClient", swiftSettings: swiftSettings),
         // Wiring: config, routes, broadcaster, buildServer.
         .target(
             name: "RingCastServer",
@@ -67,6 +70,7 @@ let package = Package(
                 "RingCastServer",
                 "RingCastCore",
                 "RingCastTransport",
+                "RingCastClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

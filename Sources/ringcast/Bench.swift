@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RingCastClient
 
 /// `ringcast bench`: load a running server with viewers and measure what they get.
 struct Bench: ParsableCommand {
@@ -146,7 +147,7 @@ struct Bench: ParsableCommand {
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         do {
-            let address = try ServerAddress(url: server ?? environment["RINGCAST_URL"] ?? "http://127.0.0.1:8080")
+            let address = try ServerAddress(loopbackURL: server ?? environment["RINGCAST_URL"] ?? "http://127.0.0.1:8080")
             let shared = BenchSettings(
                 address: address,
                 token: token ?? environment["RINGCAST_TOKEN"],

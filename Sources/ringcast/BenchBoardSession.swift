@@ -1,4 +1,5 @@
 import Foundation
+import RingCastClient
 
 #if canImport(Glibc)
     import Glibc
@@ -43,11 +44,10 @@ final class BenchBoardSession {
         let response: HTTPClient.Response
         do {
             response = try http.request("GET", boardPath)
+        } catch let error where error.isConnectionProblem {
+            throw BenchFailure("\(error); is ringcast serve running there?")
         } catch {
-            throw BenchFailure("cannot reach the server at \(address) (\(error)); is ringcast serve running there?")
-        }
-        guard response.isSuccess else {
-            throw BenchFailure("GET \(boardPath): \(response.problem)")
+            throw BenchFailure("GET \(boardPath): \(error)")
         }
         do {
             return try JSONDecoder().decode(BenchBoard.self, from: Data(response.body))
@@ -71,9 +71,10 @@ final class BenchBoardSession {
         let body = try encode(
             BoardPatch(rings: [animatedRing: .init(progress: target, animation: .linear(seconds: Self.animationSeconds))])
         )
-        let response = try http.request("PATCH", boardPath, json: body)
-        guard response.isSuccess else {
-            throw BenchFailure("PATCH \(boardPath): \(response.problem)")
+        do {
+            _ = try http.request("PATCH", boardPath, json: body)
+        } catch {
+            throw BenchFailure("PATCH \(boardPath): \(error)")
         }
         nextAnimation = BenchSystem.now() + Self.animationRenewal
     }
@@ -108,7 +109,7 @@ final class BenchBoardSession {
 
     /// `GET /metrics`, or nil when it cannot be read.
     func scrapeMetrics() -> BenchMetrics? {
-        guard let response = try? http.request("GET", "/metrics"), response.isSuccess else { return nil }
+        guard let response = try? http.request("GET", "/metrics") else { return nil }
         return BenchMetrics(prometheusText: response.text, board: board)
     }
 

@@ -1,3 +1,4 @@
+import RingCastClient
 import RingCastTransport
 
 /// The viewers on RingCastTransport's `WebSocketClient`: one libwebsockets client context and its

@@ -1,4 +1,5 @@
 import Foundation
+import RingCastClient
 
 #if canImport(Glibc)
     import Glibc
@@ -119,9 +120,11 @@ final class BenchRun {
         let body = try session.encode(BenchRingBody(progress: value))
         recorder.probeSent(probe, at: BenchSystem.now())
         let path = "\(session.boardPath)/rings/\(BenchBoardSession.escape(probeRing))"
-        let response = try session.http.request("PUT", path, json: body)
-        guard response.isSuccess else {
-            throw BenchFailure("PUT \(session.boardPath)/rings/\(probeRing): \(response.problem)")
+        let response: HTTPClient.Response
+        do {
+            response = try session.http.request("PUT", path, json: body)
+        } catch {
+            throw BenchFailure("PUT \(session.boardPath)/rings/\(probeRing): \(error)")
         }
         recorder.probeAcknowledged(probe, at: response.receivedAt)
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RingCastClient
 import Synchronization
 
 #if canImport(Glibc)

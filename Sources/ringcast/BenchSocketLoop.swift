@@ -1,4 +1,5 @@
 import Foundation
+import RingCastClient
 
 #if canImport(Glibc)
     import Glibc

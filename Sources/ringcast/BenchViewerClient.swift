@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RingCastClient
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RingCastClient
 import RingCastCore
 
 struct Push: ParsableCommand {
@@ -61,17 +62,15 @@ struct Push: ParsableCommand {
         let path = "\(prefix)/api/v1/boards/\(Self.escape(board))/rings/\(Self.escape(ring))"
         let body = try JSONEncoder().encode(PushBody(progress: value, animation: animation))
 
-        let response: HTTPClient.Response
-        do throws(BenchFailure) {
+        do throws(ClientError) {
             let address = try ServerAddress(
                 resolving: name.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: url.port ?? 80)
             let client = HTTPClient(address: address, token: token ?? environment["RINGCAST_TOKEN"], timeoutSeconds: 10)
-            response = try client.request("PUT", path, json: Array(body))
+            _ = try client.request("PUT", path, json: Array(body))
+        } catch .httpStatus(let status, let error) {
+            throw PushFailure(error?.message ?? "the server answered HTTP \(status)")
         } catch {
-            throw PushFailure("cannot reach \(base): \(error)")
-        }
-        guard response.isSuccess else {
-            throw PushFailure(response.problem)
+            throw PushFailure("\(error)")
         }
         print("\(board)/\(ring) → \(PercentLabel.string(for: value))")
     }

@@ -38,7 +38,7 @@ struct CommandLineTests {
 
         let unknown = try await TestProcess(["push", "main", "nope", "0.5", "--server", url])
         #expect(try await unknown.waitForExit() != 0)
-        #expect(unknown.stderr.contains("404") && unknown.stderr.contains("nope"), "stderr: \(unknown.stderr)")
+        #expect(unknown.stderr.contains(#"has no ring "nope""#), "the server's message: \(unknown.stderr)")
 
         let outOfRange = try await TestProcess(["push", "main", "move", "11", "--server", url])
         #expect(try await outOfRange.waitForExit() != 0)

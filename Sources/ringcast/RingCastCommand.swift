@@ -5,6 +5,6 @@ struct RingCastCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ringcast",
         abstract: "Live progress rings: push over REST, animate on the server, draw in every browser.",
-        subcommands: [Serve.self, Push.self, Bench.self]
+        subcommands: [Serve.self, Push.self]
     )
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The shipped `ringcast` executable, run as a person would.
+/// The shipped `ringcast` and `ringcast-bench` executables, run as a person would.
 @Suite("ringcast command line")
 struct CommandLineTests {
     private func temporaryDirectory() -> URL {
@@ -57,6 +57,8 @@ struct CommandLineTests {
     }
 
     @Test func bench_measuresALiveServer_recordsFrames_andWritesTheReport() async throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: ringcastBenchExecutable.path), "build the ringcast-bench product first")
         let server = try TestServer()
         defer { server.shutdown() }
         let work = temporaryDirectory()
@@ -65,8 +67,8 @@ struct CommandLineTests {
         let result = work.appendingPathComponent("bench.json").path
         let frames = work.appendingPathComponent("frames.bin").path
 
-        let bench = try await TestProcess([
-            "bench", "--server", "http://127.0.0.1:\(server.port)", "--viewers", "5", "--duration", "1.5",
+        let bench = try await TestProcess.bench([
+            "--server", "http://127.0.0.1:\(server.port)", "--viewers", "5", "--duration", "1.5",
             "--warmup", "0.5", "--push-interval", "0.1", "--json", result, "--record-frames", frames,
         ])
         #expect(try await bench.waitForExit(timeout: 30) == 0, "stderr: \(bench.stderr)")
@@ -87,12 +89,12 @@ struct CommandLineTests {
         }
 
         let report = work.appendingPathComponent("BENCHMARKS.md").path
-        let write = try await TestProcess(["bench", "report", "--output", report, result])
+        let write = try await TestProcess.bench(["report", "--output", report, result])
         #expect(try await write.waitForExit() == 0, "stderr: \(write.stderr)")
         let markdown = try String(contentsOfFile: report, encoding: .utf8)
         #expect(markdown.contains("| 5 (5) |"), "report: \(markdown)")
 
-        let refused = try await TestProcess(["bench", "--server", "http://192.0.2.1:8080", "--viewers", "1"])
+        let refused = try await TestProcess.bench(["--server", "http://192.0.2.1:8080", "--viewers", "1"])
         #expect(try await refused.waitForExit() != 0)
         #expect(refused.stderr.contains("loopback"), "stderr: \(refused.stderr)")
     }
@@ -111,8 +113,8 @@ struct CommandLineTests {
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any] ?? [:]
         }
 
-        let pushers = try await TestProcess([
-            "bench", "--scenario", "pushers", "--server", url, "--pushers", "2", "--viewers", "5",
+        let pushers = try await TestProcess.bench([
+            "--scenario", "pushers", "--server", url, "--pushers", "2", "--viewers", "5",
             "--duration", "1.5", "--warmup", "0.5", "--data-dir", work.path, "--json", pushes,
         ])
         #expect(try await pushers.waitForExit(timeout: 30) == 0, "stderr: \(pushers.stderr)")
@@ -124,8 +126,8 @@ struct CommandLineTests {
         #expect(gaps?["count"] as? Int ?? 0 > 10, "frames every tick give frame gaps: \(String(describing: gaps))")
         #expect((push["dataFilesystem"] as? [String: Any])?["type"] is String)
 
-        let storm = try await TestProcess([
-            "bench", "--scenario", "join-storm", "--server", url, "--viewers", "5", "--join-rate", "20",
+        let storm = try await TestProcess.bench([
+            "--scenario", "join-storm", "--server", url, "--viewers", "5", "--join-rate", "20",
             "--duration", "1.5", "--warmup", "0.5", "--json", joins,
         ])
         #expect(try await storm.waitForExit(timeout: 30) == 0, "stderr: \(storm.stderr)")
@@ -135,12 +137,12 @@ struct CommandLineTests {
         #expect((join["watchers"] as? [String: Any])?["measured"] as? Int == 5)
 
         let report = work.appendingPathComponent("BENCHMARKS.md").path
-        let write = try await TestProcess(["bench", "report", "--output", report, pushes, joins])
+        let write = try await TestProcess.bench(["report", "--output", report, pushes, joins])
         #expect(try await write.waitForExit() == 0, "stderr: \(write.stderr)")
         let markdown = try String(contentsOfFile: report, encoding: .utf8)
         #expect(markdown.contains("## Push throughput") && markdown.contains("## Join storm"), "report: \(markdown)")
 
-        let misplaced = try await TestProcess(["bench", "--scenario", "join-storm", "--pushers", "4"])
+        let misplaced = try await TestProcess.bench(["--scenario", "join-storm", "--pushers", "4"])
         #expect(try await misplaced.waitForExit() != 0)
         #expect(misplaced.stderr.contains("--pushers applies to --scenario pushers"), "stderr: \(misplaced.stderr)")
     }

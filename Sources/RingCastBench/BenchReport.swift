@@ -1,15 +1,15 @@
 import ArgumentParser
 import Foundation
 
-/// `ringcast bench report`: turns the JSON of several `ringcast bench --json` runs into
+/// `ringcast-bench report`: turns the JSON of several `ringcast-bench --json` runs into
 /// docs/BENCHMARKS.md — the machine, the commands, a table per scenario and the targets.
 struct BenchReport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write a Markdown report (docs/BENCHMARKS.md) from ringcast bench --json results."
+        abstract: "Write a Markdown report (docs/BENCHMARKS.md) from ringcast-bench --json results."
     )
 
-    @Argument(help: "Result files written by ringcast bench --json, one per scenario (any --scenario).")
+    @Argument(help: "Result files written by ringcast-bench --json, one per scenario (any --scenario).")
     var results: [String]
 
     @Option(help: "The Markdown file to write.")
@@ -21,7 +21,7 @@ struct BenchReport: ParsableCommand {
     @Option(help: "The command that ran the whole benchmark (shown in the report).")
     var runCommand = "make bench"
 
-    @Option(help: "A result of ringcast bench --watch-only against bench/baseline's C broadcaster (repeatable).")
+    @Option(help: "A result of ringcast-bench --watch-only against bench/baseline's C broadcaster (repeatable).")
     var baseline: [String] = []
 
     @Option(help: "How the C broadcaster was started (shown in the report).")
@@ -39,7 +39,7 @@ struct BenchReport: ParsableCommand {
                 do {
                     return try JSONDecoder().decode(BenchResult.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
                 } catch {
-                    throw ValidationError("\(path): not a ringcast bench result: \(error)")
+                    throw ValidationError("\(path): not a ringcast-bench result: \(error)")
                 }
             }
         }
@@ -59,7 +59,7 @@ struct BenchReport: ParsableCommand {
                 do {
                     return try JSONDecoder().decode(type, from: data)
                 } catch {
-                    throw ValidationError("\(path): not a ringcast bench result: \(error)")
+                    throw ValidationError("\(path): not a ringcast-bench result: \(error)")
                 }
             }
             switch (try? JSONDecoder().decode(Scenario.self, from: data))?.scenario {

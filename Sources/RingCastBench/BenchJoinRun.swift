@@ -1,6 +1,6 @@
 import Foundation
 
-/// `ringcast bench --scenario join-storm`: keep one ring animating, open the watchers, then for
+/// `ringcast-bench --scenario join-storm`: keep one ring animating, open the watchers, then for
 /// the window start `joinRate` new viewers a second, each reading its layout and keyframe and
 /// leaving; measure the watchers' frames per second, joins completed and their latency, and the
 /// server's late ticks. Every wait has a deadline.

@@ -15,7 +15,7 @@ extension BenchJoinResult {
         rows += watchers.rows("watchers")
         rows += usage.rows
         return BenchResult.table(
-            title: "ringcast bench --scenario join-storm: \(settings.watchers) watchers of \(settings.board), "
+            title: "ringcast-bench --scenario join-storm: \(settings.watchers) watchers of \(settings.board), "
                 + "\(BenchResult.format(settings.joinRate, 0)) joins/s at \(settings.server)",
             rows
         )

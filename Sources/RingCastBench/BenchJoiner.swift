@@ -5,7 +5,7 @@ import RingCastClient
     import Glibc
 #endif
 
-/// The newcomers of `ringcast bench --scenario join-storm`: new viewers at a steady rate, each
+/// The newcomers of `ringcast-bench --scenario join-storm`: new viewers at a steady rate, each
 /// connecting, reading its layout and keyframe, and closing at once with a close frame. One
 /// thread waits on all of them with epoll; sockets are non-blocking from the start, so a slow
 /// accept delays that join only, never the ones scheduled after it.

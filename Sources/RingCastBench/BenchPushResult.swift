@@ -1,5 +1,5 @@
-/// One `ringcast bench --scenario pushers` run, as printed and as written by `--json` (and read
-/// back by `ringcast bench report`). Rates are per second of the measurement window; times are
+/// One `ringcast-bench --scenario pushers` run, as printed and as written by `--json` (and read
+/// back by `ringcast-bench report`). Rates are per second of the measurement window; times are
 /// milliseconds.
 struct BenchPushResult: Codable, Sendable {
     static let scenario = BenchScenario.pushers.rawValue
@@ -32,7 +32,7 @@ struct BenchPushResult: Codable, Sendable {
         var latencyMilliseconds: BenchResult.Percentiles
     }
 
-    /// `pushers`: tells this result from the other scenarios' in `ringcast bench report`.
+    /// `pushers`: tells this result from the other scenarios' in `ringcast-bench report`.
     var scenario = Self.scenario
     var date: String
     var command: [String]

@@ -2,9 +2,11 @@ import ArgumentParser
 import Foundation
 import RingCastClient
 
-/// `ringcast bench`: load a running server with viewers and measure what they get.
+/// `ringcast-bench`: load a running server with viewers and measure what they get.
+@main
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "ringcast-bench",
         abstract: "Open many viewers on a running server and measure frame rate, delivery and push-to-frame latency.",
         discussion: """
             Keeps one ring of the board animating (so the server sends a frame every tick), opens \
@@ -94,7 +96,7 @@ struct Bench: ParsableCommand {
             throw ValidationError("--warmup must be 0 to 600 seconds, got \(warmup)")
         }
         guard format.readerType != nil else {
-            throw ValidationError("--format \(format.rawValue): this version of ringcast bench cannot read those frames yet")
+            throw ValidationError("--format \(format.rawValue): this version of ringcast-bench cannot read those frames yet")
         }
         if let serverPid, serverPid <= 0 {
             throw ValidationError("--server-pid must be a process id, got \(serverPid)")

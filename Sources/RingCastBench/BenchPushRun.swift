@@ -1,6 +1,6 @@
 import Foundation
 
-/// `ringcast bench --scenario pushers`: keep one ring animating, open the viewers, then let
+/// `ringcast-bench --scenario pushers`: keep one ring animating, open the viewers, then let
 /// `pushers` threads push to the other rings as fast as the server answers while the viewers
 /// watch; measure pushes acknowledged, their latency, the viewers' frame gaps and the server's
 /// late ticks over the window. Every wait has a deadline.

@@ -1,5 +1,5 @@
-/// One `ringcast bench --scenario join-storm` run, as printed and as written by `--json` (and read
-/// back by `ringcast bench report`). Rates are per second of the measurement window; times are
+/// One `ringcast-bench --scenario join-storm` run, as printed and as written by `--json` (and read
+/// back by `ringcast-bench report`). Rates are per second of the measurement window; times are
 /// milliseconds.
 struct BenchJoinResult: Codable, Sendable {
     static let scenario = BenchScenario.joinStorm.rawValue
@@ -35,7 +35,7 @@ struct BenchJoinResult: Codable, Sendable {
         var layoutMilliseconds: BenchResult.Percentiles
     }
 
-    /// `join-storm`: tells this result from the other scenarios' in `ringcast bench report`.
+    /// `join-storm`: tells this result from the other scenarios' in `ringcast-bench report`.
     var scenario = Self.scenario
     var date: String
     var command: [String]

@@ -5,7 +5,7 @@ import RingCastClient
     import Glibc
 #endif
 
-/// One pushing thread of `ringcast bench --scenario pushers`: a blocking HTTP/1.1 keep-alive
+/// One pushing thread of `ringcast-bench --scenario pushers`: a blocking HTTP/1.1 keep-alive
 /// client that sends ready-made `PUT …/rings/R` requests one after the other, as fast as the
 /// server answers, and tallies the answers read inside the measurement window.
 ///

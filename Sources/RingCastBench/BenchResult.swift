@@ -1,5 +1,5 @@
-/// One `ringcast bench` run, as printed and as written by `--json` (and read back by
-/// `ringcast bench report`). Rates are per second of the measurement window, which starts after
+/// One `ringcast-bench` run, as printed and as written by `--json` (and read back by
+/// `ringcast-bench report`). Rates are per second of the measurement window, which starts after
 /// the warm-up; times are milliseconds, memory MiB.
 struct BenchResult: Codable, Sendable {
     struct Settings: Codable, Sendable {

@@ -2,7 +2,7 @@
     import Glibc
 #endif
 
-/// Why `ringcast bench` stopped: printed as the message alone, exit status 1.
+/// Why `ringcast-bench` stopped: printed as the message alone, exit status 1.
 struct BenchFailure: Error, CustomStringConvertible {
     var description: String
 

@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// What `ringcast bench` reads from Linux: a monotonic clock, the open-file limit, and process and
+/// What `ringcast-bench` reads from Linux: a monotonic clock, the open-file limit, and process and
 /// machine figures from /proc.
 enum BenchSystem {
     /// CLOCK_MONOTONIC in nanoseconds; the same clock on every thread.

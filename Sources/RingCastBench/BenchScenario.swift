@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// What `ringcast bench` does to the server (`--scenario`).
+/// What `ringcast-bench` does to the server (`--scenario`).
 enum BenchScenario: String, CaseIterable, ExpressibleByArgument, Sendable {
     /// Many viewers, a push every --push-interval: frame rate, delivery, push→frame latency.
     case viewers

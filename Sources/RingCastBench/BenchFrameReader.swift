@@ -1,4 +1,4 @@
-/// What `ringcast bench` needs from one WebSocket message, read without decoding it whole:
+/// What `ringcast-bench` needs from one WebSocket message, read without decoding it whole:
 /// thousands of viewers at 60 frames a second leave no room for a full decode of each.
 ///
 /// One reader per wire format. `sequence(in:)` runs for every message of every viewer, so it

@@ -19,7 +19,7 @@ extension BenchPushResult {
         rows += viewers.rows("viewers")
         rows += usage.rows
         return BenchResult.table(
-            title: "ringcast bench --scenario pushers: \(settings.pushers) pushers, \(settings.viewers) viewers of "
+            title: "ringcast-bench --scenario pushers: \(settings.pushers) pushers, \(settings.viewers) viewers of "
                 + "\(settings.board) at \(settings.server)",
             rows
         )

@@ -1,6 +1,6 @@
 import RingCastClient
 
-/// What every `ringcast bench` scenario is told: the server and the board, the viewers' frames,
+/// What every `ringcast-bench` scenario is told: the server and the board, the viewers' frames,
 /// the warm-up and the window, and the server's process to watch over it.
 struct BenchSettings {
     var address: ServerAddress

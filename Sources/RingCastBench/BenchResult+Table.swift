@@ -48,7 +48,7 @@ extension BenchResult {
             add("/metrics delta", settings.watchOnly ? "not read (--watch-only)" : "not available (GET /metrics failed)")
         }
         let title =
-            "ringcast bench: \(settings.viewers) viewers of \(settings.board) (\(settings.format), \(settings.client) client) "
+            "ringcast-bench: \(settings.viewers) viewers of \(settings.board) (\(settings.format), \(settings.client) client) "
             + "at \(settings.server)"
         return Self.table(title: title, rows)
     }

@@ -95,6 +95,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "RingCastStorageTests", dependencies: ["RingCastStorage"], swiftSettings: swiftSettings),
+        .testTarget(name: "RingCastClientTests", dependencies: ["RingCastClient"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RingCastServerTests",
             dependencies: [

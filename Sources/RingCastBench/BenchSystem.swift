@@ -7,7 +7,8 @@ import Foundation
 /// What `ringcast-bench` reads from Linux: a monotonic clock, the open-file limit, and process and
 /// machine figures from /proc.
 enum BenchSystem {
-    /// CLOCK_MONOTONIC in nanoseconds; the same clock on every thread.
+    /// CLOCK_MONOTONIC in nanoseconds; the same clock on every thread, and the one
+    /// `HTTPClient.Response.receivedAt` is read from, which latencies are measured against.
     static func now() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)

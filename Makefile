@@ -119,7 +119,8 @@ bench: build
 	BENCH_JOIN_WATCHERS="$(BENCH_JOIN_WATCHERS)" BENCH_JOIN_RATE="$(BENCH_JOIN_RATE)" \
 	BENCH_JOIN_DURATION="$(BENCH_JOIN_DURATION)" BENCH_DISK_DIR="$(BENCH_DISK_DIR)" \
 	BENCH_MEMORY_DIR="$(BENCH_MEMORY_DIR)" BENCH_REPORT="$(BENCH_REPORT)" \
-	BENCH_RESULTS="$(BENCH_RESULTS)" RINGCAST_BIN=.build/release/ringcast bench/run.sh
+	BENCH_RESULTS="$(BENCH_RESULTS)" RINGCAST_BIN=.build/release/ringcast \
+	RINGCAST_BENCH_BIN=.build/release/ringcast-bench bench/run.sh
 
 clean:
 	rm -rf .build

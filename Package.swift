@@ -15,7 +15,8 @@ let package = Package(
     // Synchronization.Mutex needs macOS 15 where the package is built on a Mac.
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "ringcast", targets: ["ringcast"])
+        .executable(name: "ringcast", targets: ["ringcast"]),
+        .executable(name: "ringcast-bench", targets: ["RingCastBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -47,6 +48,9 @@ let package = Package(
         ),
         // The only module that imports SQLite: an embedded store of opaque per-board blobs.
         .target(name: "RingCastStorage", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+        // The blocking HTTP/1.1 client that `ringcast push` and `get` and ringcast-bench share;
+        // Foundation and the C library only.
+        .target(name: "RingCastClient", swiftSettings: swiftSettings),
         // Wiring: config, routes, broadcaster, buildServer.
         .target(
             name: "RingCastServer",
@@ -66,9 +70,21 @@ let package = Package(
             dependencies: [
                 "RingCastServer",
                 "RingCastCore",
-                "RingCastTransport",
+                "RingCastClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The load generator, `ringcast-bench`: viewers, pushers and join storms against a running
+        // server, and the docs/BENCHMARKS.md report. Its own executable, so the server binary
+        // carries none of it; Transport for the libwebsockets viewer client (`--client lws`).
+        .executableTarget(
+            name: "RingCastBench",
+            dependencies: [
+                "RingCastClient",
+                "RingCastTransport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -79,6 +95,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "RingCastStorageTests", dependencies: ["RingCastStorage"], swiftSettings: swiftSettings),
+        .testTarget(name: "RingCastClientTests", dependencies: ["RingCastClient"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RingCastServerTests",
             dependencies: [

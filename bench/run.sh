@@ -4,13 +4,13 @@
 # 1. RingCast: for each scenario a fresh release server on a free port, with an empty temporary
 #    data directory and a copy of the shipped config whose limits let the bench in
 #    (writesPerMinute 0: the bench pushes 5 times a second; maxViewers above the largest
-#    scenario), then `ringcast bench` with the server's pid. The first scenario also records one
+#    scenario), then `ringcast-bench` with the server's pid. The first scenario also records one
 #    viewer's frames (--record-frames).
 # 2. The yardstick: bench/baseline/broadcaster.c (a minimal libwebsockets broadcaster, built here
-#    with cc) replays those frames at the same rate, measured by `ringcast bench --watch-only`.
-# 3. Push throughput (`ringcast bench --scenario pushers`) twice, each with a fresh server: once
+#    with cc) replays those frames at the same rate, measured by `ringcast-bench --watch-only`.
+# 3. Push throughput (`ringcast-bench --scenario pushers`) twice, each with a fresh server: once
 #    with the data directory on disk (under BENCH_DISK_DIR), once on a tmpfs (BENCH_MEMORY_DIR).
-# 4. Join storm (`ringcast bench --scenario join-storm`), with a fresh server.
+# 4. Join storm (`ringcast-bench --scenario join-storm`), with a fresh server.
 #
 # Settings come from the environment (the Makefile passes its BENCH_* variables):
 #   BENCH_VIEWERS           RingCast scenarios, raw client          (100 500 1000 2000)
@@ -23,7 +23,8 @@
 #   BENCH_DISK_DIR          where the push run on disk keeps its data (.build, under the repository)
 #   BENCH_MEMORY_DIR        where the push run on tmpfs keeps its data (/dev/shm)
 #   BENCH_FPS BENCH_DURATION BENCH_WARMUP BENCH_PUSH_INTERVAL BENCH_REPORT BENCH_RESULTS
-#   RINGCAST_BIN            the ringcast executable (.build/release/ringcast)
+#   RINGCAST_BIN            the ringcast executable, which serves (.build/release/ringcast)
+#   RINGCAST_BENCH_BIN      the ringcast-bench executable, which measures (.build/release/ringcast-bench)
 # A scenario that fails is reported and fails the script.
 set -u
 
@@ -46,6 +47,7 @@ disk_root=${BENCH_DISK_DIR:-.build}
 memory_root=${BENCH_MEMORY_DIR:-/dev/shm}
 
 ringcast=${RINGCAST_BIN:-.build/release/ringcast}
+bench=${RINGCAST_BENCH_BIN:-.build/release/ringcast-bench}
 work=$(mktemp -d)
 server=""
 failed=""
@@ -105,7 +107,7 @@ for scenario in $scenarios; do
 	echo "== $count viewers, $client client"
 	start "serve-$name" "$ringcast" serve --config "$work/ringcast.json" --port 0 --fps "$fps" \
 		--data-dir "$work/data-$name" --log-level warning
-	if "$ringcast" bench --server "$url" --server-pid "$server" --client "$client" --viewers "$count" \
+	if "$bench" --server "$url" --server-pid "$server" --client "$client" --viewers "$count" \
 		--duration "$duration" --warmup "$warmup" --push-interval "$push_interval" \
 		--json "$work/bench-$name.json" "${record[@]}"; then
 		results="$results $work/bench-$name.json"
@@ -129,7 +131,7 @@ if [ -n "$baseline_viewers" ]; then
 			name="baseline-$count"
 			echo "== $count viewers, the C libwebsockets broadcaster"
 			start "$name" "$work/broadcaster" --frames "$frames" --port 0 --fps "$fps"
-			if "$ringcast" bench --server "$url" --server-pid "$server" --watch-only --viewers "$count" \
+			if "$bench" --server "$url" --server-pid "$server" --watch-only --viewers "$count" \
 				--duration "$duration" --warmup "$warmup" --json "$work/bench-$name.json"; then
 				baselines="$baselines $work/bench-$name.json"
 			else
@@ -146,7 +148,7 @@ push() {
 	echo "== push throughput: $pushers pushers, $push_viewers viewers, data on $(stat -f -c %T "$data")"
 	start "serve-$name" "$ringcast" serve --config "$work/ringcast.json" --port 0 --fps "$fps" \
 		--data-dir "$data" --log-level warning
-	if "$ringcast" bench --scenario pushers --server "$url" --server-pid "$server" --pushers "$pushers" \
+	if "$bench" --scenario pushers --server "$url" --server-pid "$server" --pushers "$pushers" \
 		--viewers "$push_viewers" --duration "$push_duration" --warmup "$warmup" --data-dir "$data" \
 		--json "$work/bench-$name.json"; then
 		results="$results $work/bench-$name.json"
@@ -177,7 +179,7 @@ if [ -n "$join_watchers" ] && [ -n "$join_rate" ] && [ -n "$join_duration" ]; th
 	mkdir -p "$work/data-$name"
 	start "serve-$name" "$ringcast" serve --config "$work/ringcast.json" --port 0 --fps "$fps" \
 		--data-dir "$work/data-$name" --log-level warning
-	if "$ringcast" bench --scenario join-storm --server "$url" --server-pid "$server" --viewers "$join_watchers" \
+	if "$bench" --scenario join-storm --server "$url" --server-pid "$server" --viewers "$join_watchers" \
 		--join-rate "$join_rate" --duration "$join_duration" --warmup "$warmup" --data-dir "$work/data-$name" \
 		--json "$work/bench-$name.json"; then
 		results="$results $work/bench-$name.json"
@@ -188,7 +190,7 @@ if [ -n "$join_watchers" ] && [ -n "$join_rate" ] && [ -n "$join_duration" ]; th
 fi
 
 if [ -n "$results" ]; then
-	"$ringcast" bench report --output "$report" --fps "$fps" --temporary-directory "$work" \
+	"$bench" report --output "$report" --fps "$fps" --temporary-directory "$work" \
 		--server-command "$ringcast serve --config \$TMP/ringcast.json --port 0 --fps $fps --data-dir \$TMP/data-CLIENT-VIEWERS --log-level warning" \
 		--baseline-command "\$TMP/broadcaster --frames \$TMP/frames.bin --port 0 --fps $fps" \
 		$(for file in $baselines; do echo "--baseline $file"; done) $results || exit 1

@@ -25,11 +25,7 @@ struct Push: ParsableCommand {
     @Option(help: "Animation duration in seconds, (0, 60].")
     var duration: Double?
 
-    @Option(help: "Server URL (default: $RINGCAST_URL or http://127.0.0.1:8080).")
-    var server: String?
-
-    @Option(help: "Write token (default: $RINGCAST_TOKEN).")
-    var token: String?
+    @OptionGroup var server: ServerOptions
 
     func validate() throws {
         guard value.isFinite, (0...10).contains(value) else {
@@ -47,32 +43,9 @@ struct Push: ParsableCommand {
     }
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let base = server ?? environment["RINGCAST_URL"] ?? "http://127.0.0.1:8080"
-        guard let url = URL(string: base), let scheme = url.scheme, let name = url.host, !name.isEmpty, url.query == nil
-        else {
-            throw ValidationError("--server must be an http:// URL such as http://127.0.0.1:8080, got \(base)")
-        }
-        guard scheme == "http" else {
-            throw ValidationError(
-                "--server: ringcast push speaks plain HTTP, as ringcast serve does; got \(base) (for an https proxy, use curl)")
-        }
-        let prefix = url.path.hasSuffix("/") ? String(url.path.dropLast()) : url.path
-        let path = "\(prefix)/api/v1/boards/\(Self.escape(board))/rings/\(Self.escape(ring))"
+        let connection = try server.connection()
         let body = try JSONEncoder().encode(PushBody(progress: value, animation: animation))
-
-        let response: HTTPClient.Response
-        do throws(BenchFailure) {
-            let address = try ServerAddress(
-                resolving: name.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: url.port ?? 80)
-            let client = HTTPClient(address: address, token: token ?? environment["RINGCAST_TOKEN"], timeoutSeconds: 10)
-            response = try client.request("PUT", path, json: Array(body))
-        } catch {
-            throw PushFailure("cannot reach \(base): \(error)")
-        }
-        guard response.isSuccess else {
-            throw PushFailure(response.problem)
-        }
+        _ = try connection.request("PUT", api: ["boards", board, "rings", ring], json: Array(body))
         print("\(board)/\(ring) → \(PercentLabel.string(for: value))")
     }
 
@@ -82,11 +55,6 @@ struct Push: ParsableCommand {
         case ("none", _): .jump
         case (let curve, let duration): .timing(curve: curve ?? "easeInOut", duration: duration ?? 1)
         }
-    }
-
-    private static func escape(_ segment: String) -> String {
-        segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
-            ?? segment
     }
 }
 
@@ -114,10 +82,4 @@ private struct PushBody: Encodable {
 
     var progress: Double
     var animation: AnimationBody?
-}
-
-/// A failed push: printed as the message alone, exit status 1.
-struct PushFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

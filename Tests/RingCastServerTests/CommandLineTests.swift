@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The shipped `ringcast` executable, run as a person would.
+/// The shipped `ringcast` and `ringcast-bench` executables, run as a person would.
 @Suite("ringcast command line")
 struct CommandLineTests {
     private func temporaryDirectory() -> URL {
@@ -38,7 +38,7 @@ struct CommandLineTests {
 
         let unknown = try await TestProcess(["push", "main", "nope", "0.5", "--server", url])
         #expect(try await unknown.waitForExit() != 0)
-        #expect(unknown.stderr.contains("404") && unknown.stderr.contains("nope"), "stderr: \(unknown.stderr)")
+        #expect(unknown.stderr.contains(#"has no ring "nope""#), "the server's message: \(unknown.stderr)")
 
         let outOfRange = try await TestProcess(["push", "main", "move", "11", "--server", url])
         #expect(try await outOfRange.waitForExit() != 0)
@@ -56,7 +56,71 @@ struct CommandLineTests {
         #expect(nobody.stderr.contains("cannot reach"), "stderr: \(nobody.stderr)")
     }
 
+    @Test func get_printsProgressAndLabel_orTheServersJSON_andTheServersMessageForWhatIsMissing() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let url = "http://127.0.0.1:\(server.port)"
+        let push = try await TestProcess(["push", "main", "move", "0.42", "--curve", "none", "--server", url])
+        #expect(try await push.waitForExit() == 0, "stderr: \(push.stderr)")
+        /// The whitespace-separated cells of the line for `ring`.
+        func cells(_ output: String, ring: String) -> [String] {
+            output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }.first { $0.first == ring } ?? []
+        }
+
+        let board = try await TestProcess(["get", "main", "--server", url])
+        #expect(try await board.waitForExit() == 0, "stderr: \(board.stderr)")
+        #expect(board.stdout.hasPrefix("board main, revision "), "stdout: \(board.stdout)")
+        #expect(cells(board.stdout, ring: "ring") == ["ring", "title", "progress", "label", "target"])
+        #expect(cells(board.stdout, ring: "move") == ["move", "Move", "0.42", "42%", "0.42"], "stdout: \(board.stdout)")
+        #expect(cells(board.stdout, ring: "exercise") == ["exercise", "Exercise", "—", "—", "—"], "stdout: \(board.stdout)")
+
+        let ring = try await TestProcess(["get", "main", "move"], environment: ["RINGCAST_URL": url])
+        #expect(try await ring.waitForExit() == 0, "stderr: \(ring.stderr)")
+        #expect(ring.stdout.split(separator: "\n").count == 2, "a header and one ring: \(ring.stdout)")
+        #expect(cells(ring.stdout, ring: "move") == ["move", "Move", "0.42", "42%", "0.42"], "stdout: \(ring.stdout)")
+
+        let boardJSON = try await TestProcess(["get", "main", "--json", "--server", url])
+        #expect(try await boardJSON.waitForExit() == 0, "stderr: \(boardJSON.stderr)")
+        let snapshot = try JSONDecoder().decode(TestSnapshot.self, from: Data(boardJSON.stdout.utf8))
+        #expect(snapshot.board == "main" && snapshot[ring: "move"]?.progress == 0.42)
+        let ringJSON = try await TestProcess(["get", "main", "move", "--json", "--server", url])
+        #expect(try await ringJSON.waitForExit() == 0, "stderr: \(ringJSON.stderr)")
+        let move = try JSONDecoder().decode(TestSnapshot.Ring.self, from: Data(ringJSON.stdout.utf8))
+        #expect(move.id == "move" && move.target == 0.42)
+
+        let noBoard = try await TestProcess(["get", "nope", "--server", url])
+        #expect(try await noBoard.waitForExit() != 0)
+        #expect(noBoard.stderr == "ringcast: no board named \"nope\"\n", "one line, the server's message: \(noBoard.stderr)")
+        #expect(noBoard.stdout.isEmpty)
+        let noRing = try await TestProcess(["get", "main", "nope", "--server", url])
+        #expect(try await noRing.waitForExit() != 0)
+        #expect(noRing.stderr.contains(#"has no ring "nope""#), "stderr: \(noRing.stderr)")
+        let nobody = try await TestProcess(["get", "main", "--server", "http://127.0.0.1:1"])
+        #expect(try await nobody.waitForExit() != 0)
+        #expect(nobody.stderr.hasPrefix("ringcast: cannot reach"), "stderr: \(nobody.stderr)")
+    }
+
+    @Test func version_printsTheRelease() async throws {
+        let version = try await TestProcess(["--version"])
+        #expect(try await version.waitForExit() == 0, "stderr: \(version.stderr)")
+        let parts = version.stdout.trimmingCharacters(in: .newlines).split(separator: ".", omittingEmptySubsequences: false)
+        #expect(parts.count == 3 && parts.allSatisfy { Int($0) != nil }, "a version such as 0.4.0: \(version.stdout)")
+    }
+
+    @Test func help_listsServePushAndGet_andNoLongerBench() async throws {
+        let help = try await TestProcess(["--help"])
+        #expect(try await help.waitForExit() == 0, "stderr: \(help.stderr)")
+        for command in ["serve", "push", "get"] {
+            #expect(help.stdout.contains("  \(command) "), "\(command) in: \(help.stdout)")
+        }
+        #expect(!help.stdout.contains("bench"), "the load generator is ringcast-bench now: \(help.stdout)")
+        let bench = try await TestProcess(["bench", "--viewers", "1"])
+        #expect(try await bench.waitForExit() != 0)
+    }
+
     @Test func bench_measuresALiveServer_recordsFrames_andWritesTheReport() async throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: ringcastBenchExecutable.path), "build the ringcast-bench product first")
         let server = try TestServer()
         defer { server.shutdown() }
         let work = temporaryDirectory()
@@ -65,8 +129,8 @@ struct CommandLineTests {
         let result = work.appendingPathComponent("bench.json").path
         let frames = work.appendingPathComponent("frames.bin").path
 
-        let bench = try await TestProcess([
-            "bench", "--server", "http://127.0.0.1:\(server.port)", "--viewers", "5", "--duration", "1.5",
+        let bench = try await TestProcess.bench([
+            "--server", "http://127.0.0.1:\(server.port)", "--viewers", "5", "--duration", "1.5",
             "--warmup", "0.5", "--push-interval", "0.1", "--json", result, "--record-frames", frames,
         ])
         #expect(try await bench.waitForExit(timeout: 30) == 0, "stderr: \(bench.stderr)")
@@ -87,12 +151,12 @@ struct CommandLineTests {
         }
 
         let report = work.appendingPathComponent("BENCHMARKS.md").path
-        let write = try await TestProcess(["bench", "report", "--output", report, result])
+        let write = try await TestProcess.bench(["report", "--output", report, result])
         #expect(try await write.waitForExit() == 0, "stderr: \(write.stderr)")
         let markdown = try String(contentsOfFile: report, encoding: .utf8)
         #expect(markdown.contains("| 5 (5) |"), "report: \(markdown)")
 
-        let refused = try await TestProcess(["bench", "--server", "http://192.0.2.1:8080", "--viewers", "1"])
+        let refused = try await TestProcess.bench(["--server", "http://192.0.2.1:8080", "--viewers", "1"])
         #expect(try await refused.waitForExit() != 0)
         #expect(refused.stderr.contains("loopback"), "stderr: \(refused.stderr)")
     }
@@ -111,8 +175,8 @@ struct CommandLineTests {
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any] ?? [:]
         }
 
-        let pushers = try await TestProcess([
-            "bench", "--scenario", "pushers", "--server", url, "--pushers", "2", "--viewers", "5",
+        let pushers = try await TestProcess.bench([
+            "--scenario", "pushers", "--server", url, "--pushers", "2", "--viewers", "5",
             "--duration", "1.5", "--warmup", "0.5", "--data-dir", work.path, "--json", pushes,
         ])
         #expect(try await pushers.waitForExit(timeout: 30) == 0, "stderr: \(pushers.stderr)")
@@ -124,8 +188,8 @@ struct CommandLineTests {
         #expect(gaps?["count"] as? Int ?? 0 > 10, "frames every tick give frame gaps: \(String(describing: gaps))")
         #expect((push["dataFilesystem"] as? [String: Any])?["type"] is String)
 
-        let storm = try await TestProcess([
-            "bench", "--scenario", "join-storm", "--server", url, "--viewers", "5", "--join-rate", "20",
+        let storm = try await TestProcess.bench([
+            "--scenario", "join-storm", "--server", url, "--viewers", "5", "--join-rate", "20",
             "--duration", "1.5", "--warmup", "0.5", "--json", joins,
         ])
         #expect(try await storm.waitForExit(timeout: 30) == 0, "stderr: \(storm.stderr)")
@@ -135,12 +199,12 @@ struct CommandLineTests {
         #expect((join["watchers"] as? [String: Any])?["measured"] as? Int == 5)
 
         let report = work.appendingPathComponent("BENCHMARKS.md").path
-        let write = try await TestProcess(["bench", "report", "--output", report, pushes, joins])
+        let write = try await TestProcess.bench(["report", "--output", report, pushes, joins])
         #expect(try await write.waitForExit() == 0, "stderr: \(write.stderr)")
         let markdown = try String(contentsOfFile: report, encoding: .utf8)
         #expect(markdown.contains("## Push throughput") && markdown.contains("## Join storm"), "report: \(markdown)")
 
-        let misplaced = try await TestProcess(["bench", "--scenario", "join-storm", "--pushers", "4"])
+        let misplaced = try await TestProcess.bench(["--scenario", "join-storm", "--pushers", "4"])
         #expect(try await misplaced.waitForExit() != 0)
         #expect(misplaced.stderr.contains("--pushers applies to --scenario pushers"), "stderr: \(misplaced.stderr)")
     }

@@ -4,7 +4,7 @@
  *
  *   broadcaster --frames FILE [--port N] [--fps N]
  *
- * FILE holds frames recorded from a RingCast viewer by `ringcast bench --record-frames`: each one
+ * FILE holds frames recorded from a RingCast viewer by `ringcast-bench --record-frames`: each one
  * a little-endian u32 length and that many bytes of a binary frame (docs/PROTOCOL.md). Every tick
  * the next recorded frame becomes the current one (round and round), with its seq (u32 at byte 4)
  * rewritten so that it keeps rising, and every viewer is asked for a write; a viewer that can

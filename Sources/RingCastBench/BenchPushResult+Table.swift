@@ -1,0 +1,34 @@
+import Foundation
+
+extension BenchPushResult {
+    /// The result as printed on standard output: one figure per line.
+    var table: String {
+        var rows: [(label: String, value: String)] = []
+        let filesystem = dataFilesystem.map { "\($0.type) (\($0.source) on \($0.mountPoint))" } ?? "not known (no --data-dir)"
+        rows.append(("data directory on", filesystem))
+        rows.append(("window", BenchResult.describeWindow(seconds: windowSeconds, warmup: settings.warmupSeconds)))
+        rows.append(
+            (
+                "pushes acknowledged",
+                "\(pushes.acknowledged) (\(BenchResult.format(pushes.acknowledgedPerSecond, 1))/s) by \(settings.pushers) pushers "
+                    + "over \(settings.rings.joined(separator: ", "))"
+            ))
+        rows.append(("  latency", BenchResult.describe(pushes.latencyMilliseconds)))
+        rows.append(("  rejected (non-2xx)", Self.counts(pushes.rejected, prefix: "HTTP ")))
+        rows.append(("  failed (no answer)", Self.counts(pushes.failed, prefix: "")))
+        rows += viewers.rows("viewers")
+        rows += usage.rows
+        return BenchResult.table(
+            title: "ringcast-bench --scenario pushers: \(settings.pushers) pushers, \(settings.viewers) viewers of "
+                + "\(settings.board) at \(settings.server)",
+            rows
+        )
+    }
+
+    /// "none", or "12× HTTP 503, 3× HTTP 409".
+    static func counts(_ counts: [String: Int], prefix: String) -> String {
+        guard !counts.isEmpty else { return "none" }
+        return counts.sorted { $0.value > $1.value }.prefix(4).map { "\($0.value)× \(prefix)\($0.key)" }
+            .joined(separator: ", ")
+    }
+}

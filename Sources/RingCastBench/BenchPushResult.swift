@@ -1,0 +1,46 @@
+/// One `ringcast-bench --scenario pushers` run, as printed and as written by `--json` (and read
+/// back by `ringcast-bench report`). Rates are per second of the measurement window; times are
+/// milliseconds.
+struct BenchPushResult: Codable, Sendable {
+    static let scenario = BenchScenario.pushers.rawValue
+
+    struct Settings: Codable, Sendable {
+        var server: String
+        var board: String
+        var format: String
+        var pushers: Int
+        var viewers: Int
+        var durationSeconds: Double
+        var warmupSeconds: Double
+        /// The rings the pushers cycle over.
+        var rings: [String]
+        /// The ring kept animating so frames flow every tick (not pushed).
+        var animatedRing: String
+        /// The server's data directory (`--data-dir`), when the bench was told.
+        var dataDirectory: String?
+    }
+
+    struct Pushes: Codable, Sendable {
+        /// 2xx answers read inside the window.
+        var acknowledged: Int
+        var acknowledgedPerSecond: Double
+        /// Other answers read inside the window, by status.
+        var rejected: [String: Int]
+        /// Pushes that got no answer (connection refused or closed, timeout), by reason.
+        var failed: [String: Int]
+        /// Request written → 2xx read.
+        var latencyMilliseconds: BenchResult.Percentiles
+    }
+
+    /// `pushers`: tells this result from the other scenarios' in `ringcast-bench report`.
+    var scenario = Self.scenario
+    var date: String
+    var command: [String]
+    var settings: Settings
+    /// The filesystem the data directory was on; nil when not told or not found.
+    var dataFilesystem: BenchFilesystem?
+    var windowSeconds: Double
+    var pushes: Pushes
+    var viewers: BenchViewerSummary
+    var usage: BenchUsage
+}

@@ -1,0 +1,204 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A blocking HTTP/1.1 client on one keep-alive socket, for `ringcast push` and `get` and for
+/// ringcast-bench's pushes and scrapes; plain HTTP with Content-Length bodies, which is what
+/// RingCast speaks. URLSession would do, but it answers on its own queue some time after the
+/// response was read, and the bench measures push-to-frame latency from the moment the 2xx was
+/// read: here that moment is the return of the last recv(2). And linking FoundationNetworking
+/// would load libcurl and its TLS, Kerberos and LDAP libraries — 4.4 MiB of RSS — into the
+/// `ringcast` executable, which also runs `ringcast serve`. Every call is bounded by
+/// `timeoutSeconds`.
+///
+/// Used from one thread at a time.
+public final class HTTPClient {
+    /// A 2xx answer.
+    public struct Response: Sendable {
+        public var status: Int
+        public var body: [UInt8]
+        /// CLOCK_MONOTONIC in nanoseconds when the whole response had been read (the clock of
+        /// ringcast-bench's `BenchSystem.now()`).
+        public var receivedAt: UInt64
+
+        public var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    private let address: ServerAddress
+    private let token: String?
+    private let timeoutSeconds: Int
+    private var descriptor: Int32 = -1
+    private var buffer: [UInt8] = []
+
+    /// `token`, when given, goes with every request as `Authorization: Bearer`.
+    public init(address: ServerAddress, token: String?, timeoutSeconds: Int = 5) {
+        self.address = address
+        self.token = token
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    deinit {
+        disconnect()
+    }
+
+    /// Sends one request and reads the whole response; any status outside 2xx throws
+    /// `ClientError.httpStatus` with the server's JSON error. A keep-alive socket the server
+    /// closed in the meantime is reopened once.
+    public func request(_ method: String, _ path: String, json body: [UInt8]? = nil) throws(ClientError) -> Response {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(address.authority)\r\n"
+        if let token { head += "Authorization: Bearer \(token)\r\n" }
+        if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+        let message = Array((head + "\r\n").utf8) + (body ?? [])
+        let reused = descriptor >= 0
+        let response: Response
+        do {
+            response = try exchange(message)
+        } catch .connectionClosed where reused {
+            response = try exchange(message)
+        }
+        guard (200..<300).contains(response.status) else {
+            throw .httpStatus(response.status, error: try? JSONDecoder().decode(ServerError.self, from: Data(response.body)))
+        }
+        return response
+    }
+
+    private func exchange(_ message: [UInt8]) throws(ClientError) -> Response {
+        do {
+            try connectIfNeeded()
+            try send(message)
+            return try readResponse()
+        } catch {
+            disconnect()
+            throw error
+        }
+    }
+
+    /// Closes the socket; the next request opens a new one.
+    public func disconnect() {
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+        buffer.removeAll()
+    }
+
+    private func connectIfNeeded() throws(ClientError) {
+        guard descriptor < 0 else { return }
+        descriptor = try Self.connect(to: address, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// A blocking TCP socket connected to `address`, Nagle off, each send and receive bounded by
+    /// `timeoutSeconds` (and connect(2) too: SO_SNDTIMEO bounds it on Linux).
+    public static func connect(to address: ServerAddress, timeoutSeconds: Int) throws(ClientError) -> Int32 {
+        let socket = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socket >= 0 else { throw failure("socket", address: address, timeoutSeconds: timeoutSeconds) }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        var noDelay: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        let result = address.socketAddress.withUnsafeBytes { bytes in
+            Glibc.connect(socket, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
+        }
+        guard result == 0 else {
+            let error = failure("connect", address: address, timeoutSeconds: timeoutSeconds)
+            close(socket)
+            throw error
+        }
+        return socket
+    }
+
+    /// The `ClientError` for a system call that failed with `errno`: a timeout, the server closing
+    /// the connection, or any other failure with errno's text.
+    private static func failure(_ call: String, address: ServerAddress, timeoutSeconds: Int) -> ClientError {
+        let code = errno
+        switch code {
+        case EAGAIN, EINPROGRESS: return .timedOut(server: address.description, seconds: timeoutSeconds)
+        case EPIPE, ECONNRESET: return .connectionClosed(server: address.description)
+        default: return .connectionFailed(server: address.description, reason: "\(call): \(String(cString: strerror(code)))")
+        }
+    }
+
+    private func send(_ bytes: [UInt8]) throws(ClientError) {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL))
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw Self.failure("send", address: address, timeoutSeconds: timeoutSeconds) }
+            sent += count
+        }
+    }
+
+    /// Status line, headers, then exactly Content-Length bytes of body (the server always sends it).
+    private func readResponse() throws(ClientError) -> Response {
+        var headerEnd: Int?
+        while true {
+            headerEnd = Self.endOfHeaders(in: buffer)
+            if headerEnd != nil { break }
+            try receive()
+        }
+        let head = String(decoding: buffer[..<headerEnd!], as: UTF8.self)
+        let lines = head.split(separator: "\r\n")
+        let statusParts = lines.first?.split(separator: " ") ?? []
+        guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
+            throw .invalidResponse(server: address.description, reason: "status line \"\(lines.first?.prefix(80) ?? "")\"")
+        }
+        var length = 0
+        var closes = false
+        for line in lines.dropFirst() {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let name = parts[0].lowercased()
+            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            if name == "content-length" { length = Int(value) ?? 0 }
+            if name == "connection", value.lowercased() == "close" { closes = true }
+            if name == "transfer-encoding" {
+                throw .invalidResponse(server: address.description, reason: "a chunked body, which this client does not read")
+            }
+        }
+        let bodyStart = headerEnd! + 4
+        while buffer.count < bodyStart + length {
+            try receive()
+        }
+        let receivedAt = Self.now()
+        let body = Array(buffer[bodyStart..<(bodyStart + length)])
+        buffer.removeFirst(bodyStart + length)
+        if closes { disconnect() }
+        return Response(status: status, body: body, receivedAt: receivedAt)
+    }
+
+    private func receive() throws(ClientError) {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0, errno == EINTR { continue }
+            if count == 0 { throw .connectionClosed(server: address.description) }
+            guard count > 0 else { throw Self.failure("recv", address: address, timeoutSeconds: timeoutSeconds) }
+            buffer.append(contentsOf: chunk[0..<count])
+            return
+        }
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds.
+    private static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// Where the blank line that ends an HTTP head starts in `bytes` (its "\r\n\r\n"), or nil when
+    /// the head has not all arrived.
+    public static func endOfHeaders(in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+}
+
+@available(*, unavailable)
+extension HTTPClient: Sendable {}

@@ -1,0 +1,38 @@
+import RingCastCore
+
+/// `GET /api/v1/boards/B` as `ringcast get` reads it (docs/openapi.yaml, `BoardSnapshot`); the
+/// answer of `GET …/rings/R` is one `Ring`. Colours are left out: a terminal does not show them.
+struct BoardReading: Decodable {
+    struct Ring: Decodable {
+        var id: String
+        var title: String
+        /// "plain", "derived" or "countdown".
+        var kind: String
+        /// What was pushed; nil before any data.
+        var target: Double?
+        /// What the current frame shows; nil before any data.
+        var progress: Double?
+        var animating: Bool
+
+        /// The text the dashboard draws in the ring (docs/ANIMATION.md): the progress as a percentage, or
+        /// for the countdown ring the whole seconds left of the board's `countdown`.
+        func label(countdown: Countdown?) -> String {
+            guard kind == "countdown" else { return PercentLabel.string(for: progress) }
+            guard let countdown else { return PercentLabel.string(for: nil) }
+            // The server's rule, fed the seconds elapsed: Countdown.label rounds the rest up.
+            return RingCastCore.Countdown(seconds: countdown.seconds, start: 0)
+                .label(at: countdown.seconds - countdown.remaining)
+        }
+    }
+
+    /// The board's countdown: its length and the seconds left.
+    struct Countdown: Decodable {
+        var seconds: Double
+        var remaining: Double
+    }
+
+    var board: String
+    var revision: Int
+    var rings: [Ring]
+    var countdown: Countdown?
+}

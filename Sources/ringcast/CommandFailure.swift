@@ -1,0 +1,24 @@
+import RingCastClient
+
+/// Why a client command (`push`, `get`) failed, in one line for a person: `RingCastCommand.main`
+/// prints it as `ringcast: MESSAGE` and exits with status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) { self.description = description }
+
+    /// `error` from a request to `server`: the server's own message when it answered with an
+    /// error (`no board named "x"`), else what went wrong on the way there.
+    init(_ error: ClientError, server: String) {
+        switch error {
+        case .httpStatus(_, let serverError?):
+            description = serverError.message
+        case .httpStatus(let status, nil):
+            description = "\(server) answered HTTP \(status)"
+        case .cannotResolve:
+            description = "cannot reach \(server): \(error)"
+        case .connectionFailed, .connectionClosed, .timedOut, .invalidResponse:
+            description = error.description
+        }
+    }
+}

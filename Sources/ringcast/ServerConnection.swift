@@ -1,0 +1,45 @@
+import Foundation
+import RingCastClient
+
+/// One RingCast server as the client commands reach it: the URL as given (for messages), a
+/// reverse proxy's path prefix, and one keep-alive HTTP client.
+///
+/// Main thread only.
+final class ServerConnection {
+    /// The `--server` URL as given.
+    let url: String
+    private let pathPrefix: String
+    private let client: HTTPClient
+
+    /// Resolves `host` once; a name that does not resolve throws.
+    init(url: String, host: String, port: Int, pathPrefix: String, token: String?) throws(CommandFailure) {
+        self.url = url
+        self.pathPrefix = pathPrefix
+        do {
+            client = HTTPClient(address: try ServerAddress(resolving: host, port: port), token: token, timeoutSeconds: 10)
+        } catch {
+            throw CommandFailure(error, server: url)
+        }
+    }
+
+    /// `METHOD /api/v1/SEGMENT/…`, each segment escaped: the 2xx answer, else why not.
+    func request(_ method: String, api segments: [String], json body: [UInt8]? = nil) throws(CommandFailure)
+        -> HTTPClient.Response
+    {
+        let path = pathPrefix + "/api/v1/" + segments.map(Self.escape).joined(separator: "/")
+        do {
+            return try client.request(method, path, json: body)
+        } catch {
+            throw CommandFailure(error, server: url)
+        }
+    }
+
+    /// `segment` percent-encoded for one path segment (a `/` in it is escaped too).
+    private static func escape(_ segment: String) -> String {
+        segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
+            ?? segment
+    }
+}
+
+@available(*, unavailable)
+extension ServerConnection: Sendable {}

@@ -52,7 +52,9 @@ final class TestProcess: Sendable {
         let configuration = Configuration(
             executable: .path(FilePath(ringcastExecutable.path)),
             arguments: Arguments(arguments),
-            environment: .custom(variables.map { Array("\($0.key)=\($0.value)".utf8) }),
+            // Raw entries go to strdup(3) as they are, so each needs its NUL (swift-subprocess
+            // adds it only to the entries it builds itself); without it a value reads past its end.
+            environment: .custom(variables.map { Array("\($0.key)=\($0.value)\0".utf8) }),
             workingDirectory: FilePath(repositoryRoot.path)
         )
         let shared = self.shared

@@ -1,5 +1,9 @@
 internal import CLibWebSockets
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// HTTP exchanges: reading requests and bodies, routing them, writing responses in
 /// HTTP_WRITEABLE. Service thread only.
 extension EventLoop {
@@ -223,7 +227,8 @@ extension EventLoop {
         writeBuffer.reserve(Self.headerBytes(of: response))
         var position: UnsafeMutablePointer<UInt8>? = writeBuffer.start
         try Self.addHeaders(
-            of: response, closing: exchange.closesConnection, wsi: exchange.wsi, at: &position, end: writeBuffer.end)
+            of: response, closing: exchange.closesConnection, wsi: exchange.wsi, start: writeBuffer.start, at: &position,
+            end: writeBuffer.end)
         try check(
             lws_finalize_write_http_header(exchange.wsi, writeBuffer.start, &position, writeBuffer.end),
             "writing the response headers"
@@ -248,7 +253,8 @@ extension EventLoop {
         writeBuffer.reserve(Self.headerBytes(of: response) + response.body.count)
         var position: UnsafeMutablePointer<UInt8>? = writeBuffer.start
         do {
-            try Self.addHeaders(of: response, closing: true, wsi: wsi, at: &position, end: writeBuffer.end)
+            try Self.addHeaders(
+                of: response, closing: true, wsi: wsi, start: writeBuffer.start, at: &position, end: writeBuffer.end)
             try check(lws_finalize_http_header(wsi, &position, writeBuffer.end), "finishing the response headers")
             guard var cursor = position else { return }
             response.body.withUnsafeBufferPointer { bytes in
@@ -272,17 +278,20 @@ extension EventLoop {
     }
 
     /// Status line, the response's headers (lowercased names, so they are valid HTTP/2 too),
-    /// Content-Length from the body, and `connection: close` when closing.
+    /// Content-Length from the body (none for 204 and 304, RFC 9110 §8.6), and `connection: close`
+    /// when closing.
     private static func addHeaders(
         of response: HTTPResponse,
         closing: Bool,
         wsi: OpaquePointer,
+        start: UnsafeMutablePointer<UInt8>,
         at position: inout UnsafeMutablePointer<UInt8>?,
         end: UnsafeMutablePointer<UInt8>
     ) throws(LWSFailure) {
         try check(
             lws_add_http_header_status(wsi, UInt32(clamping: response.status), &position, end), "adding status \(response.status)"
         )
+        try replaceStatusLine(status: response.status, start: start, position: &position, end: end)
         for header in response.headers {
             let name = header.name.lowercased()
             guard name != "content-length", name != "connection", name != "transfer-encoding" else { continue }
@@ -297,10 +306,12 @@ extension EventLoop {
             }
             try check(result, "adding header \(name)")
         }
-        try check(
-            lws_add_http_header_content_length(wsi, lws_filepos_t(response.body.count), &position, end),
-            "adding content-length"
-        )
+        if response.status != 204, response.status != 304 {
+            try check(
+                lws_add_http_header_content_length(wsi, lws_filepos_t(response.body.count), &position, end),
+                "adding content-length"
+            )
+        }
         if closing {
             let close = Array("close".utf8)
             try check(
@@ -308,5 +319,29 @@ extension EventLoop {
                 "adding connection: close"
             )
         }
+    }
+
+    /// Puts `StatusLine.text(for:)` in place of the first line lws wrote at `start`, moving the
+    /// headers lws added after it (security headers, server name). A head without a CR LF (an
+    /// HTTP/2 stream's, which has no status line) is left alone.
+    private static func replaceStatusLine(
+        status: Int,
+        start: UnsafeMutablePointer<UInt8>,
+        position: inout UnsafeMutablePointer<UInt8>?,
+        end: UnsafeMutablePointer<UInt8>
+    ) throws(LWSFailure) {
+        guard let current = position else { throw LWSFailure(operation: "writing the status line", code: -1) }
+        let written = current - start
+        var lineEnd = 0
+        while lineEnd + 1 < written, !(start[lineEnd] == 13 && start[lineEnd + 1] == 10) {
+            lineEnd += 1
+        }
+        guard lineEnd + 1 < written else { return }
+        let line = Array(StatusLine.text(for: status).utf8)
+        let rest = written - lineEnd
+        guard line.count + rest <= end - start else { throw LWSFailure(operation: "writing the status line", code: -1) }
+        memmove(start + line.count, start + lineEnd, rest)
+        start.update(from: line, count: line.count)
+        position = start + line.count + rest
     }
 }

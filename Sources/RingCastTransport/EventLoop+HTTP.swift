@@ -7,11 +7,15 @@ internal import CLibWebSockets
 /// HTTP exchanges: reading requests and bodies, routing them, writing responses in
 /// HTTP_WRITEABLE. Service thread only.
 extension EventLoop {
-    /// LWS_CALLBACK_FILTER_HTTP_CONNECTION (protocols[0], every plain request, before lws looks at
-    /// mounts). lws's file mount serves POST like GET and offers no later point to divert it, so a
-    /// POST to a static path is refused here (written at once, then closed, as
-    /// `lws_return_http_status` does).
+    /// LWS_CALLBACK_FILTER_HTTP_CONNECTION (protocols[0], every plain request, once its head is
+    /// parsed and before lws looks at mounts): a head the transport will not serve is answered at
+    /// once, then closed. lws's file mount serves POST like GET and offers no later point to divert
+    /// it, so a POST to a static path is refused here too.
     func handleFilterHTTP(_ wsi: OpaquePointer) -> Int32 {
+        if let problem = RequestReader.problem(of: wsi, configuration: configuration) {
+            writeAndClose(wsi, errorResponse(for: problem))
+            return 1
+        }
         guard configuration.webRoot != nil,
             let (method, path) = RequestReader.methodAndPath(of: wsi),
             method == "POST", !configuration.isDynamic(path)
@@ -19,6 +23,20 @@ extension EventLoop {
         let response = errorResponse(status: 405, message: "POST is not allowed on \(path); static files accept GET and HEAD")
         writeAndClose(wsi, response)
         return 1
+    }
+
+    /// LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: lws found an Upgrade header and asks before acting on
+    /// it. `token` is lws's own copy of the header's value, which it compares again once we return.
+    func handleConfirmUpgrade(_ wsi: OpaquePointer, token: UnsafeMutablePointer<CChar>?) -> Int32 {
+        guard let token else { return -1 }
+        switch String(cString: token).lowercased() {
+        case "websocket":
+            guard let problem = upgradeProblem(wsi) else { return 0 }
+            writeAndClose(wsi, errorResponse(for: problem))
+            return -1
+        default:
+            return 0
+        }
     }
 
     /// LWS_CALLBACK_HTTP: a request's headers are complete (dynamic mounts, static misses,
@@ -31,25 +49,24 @@ extension EventLoop {
         var expected = 0
         var refusesBody = false
         if request.headers["transfer-encoding"] != nil {
-            route = .transportError(status: 411, message: "chunked request bodies are not supported; send Content-Length")
+            route = .transportError(
+                RequestProblem(status: 411, message: "chunked request bodies are not supported; send Content-Length"))
             refusesBody = true
         } else if let text = request.headers["content-length"] {
             if let length = Int(text), length >= 0 {
                 expected = length
                 if length > configuration.maxBodyBytes {
-                    route = .transportError(
-                        status: 413,
-                        message: "request body of \(length) bytes exceeds the limit of \(configuration.maxBodyBytes) bytes"
-                    )
+                    let message = "request body of \(length) bytes exceeds the limit of \(configuration.maxBodyBytes) bytes"
+                    route = .transportError(RequestProblem(status: 413, message: message))
                     refusesBody = true
                 }
             } else {
-                route = .transportError(status: 400, message: "Content-Length \"\(text)\" is not a byte count")
+                route = .transportError(RequestProblem(status: 400, message: "Content-Length \"\(text)\" is not a byte count"))
                 refusesBody = true
             }
         } else if ["POST", "PUT", "PATCH"].contains(request.method) {
             // lws would wait for a body it has no way to delimit.
-            route = .transportError(status: 411, message: "\(request.method) needs a Content-Length header")
+            route = .transportError(RequestProblem(status: 411, message: "\(request.method) needs a Content-Length header"))
             refusesBody = true
         }
 
@@ -146,15 +163,13 @@ extension EventLoop {
             return .delegate
         }
         if configuration.webRoot != nil, request.method != "GET", request.method != "HEAD" {
-            return .transportError(
-                status: 405,
-                message: "\(request.method) is not allowed on \(request.path); static files accept GET and HEAD"
-            )
+            let message = "\(request.method) is not allowed on \(request.path); static files accept GET and HEAD"
+            return .transportError(RequestProblem(status: 405, message: message, headers: [("Allow", "GET, HEAD")]))
         }
         if request.path == configuration.websocketPath {
-            return .transportError(status: 404, message: "\(request.path) only accepts WebSocket upgrades")
+            return .transportError(RequestProblem(status: 404, message: "\(request.path) only accepts WebSocket upgrades"))
         }
-        return .transportError(status: 404, message: "nothing at \(request.path)")
+        return .transportError(RequestProblem(status: 404, message: "nothing at \(request.path)"))
     }
 
     /// Hands a complete request to whoever answers it.
@@ -174,8 +189,8 @@ extension EventLoop {
             delegate.handleHTTP(request) { [weak self] response in
                 self?.respond(to: id, with: response)
             }
-        case .transportError(let status, let message):
-            respond(to: exchange.id, with: errorResponse(status: status, message: message))
+        case .transportError(let problem):
+            respond(to: exchange.id, with: errorResponse(for: problem))
         }
     }
 
@@ -247,8 +262,8 @@ extension EventLoop {
     }
 
     /// Writes a whole response in one go and leaves the connection to be closed by the caller's
-    /// nonzero return. Used only in FILTER callbacks, where lws offers no writeable callback
-    /// before it closes; lws flushes whatever the socket did not take before closing.
+    /// nonzero return. Used where lws offers no writeable callback before it closes (FILTER and
+    /// CONFIRM_UPGRADE callbacks); lws flushes whatever the socket did not take before closing.
     func writeAndClose(_ wsi: OpaquePointer, _ response: HTTPResponse) {
         writeBuffer.reserve(Self.headerBytes(of: response) + response.body.count)
         var position: UnsafeMutablePointer<UInt8>? = writeBuffer.start

@@ -194,6 +194,13 @@ public final class EventLoop {
         )
     }
 
+    /// `errorResponse(status:message:)` for a problem, with the headers its status needs.
+    func errorResponse(for problem: RequestProblem) -> HTTPResponse {
+        var response = errorResponse(status: problem.status, message: problem.message)
+        response.headers += problem.headers
+        return response
+    }
+
     /// The connection id lws keeps for us on the wsi (0 = none).
     func connectionID(of wsi: OpaquePointer) -> UInt64 {
         UInt64(UInt(bitPattern: lws_get_opaque_user_data(wsi)))

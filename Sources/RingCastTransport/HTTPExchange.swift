@@ -7,7 +7,7 @@ final class HTTPExchange {
         /// Handed to `TransportDelegate.handleHTTP`.
         case delegate
         /// Answered by the transport with `TransportDelegate.errorResponse`.
-        case transportError(status: Int, message: String)
+        case transportError(RequestProblem)
     }
 
     enum State {

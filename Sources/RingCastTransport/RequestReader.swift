@@ -109,7 +109,7 @@ enum RequestReader {
     }
 
     /// Lowercase header name for a token whose lws string is "name:", nil for the others.
-    private static func headerName(of token: lws_token_indexes) -> String? {
+    static func headerName(of token: lws_token_indexes) -> String? {
         guard let string = lws_token_to_string(token) else { return nil }
         let name = String(cString: string)
         guard name.hasSuffix(":"), !name.hasPrefix(":"), name.count > 1 else { return nil }

@@ -22,6 +22,10 @@ func viewerProtocolCallback(
         return loop(of: wsi)?.handleNewConnection() ?? 0
     case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
         if let wsi, let loop = loop(of: wsi) { return loop.handleFilterHTTP(wsi) }
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        guard let wsi, let loop = loop(of: wsi) else { return -1 }
+        // `input` is lws's copy of the Upgrade value, NUL-terminated.
+        return loop.handleConfirmUpgrade(wsi, token: input?.assumingMemoryBound(to: CChar.self))
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         guard let wsi, let loop = loop(of: wsi) else { return 1 }
         return loop.handleUpgrade(wsi, via: .viewer)

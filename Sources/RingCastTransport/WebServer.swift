@@ -130,7 +130,10 @@ extension WebServer {
         contextInfo.user = Unmanaged.passUnretained(loop).toOpaque()
         contextInfo.count_threads = 1
         contextInfo.pt_serv_buf_size = 16 * 1024
-        contextInfo.max_http_header_data = 8 * 1024
+        // Room for heads over the limits, so the transport sees them and answers 414 / 431
+        // instead of lws closing the connection (the 16-bit field stays 0 so the 32-bit one counts).
+        contextInfo.max_http_header_data = 0
+        contextInfo.max_http_header_data2 = UInt32(configuration.headerBufferBytes)
         guard let pointer = lws_create_context(&contextInfo) else {
             throw .contextCreationFailed("lws_create_context failed (see the libwebsockets log)")
         }

@@ -30,12 +30,20 @@ extension EventLoop {
     func handleConfirmUpgrade(_ wsi: OpaquePointer, token: UnsafeMutablePointer<CChar>?) -> Int32 {
         guard let token else { return -1 }
         switch String(cString: token).lowercased() {
+        case "h2c":
+            // lws 4.1.6 answers 101 and then drops the request (a PATCH was never applied).
+            // RFC 9113 §3.2 lets a server ignore the upgrade: blanking the value lws is about to
+            // compare makes it serve the request as HTTP/1.1 (RequestReader skips blank headers).
+            memset(token, 0x20, strlen(token))
+            return 0
         case "websocket":
             guard let problem = upgradeProblem(wsi) else { return 0 }
             writeAndClose(wsi, errorResponse(for: problem))
             return -1
         default:
-            return 0
+            // lws has already written its own 403 for an upgrade it does not know, and would go
+            // on to serve the request as well: end the connection after that 403 instead.
+            return -1
         }
     }
 

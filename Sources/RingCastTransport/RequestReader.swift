@@ -71,7 +71,8 @@ enum RequestReader {
         for raw in 0..<WSI_TOKEN_COUNT.rawValue {
             let token = lws_token_indexes(rawValue: raw)
             guard lws_hdr_total_length(wsi, token) > 0, let name = headerName(of: token) else { continue }
-            if let value = header(token, of: wsi) {
+            // Empty: a value lws stores but we blanked (an ignored `Upgrade: h2c`).
+            if let value = header(token, of: wsi), !value.isEmpty {
                 result[name] = value
             }
         }

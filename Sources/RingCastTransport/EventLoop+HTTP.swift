@@ -8,20 +8,10 @@ internal import CLibWebSockets
 /// HTTP_WRITEABLE. Service thread only.
 extension EventLoop {
     /// LWS_CALLBACK_FILTER_HTTP_CONNECTION (protocols[0], every plain request, once its head is
-    /// parsed and before lws looks at mounts): a head the transport will not serve is answered at
-    /// once, then closed. lws's file mount serves POST like GET and offers no later point to divert
-    /// it, so a POST to a static path is refused here too.
+    /// parsed): a head the transport will not serve is answered at once, then closed.
     func handleFilterHTTP(_ wsi: OpaquePointer) -> Int32 {
-        if let problem = RequestReader.problem(of: wsi, configuration: configuration) {
-            writeAndClose(wsi, errorResponse(for: problem))
-            return 1
-        }
-        guard configuration.webRoot != nil,
-            let (method, path) = RequestReader.methodAndPath(of: wsi),
-            method == "POST", !configuration.isDynamic(path)
-        else { return 0 }
-        let response = errorResponse(status: 405, message: "POST is not allowed on \(path); static files accept GET and HEAD")
-        writeAndClose(wsi, response)
+        guard let problem = RequestReader.problem(of: wsi, configuration: configuration) else { return 0 }
+        writeAndClose(wsi, errorResponse(for: problem))
         return 1
     }
 
@@ -47,8 +37,8 @@ extension EventLoop {
         }
     }
 
-    /// LWS_CALLBACK_HTTP: a request's headers are complete (dynamic mounts, static misses,
-    /// unknown paths, non-GET methods on static paths).
+    /// LWS_CALLBACK_HTTP: a request's headers are complete (every path: dynamic prefixes bind
+    /// protocols[1], everything else stays on protocols[0]; there is no file mount).
     func handleHTTPRequest(_ wsi: OpaquePointer) -> Int32 {
         guard let request = RequestReader.request(of: wsi, customHeaderNames: configuration.customHeaderNames) else {
             return -1
@@ -147,7 +137,9 @@ extension EventLoop {
                     return 0
                 }
                 return finish(exchange)
-            case .receivingBody, .awaitingResponse:
+            case .servingFile(let file):
+                return serve(file, for: exchange)
+            case .receivingBody, .awaitingResponse, .sendingFile:
                 return 0
             }
         } catch {
@@ -155,6 +147,13 @@ extension EventLoop {
             forget(exchange)
             return -1
         }
+    }
+
+    /// LWS_CALLBACK_HTTP_FILE_COMPLETION: lws sent the last byte of a static file.
+    func handleFileCompletion(_ wsi: OpaquePointer) -> Int32? {
+        guard let exchange = exchange(of: wsi) else { return nil }
+        forget(exchange)
+        return completeTransaction(wsi)
     }
 
     /// LWS_CALLBACK_CLOSED_HTTP / HTTP_DROP_PROTOCOL: the connection (or its binding) went away.
@@ -170,9 +169,16 @@ extension EventLoop {
         if configuration.isDynamic(request.path) {
             return .delegate
         }
-        if configuration.webRoot != nil, request.method != "GET", request.method != "HEAD" {
-            let message = "\(request.method) is not allowed on \(request.path); static files accept GET and HEAD"
-            return .transportError(RequestProblem(status: 405, message: message, headers: [("Allow", "GET, HEAD")]))
+        if let root = configuration.webRoot {
+            guard request.method == "GET" || request.method == "HEAD" else {
+                let message = "\(request.method) is not allowed on \(request.path); static files accept GET and HEAD"
+                return .transportError(RequestProblem(status: 405, message: message, headers: [("Allow", "GET, HEAD")]))
+            }
+            if request.path != configuration.websocketPath,
+                let file = StaticFile(urlPath: request.path, root: root, contentTypes: WebServer.contentTypes)
+            {
+                return .staticFile(file)
+            }
         }
         if request.path == configuration.websocketPath {
             return .transportError(RequestProblem(status: 404, message: "\(request.path) only accepts WebSocket upgrades"))
@@ -197,6 +203,11 @@ extension EventLoop {
             delegate.handleHTTP(request) { [weak self] response in
                 self?.respond(to: id, with: response)
             }
+        case .staticFile(let file):
+            // A file takes as long as the client takes to read it, as it did with lws's mount.
+            lws_set_timeout(exchange.wsi, NO_PENDING_TIMEOUT, 0)
+            exchange.state = .servingFile(file)
+            lws_callback_on_writable(exchange.wsi)
         case .transportError(let problem):
             respond(to: exchange.id, with: errorResponse(for: problem))
         }
@@ -213,13 +224,53 @@ extension EventLoop {
         lws_callback_on_writable(exchange.wsi)
     }
 
+    /// Hands a static file to lws, which sends it from its own writeable callbacks (the response
+    /// head goes into lws's shared buffer, which by now holds no unread input).
+    private func serve(_ file: StaticFile, for exchange: HTTPExchange) -> Int32 {
+        if file.isNotModified(ifNoneMatch: exchange.request.headers["if-none-match"]) {
+            let headers = [(name: "ETag", value: file.entityTag), (name: "Cache-Control", value: "no-store")]
+            exchange.state = .writingHeaders(HTTPResponse(status: 304, headers: headers))
+            lws_callback_on_writable(exchange.wsi)
+            return 0
+        }
+        let extraHeaders = "etag: \(file.entityTag)\r\n"
+        let result = file.path.withCString { path in
+            file.contentType.withCString { type in
+                extraHeaders.withCString { extra in
+                    lws_serve_http_file(exchange.wsi, path, type, extra, Int32(strlen(extra)))
+                }
+            }
+        }
+        if result < 0 {
+            forget(exchange)
+            return -1
+        }
+        if exchange.request.method == "HEAD" {
+            // lws sent the head and completed the transaction itself.
+            forget(exchange)
+            return 0
+        }
+        if result > 0 {
+            // lws answered on its own (its 404 when the file vanished since it was found).
+            forget(exchange)
+            return completeTransaction(exchange.wsi)
+        }
+        exchange.state = .sendingFile
+        return 0
+    }
+
     /// After the last byte: keep the connection for the next request, or close it.
     private func finish(_ exchange: HTTPExchange) -> Int32 {
         forget(exchange)
         if exchange.closesConnection {
             return -1
         }
-        return lws_http_transaction_completed(exchange.wsi) == 0 ? 0 : -1
+        return completeTransaction(exchange.wsi)
+    }
+
+    /// Tells lws the transaction is over (it reads a pipelined request next, or waits for one).
+    private func completeTransaction(_ wsi: OpaquePointer) -> Int32 {
+        lws_http_transaction_completed(wsi) == 0 ? 0 : -1
     }
 
     private func forget(_ exchange: HTTPExchange) {

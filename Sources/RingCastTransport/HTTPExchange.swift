@@ -6,6 +6,8 @@ final class HTTPExchange {
     enum Route {
         /// Handed to `TransportDelegate.handleHTTP`.
         case delegate
+        /// A file under the web root, handed to lws once the connection is writeable.
+        case staticFile(StaticFile)
         /// Answered by the transport with `TransportDelegate.errorResponse`.
         case transportError(RequestProblem)
     }
@@ -15,6 +17,10 @@ final class HTTPExchange {
         case awaitingResponse
         case writingHeaders(HTTPResponse)
         case writingBody(HTTPResponse, sent: Int)
+        /// Waiting for a writeable callback to hand the file to lws.
+        case servingFile(StaticFile)
+        /// lws is sending the file; it ends with LWS_CALLBACK_HTTP_FILE_COMPLETION.
+        case sendingFile
     }
 
     let id: UInt64

@@ -1,8 +1,7 @@
 internal import CLibWebSockets
 
 // The C entry points of a `WebServer`. Each only switches on the reason and calls one small
-// `EventLoop` method; unhandled reasons go to `lws_callback_http_dummy` (which, among other
-// things, finishes static-file transactions).
+// `EventLoop` method; unhandled reasons go to `lws_callback_http_dummy`.
 
 /// protocols[0]: WebSocket viewers (browsers name no subprotocol, so they get the default) and
 /// every plain HTTP request that no callback mount claims.
@@ -87,6 +86,8 @@ private func handleHTTPReason(
         return loop.handleHTTPBodyCompletion(wsi)
     case LWS_CALLBACK_HTTP_WRITEABLE:
         return loop.handleHTTPWritable(wsi)
+    case LWS_CALLBACK_HTTP_FILE_COMPLETION:
+        return loop.handleFileCompletion(wsi)
     case LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_HTTP_DROP_PROTOCOL:
         loop.handleHTTPGone(wsi)
         return nil

@@ -103,7 +103,7 @@ extension WebServer {
     /// protocols[1] name: bound by the dynamic mounts, refused as a subprotocol.
     static let httpProtocolName = "http-only"
 
-    /// MIME types for the static mount; lws's own table lacks .mjs and charsets.
+    /// Content types of static files, by suffix; "*" for the rest.
     static let contentTypes: [(suffix: String, type: String)] = [
         (".html", "text/html; charset=utf-8"),
         (".js", "text/javascript; charset=utf-8"),
@@ -191,11 +191,13 @@ extension WebServer {
         ])
     }
 
-    /// Callback mounts for the dynamic prefixes, then the file mount at "/".
+    /// Callback mounts for the dynamic prefixes. There is no file mount: lws serves a mount's
+    /// file from inside its parser, over the unread rest of a pipelined request, so static files
+    /// go through `EventLoop.route(for:)` and `lws_serve_http_file` instead (see `StaticFile`).
     private static func makeMounts(_ configuration: TransportConfiguration, _ memory: CAllocations) -> UnsafeMutablePointer<
         lws_http_mount
     >? {
-        var mounts: [lws_http_mount] = configuration.dynamicPrefixes.map { prefix in
+        let mounts: [lws_http_mount] = configuration.dynamicPrefixes.map { prefix in
             var mount = lws_http_mount()
             mount.mountpoint = memory.string(prefix)
             mount.protocol = memory.string(httpProtocolName)
@@ -203,32 +205,10 @@ extension WebServer {
             mount.mountpoint_len = UInt8(prefix.utf8.count)
             return mount
         }
-        if let webRoot = configuration.webRoot {
-            var mount = lws_http_mount()
-            mount.mountpoint = memory.string("/")
-            mount.origin = memory.string(webRoot.count > 1 && webRoot.hasSuffix("/") ? String(webRoot.dropLast()) : webRoot)
-            mount.def = memory.string("index.html")
-            mount.extra_mimetypes = UnsafePointer(makeContentTypes(memory))
-            mount.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
-            mount.mountpoint_len = 1
-            mounts.append(mount)
-        }
         guard !mounts.isEmpty else { return nil }
         let list = memory.array(mounts)
         for index in 0..<(mounts.count - 1) {
             list[index].mount_next = UnsafePointer(list + index + 1)
-        }
-        return list
-    }
-
-    private static func makeContentTypes(_ memory: CAllocations) -> UnsafeMutablePointer<lws_protocol_vhost_options> {
-        let list = memory.array(
-            contentTypes.map { entry in
-                lws_protocol_vhost_options(
-                    next: nil, options: nil, name: memory.string(entry.suffix), value: memory.string(entry.type))
-            })
-        for index in 0..<(contentTypes.count - 1) {
-            list[index].next = UnsafePointer(list + index + 1)
         }
         return list
     }

@@ -4,9 +4,16 @@ internal import CLibWebSockets
     import Glibc
 #endif
 
-/// HTTP exchanges: reading requests and bodies, routing them, writing responses in
-/// HTTP_WRITEABLE. Service thread only.
+/// HTTP exchanges: checking request heads, reading bodies, routing them, writing responses in
+/// HTTP_WRITEABLE, handing static files to lws, and each connection's request deadline. Service
+/// thread only.
 extension EventLoop {
+    /// LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED: a connection was accepted; its first request's
+    /// head is due within `requestTimeout`.
+    func handleAccepted(_ wsi: OpaquePointer) {
+        armRequestTimer(wsi)
+    }
+
     /// LWS_CALLBACK_FILTER_HTTP_CONNECTION (protocols[0], every plain request, once its head is
     /// parsed): a head the transport will not serve is answered at once, then closed.
     func handleFilterHTTP(_ wsi: OpaquePointer) -> Int32 {
@@ -95,13 +102,14 @@ extension EventLoop {
         }
         exchange.request.body.reserveCapacity(expected)
         exchange.state = .receivingBody
+        armRequestTimer(wsi)  // the body is due within requestTimeout of the head
         return 0
     }
 
     /// LWS_CALLBACK_HTTP_BODY: the next piece of the body.
     func handleHTTPBody(_ wsi: OpaquePointer, _ bytes: UnsafeRawBufferPointer) -> Int32? {
         guard let exchange = exchange(of: wsi) else { return nil }
-        guard exchange.isReceivingBody else { return 0 }  // refused body, or POST's empty one
+        guard exchange.isReceivingBody else { return 0 }  // refused or timed-out body, or POST's empty one
         guard exchange.request.body.count + bytes.count <= exchange.expectedBodyBytes else { return -1 }
         exchange.request.body.append(contentsOf: bytes)
         return 0
@@ -154,6 +162,32 @@ extension EventLoop {
         guard let exchange = exchange(of: wsi) else { return nil }
         forget(exchange)
         return completeTransaction(wsi)
+    }
+
+    /// LWS_CALLBACK_TIMER: the connection's request deadline passed. lws 4.1.6 cannot cancel
+    /// this timer (LWS_SET_TIMER_USEC_CANCEL schedules it for now), so it is only ever re-armed,
+    /// and one that fires late finds the connection busy with something else and does nothing.
+    func handleRequestTimer(_ wsi: OpaquePointer) -> Int32 {
+        let id = connectionID(of: wsi)
+        if id != 0, let exchange = exchanges[id] {
+            guard exchange.isReceivingBody else { return 0 }
+            exchange.closesConnection = true
+            exchange.state = .awaitingResponse
+            let message =
+                "the request body did not arrive within \(configuration.requestTimeout) s "
+                + "(\(exchange.request.body.count) of \(exchange.expectedBodyBytes) bytes came)"
+            respond(to: id, with: errorResponse(for: RequestProblem(status: 408, message: message)))
+            return 0
+        }
+        if id != 0, viewers[ViewerID(rawValue: id)] != nil {
+            return 0
+        }
+        // Waiting for a head. Answer a request that has begun (lws has read its method and some
+        // of its target); close an idle connection without a word.
+        guard RequestReader.methodAndPath(of: wsi) != nil else { return -1 }
+        let message = "the request's head did not arrive within \(configuration.requestTimeout) s"
+        writeAndClose(wsi, errorResponse(for: RequestProblem(status: 408, message: message)))
+        return -1
     }
 
     /// LWS_CALLBACK_CLOSED_HTTP / HTTP_DROP_PROTOCOL: the connection (or its binding) went away.
@@ -248,6 +282,7 @@ extension EventLoop {
         if exchange.request.method == "HEAD" {
             // lws sent the head and completed the transaction itself.
             forget(exchange)
+            armRequestTimer(exchange.wsi)
             return 0
         }
         if result > 0 {
@@ -268,9 +303,17 @@ extension EventLoop {
         return completeTransaction(exchange.wsi)
     }
 
-    /// Tells lws the transaction is over (it reads a pipelined request next, or waits for one).
+    /// Tells lws the transaction is over (it reads a pipelined request next, or waits for one);
+    /// the next request's head is then due within `requestTimeout`.
     private func completeTransaction(_ wsi: OpaquePointer) -> Int32 {
-        lws_http_transaction_completed(wsi) == 0 ? 0 : -1
+        guard lws_http_transaction_completed(wsi) == 0 else { return -1 }
+        armRequestTimer(wsi)
+        return 0
+    }
+
+    /// (Re)schedules the connection's one lws timer, `requestTimeout` from now.
+    func armRequestTimer(_ wsi: OpaquePointer) {
+        lws_set_timer_usecs(wsi, lws_usec_t(configuration.requestTimeout) * 1_000_000)
     }
 
     private func forget(_ exchange: HTTPExchange) {
@@ -322,7 +365,8 @@ extension EventLoop {
 
     /// Writes a whole response in one go and leaves the connection to be closed by the caller's
     /// nonzero return. Used where lws offers no writeable callback before it closes (FILTER and
-    /// CONFIRM_UPGRADE callbacks); lws flushes whatever the socket did not take before closing.
+    /// CONFIRM_UPGRADE callbacks, a head that never completed); lws flushes whatever the socket
+    /// did not take before closing.
     func writeAndClose(_ wsi: OpaquePointer, _ response: HTTPResponse) {
         writeBuffer.reserve(Self.headerBytes(of: response) + response.body.count)
         var position: UnsafeMutablePointer<UInt8>? = writeBuffer.start

@@ -28,8 +28,9 @@ final class HTTPExchange {
     var request: HTTPRequest
     let route: Route
     let expectedBodyBytes: Int
-    /// Answer, then close instead of keeping the connection alive (the body was refused).
-    let closesConnection: Bool
+    /// Answer, then close instead of keeping the connection alive (the body was refused, or it
+    /// stalled).
+    var closesConnection: Bool
     var state: State
 
     init(id: UInt64, wsi: OpaquePointer, request: HTTPRequest, route: Route, expectedBodyBytes: Int, closesConnection: Bool) {

@@ -19,6 +19,9 @@ func viewerProtocolCallback(
         return 0
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
         return loop(of: wsi)?.handleNewConnection() ?? 0
+    case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+        if let wsi { loop(of: wsi)?.handleAccepted(wsi) }
+        return 0
     case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
         if let wsi, let loop = loop(of: wsi) { return loop.handleFilterHTTP(wsi) }
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
@@ -88,6 +91,9 @@ private func handleHTTPReason(
         return loop.handleHTTPWritable(wsi)
     case LWS_CALLBACK_HTTP_FILE_COMPLETION:
         return loop.handleFileCompletion(wsi)
+    case LWS_CALLBACK_TIMER:
+        // The request deadline (`lws_set_timer_usecs`); it reaches whichever protocol is bound.
+        return loop.handleRequestTimer(wsi)
     case LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_HTTP_DROP_PROTOCOL:
         loop.handleHTTPGone(wsi)
         return nil

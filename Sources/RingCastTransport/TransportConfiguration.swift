@@ -31,6 +31,10 @@ public struct TransportConfiguration: Sendable {
     /// without an answer; headers it does not know by name are stored but cannot be measured
     /// (docs/HTTP-EDGES.md).
     public var maxHeaderBytes: Int
+    /// Seconds a client has to send a request's head — from connecting, or from the end of the
+    /// answer before it — and then as long again for its body. Past that, a request that has begun
+    /// is answered 408 and the connection closed; an idle connection is closed without a word.
+    public var requestTimeout: Int
 
     public init(
         host: String = "127.0.0.1",
@@ -43,7 +47,8 @@ public struct TransportConfiguration: Sendable {
         stallTimeout: Int = 10,
         maxMessageBytes: Int = 1 << 20,
         customHeaderNames: [String] = ["idempotency-key", "x-request-id"],
-        maxHeaderBytes: Int = 8192
+        maxHeaderBytes: Int = 8192,
+        requestTimeout: Int = 10
     ) {
         self.host = host
         self.port = port
@@ -56,6 +61,7 @@ public struct TransportConfiguration: Sendable {
         self.maxMessageBytes = maxMessageBytes
         self.customHeaderNames = customHeaderNames
         self.maxHeaderBytes = maxHeaderBytes
+        self.requestTimeout = requestTimeout
     }
 
     /// The size of libwebsockets' buffer for one request head (`max_http_header_data2`).
@@ -88,6 +94,7 @@ public struct TransportConfiguration: Sendable {
         if !(1...(256 << 20)).contains(maxMessageBytes) { try fail("maxMessageBytes \(maxMessageBytes) is outside 1 B…256 MiB") }
         // lws keeps each header's length in 16 bits; the buffer must stay below 64 KiB.
         if !(1024...16383).contains(maxHeaderBytes) { try fail("maxHeaderBytes \(maxHeaderBytes) is outside 1024…16383") }
+        if !(1...3600).contains(requestTimeout) { try fail("requestTimeout \(requestTimeout) is outside 1…3600 seconds") }
         for name in customHeaderNames where name.isEmpty || name != name.lowercased() || name.contains(":") {
             try fail("custom header name \"\(name)\" must be lowercase, without a colon")
         }

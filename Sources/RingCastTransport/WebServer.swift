@@ -103,6 +103,10 @@ extension WebServer {
     /// protocols[1] name: bound by the dynamic mounts, refused as a subprotocol.
     static let httpProtocolName = "http-only"
 
+    /// Seconds lws's own head and body timeouts wait beyond `requestTimeout`, so the transport's
+    /// deadline always fires first.
+    static let lwsTimeoutMargin = 5
+
     /// Content types of static files, by suffix; "*" for the rest.
     static let contentTypes: [(suffix: String, type: String)] = [
         (".html", "text/html; charset=utf-8"),
@@ -134,6 +138,8 @@ extension WebServer {
         // instead of lws closing the connection (the 16-bit field stays 0 so the 32-bit one counts).
         contextInfo.max_http_header_data = 0
         contextInfo.max_http_header_data2 = UInt32(configuration.headerBufferBytes)
+        // lws's body timeout (re-armed per piece of body) backs up the transport's 408.
+        contextInfo.timeout_secs = UInt32(configuration.requestTimeout + lwsTimeoutMargin)
         guard let pointer = lws_create_context(&contextInfo) else {
             throw .contextCreationFailed("lws_create_context failed (see the libwebsockets log)")
         }
@@ -146,6 +152,9 @@ extension WebServer {
         vhostInfo.protocols = UnsafePointer(makeProtocols(configuration, memory))
         vhostInfo.mounts = UnsafePointer(makeMounts(configuration, memory))
         vhostInfo.retry_and_idle_policy = UnsafePointer(makePingPolicy(configuration, memory))
+        // lws drops a connection whose head is still incomplete after this; the transport's own
+        // deadline (`requestTimeout`) comes first and answers 408.
+        vhostInfo.timeout_secs_ah_idle = UInt32(configuration.requestTimeout + lwsTimeoutMargin)
         // No .extensions: permessage-deflate would keep pointers into shared frames.
         vhostInfo.options =
             UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)

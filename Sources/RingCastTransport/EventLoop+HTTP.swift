@@ -124,8 +124,8 @@ extension EventLoop {
         return 0
     }
 
-    /// LWS_CALLBACK_HTTP_WRITEABLE: write the next piece of the response. Nil when the
-    /// connection is not ours (lws serving a file).
+    /// LWS_CALLBACK_HTTP_WRITEABLE (and RAW_WRITEABLE for a raw connection): write the next piece
+    /// of the response. Nil when the connection is not ours.
     func handleHTTPWritable(_ wsi: OpaquePointer) -> Int32? {
         guard let exchange = exchange(of: wsi) else { return nil }
         do {
@@ -147,7 +147,15 @@ extension EventLoop {
                 return finish(exchange)
             case .servingFile(let file):
                 return serve(file, for: exchange)
-            case .receivingBody, .awaitingResponse, .sendingFile:
+            case .answered:
+                // lws has flushed the answer (it calls back only then). Stop writing but keep
+                // reading until the client closes: closing a socket with unread input resets the
+                // connection, and the client may lose the answer.
+                shutdown(lws_get_socket_fd(wsi), Int32(SHUT_WR))
+                exchange.state = .lingering
+                lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Self.lingerSeconds)
+                return 0
+            case .receivingBody, .awaitingResponse, .sendingFile, .lingering:
                 return 0
             }
         } catch {
@@ -182,6 +190,11 @@ extension EventLoop {
         if id != 0, viewers[ViewerID(rawValue: id)] != nil {
             return 0
         }
+        if id != 0, rawHeads[id] != nil {
+            let message = "the request's head did not arrive within \(configuration.requestTimeout) s"
+            answerRaw(wsi, id: id, head: nil, route: .transportError(RequestProblem(status: 408, message: message)))
+            return 0
+        }
         // Waiting for a head. Answer a request that has begun (lws has read its method and some
         // of its target); close an idle connection without a word.
         guard RequestReader.methodAndPath(of: wsi) != nil else { return -1 }
@@ -190,7 +203,8 @@ extension EventLoop {
         return -1
     }
 
-    /// LWS_CALLBACK_CLOSED_HTTP / HTTP_DROP_PROTOCOL: the connection (or its binding) went away.
+    /// LWS_CALLBACK_CLOSED_HTTP / HTTP_DROP_PROTOCOL / RAW_CLOSE: the connection (or its binding)
+    /// went away.
     func handleHTTPGone(_ wsi: OpaquePointer) {
         if let exchange = exchange(of: wsi) {
             forget(exchange)
@@ -199,7 +213,7 @@ extension EventLoop {
 
     // MARK: - Routing and answering
 
-    private func route(for request: HTTPRequest) -> HTTPExchange.Route {
+    func route(for request: HTTPRequest) -> HTTPExchange.Route {
         if configuration.isDynamic(request.path) {
             return .delegate
         }
@@ -221,7 +235,7 @@ extension EventLoop {
     }
 
     /// Hands a complete request to whoever answers it.
-    private func dispatch(_ exchange: HTTPExchange) {
+    func dispatch(_ exchange: HTTPExchange) {
         exchange.state = .awaitingResponse
         // lws's own body timeout may still be armed; give the delegate time, but not forever.
         lws_set_timeout(exchange.wsi, PENDING_TIMEOUT_USER_OK, Self.responseTimeoutSeconds)
@@ -296,6 +310,11 @@ extension EventLoop {
 
     /// After the last byte: keep the connection for the next request, or close it.
     private func finish(_ exchange: HTTPExchange) -> Int32 {
+        if exchange.isRaw {
+            exchange.state = .answered
+            lws_callback_on_writable(exchange.wsi)
+            return 0
+        }
         forget(exchange)
         if exchange.closesConnection {
             return -1
@@ -316,14 +335,14 @@ extension EventLoop {
         lws_set_timer_usecs(wsi, lws_usec_t(configuration.requestTimeout) * 1_000_000)
     }
 
-    private func forget(_ exchange: HTTPExchange) {
+    func forget(_ exchange: HTTPExchange) {
         exchanges[exchange.id] = nil
         if connectionID(of: exchange.wsi) == exchange.id {
             setConnectionID(0, of: exchange.wsi)
         }
     }
 
-    private func exchange(of wsi: OpaquePointer) -> HTTPExchange? {
+    func exchange(of wsi: OpaquePointer) -> HTTPExchange? {
         let id = connectionID(of: wsi)
         return id == 0 ? nil : exchanges[id]
     }

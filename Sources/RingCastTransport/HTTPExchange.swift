@@ -21,6 +21,10 @@ final class HTTPExchange {
         case servingFile(StaticFile)
         /// lws is sending the file; it ends with LWS_CALLBACK_HTTP_FILE_COMPLETION.
         case sendingFile
+        /// A raw connection's answer is written; it is shut down once lws has flushed it.
+        case answered
+        /// Shut down for writing; waiting for the client to close.
+        case lingering
     }
 
     let id: UInt64
@@ -31,15 +35,27 @@ final class HTTPExchange {
     /// Answer, then close instead of keeping the connection alive (the body was refused, or it
     /// stalled).
     var closesConnection: Bool
+    /// A connection lws handed over as a raw socket (a method it cannot parse): answered with the
+    /// same writes, then shut down, never kept alive.
+    let isRaw: Bool
     var state: State
 
-    init(id: UInt64, wsi: OpaquePointer, request: HTTPRequest, route: Route, expectedBodyBytes: Int, closesConnection: Bool) {
+    init(
+        id: UInt64,
+        wsi: OpaquePointer,
+        request: HTTPRequest,
+        route: Route,
+        expectedBodyBytes: Int,
+        closesConnection: Bool,
+        isRaw: Bool = false
+    ) {
         self.id = id
         self.wsi = wsi
         self.request = request
         self.route = route
         self.expectedBodyBytes = expectedBodyBytes
-        self.closesConnection = closesConnection
+        self.closesConnection = closesConnection || isRaw
+        self.isRaw = isRaw
         self.state = .awaitingResponse
     }
 

@@ -3,8 +3,9 @@ internal import CLibWebSockets
 // The C entry points of a `WebServer`. Each only switches on the reason and calls one small
 // `EventLoop` method; unhandled reasons go to `lws_callback_http_dummy`.
 
-/// protocols[0]: WebSocket viewers (browsers name no subprotocol, so they get the default) and
-/// every plain HTTP request that no callback mount claims.
+/// protocols[0]: WebSocket viewers (browsers name no subprotocol, so they get the default), every
+/// plain HTTP request that no callback mount claims, and the raw connections lws hands over when
+/// it cannot parse a request.
 func viewerProtocolCallback(
     _ wsi: OpaquePointer?,
     _ reason: lws_callback_reasons,
@@ -44,9 +45,18 @@ func viewerProtocolCallback(
         if let wsi { loop(of: wsi)?.handleViewerGone(wsi) }
         return 0
     case LWS_CALLBACK_RAW_ADOPT:
-        // lws turns a CONNECT request into a raw socket bound to protocols[0]; nothing here
-        // speaks it, and it would idle forever.
-        return -1
+        // A method lws cannot parse, or CONNECT: lws hands the connection over as a raw socket.
+        guard let wsi, let loop = loop(of: wsi) else { return -1 }
+        return loop.handleRawAdopt(wsi)
+    case LWS_CALLBACK_RAW_RX:
+        guard let wsi, let loop = loop(of: wsi) else { return -1 }
+        return loop.handleRawData(wsi, UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length))
+    case LWS_CALLBACK_RAW_WRITEABLE:
+        guard let wsi, let loop = loop(of: wsi) else { return -1 }
+        return loop.handleHTTPWritable(wsi) ?? 0
+    case LWS_CALLBACK_RAW_CLOSE:
+        if let wsi { loop(of: wsi)?.handleRawGone(wsi) }
+        return 0
     default:
         if let answer = handleHTTPReason(wsi, reason, input, length) { return answer }
     }

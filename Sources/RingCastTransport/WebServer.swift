@@ -156,9 +156,12 @@ extension WebServer {
         // deadline (`requestTimeout`) comes first and answers 408.
         vhostInfo.timeout_secs_ah_idle = UInt32(configuration.requestTimeout + lwsTimeoutMargin)
         // No .extensions: permessage-deflate would keep pointers into shared frames.
+        // FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG: a method lws cannot parse hands the connection
+        // to protocols[0] as a raw socket (EventLoop+RawRequests) instead of lws's HTML 403.
         vhostInfo.options =
             UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
             | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
+            | UInt64(LWS_SERVER_OPTION_FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG)
             | (address.isIPv6 ? 0 : UInt64(LWS_SERVER_OPTION_DISABLE_IPV6))
         guard let vhost = lws_create_vhost(pointer, &vhostInfo) else {
             context.destroy()

@@ -122,7 +122,8 @@ extension EventLoop {
     }
 
     /// LWS_CALLBACK_RECEIVE: viewers are read-only; data frames end the connection with 1003.
-    /// (Control frames never get here: lws answers pings and closes itself.)
+    /// (Control frames never get here: lws answers pings and closes itself. A text frame that is
+    /// not UTF-8 never gets here either: LWS_SERVER_OPTION_VALIDATE_UTF8 has lws close with 1007.)
     func handleViewerData(_ wsi: OpaquePointer) -> Int32 {
         var reason = Array("viewers are read-only".utf8)
         lws_close_reason(wsi, LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE, &reason, reason.count)

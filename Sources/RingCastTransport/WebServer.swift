@@ -130,7 +130,9 @@ extension WebServer {
         let memory = CAllocations()
 
         var contextInfo = lws_context_creation_info()
-        contextInfo.options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS)
+        // VALIDATE_UTF8: a viewer's text frame that is not UTF-8 is closed with 1007 by lws, before
+        // it reaches LWS_CALLBACK_RECEIVE (RFC 6455 §8.1).
+        contextInfo.options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS) | UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
         contextInfo.user = Unmanaged.passUnretained(loop).toOpaque()
         contextInfo.count_threads = 1
         contextInfo.pt_serv_buf_size = 16 * 1024

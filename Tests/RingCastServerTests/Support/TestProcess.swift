@@ -44,13 +44,13 @@ final class TestProcess: Sendable {
 
     private let shared = Shared()
 
-    /// Starts the `ringcast` executable with `arguments`, the test's environment less every
-    /// `RINGCAST_*` variable, plus `environment`; returns once the child runs.
-    init(_ arguments: [String], environment: [String: String] = [:]) async throws {
+    /// Starts `executable` (`ringcast` unless told otherwise) with `arguments`, the test's
+    /// environment less every `RINGCAST_*` variable, plus `environment`; returns once the child runs.
+    init(_ arguments: [String], executable: URL = ringcastExecutable, environment: [String: String] = [:]) async throws {
         var variables = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RINGCAST_") }
         variables.merge(environment) { _, new in new }
         let configuration = Configuration(
-            executable: .path(FilePath(ringcastExecutable.path)),
+            executable: .path(FilePath(executable.path)),
             arguments: Arguments(arguments),
             // Raw entries go to strdup(3) as they are, so each needs its NUL (swift-subprocess
             // adds it only to the entries it builds itself); without it a value reads past its end.
@@ -86,11 +86,13 @@ final class TestProcess: Sendable {
         }
         let deadline = Date().addingTimeInterval(10)
         while shared.state.withLock({ $0.pid == nil && $0.status == nil }) {
-            guard Date() < deadline else { throw ViewerError.timeout("ringcast \(arguments) did not start") }
+            guard Date() < deadline else {
+                throw ViewerError.timeout("\(executable.lastPathComponent) \(arguments) did not start")
+            }
             try await Task.sleep(for: .milliseconds(2))
         }
         if let failure = shared.state.withLock({ $0.failure }) {
-            throw ViewerError.timeout("cannot launch ringcast: \(failure)")
+            throw ViewerError.timeout("cannot launch \(executable.lastPathComponent): \(failure)")
         }
     }
 

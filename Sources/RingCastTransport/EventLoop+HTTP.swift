@@ -252,8 +252,9 @@ extension EventLoop {
                 self?.respond(to: id, with: response)
             }
         case .staticFile(let file):
-            // A file takes as long as the client takes to read it, as it did with lws's mount.
-            lws_set_timeout(exchange.wsi, NO_PENDING_TIMEOUT, 0)
+            // The file, too, must be sent within responseTimeoutSeconds (set above): a client
+            // that stops reading does not hold the connection for ever. (lws's mount left its
+            // 5 s body timeout armed while it sent a file.)
             exchange.state = .servingFile(file)
             lws_callback_on_writable(exchange.wsi)
         case .transportError(let problem):

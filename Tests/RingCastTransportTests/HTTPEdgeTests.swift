@@ -68,12 +68,34 @@ struct HTTPEdgeTransportTests {
         #expect(response.status == 200)
     }
 
+    @Test func customHeaderOverTheLimit_is431() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let response = try server.connection().exchange(
+            head("GET /api/x HTTP/1.1", ["Host: x", "Idempotency-Key: " + String(repeating: "k", count: 9 * 1024)]))
+        #expect(response.status == 431)
+        #expect(response.text.contains("the idempotency-key header is 9233 bytes"))
+    }
+
     /// Past lws's buffer (four times maxHeaderBytes) lws closes the connection with no answer.
     @Test func headOverTheLibwebsocketsBuffer_isClosedWithoutAnAnswer() throws {
         let server = try TestServer()
         defer { server.stop() }
         let connection = try server.connection()
         try connection.send(head("GET /api/x HTTP/1.1", ["Host: x", "X-Big: " + String(repeating: "b", count: 40 * 1024)]))
+        #expect(try connection.readUntilClosed().isEmpty)
+    }
+
+    /// lws has a fixed number of fragments for header lines and query parameters; past them its
+    /// parser fails and closes the connection with no answer.
+    @Test func tooManyQueryParameters_isClosedWithoutAnAnswer() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let fits = (0..<60).map { "a\($0)=1" }.joined(separator: "&")
+        #expect(try server.connection().exchange(head("GET /api/x?\(fits) HTTP/1.1")).status == 200)
+        let connection = try server.connection()
+        let tooMany = (0..<100).map { "a\($0)=1" }.joined(separator: "&")
+        try connection.send(head("GET /api/x?\(tooMany) HTTP/1.1"))
         #expect(try connection.readUntilClosed().isEmpty)
     }
 
@@ -86,6 +108,24 @@ struct HTTPEdgeTransportTests {
         let response = try server.connection().exchange(Array("GET /api/x HTTP/1.1\r\nHost: x\r\n\(name): a\0b\r\n\r\n".utf8))
         #expect(response.statusLine == "HTTP/1.1 400 Bad Request")
         #expect(response.text.contains("the \(name.lowercased()) header contains a NUL byte"))
+    }
+
+    /// A header lws does not know is out of sight, NUL and all.
+    @Test func nulInAnUnknownHeader_isNotSeen_andTheRequestIsServed() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let response = try server.connection().exchange(Array("GET /api/x HTTP/1.1\r\nHost: x\r\nZzz: a\0b\r\n\r\n".utf8))
+        #expect(response.status == 200)
+    }
+
+    /// lws's URL decoder fails on a NUL in the target and closes with no answer.
+    @Test(arguments: ["GET /api/x\0y HTTP/1.1", "GET /api/x%00y HTTP/1.1", "GET /api/x?a=%00 HTTP/1.1"])
+    func nulInTheTarget_isClosedWithoutAnAnswer(line: String) throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let connection = try server.connection()
+        try connection.send(head(line))
+        #expect(try connection.readUntilClosed().isEmpty)
     }
 
     @Test(arguments: [
@@ -122,6 +162,15 @@ struct HTTPEdgeTransportTests {
         #expect(response.text.contains("needs a Host header"))
     }
 
+    /// ...and when the line it swallows is not Host, the request is served without both lines.
+    @Test func lineWithoutColon_beforeAnotherHeader_isServed() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let response = try server.connection().exchange(head("GET /api/x HTTP/1.1", ["Host: x", "NoColonHere", "Accept: y"]))
+        #expect(response.status == 200)
+        #expect(try decodeEcho(response).headers["accept"] == nil)
+    }
+
     // MARK: - Deadlines
 
     /// ...and as the last line, lws waits for a colon that never comes: the head never completes.
@@ -131,6 +180,16 @@ struct HTTPEdgeTransportTests {
         let response = try server.connection().exchange(head("GET /api/x HTTP/1.1", ["Host: x", "NoColonHere"]))
         #expect(response.statusLine == "HTTP/1.1 408 Request Timeout")
         #expect(response.text.contains("head did not arrive within 1 s"))
+    }
+
+    /// lws 4.1.6 consumes the colon of a header whose name is a prefix of one it knows while
+    /// matching its table (x-a of x-auth-token, content of content-length), then waits for a colon.
+    @Test(arguments: ["X-A: b", "Content: b"])
+    func headerNamedAsAPrefixOfAKnownOne_leavesTheHeadIncomplete_408(line: String) throws {
+        let server = try TestServer { $0.requestTimeout = 1 }
+        defer { server.stop() }
+        let response = try server.connection().exchange(head("GET /api/x HTTP/1.1", ["Host: x", line]))
+        #expect(response.status == 408)
     }
 
     @Test func stalledHead_is408_andTheConnectionCloses() throws {
@@ -356,6 +415,20 @@ struct HTTPEdgeTransportTests {
         #expect(try connection.readResponse().status == 101)
         try connection.sendWebSocketFrame(opcode: 0x1, payload: [0xc3, 0x28, 0xff])
         #expect(try connection.readWebSocketCloseCode() == 1007)
+    }
+
+    /// lws hands a frame over in pieces of the viewer rx buffer (256 bytes): a first piece that is
+    /// valid UTF-8 gets the 1003 of any data frame before lws sees the bad bytes after it. (lws
+    /// closes with the rest of the frame unread, so the close frame may be lost to a reset.)
+    @Test func textFrameWhoseBadUTF8ComesAfter256Bytes_isClosedWith1003NotWith1007() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let connection = try server.connection()
+        try connection.send(RawHTTPConnection.upgradeRequest("/ws"))
+        #expect(try connection.readResponse().status == 101)
+        try connection.sendWebSocketFrame(opcode: 0x1, payload: Array(repeating: 0x61, count: 300) + [0xc3, 0x28])
+        let code = try connection.readWebSocketCloseCode()
+        #expect(code == 1003 || code == nil, "\(String(describing: code))")
     }
 
     /// lws 4.1.6 neither checks nor reports the mask bit of a frame a server receives: an unmasked

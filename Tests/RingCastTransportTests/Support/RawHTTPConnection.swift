@@ -144,9 +144,15 @@ final class RawHTTPConnection {
 
     /// Sends one client frame, masked unless `masked` is false (which RFC 6455 §5.1 forbids).
     func sendWebSocketFrame(opcode: UInt8, payload: [UInt8], masked: Bool = true) throws {
-        precondition(payload.count < 126)
+        precondition(payload.count < 65_536)
         let mask: [UInt8] = [0x37, 0xfa, 0x21, 0x3d]
-        var frame: [UInt8] = [0x80 | opcode, (masked ? 0x80 : 0) | UInt8(payload.count)]
+        let maskBit: UInt8 = masked ? 0x80 : 0
+        var frame: [UInt8] = [0x80 | opcode]
+        if payload.count < 126 {
+            frame.append(maskBit | UInt8(payload.count))
+        } else {
+            frame += [maskBit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xff)]
+        }
         if masked {
             frame += mask
             frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }

@@ -1,24 +1,51 @@
 internal import CLibWebSockets
 
-/// HTTP exchanges: reading requests and bodies, routing them, writing responses in
-/// HTTP_WRITEABLE. Service thread only.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// HTTP exchanges: checking request heads, reading bodies, routing them, writing responses in
+/// HTTP_WRITEABLE, handing static files to lws, and each connection's request deadline. Service
+/// thread only.
 extension EventLoop {
-    /// LWS_CALLBACK_FILTER_HTTP_CONNECTION (protocols[0], every plain request, before lws looks at
-    /// mounts). lws's file mount serves POST like GET and offers no later point to divert it, so a
-    /// POST to a static path is refused here (written at once, then closed, as
-    /// `lws_return_http_status` does).
+    /// LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED: a connection was accepted; its first request's
+    /// head is due within `requestTimeout`.
+    func handleAccepted(_ wsi: OpaquePointer) {
+        armRequestTimer(wsi)
+    }
+
+    /// LWS_CALLBACK_FILTER_HTTP_CONNECTION (protocols[0], every plain request, once its head is
+    /// parsed): a head the transport will not serve is answered at once, then closed.
     func handleFilterHTTP(_ wsi: OpaquePointer) -> Int32 {
-        guard configuration.webRoot != nil,
-            let (method, path) = RequestReader.methodAndPath(of: wsi),
-            method == "POST", !configuration.isDynamic(path)
-        else { return 0 }
-        let response = errorResponse(status: 405, message: "POST is not allowed on \(path); static files accept GET and HEAD")
-        writeAndClose(wsi, response)
+        guard let problem = RequestReader.problem(of: wsi, configuration: configuration) else { return 0 }
+        writeAndClose(wsi, errorResponse(for: problem))
         return 1
     }
 
-    /// LWS_CALLBACK_HTTP: a request's headers are complete (dynamic mounts, static misses,
-    /// unknown paths, non-GET methods on static paths).
+    /// LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: lws found an Upgrade header and asks before acting on
+    /// it. `token` is lws's own copy of the header's value, which it compares again once we return.
+    func handleConfirmUpgrade(_ wsi: OpaquePointer, token: UnsafeMutablePointer<CChar>?) -> Int32 {
+        guard let token else { return -1 }
+        switch String(cString: token).lowercased() {
+        case "h2c":
+            // lws 4.1.6 answers 101 and then drops the request (a PATCH was never applied).
+            // RFC 9113 §3.2 lets a server ignore the upgrade: blanking the value lws is about to
+            // compare makes it serve the request as HTTP/1.1 (RequestReader skips blank headers).
+            memset(token, 0x20, strlen(token))
+            return 0
+        case "websocket":
+            guard let problem = upgradeProblem(wsi) else { return 0 }
+            writeAndClose(wsi, errorResponse(for: problem))
+            return -1
+        default:
+            // lws has already written its own 403 for an upgrade it does not know, and would go
+            // on to serve the request as well: end the connection after that 403 instead.
+            return -1
+        }
+    }
+
+    /// LWS_CALLBACK_HTTP: a request's headers are complete (every path: dynamic prefixes bind
+    /// protocols[1], everything else stays on protocols[0]; there is no file mount).
     func handleHTTPRequest(_ wsi: OpaquePointer) -> Int32 {
         guard let request = RequestReader.request(of: wsi, customHeaderNames: configuration.customHeaderNames) else {
             return -1
@@ -27,25 +54,24 @@ extension EventLoop {
         var expected = 0
         var refusesBody = false
         if request.headers["transfer-encoding"] != nil {
-            route = .transportError(status: 411, message: "chunked request bodies are not supported; send Content-Length")
+            route = .transportError(
+                RequestProblem(status: 411, message: "chunked request bodies are not supported; send Content-Length"))
             refusesBody = true
         } else if let text = request.headers["content-length"] {
             if let length = Int(text), length >= 0 {
                 expected = length
                 if length > configuration.maxBodyBytes {
-                    route = .transportError(
-                        status: 413,
-                        message: "request body of \(length) bytes exceeds the limit of \(configuration.maxBodyBytes) bytes"
-                    )
+                    let message = "request body of \(length) bytes exceeds the limit of \(configuration.maxBodyBytes) bytes"
+                    route = .transportError(RequestProblem(status: 413, message: message))
                     refusesBody = true
                 }
             } else {
-                route = .transportError(status: 400, message: "Content-Length \"\(text)\" is not a byte count")
+                route = .transportError(RequestProblem(status: 400, message: "Content-Length \"\(text)\" is not a byte count"))
                 refusesBody = true
             }
         } else if ["POST", "PUT", "PATCH"].contains(request.method) {
             // lws would wait for a body it has no way to delimit.
-            route = .transportError(status: 411, message: "\(request.method) needs a Content-Length header")
+            route = .transportError(RequestProblem(status: 411, message: "\(request.method) needs a Content-Length header"))
             refusesBody = true
         }
 
@@ -76,13 +102,14 @@ extension EventLoop {
         }
         exchange.request.body.reserveCapacity(expected)
         exchange.state = .receivingBody
+        armRequestTimer(wsi)  // the body is due within requestTimeout of the head
         return 0
     }
 
     /// LWS_CALLBACK_HTTP_BODY: the next piece of the body.
     func handleHTTPBody(_ wsi: OpaquePointer, _ bytes: UnsafeRawBufferPointer) -> Int32? {
         guard let exchange = exchange(of: wsi) else { return nil }
-        guard exchange.isReceivingBody else { return 0 }  // refused body, or POST's empty one
+        guard exchange.isReceivingBody else { return 0 }  // refused or timed-out body, or POST's empty one
         guard exchange.request.body.count + bytes.count <= exchange.expectedBodyBytes else { return -1 }
         exchange.request.body.append(contentsOf: bytes)
         return 0
@@ -97,8 +124,8 @@ extension EventLoop {
         return 0
     }
 
-    /// LWS_CALLBACK_HTTP_WRITEABLE: write the next piece of the response. Nil when the
-    /// connection is not ours (lws serving a file).
+    /// LWS_CALLBACK_HTTP_WRITEABLE (and RAW_WRITEABLE for a raw connection): write the next piece
+    /// of the response. Nil when the connection is not ours.
     func handleHTTPWritable(_ wsi: OpaquePointer) -> Int32? {
         guard let exchange = exchange(of: wsi) else { return nil }
         do {
@@ -118,7 +145,17 @@ extension EventLoop {
                     return 0
                 }
                 return finish(exchange)
-            case .receivingBody, .awaitingResponse:
+            case .servingFile(let file):
+                return serve(file, for: exchange)
+            case .answered:
+                // lws has flushed the answer (it calls back only then). Stop writing but keep
+                // reading until the client closes: closing a socket with unread input resets the
+                // connection, and the client may lose the answer.
+                shutdown(lws_get_socket_fd(wsi), Int32(SHUT_WR))
+                exchange.state = .lingering
+                lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Self.lingerSeconds)
+                return 0
+            case .receivingBody, .awaitingResponse, .sendingFile, .lingering:
                 return 0
             }
         } catch {
@@ -128,7 +165,46 @@ extension EventLoop {
         }
     }
 
-    /// LWS_CALLBACK_CLOSED_HTTP / HTTP_DROP_PROTOCOL: the connection (or its binding) went away.
+    /// LWS_CALLBACK_HTTP_FILE_COMPLETION: lws sent the last byte of a static file.
+    func handleFileCompletion(_ wsi: OpaquePointer) -> Int32? {
+        guard let exchange = exchange(of: wsi) else { return nil }
+        forget(exchange)
+        return completeTransaction(wsi)
+    }
+
+    /// LWS_CALLBACK_TIMER: the connection's request deadline passed. lws 4.1.6 cannot cancel
+    /// this timer (LWS_SET_TIMER_USEC_CANCEL schedules it for now), so it is only ever re-armed,
+    /// and one that fires late finds the connection busy with something else and does nothing.
+    func handleRequestTimer(_ wsi: OpaquePointer) -> Int32 {
+        let id = connectionID(of: wsi)
+        if id != 0, let exchange = exchanges[id] {
+            guard exchange.isReceivingBody else { return 0 }
+            exchange.closesConnection = true
+            exchange.state = .awaitingResponse
+            let message =
+                "the request body did not arrive within \(configuration.requestTimeout) s "
+                + "(\(exchange.request.body.count) of \(exchange.expectedBodyBytes) bytes came)"
+            respond(to: id, with: errorResponse(for: RequestProblem(status: 408, message: message)))
+            return 0
+        }
+        if id != 0, viewers[ViewerID(rawValue: id)] != nil {
+            return 0
+        }
+        if id != 0, rawHeads[id] != nil {
+            let message = "the request's head did not arrive within \(configuration.requestTimeout) s"
+            answerRaw(wsi, id: id, head: nil, route: .transportError(RequestProblem(status: 408, message: message)))
+            return 0
+        }
+        // Waiting for a head. Answer a request that has begun (lws has read its method and some
+        // of its target); close an idle connection without a word.
+        guard RequestReader.methodAndPath(of: wsi) != nil else { return -1 }
+        let message = "the request's head did not arrive within \(configuration.requestTimeout) s"
+        writeAndClose(wsi, errorResponse(for: RequestProblem(status: 408, message: message)))
+        return -1
+    }
+
+    /// LWS_CALLBACK_CLOSED_HTTP / HTTP_DROP_PROTOCOL / RAW_CLOSE: the connection (or its binding)
+    /// went away.
     func handleHTTPGone(_ wsi: OpaquePointer) {
         if let exchange = exchange(of: wsi) {
             forget(exchange)
@@ -137,24 +213,29 @@ extension EventLoop {
 
     // MARK: - Routing and answering
 
-    private func route(for request: HTTPRequest) -> HTTPExchange.Route {
+    func route(for request: HTTPRequest) -> HTTPExchange.Route {
         if configuration.isDynamic(request.path) {
             return .delegate
         }
-        if configuration.webRoot != nil, request.method != "GET", request.method != "HEAD" {
-            return .transportError(
-                status: 405,
-                message: "\(request.method) is not allowed on \(request.path); static files accept GET and HEAD"
-            )
+        if let root = configuration.webRoot {
+            guard request.method == "GET" || request.method == "HEAD" else {
+                let message = "\(request.method) is not allowed on \(request.path); static files accept GET and HEAD"
+                return .transportError(RequestProblem(status: 405, message: message, headers: [("Allow", "GET, HEAD")]))
+            }
+            if request.path != configuration.websocketPath,
+                let file = StaticFile(urlPath: request.path, root: root, contentTypes: WebServer.contentTypes)
+            {
+                return .staticFile(file)
+            }
         }
         if request.path == configuration.websocketPath {
-            return .transportError(status: 404, message: "\(request.path) only accepts WebSocket upgrades")
+            return .transportError(RequestProblem(status: 404, message: "\(request.path) only accepts WebSocket upgrades"))
         }
-        return .transportError(status: 404, message: "nothing at \(request.path)")
+        return .transportError(RequestProblem(status: 404, message: "nothing at \(request.path)"))
     }
 
     /// Hands a complete request to whoever answers it.
-    private func dispatch(_ exchange: HTTPExchange) {
+    func dispatch(_ exchange: HTTPExchange) {
         exchange.state = .awaitingResponse
         // lws's own body timeout may still be armed; give the delegate time, but not forever.
         lws_set_timeout(exchange.wsi, PENDING_TIMEOUT_USER_OK, Self.responseTimeoutSeconds)
@@ -170,8 +251,14 @@ extension EventLoop {
             delegate.handleHTTP(request) { [weak self] response in
                 self?.respond(to: id, with: response)
             }
-        case .transportError(let status, let message):
-            respond(to: exchange.id, with: errorResponse(status: status, message: message))
+        case .staticFile(let file):
+            // The file, too, must be sent within responseTimeoutSeconds (set above): a client
+            // that stops reading does not hold the connection for ever. (lws's mount left its
+            // 5 s body timeout armed while it sent a file.)
+            exchange.state = .servingFile(file)
+            lws_callback_on_writable(exchange.wsi)
+        case .transportError(let problem):
+            respond(to: exchange.id, with: errorResponse(for: problem))
         }
     }
 
@@ -186,23 +273,77 @@ extension EventLoop {
         lws_callback_on_writable(exchange.wsi)
     }
 
+    /// Hands a static file to lws, which sends it from its own writeable callbacks (the response
+    /// head goes into lws's shared buffer, which by now holds no unread input).
+    private func serve(_ file: StaticFile, for exchange: HTTPExchange) -> Int32 {
+        if file.isNotModified(ifNoneMatch: exchange.request.headers["if-none-match"]) {
+            let headers = [(name: "ETag", value: file.entityTag), (name: "Cache-Control", value: "no-store")]
+            exchange.state = .writingHeaders(HTTPResponse(status: 304, headers: headers))
+            lws_callback_on_writable(exchange.wsi)
+            return 0
+        }
+        let extraHeaders = "etag: \(file.entityTag)\r\n"
+        let result = file.path.withCString { path in
+            file.contentType.withCString { type in
+                extraHeaders.withCString { extra in
+                    lws_serve_http_file(exchange.wsi, path, type, extra, Int32(strlen(extra)))
+                }
+            }
+        }
+        if result < 0 {
+            forget(exchange)
+            return -1
+        }
+        if exchange.request.method == "HEAD" {
+            // lws sent the head and completed the transaction itself.
+            forget(exchange)
+            armRequestTimer(exchange.wsi)
+            return 0
+        }
+        if result > 0 {
+            // lws answered on its own (its 404 when the file vanished since it was found).
+            forget(exchange)
+            return completeTransaction(exchange.wsi)
+        }
+        exchange.state = .sendingFile
+        return 0
+    }
+
     /// After the last byte: keep the connection for the next request, or close it.
     private func finish(_ exchange: HTTPExchange) -> Int32 {
+        if exchange.isRaw {
+            exchange.state = .answered
+            lws_callback_on_writable(exchange.wsi)
+            return 0
+        }
         forget(exchange)
         if exchange.closesConnection {
             return -1
         }
-        return lws_http_transaction_completed(exchange.wsi) == 0 ? 0 : -1
+        return completeTransaction(exchange.wsi)
     }
 
-    private func forget(_ exchange: HTTPExchange) {
+    /// Tells lws the transaction is over (it reads a pipelined request next, or waits for one);
+    /// the next request's head is then due within `requestTimeout`.
+    private func completeTransaction(_ wsi: OpaquePointer) -> Int32 {
+        guard lws_http_transaction_completed(wsi) == 0 else { return -1 }
+        armRequestTimer(wsi)
+        return 0
+    }
+
+    /// (Re)schedules the connection's one lws timer, `requestTimeout` from now.
+    func armRequestTimer(_ wsi: OpaquePointer) {
+        lws_set_timer_usecs(wsi, lws_usec_t(configuration.requestTimeout) * 1_000_000)
+    }
+
+    func forget(_ exchange: HTTPExchange) {
         exchanges[exchange.id] = nil
         if connectionID(of: exchange.wsi) == exchange.id {
             setConnectionID(0, of: exchange.wsi)
         }
     }
 
-    private func exchange(of wsi: OpaquePointer) -> HTTPExchange? {
+    func exchange(of wsi: OpaquePointer) -> HTTPExchange? {
         let id = connectionID(of: wsi)
         return id == 0 ? nil : exchanges[id]
     }
@@ -223,7 +364,8 @@ extension EventLoop {
         writeBuffer.reserve(Self.headerBytes(of: response))
         var position: UnsafeMutablePointer<UInt8>? = writeBuffer.start
         try Self.addHeaders(
-            of: response, closing: exchange.closesConnection, wsi: exchange.wsi, at: &position, end: writeBuffer.end)
+            of: response, closing: exchange.closesConnection, wsi: exchange.wsi, start: writeBuffer.start, at: &position,
+            end: writeBuffer.end)
         try check(
             lws_finalize_write_http_header(exchange.wsi, writeBuffer.start, &position, writeBuffer.end),
             "writing the response headers"
@@ -242,13 +384,15 @@ extension EventLoop {
     }
 
     /// Writes a whole response in one go and leaves the connection to be closed by the caller's
-    /// nonzero return. Used only in FILTER callbacks, where lws offers no writeable callback
-    /// before it closes; lws flushes whatever the socket did not take before closing.
+    /// nonzero return. Used where lws offers no writeable callback before it closes (FILTER and
+    /// CONFIRM_UPGRADE callbacks, a head that never completed); lws flushes whatever the socket
+    /// did not take before closing.
     func writeAndClose(_ wsi: OpaquePointer, _ response: HTTPResponse) {
         writeBuffer.reserve(Self.headerBytes(of: response) + response.body.count)
         var position: UnsafeMutablePointer<UInt8>? = writeBuffer.start
         do {
-            try Self.addHeaders(of: response, closing: true, wsi: wsi, at: &position, end: writeBuffer.end)
+            try Self.addHeaders(
+                of: response, closing: true, wsi: wsi, start: writeBuffer.start, at: &position, end: writeBuffer.end)
             try check(lws_finalize_http_header(wsi, &position, writeBuffer.end), "finishing the response headers")
             guard var cursor = position else { return }
             response.body.withUnsafeBufferPointer { bytes in
@@ -272,17 +416,20 @@ extension EventLoop {
     }
 
     /// Status line, the response's headers (lowercased names, so they are valid HTTP/2 too),
-    /// Content-Length from the body, and `connection: close` when closing.
+    /// Content-Length from the body (none for 204 and 304, RFC 9110 §8.6), and `connection: close`
+    /// when closing.
     private static func addHeaders(
         of response: HTTPResponse,
         closing: Bool,
         wsi: OpaquePointer,
+        start: UnsafeMutablePointer<UInt8>,
         at position: inout UnsafeMutablePointer<UInt8>?,
         end: UnsafeMutablePointer<UInt8>
     ) throws(LWSFailure) {
         try check(
             lws_add_http_header_status(wsi, UInt32(clamping: response.status), &position, end), "adding status \(response.status)"
         )
+        try replaceStatusLine(status: response.status, start: start, position: &position, end: end)
         for header in response.headers {
             let name = header.name.lowercased()
             guard name != "content-length", name != "connection", name != "transfer-encoding" else { continue }
@@ -297,10 +444,12 @@ extension EventLoop {
             }
             try check(result, "adding header \(name)")
         }
-        try check(
-            lws_add_http_header_content_length(wsi, lws_filepos_t(response.body.count), &position, end),
-            "adding content-length"
-        )
+        if response.status != 204, response.status != 304 {
+            try check(
+                lws_add_http_header_content_length(wsi, lws_filepos_t(response.body.count), &position, end),
+                "adding content-length"
+            )
+        }
         if closing {
             let close = Array("close".utf8)
             try check(
@@ -308,5 +457,29 @@ extension EventLoop {
                 "adding connection: close"
             )
         }
+    }
+
+    /// Puts `StatusLine.text(for:)` in place of the first line lws wrote at `start`, moving the
+    /// headers lws added after it (security headers, server name). A head without a CR LF (an
+    /// HTTP/2 stream's, which has no status line) is left alone.
+    private static func replaceStatusLine(
+        status: Int,
+        start: UnsafeMutablePointer<UInt8>,
+        position: inout UnsafeMutablePointer<UInt8>?,
+        end: UnsafeMutablePointer<UInt8>
+    ) throws(LWSFailure) {
+        guard let current = position else { throw LWSFailure(operation: "writing the status line", code: -1) }
+        let written = current - start
+        var lineEnd = 0
+        while lineEnd + 1 < written, !(start[lineEnd] == 13 && start[lineEnd + 1] == 10) {
+            lineEnd += 1
+        }
+        guard lineEnd + 1 < written else { return }
+        let line = Array(StatusLine.text(for: status).utf8)
+        let rest = written - lineEnd
+        guard line.count + rest <= end - start else { throw LWSFailure(operation: "writing the status line", code: -1) }
+        memmove(start + line.count, start + lineEnd, rest)
+        start.update(from: line, count: line.count)
+        position = start + line.count + rest
     }
 }

@@ -59,6 +59,34 @@ extension EventLoop {
         }
     }
 
+    /// What lws 4.1.6 would refuse by closing without an answer, checked in HTTP_CONFIRM_UPGRADE
+    /// (before lws looks at the upgrade) so the client hears why: the head's limits, a Connection
+    /// header without "upgrade", a missing key, and a subprotocol list without ours. lws goes on
+    /// with any version; RFC 6455 §4.4 wants 426 naming the one spoken.
+    func upgradeProblem(_ wsi: OpaquePointer) -> RequestProblem? {
+        if let problem = RequestReader.problem(of: wsi, configuration: configuration) {
+            return problem
+        }
+        let connection = RequestReader.header(WSI_TOKEN_CONNECTION, of: wsi) ?? ""
+        guard connection.split(separator: ",").contains(where: { String($0).trimmingWhitespace().lowercased() == "upgrade" })
+        else {
+            return RequestProblem(status: 400, message: "a WebSocket upgrade needs \"Connection: Upgrade\"")
+        }
+        guard RequestReader.header(WSI_TOKEN_VERSION, of: wsi) == "13" else {
+            return RequestProblem(
+                status: 426, message: "only WebSocket version 13 is spoken here", headers: [("Sec-WebSocket-Version", "13")])
+        }
+        guard RequestReader.header(WSI_TOKEN_KEY, of: wsi)?.isEmpty == false else {
+            return RequestProblem(status: 400, message: "a WebSocket upgrade needs a Sec-WebSocket-Key header")
+        }
+        if let offered = RequestReader.header(WSI_TOKEN_PROTOCOL, of: wsi),
+            !offered.split(separator: ",").contains(where: { String($0).trimmingWhitespace() == WebServer.viewerProtocolName })
+        {
+            return RequestProblem(status: 403, message: "subprotocol \"\(offered)\" is not offered here; name none")
+        }
+        return nil
+    }
+
     /// LWS_CALLBACK_ESTABLISHED: the 101 went out; start sending the greeting.
     func handleEstablished(_ wsi: OpaquePointer) {
         guard let viewer = viewer(of: wsi) else { return }
@@ -94,7 +122,8 @@ extension EventLoop {
     }
 
     /// LWS_CALLBACK_RECEIVE: viewers are read-only; data frames end the connection with 1003.
-    /// (Control frames never get here: lws answers pings and closes itself.)
+    /// (Control frames never get here: lws answers pings and closes itself. A text frame that is
+    /// not UTF-8 never gets here either: LWS_SERVER_OPTION_VALIDATE_UTF8 has lws close with 1007.)
     func handleViewerData(_ wsi: OpaquePointer) -> Int32 {
         var reason = Array("viewers are read-only".utf8)
         lws_close_reason(wsi, LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE, &reason, reason.count)

@@ -27,6 +27,8 @@ public final class EventLoop {
     private var lastID: UInt64 = 0
 
     var exchanges: [UInt64: HTTPExchange] = [:]
+    /// What raw connections (a method lws cannot parse) have sent of their head so far.
+    var rawHeads: [UInt64: [UInt8]] = [:]
     var viewers: [ViewerID: Viewer] = [:]
     var channels: [AnyHashable: Channel] = [:]
     /// What was sent to viewers since start (for logs and metrics).
@@ -37,6 +39,8 @@ public final class EventLoop {
     static let httpChunkBytes = 64 * 1024
     /// How long a delegate may take to answer a request before the connection is dropped.
     static let responseTimeoutSeconds: Int32 = 60
+    /// How long a raw connection, answered and shut down for writing, may take to close its side.
+    static let lingerSeconds: Int32 = 5
 
     init(configuration: TransportConfiguration, delegate: any TransportDelegate) {
         self.configuration = configuration
@@ -177,6 +181,7 @@ public final class EventLoop {
         phase = .finished
         context = nil
         exchanges.removeAll()
+        rawHeads.removeAll()
         viewers.removeAll()
         channels.removeAll()
         delegate = nil
@@ -193,6 +198,13 @@ public final class EventLoop {
             headers: [("Content-Type", "text/plain; charset=utf-8")],
             body: Array((message + "\n").utf8)
         )
+    }
+
+    /// `errorResponse(status:message:)` for a problem, with the headers its status needs.
+    func errorResponse(for problem: RequestProblem) -> HTTPResponse {
+        var response = errorResponse(status: problem.status, message: problem.message)
+        response.headers += problem.headers
+        return response
     }
 
     /// The connection id lws keeps for us on the wsi (0 = none).

@@ -71,7 +71,8 @@ enum RequestReader {
         for raw in 0..<WSI_TOKEN_COUNT.rawValue {
             let token = lws_token_indexes(rawValue: raw)
             guard lws_hdr_total_length(wsi, token) > 0, let name = headerName(of: token) else { continue }
-            if let value = header(token, of: wsi) {
+            // Empty: a value lws stores but we blanked (an ignored `Upgrade: h2c`).
+            if let value = header(token, of: wsi), !value.isEmpty {
                 result[name] = value
             }
         }
@@ -109,7 +110,7 @@ enum RequestReader {
     }
 
     /// Lowercase header name for a token whose lws string is "name:", nil for the others.
-    private static func headerName(of token: lws_token_indexes) -> String? {
+    static func headerName(of token: lws_token_indexes) -> String? {
         guard let string = lws_token_to_string(token) else { return nil }
         let name = String(cString: string)
         guard name.hasSuffix(":"), !name.hasPrefix(":"), name.count > 1 else { return nil }

@@ -1,11 +1,11 @@
 internal import CLibWebSockets
 
 // The C entry points of a `WebServer`. Each only switches on the reason and calls one small
-// `EventLoop` method; unhandled reasons go to `lws_callback_http_dummy` (which, among other
-// things, finishes static-file transactions).
+// `EventLoop` method; unhandled reasons go to `lws_callback_http_dummy`.
 
-/// protocols[0]: WebSocket viewers (browsers name no subprotocol, so they get the default) and
-/// every plain HTTP request that no callback mount claims.
+/// protocols[0]: WebSocket viewers (browsers name no subprotocol, so they get the default), every
+/// plain HTTP request that no callback mount claims, and the raw connections lws hands over when
+/// it cannot parse a request.
 func viewerProtocolCallback(
     _ wsi: OpaquePointer?,
     _ reason: lws_callback_reasons,
@@ -20,8 +20,15 @@ func viewerProtocolCallback(
         return 0
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
         return loop(of: wsi)?.handleNewConnection() ?? 0
+    case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+        if let wsi { loop(of: wsi)?.handleAccepted(wsi) }
+        return 0
     case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
         if let wsi, let loop = loop(of: wsi) { return loop.handleFilterHTTP(wsi) }
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        guard let wsi, let loop = loop(of: wsi) else { return -1 }
+        // `input` is lws's copy of the Upgrade value, NUL-terminated.
+        return loop.handleConfirmUpgrade(wsi, token: input?.assumingMemoryBound(to: CChar.self))
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         guard let wsi, let loop = loop(of: wsi) else { return 1 }
         return loop.handleUpgrade(wsi, via: .viewer)
@@ -38,9 +45,18 @@ func viewerProtocolCallback(
         if let wsi { loop(of: wsi)?.handleViewerGone(wsi) }
         return 0
     case LWS_CALLBACK_RAW_ADOPT:
-        // lws turns a CONNECT request into a raw socket bound to protocols[0]; nothing here
-        // speaks it, and it would idle forever.
-        return -1
+        // A method lws cannot parse, or CONNECT: lws hands the connection over as a raw socket.
+        guard let wsi, let loop = loop(of: wsi) else { return -1 }
+        return loop.handleRawAdopt(wsi)
+    case LWS_CALLBACK_RAW_RX:
+        guard let wsi, let loop = loop(of: wsi) else { return -1 }
+        return loop.handleRawData(wsi, UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length))
+    case LWS_CALLBACK_RAW_WRITEABLE:
+        guard let wsi, let loop = loop(of: wsi) else { return -1 }
+        return loop.handleHTTPWritable(wsi) ?? 0
+    case LWS_CALLBACK_RAW_CLOSE:
+        if let wsi { loop(of: wsi)?.handleRawGone(wsi) }
+        return 0
     default:
         if let answer = handleHTTPReason(wsi, reason, input, length) { return answer }
     }
@@ -83,6 +99,11 @@ private func handleHTTPReason(
         return loop.handleHTTPBodyCompletion(wsi)
     case LWS_CALLBACK_HTTP_WRITEABLE:
         return loop.handleHTTPWritable(wsi)
+    case LWS_CALLBACK_HTTP_FILE_COMPLETION:
+        return loop.handleFileCompletion(wsi)
+    case LWS_CALLBACK_TIMER:
+        // The request deadline (`lws_set_timer_usecs`); it reaches whichever protocol is bound.
+        return loop.handleRequestTimer(wsi)
     case LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_HTTP_DROP_PROTOCOL:
         loop.handleHTTPGone(wsi)
         return nil

@@ -25,6 +25,16 @@ public struct TransportConfiguration: Sendable {
     /// Lowercase names of headers libwebsockets does not know, looked up on every request
     /// (4.1.6 cannot list unknown headers, only find them by name).
     public var customHeaderNames: [String]
+    /// Longest request target (after percent-decoding; longer is answered 414) and longest header
+    /// line the transport can see (longer: 431). libwebsockets holds a whole request head in
+    /// four times this (`headerBufferBytes`) and closes a connection whose head does not fit
+    /// without an answer; headers it does not know by name are stored but cannot be measured
+    /// (docs/HTTP-EDGES.md).
+    public var maxHeaderBytes: Int
+    /// Seconds a client has to send a request's head — from connecting, or from the end of the
+    /// answer before it — and then as long again for its body. Past that, a request that has begun
+    /// is answered 408 and the connection closed; an idle connection is closed without a word.
+    public var requestTimeout: Int
 
     public init(
         host: String = "127.0.0.1",
@@ -36,7 +46,9 @@ public struct TransportConfiguration: Sendable {
         pingInterval: Int = 30,
         stallTimeout: Int = 10,
         maxMessageBytes: Int = 1 << 20,
-        customHeaderNames: [String] = ["idempotency-key", "x-request-id"]
+        customHeaderNames: [String] = ["idempotency-key", "x-request-id"],
+        maxHeaderBytes: Int = 8192,
+        requestTimeout: Int = 10
     ) {
         self.host = host
         self.port = port
@@ -48,7 +60,12 @@ public struct TransportConfiguration: Sendable {
         self.stallTimeout = stallTimeout
         self.maxMessageBytes = maxMessageBytes
         self.customHeaderNames = customHeaderNames
+        self.maxHeaderBytes = maxHeaderBytes
+        self.requestTimeout = requestTimeout
     }
+
+    /// The size of libwebsockets' buffer for one request head (`max_http_header_data2`).
+    var headerBufferBytes: Int { 4 * maxHeaderBytes }
 
     /// True when `path` is one of `dynamicPrefixes` or lies below one.
     func isDynamic(_ path: String) -> Bool {
@@ -75,6 +92,9 @@ public struct TransportConfiguration: Sendable {
         if !(0...30000).contains(pingInterval) { try fail("pingInterval \(pingInterval) is outside 0…30000 seconds") }
         if !(1...30000).contains(stallTimeout) { try fail("stallTimeout \(stallTimeout) is outside 1…30000 seconds") }
         if !(1...(256 << 20)).contains(maxMessageBytes) { try fail("maxMessageBytes \(maxMessageBytes) is outside 1 B…256 MiB") }
+        // lws keeps each header's length in 16 bits; the buffer must stay below 64 KiB.
+        if !(1024...16383).contains(maxHeaderBytes) { try fail("maxHeaderBytes \(maxHeaderBytes) is outside 1024…16383") }
+        if !(1...3600).contains(requestTimeout) { try fail("requestTimeout \(requestTimeout) is outside 1…3600 seconds") }
         for name in customHeaderNames where name.isEmpty || name != name.lowercased() || name.contains(":") {
             try fail("custom header name \"\(name)\" must be lowercase, without a colon")
         }

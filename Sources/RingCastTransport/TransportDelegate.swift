@@ -15,8 +15,10 @@ public protocol TransportDelegate: AnyObject {
     func viewerDidDisconnect(_ id: ViewerID, channel: any ChannelKey)
 
     /// An error the transport answers itself (413 body too large, 411 length required, 400 bad
-    /// request, 404 for unknown non-static paths, 405 for a non-GET/HEAD on a static path, 403
-    /// for a WebSocket subprotocol we do not speak, 503 while stopping): the delegate renders
-    /// the body so every error has the app's JSON shape.
+    /// request line or header, 408 request or body too slow, 414 target too long, 431 header too
+    /// long, 501 unknown method, 505 not HTTP/1.x, 404 for unknown non-static paths, 405 for a
+    /// non-GET/HEAD on a static path, 403/400/426 for a WebSocket upgrade lws would drop, 503
+    /// while stopping; docs/HTTP-EDGES.md): the delegate renders the body so every error has the
+    /// app's JSON shape. The transport adds the headers a status needs (`Allow`, …) itself.
     func errorResponse(status: Int, message: String) -> HTTPResponse
 }

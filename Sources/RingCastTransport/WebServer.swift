@@ -103,7 +103,11 @@ extension WebServer {
     /// protocols[1] name: bound by the dynamic mounts, refused as a subprotocol.
     static let httpProtocolName = "http-only"
 
-    /// MIME types for the static mount; lws's own table lacks .mjs and charsets.
+    /// Seconds lws's own head and body timeouts wait beyond `requestTimeout`, so the transport's
+    /// deadline always fires first.
+    static let lwsTimeoutMargin = 5
+
+    /// Content types of static files, by suffix; "*" for the rest.
     static let contentTypes: [(suffix: String, type: String)] = [
         (".html", "text/html; charset=utf-8"),
         (".js", "text/javascript; charset=utf-8"),
@@ -126,11 +130,18 @@ extension WebServer {
         let memory = CAllocations()
 
         var contextInfo = lws_context_creation_info()
-        contextInfo.options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS)
+        // VALIDATE_UTF8: a viewer's text frame that is not UTF-8 is closed with 1007 by lws, before
+        // it reaches LWS_CALLBACK_RECEIVE (RFC 6455 §8.1).
+        contextInfo.options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS) | UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
         contextInfo.user = Unmanaged.passUnretained(loop).toOpaque()
         contextInfo.count_threads = 1
         contextInfo.pt_serv_buf_size = 16 * 1024
-        contextInfo.max_http_header_data = 8 * 1024
+        // Room for heads over the limits, so the transport sees them and answers 414 / 431
+        // instead of lws closing the connection (the 16-bit field stays 0 so the 32-bit one counts).
+        contextInfo.max_http_header_data = 0
+        contextInfo.max_http_header_data2 = UInt32(configuration.headerBufferBytes)
+        // lws's body timeout (re-armed per piece of body) backs up the transport's 408.
+        contextInfo.timeout_secs = UInt32(configuration.requestTimeout + lwsTimeoutMargin)
         guard let pointer = lws_create_context(&contextInfo) else {
             throw .contextCreationFailed("lws_create_context failed (see the libwebsockets log)")
         }
@@ -143,10 +154,16 @@ extension WebServer {
         vhostInfo.protocols = UnsafePointer(makeProtocols(configuration, memory))
         vhostInfo.mounts = UnsafePointer(makeMounts(configuration, memory))
         vhostInfo.retry_and_idle_policy = UnsafePointer(makePingPolicy(configuration, memory))
+        // lws drops a connection whose head is still incomplete after this; the transport's own
+        // deadline (`requestTimeout`) comes first and answers 408.
+        vhostInfo.timeout_secs_ah_idle = UInt32(configuration.requestTimeout + lwsTimeoutMargin)
         // No .extensions: permessage-deflate would keep pointers into shared frames.
+        // FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG: a method lws cannot parse hands the connection
+        // to protocols[0] as a raw socket (EventLoop+RawRequests) instead of lws's HTML 403.
         vhostInfo.options =
             UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
             | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
+            | UInt64(LWS_SERVER_OPTION_FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG)
             | (address.isIPv6 ? 0 : UInt64(LWS_SERVER_OPTION_DISABLE_IPV6))
         guard let vhost = lws_create_vhost(pointer, &vhostInfo) else {
             context.destroy()
@@ -188,11 +205,13 @@ extension WebServer {
         ])
     }
 
-    /// Callback mounts for the dynamic prefixes, then the file mount at "/".
+    /// Callback mounts for the dynamic prefixes. There is no file mount: lws serves a mount's
+    /// file from inside its parser, over the unread rest of a pipelined request, so static files
+    /// go through `EventLoop.route(for:)` and `lws_serve_http_file` instead (see `StaticFile`).
     private static func makeMounts(_ configuration: TransportConfiguration, _ memory: CAllocations) -> UnsafeMutablePointer<
         lws_http_mount
     >? {
-        var mounts: [lws_http_mount] = configuration.dynamicPrefixes.map { prefix in
+        let mounts: [lws_http_mount] = configuration.dynamicPrefixes.map { prefix in
             var mount = lws_http_mount()
             mount.mountpoint = memory.string(prefix)
             mount.protocol = memory.string(httpProtocolName)
@@ -200,32 +219,10 @@ extension WebServer {
             mount.mountpoint_len = UInt8(prefix.utf8.count)
             return mount
         }
-        if let webRoot = configuration.webRoot {
-            var mount = lws_http_mount()
-            mount.mountpoint = memory.string("/")
-            mount.origin = memory.string(webRoot.count > 1 && webRoot.hasSuffix("/") ? String(webRoot.dropLast()) : webRoot)
-            mount.def = memory.string("index.html")
-            mount.extra_mimetypes = UnsafePointer(makeContentTypes(memory))
-            mount.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
-            mount.mountpoint_len = 1
-            mounts.append(mount)
-        }
         guard !mounts.isEmpty else { return nil }
         let list = memory.array(mounts)
         for index in 0..<(mounts.count - 1) {
             list[index].mount_next = UnsafePointer(list + index + 1)
-        }
-        return list
-    }
-
-    private static func makeContentTypes(_ memory: CAllocations) -> UnsafeMutablePointer<lws_protocol_vhost_options> {
-        let list = memory.array(
-            contentTypes.map { entry in
-                lws_protocol_vhost_options(
-                    next: nil, options: nil, name: memory.string(entry.suffix), value: memory.string(entry.type))
-            })
-        for index in 0..<(contentTypes.count - 1) {
-            list[index].next = UnsafePointer(list + index + 1)
         }
         return list
     }

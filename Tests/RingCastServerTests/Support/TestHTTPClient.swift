@@ -7,6 +7,8 @@ import Foundation
 /// An HTTP/1.1 response as the test client read it off the socket.
 struct TestResponse {
     var status: Int
+    /// As sent, e.g. "HTTP/1.1 404 Not Found".
+    var statusLine = ""
     var headers: [String: String]  // lowercase names
     var body: [UInt8]
 
@@ -115,7 +117,44 @@ struct TestHTTPClient {
             throw TestHTTPError.badResponse("bad status line: \(statusLine)")
         }
         let body = Array(buffer[end...].prefix(contentLength ?? Int.max))
-        return TestResponse(status: status, headers: Self.headers(of: head), body: body)
+        return TestResponse(status: status, statusLine: String(statusLine), headers: Self.headers(of: head), body: body)
+    }
+
+    /// Sends raw bytes (several requests, say) on one connection and reads `count` responses, in
+    /// order; each must carry a Content-Length.
+    func pipeline(_ bytes: [UInt8], responses count: Int) throws -> [TestResponse] {
+        let fd = try connectSocket()
+        defer { close(fd) }
+        let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == bytes.count else { throw TestHTTPError.io("send failed: errno \(errno)") }
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var responses: [TestResponse] = []
+        while responses.count < count {
+            if let start = Self.find([13, 10, 13, 10], in: buffer) {
+                let head = String(decoding: buffer[0..<start], as: UTF8.self)
+                let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
+                let parts = (lines.first ?? "").split(separator: " ")
+                let headers = Self.headers(of: head)
+                guard parts.count >= 2, let status = Int(parts[1]), let length = headers["content-length"].flatMap({ Int($0) })
+                else { throw TestHTTPError.badResponse("response \(responses.count + 1) has no status or length: \(head)") }
+                if buffer.count >= start + 4 + length {
+                    let body = Array(buffer[(start + 4)..<(start + 4 + length)])
+                    responses.append(TestResponse(status: status, statusLine: String(lines[0]), headers: headers, body: body))
+                    buffer.removeFirst(start + 4 + length)
+                    continue
+                }
+            }
+            let received = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            if received < 0 {
+                throw TestHTTPError.io("recv failed or timed out (errno \(errno)) after \(responses.count) responses")
+            }
+            if received == 0 {
+                throw TestHTTPError.badResponse("connection closed after \(responses.count) of \(count) responses")
+            }
+            buffer += chunk[0..<received]
+        }
+        return responses
     }
 
     private static func headers(of head: String) -> [String: String] {

@@ -108,6 +108,67 @@ final class RawHTTPConnection {
         }
     }
 
+    /// Everything the server sends until it closes the connection (throws if it does not close
+    /// before the timeout).
+    func readUntilClosed() throws -> [UInt8] {
+        while try fill() {}
+        defer { pending.removeAll() }
+        return pending
+    }
+
+    /// Reads server WebSocket frames (unmasked) until a close frame and returns its status code;
+    /// nil when the connection ends without one.
+    func readWebSocketCloseCode() throws -> Int? {
+        while true {
+            guard try fillTo(2) else { return nil }
+            var length = Int(pending[1] & 0x7f)
+            var headerLength = 2
+            if length == 126 {
+                guard try fillTo(4) else { return nil }
+                length = Int(pending[2]) << 8 | Int(pending[3])
+                headerLength = 4
+            } else if length == 127 {
+                guard try fillTo(10) else { return nil }
+                length = pending[2..<10].reduce(0) { $0 << 8 | Int($1) }
+                headerLength = 10
+            }
+            guard try fillTo(headerLength + length) else { return nil }
+            let opcode = pending[0] & 0x0f
+            let payload = Array(pending[headerLength..<(headerLength + length)])
+            pending.removeFirst(headerLength + length)
+            if opcode == 0x8 {
+                return payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : nil
+            }
+        }
+    }
+
+    /// Sends one client frame, masked unless `masked` is false (which RFC 6455 §5.1 forbids).
+    func sendWebSocketFrame(opcode: UInt8, payload: [UInt8], masked: Bool = true) throws {
+        precondition(payload.count < 65_536)
+        let mask: [UInt8] = [0x37, 0xfa, 0x21, 0x3d]
+        let maskBit: UInt8 = masked ? 0x80 : 0
+        var frame: [UInt8] = [0x80 | opcode]
+        if payload.count < 126 {
+            frame.append(maskBit | UInt8(payload.count))
+        } else {
+            frame += [maskBit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xff)]
+        }
+        if masked {
+            frame += mask
+            frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        } else {
+            frame += payload
+        }
+        try send(frame)
+    }
+
+    private func fillTo(_ count: Int) throws -> Bool {
+        while pending.count < count {
+            guard try fill() else { return false }
+        }
+        return true
+    }
+
     private func readHead() throws -> String {
         let terminator: [UInt8] = [13, 10, 13, 10]
         while true {

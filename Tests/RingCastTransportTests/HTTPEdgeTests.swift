@@ -174,10 +174,11 @@ struct HTTPEdgeTransportTests {
     // MARK: - Deadlines
 
     /// ...and as the last line, lws waits for a colon that never comes: the head never completes.
-    @Test func lineWithoutColon_atTheEnd_is408() throws {
+    @Test func lineWithoutColon_atTheEnd_is408() async throws {
         let server = try TestServer { $0.requestTimeout = 1 }
         defer { server.stop() }
-        let response = try server.connection().exchange(head("GET /api/x HTTP/1.1", ["Host: x", "NoColonHere"]))
+        let bytes = head("GET /api/x HTTP/1.1", ["Host: x", "NoColonHere"])
+        let response = try await onOwnThread { try server.connection().exchange(bytes) }
         #expect(response.statusLine == "HTTP/1.1 408 Request Timeout")
         #expect(response.text.contains("head did not arrive within 1 s"))
     }
@@ -185,50 +186,60 @@ struct HTTPEdgeTransportTests {
     /// lws 4.1.6 consumes the colon of a header whose name is a prefix of one it knows while
     /// matching its table (x-a of x-auth-token, content of content-length), then waits for a colon.
     @Test(arguments: ["X-A: b", "Content: b"])
-    func headerNamedAsAPrefixOfAKnownOne_leavesTheHeadIncomplete_408(line: String) throws {
+    func headerNamedAsAPrefixOfAKnownOne_leavesTheHeadIncomplete_408(line: String) async throws {
         let server = try TestServer { $0.requestTimeout = 1 }
         defer { server.stop() }
-        let response = try server.connection().exchange(head("GET /api/x HTTP/1.1", ["Host: x", line]))
+        let bytes = head("GET /api/x HTTP/1.1", ["Host: x", line])
+        let response = try await onOwnThread { try server.connection().exchange(bytes) }
         #expect(response.status == 408)
     }
 
-    @Test func stalledHead_is408_andTheConnectionCloses() throws {
+    @Test func stalledHead_is408_andTheConnectionCloses() async throws {
         let server = try TestServer { $0.requestTimeout = 1 }
         defer { server.stop() }
-        let connection = try server.connection()
-        try connection.send("GET /api/x HTTP/1.1\r\nHost: x\r\n")
-        let started = Date()
-        let response = try connection.readResponse()
+        let (response, waited, closed) = try await onOwnThread {
+            let connection = try server.connection()
+            try connection.send("GET /api/x HTTP/1.1\r\nHost: x\r\n")
+            let started = Date()
+            let response = try connection.readResponse()
+            return (response, Date().timeIntervalSince(started), connection.isClosedByServer())
+        }
         #expect(response.status == 408)
         #expect(response.headers["connection"] == "close")
-        #expect(Date().timeIntervalSince(started) > 0.5)
-        #expect(connection.isClosedByServer())
+        #expect(waited > 0.5)
+        #expect(closed)
     }
 
-    @Test func stalledBody_is408() throws {
+    @Test func stalledBody_is408() async throws {
         let server = try TestServer { $0.requestTimeout = 1 }
         defer { server.stop() }
-        let connection = try server.connection()
-        try connection.send("PATCH /api/x HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n{\"rings\"")
-        let response = try connection.readResponse()
+        let (response, closed) = try await onOwnThread {
+            let connection = try server.connection()
+            try connection.send("PATCH /api/x HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n{\"rings\"")
+            return (try connection.readResponse(), connection.isClosedByServer())
+        }
         #expect(response.status == 408)
         #expect(response.text.contains("8 of 50 bytes came"))
-        #expect(connection.isClosedByServer())
+        #expect(closed)
     }
 
-    @Test func idleConnection_isClosedWithoutAnAnswer() throws {
+    @Test func idleConnection_isClosedWithoutAnAnswer() async throws {
         let server = try TestServer { $0.requestTimeout = 1 }
         defer { server.stop() }
-        #expect(try server.connection().readUntilClosed().isEmpty)
+        #expect(try await onOwnThread { try server.connection().readUntilClosed() }.isEmpty)
     }
 
-    @Test func keptAliveConnection_getsANewDeadlineForItsNextRequest() throws {
+    @Test func keptAliveConnection_getsANewDeadlineForItsNextRequest() async throws {
         let server = try TestServer { $0.requestTimeout = 1 }
         defer { server.stop() }
-        let connection = try server.connection()
-        #expect(try connection.request("GET", "/api/one").status == 200)
-        try connection.send("GET /api/two HTTP/1.1\r\nHost: x\r\n")
-        #expect(try connection.readResponse().status == 408)
+        let (first, second) = try await onOwnThread {
+            let connection = try server.connection()
+            let first = try connection.request("GET", "/api/one").status
+            try connection.send("GET /api/two HTTP/1.1\r\nHost: x\r\n")
+            return (first, try connection.readResponse().status)
+        }
+        #expect(first == 200)
+        #expect(second == 408)
     }
 
     // MARK: - Methods lws cannot parse

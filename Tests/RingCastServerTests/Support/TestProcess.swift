@@ -87,7 +87,9 @@ final class TestProcess: Sendable {
                 }
             }
         }
-        let deadline = Date().addingTimeInterval(10)
+        // Generous: the spawn itself runs on Swift's cooperative threads, which a busy test run
+        // may keep occupied for a while; a child that truly cannot start fails at once instead.
+        let deadline = Date().addingTimeInterval(30)
         while shared.state.withLock({ $0.pid == nil && $0.status == nil }) {
             guard Date() < deadline else {
                 throw ViewerError.timeout("\(executable.lastPathComponent) \(arguments) did not start")

@@ -113,3 +113,11 @@ final class EventRecorder: Sendable {
         return nil
     }
 }
+
+/// Runs blocking work (a read that waits out a timeout, say) on a thread of its own, so it never
+/// holds one of Swift concurrency's few cooperative threads, which the other tests need.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}

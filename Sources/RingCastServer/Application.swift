@@ -115,8 +115,10 @@ final class Application: TransportDelegate {
         case 413: "payload_too_large"
         case 414: "uri_too_long"
         case 415: "unsupported_media_type"
+        case 426: "upgrade_required"
         case 431: "headers_too_large"
         case 501: "not_implemented"
+        case 505: "http_version_not_supported"
         default: status >= 500 ? "internal" : "error"
         }
     }

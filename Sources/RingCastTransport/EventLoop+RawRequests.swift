@@ -45,9 +45,10 @@ extension EventLoop {
         handleHTTPGone(wsi)
     }
 
-    /// TRACE is a method like any other the routes do not answer: it goes where its path goes
-    /// (the delegate's router answers 405 with `Allow`). CONNECT and the methods nobody knows are
-    /// 501, RFC 9110 §15.6.2.
+    /// TRACE (RFC 9110) and QUERY (the IETF's safe method with a body, which API tools such as
+    /// schemathesis probe) are methods HTTP defines that the routes do not answer: they go where
+    /// their path goes (the delegate's router answers 405 with `Allow`). CONNECT and the methods
+    /// HTTP does not define (WebDAV's, typos) are 501, RFC 9110 §15.6.2.
     private func route(forRaw head: RawRequestHead) -> HTTPExchange.Route {
         switch RequestReader.version(head.version) {
         case .missing, .malformed:
@@ -58,7 +59,7 @@ extension EventLoop {
             break
         }
         switch head.method {
-        case "TRACE":
+        case "TRACE", "QUERY":
             guard let (path, query) = head.pathAndQuery else {
                 return .transportError(
                     RequestProblem(status: 400, message: "the request target \"\(head.target)\" is not a path"))

@@ -105,10 +105,11 @@ struct HTTPEdgeTests {
         #expect(try server.http.get("/api/v1/boards/main").decode(TestSnapshot.self)[ring: "move"]?.target == nil)
     }
 
-    @Test func trace_is405_fromTheRoutes() async throws {
+    @Test(arguments: ["TRACE", "QUERY"])
+    func methodHTTPDefines_is405_fromTheRoutes(method: String) async throws {
         let server = try await LiveServer.start()
         defer { server.stop() }
-        let response = try server.http.exchange(request("TRACE /api/v1/boards HTTP/1.1"))
+        let response = try server.http.exchange(request("\(method) /api/v1/boards HTTP/1.1"))
         #expect(response.statusLine == "HTTP/1.1 405 Method Not Allowed")
         #expect(response.error?.code == "method_not_allowed")
         #expect(response.headers["allow"]?.contains("GET") == true)

@@ -7,7 +7,7 @@ PYTHON ?= python3
 APT_PACKAGES := libwebsockets-dev libssl-dev libcap-dev libsqlite3-dev pkg-config
 # The browser test drives Debian's headless Chromium over the DevTools protocol (a pipe, so no
 # driver and no Python package beyond pytest) against the real server.
-BROWSER_APT_PACKAGES := chromium
+BROWSER_APT_PACKAGES := chromium nginx
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_ARGS ?=
 PYTEST_ARGS ?=

@@ -28,7 +28,8 @@ export function createApi(token) {
     }
     let response;
     try {
-      response = await fetch(`/api/v1${path}`, {
+      // Relative to the page, so the API is found under whatever prefix a proxy serves it at.
+      response = await fetch(`api/v1${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),

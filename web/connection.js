@@ -8,8 +8,9 @@ const MAX_RETRY_MS = 10_000;
 const JITTER = 0.2; // each delay is spread ±20 % so viewers of a restarted server do not all return at once
 const CONNECT_TIMEOUT_MS = 5_000; // from opening the socket to the first valid layout
 
-// The stream's address for this page: same host, ?board= (default "main") and ?token= passed on;
-// with reducedMotion, &motion=reduced asks the server for end states only (no in-between frames).
+// The stream's address for this page: `ws` next to the page itself (so a proxy may serve RingCast
+// under any path prefix: /rc/ gives /rc/ws), ?board= (default "main") and ?token= passed on; with
+// reducedMotion, &motion=reduced asks the server for end states only (no in-between frames).
 export function streamAddress(location, { reducedMotion = false } = {}) {
   const page = new URLSearchParams(location.search);
   const board = page.get("board") || "main";
@@ -24,8 +25,9 @@ export function streamAddress(location, { reducedMotion = false } = {}) {
   if (reducedMotion) {
     query.set("motion", "reduced");
   }
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  return { board, url: `${scheme}//${location.host}/ws?${query}` };
+  const url = new URL(`ws?${query}`, location.href);
+  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  return { board, url: url.href };
 }
 
 // Opens the stream at once and keeps it open; address() gives the URL for each attempt. Calls

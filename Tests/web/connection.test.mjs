@@ -1,0 +1,27 @@
+// The stream's address is relative to the page, so RingCast works behind a proxy at any path
+// prefix. Run: node --test Tests/web/
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { streamAddress } from "../../web/connection.js";
+
+const at = (href) => {
+  const url = new URL(href);
+  return { href: url.href, protocol: url.protocol, host: url.host, search: url.search };
+};
+
+test("at the root, the stream is /ws on the same host", () => {
+  const { board, url } = streamAddress(at("http://tv.local:8080/"));
+  assert.equal(board, "main");
+  assert.equal(url, "ws://tv.local:8080/ws?board=main&format=binary");
+});
+
+test("under a proxy's prefix, the stream keeps the prefix and the page's query", () => {
+  const { board, url } = streamAddress(at("https://example.com/rc/?board=ci&token=t1&format=json"));
+  assert.equal(board, "ci");
+  assert.equal(url, "wss://example.com/rc/ws?board=ci&format=json&token=t1");
+});
+
+test("from index.html under a prefix, and with reduced motion", () => {
+  const { url } = streamAddress(at("http://h/a/b/index.html?board=x"), { reducedMotion: true });
+  assert.equal(url, "ws://h/a/b/ws?board=x&format=binary&motion=reduced");
+});

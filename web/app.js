@@ -12,6 +12,10 @@ const boardName = document.getElementById("board-name");
 const status = document.getElementById("status");
 const statusText = document.getElementById("status-text");
 const announcer = document.getElementById("announcer");
+const problem = document.getElementById("problem");
+const problemTitle = document.getElementById("problem-title");
+const problemDetail = document.getElementById("problem-detail");
+const problemLinks = document.getElementById("problem-links");
 const ctx = canvas.getContext("2d");
 
 // Everything the page knows. A layout resets it; frames update it; the draw loop reads it.
@@ -22,7 +26,8 @@ const state = {
   splash: [], // splash layers growing over the background, bottom first
   seq: null, // seq of the last frame applied
   dirty: false, // true when the state holds something not yet drawn
-  connection: "connecting", // "connecting" | "live" | "reconnecting" | "offline"
+  connection: "connecting", // "connecting" | "live" | "reconnecting" | "refused" | "offline"
+  refusal: null, // the server's last "error" message: why it will not stream this board here
 };
 window.ringcast = Object.freeze({ state });
 
@@ -45,6 +50,9 @@ function receive(data) {
       applyLayout(message);
     } else if (message?.type === "frame") {
       applyFrame(message);
+    } else if (message?.type === "error") {
+      state.refusal = message;
+      showProblem();
     } // null: a message type this page does not know, ignored
   } catch (error) {
     // Once per distinct problem: a server repeating it 60 times a second must not flood the console.
@@ -154,9 +162,77 @@ function showStatus(connection, seconds) {
   document.body.dataset.state = connection;
   status.dataset.state = connection;
   statusText.textContent = connection === "reconnecting" ? `reconnecting in ${seconds}s` : connection;
+  if (connection === "live") {
+    state.refusal = null;
+  }
+  showProblem(seconds);
   // A picture on screen that stopped updating is marked stale (style.css dims it). Not before the
   // first layout, and not for a hidden tab, which closed its stream on purpose.
   document.body.toggleAttribute("data-stale", connection !== "live" && state.layout !== null && !document.hidden);
+}
+
+// --- what is wrong, on screen ------------------------------------------------------------------
+
+// The page with another board (or token) in its query, everything else kept.
+function pageWith(name, value) {
+  const url = new URL(window.location.href);
+  url.searchParams.set(name, value);
+  return url.href;
+}
+
+// Says on screen why no board is shown, in the server's words: a refusal ("error" message), or a
+// server that cannot be reached (with the retry countdown). Hidden while live.
+function showProblem(seconds) {
+  const connection = state.connection;
+  const refusal = state.refusal;
+  const unreachable = connection === "reconnecting" && refusal === null;
+  if (connection === "live" || (refusal === null && !unreachable)) {
+    problem.hidden = true;
+    return;
+  }
+  let title;
+  let detail = refusal?.message ?? "";
+  const links = [];
+  if (refusal === null) {
+    title = "Cannot reach the RingCast server";
+    detail = `Trying again in ${seconds} s.`;
+  } else if (refusal.status === 404 && refusal.field === "board") {
+    title = `There is no board named “${board}”`;
+    for (const name of refusal.boards ?? []) {
+      links.push([name, pageWith("board", name)]);
+    }
+    if (links.length > 0) {
+      detail = "Boards on this server:";
+    }
+  } else if (refusal.status === 401) {
+    const given = new URLSearchParams(window.location.search).has("token");
+    title = given ? "The token was refused" : "This board needs a read token";
+    detail = given
+      ? `${refusal.message}. Check the token in the page's address.`
+      : `${refusal.message}. Open the page with ?token= and the read token in its address.`;
+  } else if (refusal.code === "origin_not_allowed") {
+    title = "This page may not show boards from this server";
+    detail = `${refusal.message}. The server's allowedOrigins setting lists the sites that may.`;
+  } else {
+    title = "The server will not show this board";
+  }
+  if (refusal !== null && connection === "reconnecting") {
+    detail += ` Trying again in ${seconds} s.`;
+  }
+  problemTitle.textContent = title;
+  problemDetail.textContent = detail;
+  problemLinks.replaceChildren(
+    ...links.map(([text, href]) => {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.textContent = text;
+      link.href = href;
+      item.append(link);
+      return item;
+    }),
+  );
+  problem.dataset.code = refusal?.code ?? "unreachable";
+  problem.hidden = false;
 }
 
 // --- drawing -----------------------------------------------------------------------------------

@@ -25,6 +25,9 @@ export function streamAddress(location, { reducedMotion = false } = {}) {
   if (reducedMotion) {
     query.set("motion", "reduced");
   }
+  // A browser cannot read why an upgrade was refused: ask the server to accept it, say why in an
+  // "error" message and close with 4000 + the HTTP status.
+  query.set("refusal", "message");
   const url = new URL(`ws?${query}`, location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
   return { board, url: url.href };
@@ -33,7 +36,9 @@ export function streamAddress(location, { reducedMotion = false } = {}) {
 // Opens the stream at once and keeps it open; address() gives the URL for each attempt. Calls
 // onData(data) for each message of the current socket, and onStatus(state, seconds) on each change
 // of state: "connecting", "live", "reconnecting" (seconds = whole seconds until the next attempt,
-// counting down) or "offline" (tab hidden, or the browser has no network). The owner calls live()
+// counting down), "refused" (the server said why in an "error" message and closed with 44xx:
+// trying again cannot help until the address changes) or "offline" (tab hidden, or the browser
+// has no network). The owner calls live()
 // when the stream has proved itself with a valid layout: that ends the connect timeout and resets
 // the backoff; and reconnect() when the address changed.
 export function openStream(address, { onData, onStatus }) {
@@ -66,9 +71,14 @@ export function openStream(address, { onData, onStatus }) {
         onData(event.data);
       }
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       if (socket === ws) {
         socket = null;
+        if (event.code >= 4400 && event.code < 4500) {
+          clearTimeout(connectTimer);
+          onStatus("refused");
+          return;
+        }
         retry();
       }
     });

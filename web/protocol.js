@@ -50,6 +50,8 @@ function decodeJSON(text) {
   }
   const m = object(message, "message");
   switch (m.type) {
+    case "error":
+      return refusal(m);
     case "layout":
       return layout(m);
     case "frame":
@@ -57,6 +59,19 @@ function decodeJSON(text) {
     default:
       return null;
   }
+}
+
+// Why the server will not stream this board to this page (docs/PROTOCOL.md, "error").
+function refusal(m) {
+  return {
+    type: "error",
+    status: number(m.status, "error.status"),
+    code: string(m.code, "error.code"),
+    message: string(m.message, "error.message"),
+    field: optional(m.field, "error.field", string),
+    boards: optional(m.boards, "error.boards", (value, at) => array(value, at).map((b, i) => string(b, `${at}[${i}]`))),
+    retryAfter: optional(m.retryAfter, "error.retryAfter", number),
+  };
 }
 
 function layout(m) {

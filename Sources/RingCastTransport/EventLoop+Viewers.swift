@@ -56,6 +56,13 @@ extension EventLoop {
             channel.viewers[id] = viewer
             setConnectionID(id.rawValue, of: wsi)
             return 0
+        case .refuseAfterUpgrade(let message, let code, let reason):
+            // A channel of its own that nothing publishes to: the message, then the close.
+            let viewer = Viewer(id: id, wsi: wsi, channel: Channel(key: RefusedViewer(id: id)), greeting: [message], sequence: nil)
+            viewer.closeAfterGreeting = (code, reason)
+            viewers[id] = viewer
+            setConnectionID(id.rawValue, of: wsi)
+            return 0
         }
     }
 
@@ -114,6 +121,9 @@ extension EventLoop {
         statistics.messagesSent += 1
         statistics.bytesSent += UInt64(message.count)
         statistics.messagesSkipped += skipped
+        if let close = viewer.closeAfterGreeting, !viewer.hasPendingMessage {
+            viewer.pendingClose = close
+        }
         // More greeting, or a newer frame published meanwhile. Stalls are found by the sweep
         // below, not by an lws timeout per write: lws keeps its timeouts in one sorted list, so
         // re-arming one after every write cost time in proportion to the number of viewers.

@@ -24,6 +24,9 @@ final class Viewer {
     var evictedForStall = false
     /// Set by `EventLoop.close` and on shutdown; acted on in the next writeable callback.
     var pendingClose: (code: Int, reason: String)?
+    /// A viewer refused in-band (`ViewerAdmission.refuseAfterUpgrade`): closed once its greeting
+    /// is sent.
+    var closeAfterGreeting: (code: Int, reason: String)?
 
     /// `sequence`: the number of the message the greeting brings the viewer up to (default: the
     /// channel's newest).
@@ -66,3 +69,10 @@ final class Viewer {
 
 @available(*, unavailable)
 extension Viewer: Sendable {}
+
+/// The channel key of a viewer refused in-band: a channel of its own, never published to.
+struct RefusedViewer: ChannelKey {
+    let id: ViewerID
+
+    var description: String { "refused \(id)" }
+}

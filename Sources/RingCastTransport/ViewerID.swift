@@ -18,4 +18,8 @@ public enum ViewerAdmission: Sendable {
     case accept(channel: any ChannelKey, greeting: [OutgoingMessage], sequence: UInt64? = nil)
     /// Do not upgrade: answer with this plain HTTP response and close the connection.
     case reject(HTTPResponse)
+    /// Upgrade, send `message`, then close with `closeCode` and `reason`: a refusal for a client
+    /// that asked to hear why in-band. A browser's WebSocket cannot read the status or body of a
+    /// refused upgrade, only a message and a close code.
+    case refuseAfterUpgrade(message: OutgoingMessage, closeCode: Int, reason: String)
 }

@@ -171,6 +171,28 @@ struct HTTPEdgeTests {
         #expect(response.headers["upgrade"] == nil)
     }
 
+    @Test func refusalAsAMessage_upgradesSaysWhyAndClosesWith4000PlusTheStatus() async throws {
+        let server = try await LiveServer.start()
+        defer { server.stop() }
+        let port = server.port
+        let (messages, code) = try await onOwnThread {
+            try RawWebSocket(port: port, path: "/ws?board=nope&format=binary&refusal=message").readUntilClose()
+        }
+        #expect(code == 4404)
+        struct Refusal: Decodable {
+            var type: String
+            var status: Int
+            var code: String
+            var field: String?
+            var boards: [String]?
+        }
+        let refusal = try JSONDecoder().decode(Refusal.self, from: Data(try #require(messages.first)))
+        #expect(messages.count == 1)
+        #expect(refusal.type == "error" && refusal.status == 404 && refusal.code == "not_found")
+        #expect(refusal.field == "board")
+        #expect(refusal.boards == ["main"])
+    }
+
     // MARK: - Viewer frames
 
     @Test func textFrameThatIsNotUTF8_isClosedWith1007() async throws {

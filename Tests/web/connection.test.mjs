@@ -12,16 +12,16 @@ const at = (href) => {
 test("at the root, the stream is /ws on the same host", () => {
   const { board, url } = streamAddress(at("http://tv.local:8080/"));
   assert.equal(board, "main");
-  assert.equal(url, "ws://tv.local:8080/ws?board=main&format=binary");
+  assert.equal(url, "ws://tv.local:8080/ws?board=main&format=binary&refusal=message");
 });
 
 test("under a proxy's prefix, the stream keeps the prefix and the page's query", () => {
   const { board, url } = streamAddress(at("https://example.com/rc/?board=ci&token=t1&format=json"));
   assert.equal(board, "ci");
-  assert.equal(url, "wss://example.com/rc/ws?board=ci&format=json&token=t1");
+  assert.equal(url, "wss://example.com/rc/ws?board=ci&format=json&token=t1&refusal=message");
 });
 
 test("from index.html under a prefix, and with reduced motion", () => {
   const { url } = streamAddress(at("http://h/a/b/index.html?board=x"), { reducedMotion: true });
-  assert.equal(url, "ws://h/a/b/ws?board=x&format=binary&motion=reduced");
+  assert.equal(url, "ws://h/a/b/ws?board=x&format=binary&motion=reduced&refusal=message");
 });

@@ -27,6 +27,9 @@ final class Broadcaster: BoardObserver {
         self.metrics = metrics
     }
 
+    /// The names of the boards, in the configured order.
+    var boardNames: [String] { streams.map(\.name) }
+
     /// The stream of the board named `name`.
     func stream(of name: String) -> BoardStream? {
         streamsByName[name]

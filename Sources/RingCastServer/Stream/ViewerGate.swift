@@ -4,6 +4,11 @@ import RingCastTransport
 
 /// Decides who may watch: the WebSocket upgrade's origin and read token, the server's viewer limit,
 /// and which stream (`/ws?board=&format=&motion=`) the viewer gets, with its greeting.
+///
+/// A refusal is an HTTP answer with the API's JSON error. With `&refusal=message` (the page asks
+/// for it: a browser cannot read a refused upgrade's answer) the upgrade is accepted instead, the
+/// error sent as an `error` message (`ViewerRefusal`) and the connection closed with 4000 + the
+/// status (4404, 4401, 4403, 4503…).
 /// Touched only on the service thread.
 struct ViewerGate {
     let origins: OriginPolicy
@@ -15,29 +20,51 @@ struct ViewerGate {
     /// Admits the viewer to its stream with the layout and a keyframe, or refuses it with the API's
     /// error (403, 401, 503, 404, 400).
     func admit(_ request: HTTPRequest, id: ViewerID, loop: EventLoop, broadcaster: Broadcaster) -> ViewerAdmission {
-        do throws(APIError) {
-            try origins.checkViewer(request)
-            try tokens.check(.read, request)
-            let watching = loop.viewerCount
-            guard watching < maxViewers else {
-                logger.warning("refusing a viewer: \(watching) of \(maxViewers) already watching")
-                return .reject(
-                    .error(
-                        APIError(
-                            status: 503, code: "too_many_viewers",
-                            message: "the server already has \(watching) viewers; try again later"),
-                        headers: [(name: "Retry-After", value: "5")]))
-            }
-            let key = try streamKey(of: request)
-            guard let stream = broadcaster.stream(of: key.board) else {
-                throw APIError.notFound("no board named \"\(key.board)\"", field: "board")
-            }
+        do throws(ViewerRefusal) {
+            let (key, stream) = try check(request, loop: loop, broadcaster: broadcaster)
             let greeting = broadcaster.greeting(for: stream, format: key.format)
             logger.debug("viewer \(id) joins \(key) (\(broadcaster.viewers(of: key.board)) already watching)")
             return .accept(channel: key, greeting: greeting.messages, sequence: UInt64(clamping: greeting.tick))
         } catch {
-            return .reject(.error(error))
+            logger.debug("viewer \(id) refused: \(error.error)")
+            guard request.query["refusal"] == "message" else {
+                let retry = error.retryAfter.map { [(name: "Retry-After", value: String($0))] } ?? []
+                return .reject(.error(error.error, headers: retry))
+            }
+            return .refuseAfterUpgrade(
+                message: OutgoingMessage(text: error.messageBody), closeCode: 4000 + error.error.status, reason: error.error.code)
         }
+    }
+
+    /// The stream the viewer may watch, or why not.
+    private func check(_ request: HTTPRequest, loop: EventLoop, broadcaster: Broadcaster) throws(ViewerRefusal) -> (
+        StreamKey, BoardStream
+    ) {
+        do throws(APIError) {
+            try origins.checkViewer(request)
+            try tokens.check(.read, request)
+        } catch {
+            throw ViewerRefusal(error)
+        }
+        let watching = loop.viewerCount
+        guard watching < maxViewers else {
+            logger.warning("refusing a viewer: \(watching) of \(maxViewers) already watching")
+            throw ViewerRefusal(
+                APIError(
+                    status: 503, code: "too_many_viewers", message: "the server already has \(watching) viewers; try again later"),
+                retryAfter: 5)
+        }
+        let key: StreamKey
+        do throws(APIError) {
+            key = try streamKey(of: request)
+        } catch {
+            throw ViewerRefusal(error)
+        }
+        guard let stream = broadcaster.stream(of: key.board) else {
+            throw ViewerRefusal(
+                .notFound("no board named \"\(key.board)\"", field: "board"), boards: broadcaster.boardNames)
+        }
+        return (key, stream)
     }
 
     /// The stream the upgrade's query asks for; 400 for an unknown format or motion.

@@ -57,11 +57,19 @@ final class RawWebSocket {
     /// Reads frames until the server's close frame and returns its status code (nil when the
     /// connection ended without one).
     func readCloseCode() throws -> Int? {
+        try readUntilClose().code
+    }
+
+    /// Reads frames until the server's close frame: the data messages before it, and its status
+    /// code (nil when the connection ended without one).
+    func readUntilClose() throws -> (messages: [[UInt8]], code: Int?) {
+        var messages: [[UInt8]] = []
         while true {
-            guard let (opcode, payload) = try readFrame() else { return nil }
+            guard let (opcode, payload) = try readFrame() else { return (messages, nil) }
             if opcode == 0x8 {
-                return payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : nil
+                return (messages, payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : nil)
             }
+            if opcode == 0x1 || opcode == 0x2 { messages.append(payload) }
         }
     }
 

@@ -1,0 +1,71 @@
+"""When the page cannot show a board it says why, on screen, in the server's words."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ringcast import REPOSITORY
+
+
+def problem(dashboard) -> dict:
+    return dashboard.page.evaluate(
+        "({hidden: document.getElementById('problem').hidden,"
+        " code: document.getElementById('problem').dataset.code ?? null,"
+        " title: document.getElementById('problem-title').textContent,"
+        " detail: document.getElementById('problem-detail').textContent,"
+        " links: [...document.querySelectorAll('#problem-links a')].map(a => [a.textContent, a.href])})"
+    )
+
+
+def wait_problem(dashboard, code: str, timeout: float = 10) -> dict:
+    dashboard.page.wait_for(
+        f"!document.getElementById('problem').hidden && document.getElementById('problem').dataset.code === {json.dumps(code)}",
+        timeout, f"the page to show the {code} problem",
+    )
+    return problem(dashboard)
+
+
+def test_an_unknown_board_is_named_with_links_to_the_boards_there_are(server, open_page):
+    dashboard = open_page()
+    dashboard.page.goto(f"{server.url}/?board=nope")
+    shown = wait_problem(dashboard, "not_found")
+    assert "nope" in shown["title"], shown
+    assert shown["links"] == [["main", f"{server.url}/?board=main"]], shown
+    # A refusal is final: the page stops retrying and says so in its status.
+    dashboard.page.wait_for("document.body.dataset.state === 'refused'", 5, "the refused state")
+
+    dashboard.page.goto(shown["links"][0][1] + "&format=json")
+    dashboard.wait_live()
+    assert problem(dashboard)["hidden"]
+
+
+def test_a_board_behind_a_read_token_says_a_token_is_needed_then_that_a_wrong_one_was_refused(start_server, open_page, tmp_path: Path):
+    config = json.loads((REPOSITORY / "config" / "ringcast.json").read_text())
+    config["readToken"] = "read-secret-1"
+    path = tmp_path / "ringcast.json"
+    path.write_text(json.dumps(config))
+    server = start_server(config=path)
+
+    dashboard = open_page()
+    dashboard.page.goto(f"{server.url}/")
+    shown = wait_problem(dashboard, "unauthorized")
+    assert shown["title"] == "This board needs a read token", shown
+    assert "?token=" in shown["detail"], shown
+
+    dashboard.page.goto(f"{server.url}/?token=wrong-token-9")
+    shown = wait_problem(dashboard, "unauthorized")
+    assert shown["title"] == "The token was refused", shown
+
+    dashboard.page.goto(f"{server.url}/?token=read-secret-1&format=json")
+    dashboard.wait_live()
+    assert problem(dashboard)["hidden"]
+
+
+def test_a_server_that_went_away_is_said_with_the_retry_countdown(start_server, open_page):
+    server = start_server()
+    dashboard = open_page().open(server)
+    server.stop()
+    shown = wait_problem(dashboard, "unreachable")
+    assert shown["title"] == "Cannot reach the RingCast server", shown
+    assert shown["detail"].startswith("Trying again in "), shown

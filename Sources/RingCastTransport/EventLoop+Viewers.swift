@@ -58,7 +58,8 @@ extension EventLoop {
             return 0
         case .refuseAfterUpgrade(let message, let code, let reason):
             // A channel of its own that nothing publishes to: the message, then the close.
-            let viewer = Viewer(id: id, wsi: wsi, channel: Channel(key: RefusedViewer(id: id)), greeting: [message], sequence: nil)
+            let viewer = Viewer(
+                id: id, wsi: wsi, channel: Channel(key: RefusedViewer(id: id)), greeting: [message], sequence: nil)
             viewer.closeAfterGreeting = (code, reason)
             viewers[id] = viewer
             setConnectionID(id.rawValue, of: wsi)

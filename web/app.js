@@ -37,6 +37,14 @@ const address = () => streamAddress(window.location, { reducedMotion: reducedMot
 
 const { board } = streamAddress(window.location);
 document.body.dataset.board = board;
+
+// ?kiosk=1: a wall screen — no header bar, no cursor. ?transparent=1: an overlay (an OBS browser
+// source) — no background and no splash, only the rings and their text over whatever is behind.
+const view = new URLSearchParams(window.location.search);
+const kiosk = view.get("kiosk") === "1";
+const transparent = view.get("transparent") === "1";
+document.documentElement.toggleAttribute("data-kiosk", kiosk);
+document.documentElement.toggleAttribute("data-transparent", transparent);
 boardName.textContent = board;
 
 // --- messages ----------------------------------------------------------------------------------
@@ -102,7 +110,9 @@ function applyFrame(frame) {
 function setBackground(colour) {
   if (colour !== state.background) {
     state.background = colour;
-    document.body.style.backgroundColor = colour;
+    if (!transparent) {
+      document.body.style.backgroundColor = colour;
+    }
   }
 }
 
@@ -254,7 +264,7 @@ function render() {
   }
   state.dirty = false;
   const scale = fitCanvas(canvas, stage.clientWidth, stage.clientHeight, state.layout, window.devicePixelRatio);
-  drawBoard(ctx, scale, state);
+  drawBoard(ctx, scale, state, { transparent });
   if (state.seq === null) {
     delete document.body.dataset.seq;
   } else {

@@ -27,13 +27,18 @@ export function fitCanvas(canvas, boxWidth, boxHeight, layout, pixelRatio) {
 
 // Draws the whole board: background, the splash layers growing over it (bottom first), then each
 // ring of the layout in order with its last values (rings: Map id → values or null before the
-// first frame that carried it).
-export function drawBoard(ctx, scale, { layout, rings, background, splash }) {
+// first frame that carried it). `transparent` leaves out the background and the splash (an
+// overlay: only the rings and their text).
+export function drawBoard(ctx, scale, { layout, rings, background, splash }, { transparent = false } = {}) {
   ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.fillStyle = background;
-  ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  if (transparent) {
+    ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  } else {
+    ctx.fillStyle = background;
+    ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  }
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
-  for (const layer of splash) {
+  for (const layer of transparent ? [] : splash) {
     drawSplash(ctx, layer); // shapes may reach past the board: the canvas clips them
   }
   ctx.textBaseline = "middle";

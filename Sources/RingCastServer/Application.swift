@@ -11,7 +11,12 @@ final class Application: TransportDelegate {
     let boards: Boards
     let pipeline: Pipeline
     private let writer: BoardWriter
-    private let gate: ViewerGate
+    private var gate: ViewerGate
+    /// The configuration running now: the one started with, then each reload's.
+    private var configuration: RingCastConfiguration
+    /// Which board each viewer watches, so a reload can close the viewers of a board it removes
+    /// or changes.
+    private var watching: [ViewerID: String] = [:]
     private let clock: TickClock
     private let metrics: ServerMetrics
     private let logger: Logger
@@ -30,17 +35,13 @@ final class Application: TransportDelegate {
         let boards = Boards(
             specs: configuration.boards, stored: stored, fps: configuration.fps, tick: clock.currentTick(), logger: logger)
         let writer = BoardWriter(store: store, boards: boards, clock: clock, queue: nil, metrics: metrics, logger: logger)
+        self.configuration = configuration
         self.clock = clock
         self.metrics = metrics
         self.boards = boards
         self.writer = writer
         self.logger = logger
-        self.gate = ViewerGate(
-            origins: OriginPolicy(allowedOrigins: configuration.allowedOrigins),
-            tokens: TokenPolicy(writeToken: configuration.writeToken, readToken: configuration.readToken),
-            maxViewers: configuration.maxViewers,
-            defaultBoard: boards.all[0].name,
-            logger: logger)
+        self.gate = ViewerGate(configuration: configuration, boards: boards, logger: logger)
         // Filled in by `attach`: the counts and figures only the running transport has.
         let transport = TransportFigures()
         self.pipeline = Pipeline(
@@ -69,6 +70,65 @@ final class Application: TransportDelegate {
 
     var framesPublished: Int { broadcaster?.framesPublished ?? 0 }
 
+    // MARK: - Reload
+
+    /// Runs `requested` from now on without closing anyone, except the viewers of a board it
+    /// removes (4404) or whose layout it changes (1012, so the page reconnects to the new layout);
+    /// restart-only settings are logged and kept. `stored` holds the store's records, for boards
+    /// it adds. Returns false, having changed nothing, when the boards cannot take it.
+    func reload(_ requested: RingCastConfiguration, stored: [StoredRecord]) -> Bool {
+        let reload = ConfigurationReload(running: configuration, requested: requested)
+        for setting in reload.needsRestart {
+            logger.warning("reload: \(setting) needs a restart; keeping the running value")
+        }
+        let changes: BoardChanges
+        do {
+            changes = try boards.reconfigure(
+                reload.configuration.boards,
+                stored: Dictionary(stored.map { ($0.board, $0) }, uniquingKeysWith: { $1 }),
+                tick: clock.currentTick(),
+                source: "reload")
+        } catch {
+            reloadFailed(error)
+            return false
+        }
+        broadcaster?.boardsChanged(changes)
+        close(changes.removed, code: 4404, reason: "board removed")
+        close(changes.changed, code: 1012, reason: "service restart: the board's layout changed")
+        for board in changes.removed {
+            metrics.setViewers(0, board: board.name)
+        }
+        pipeline.apply(reload.configuration)
+        gate = ViewerGate(configuration: reload.configuration, boards: boards, logger: logger)
+        configuration = reload.configuration
+        metrics.configurationReloaded(succeeded: true)
+        let summary =
+            [
+                changes.added.isEmpty ? nil : "added boards \(changes.added.map(\.name))",
+                changes.removed.isEmpty ? nil : "removed boards \(changes.removed.map(\.name))",
+                changes.changed.isEmpty ? nil : "changed boards \(changes.changed.map(\.name))",
+            ].compactMap { $0 }
+        let settings = reload.changed.isEmpty ? "nothing" : reload.changed.joined(separator: ", ")
+        let boardsLine = summary.isEmpty ? "" : "; " + summary.joined(separator: "; ")
+        logger.notice("configuration reloaded: changed \(settings)\(boardsLine)")
+        return true
+    }
+
+    /// A reload was refused (the file or its values are invalid): logged with the error's own
+    /// words, counted; the running configuration stays.
+    func reloadFailed(_ error: any Error) {
+        metrics.configurationReloaded(succeeded: false)
+        logger.error("reload refused, keeping the running configuration: \(error)")
+    }
+
+    private func close(_ closing: [LiveBoard], code: Int, reason: String) {
+        guard let loop, !closing.isEmpty else { return }
+        let names = Set(closing.map(\.name))
+        for (viewer, board) in watching where names.contains(board) {
+            loop.close(viewer, code: code, reason: reason)
+        }
+    }
+
     // MARK: - TransportDelegate
 
     func handleHTTP(_ request: HTTPRequest, respond: @escaping (HTTPResponse) -> Void) {
@@ -94,10 +154,15 @@ final class Application: TransportDelegate {
         guard let loop, let broadcaster else {
             return .reject(.error(APIError(status: 503, code: "unavailable", message: "the server is starting")))
         }
-        return gate.admit(request, id: id, loop: loop, broadcaster: broadcaster)
+        let admission = gate.admit(request, id: id, loop: loop, broadcaster: broadcaster)
+        if case .accept(let channel as StreamKey, _, _) = admission {
+            watching[id] = channel.board
+        }
+        return admission
     }
 
     func viewerDidDisconnect(_ id: ViewerID, channel: any ChannelKey) {
+        watching[id] = nil
         logger.debug("viewer \(id) left \(channel)")
     }
 

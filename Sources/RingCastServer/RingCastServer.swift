@@ -60,6 +60,40 @@ public final class RingCastServer: Sendable {
         web.stop()
     }
 
+    /// Runs `configuration` from now on without a restart (what SIGHUP does): new tokens, allowed
+    /// origins, write rate, viewer limit, Idempotency-Key cache size and boards take effect for
+    /// the requests and viewers that follow; viewers stay connected, except those of a board it
+    /// removes (closed with 4404) or whose layout it changes (1012, so the page reconnects).
+    /// Settings only a restart can change (host, port, fps, webRoot, openAPIDocument, dataDir,
+    /// maxBodyBytes, pingIntervalSeconds, stallTimeoutSeconds) are logged and ignored. An invalid
+    /// configuration changes nothing and is logged; `/metrics` counts both outcomes.
+    ///
+    /// Safe from any thread (it reads the store on the caller's thread, then hands over to the
+    /// service thread). `completion`, if given, runs on the service thread with whether it took.
+    public func reload(_ configuration: RingCastConfiguration, completion: (@Sendable (Bool) -> Void)? = nil) {
+        let stored: [StoredRecord]
+        do {
+            try configuration.validate(source: "reload")
+            stored = try store.loadAll()
+        } catch {
+            return reloadFailed(error, completion: completion)
+        }
+        web.perform { [self] _ in
+            let applied = application.reload(configuration, stored: stored)
+            completion?(applied)
+        }
+    }
+
+    /// Records a reload that could not even be loaded (the file's syntax or values): logged with
+    /// the error's text, counted in `/metrics`; the running configuration stays. Any thread.
+    public func reloadFailed(_ error: any Error, completion: (@Sendable (Bool) -> Void)? = nil) {
+        let text = "\(error)"
+        web.perform { [self] _ in
+            application.reloadFailed(StartupError(text))
+            completion?(false)
+        }
+    }
+
     /// Waits until `run()` has returned, at most `timeout` seconds; true when it did.
     @discardableResult
     public func waitUntilStopped(timeout: Double = 5) -> Bool {

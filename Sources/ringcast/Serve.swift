@@ -14,7 +14,8 @@ struct Serve: ParsableCommand {
         discussion: """
             Settings come from the config file, then RINGCAST_HOST, RINGCAST_PORT, RINGCAST_FPS, \
             RINGCAST_WEB_ROOT and RINGCAST_DATA_DIR, then these flags. Prints \
-            "listening on http://HOST:PORT" when ready; SIGINT or SIGTERM stops it cleanly.
+            "listening on http://HOST:PORT" when ready; SIGINT or SIGTERM stops it cleanly; SIGHUP \
+            reloads the config (see docs/CONFIGURATION.md for what takes effect without a restart).
             """
     )
 
@@ -50,16 +51,10 @@ struct Serve: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let file = config ?? environment["RINGCAST_CONFIG"] ?? "config/ringcast.json"
 
-        var configuration: RingCastConfiguration
+        let overrides = Overrides(host: host, port: port, dataDir: dataDir, webRoot: webRoot, fps: fps)
         let server: RingCastServer
         do {
-            configuration = try RingCastConfiguration.load(file: file, environment: environment)
-            if let host { configuration.host = host }
-            if let port { configuration.port = port }
-            if let dataDir { configuration.dataDirectory = dataDir }
-            if let webRoot { configuration.webRoot = webRoot }
-            if let fps { configuration.fps = fps }
-            try configuration.validate(source: "command line")
+            let configuration = try overrides.load(file: file, environment: environment)
             server = try buildServer(configuration: configuration, logger: logger)
         } catch {
             throw ValidationError("\(error)")
@@ -78,11 +73,47 @@ struct Serve: ParsableCommand {
             source.resume()
             return source
         }
+        // SIGHUP reloads: the same file, environment and flags as at start, read on a queue of its
+        // own (one reload at a time, in order), then handed to the service thread by `reload`.
+        signal(SIGHUP, SIG_IGN)
+        let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "ringcast-reload"))
+        hangup.setEventHandler { @Sendable in
+            logger.info("signal \(SIGHUP): reloading \(file)")
+            do {
+                server.reload(try overrides.load(file: file, environment: environment))
+            } catch {
+                server.reloadFailed(error)
+            }
+        }
+        hangup.resume()
 
         // Unbuffered, so a script or test waiting for the line sees it at once.
         FileHandle.standardOutput.write(Data("listening on \(server.url)\n".utf8))
         server.run()
         for source in sources { source.cancel() }
+        hangup.cancel()
+    }
+}
+
+/// The command-line flags that override the config file and the environment, kept so a reload
+/// applies them again.
+private struct Overrides: Sendable {
+    var host: String?
+    var port: Int?
+    var dataDir: String?
+    var webRoot: String?
+    var fps: Int?
+
+    /// The config file, then the environment, then these flags; checked.
+    func load(file: String, environment: [String: String]) throws -> RingCastConfiguration {
+        var configuration = try RingCastConfiguration.load(file: file, environment: environment)
+        if let host { configuration.host = host }
+        if let port { configuration.port = port }
+        if let dataDir { configuration.dataDirectory = dataDir }
+        if let webRoot { configuration.webRoot = webRoot }
+        if let fps { configuration.fps = fps }
+        try configuration.validate(source: "command line")
+        return configuration
     }
 }
 

@@ -1,11 +1,15 @@
 import Logging
 import RingCastCore
+import RingCastStorage
 
 /// Every configured board, by name, restored from the store; and the ETags they carry.
 /// Touched only on the service thread (after `init`, which runs before the loop starts).
 final class Boards {
-    let all: [LiveBoard]
-    private let byName: [String: LiveBoard]
+    private(set) var all: [LiveBoard]
+    private var byName: [String: LiveBoard]
+    /// Boards a reload removed, kept as they were (with writes still being stored) in case a later
+    /// reload brings them back; their stored state is never touched.
+    private var retired: [String: LiveBoard] = [:]
     private let fps: Int
     private let logger: Logger
     /// Random per server run; part of every ETag.
@@ -66,6 +70,67 @@ final class Boards {
         }
     }
 
+    /// Serves `specs` from now on (a reload): a new board starts from its stored state (`stored`,
+    /// by board) or empty; a removed one stops being served; one whose spec changed continues from
+    /// its current state under the new spec, as after a restart, dropping values the spec no
+    /// longer takes. Throws, changing nothing, when a state does not fit its new spec.
+    func reconfigure(_ specs: [BoardSpec], stored: [String: StoredRecord], tick: Int64, source: String) throws -> BoardChanges {
+        // First everything that can fail, so a refused reload changes nothing.
+        var animators: [String: Animator] = [:]
+        var skipped: [String: [String]] = [:]
+        for spec in specs {
+            if let board = byName[spec.name] ?? retired[spec.name] {
+                guard board.spec != spec else { continue }
+                var animator: Animator
+                do {
+                    animator = try Animator(spec: spec, fps: fps, state: board.animator.state)
+                } catch {
+                    throw StartupError("\(source): board \(spec.name): key \(error.key) \(error.message)")
+                }
+                animator.raiseRevision(to: board.animator.revision)
+                animators[spec.name] = animator
+                skipped[spec.name] = animator.skipped
+            } else if let record = stored[spec.name] {
+                let state = try StateCodec.decode(record.state, for: spec, fps: fps, source: "\(source): board \(spec.name)")
+                let animator = try Animator(spec: spec, fps: fps, state: state)
+                animators[spec.name] = animator
+                skipped[spec.name] = animator.skipped
+            } else {
+                animators[spec.name] = Animator(spec: spec, fps: fps, tick: tick)
+            }
+        }
+        var changes = BoardChanges()
+        var next: [LiveBoard] = []
+        for spec in specs {
+            if let values = skipped[spec.name], !values.isEmpty {
+                logger.warning("ignoring values board \(spec.name) no longer takes: \(values)")
+            }
+            if let board = byName[spec.name] {
+                if let animator = animators[spec.name] {
+                    board.animator = animator
+                    changes.changed.append(board)
+                }
+                next.append(board)
+            } else if let board = retired.removeValue(forKey: spec.name) {
+                if let animator = animators[spec.name] { board.animator = animator }
+                changes.added.append(board)
+                next.append(board)
+            } else if let animator = animators[spec.name] {
+                let board = LiveBoard(animator: animator, etag: etag(revision: Int64(animator.revision)))
+                changes.added.append(board)
+                next.append(board)
+            }
+        }
+        let names = Set(specs.map(\.name))
+        for board in all where !names.contains(board.name) {
+            retired[board.name] = board
+            changes.removed.append(board)
+        }
+        all = next
+        byName = Dictionary(uniqueKeysWithValues: next.map { ($0.name, $0) })
+        return changes
+    }
+
     private static func etag(revision: Int64, nonce: String) -> String {
         "\"\(revision)-\(nonce)\""
     }
@@ -73,3 +138,14 @@ final class Boards {
 
 @available(*, unavailable)
 extension Boards: Sendable {}
+
+/// What a reload did to the boards.
+struct BoardChanges {
+    var added: [LiveBoard] = []
+    var removed: [LiveBoard] = []
+    /// Boards still served whose spec changed.
+    var changed: [LiveBoard] = []
+}
+
+@available(*, unavailable)
+extension BoardChanges: Sendable {}

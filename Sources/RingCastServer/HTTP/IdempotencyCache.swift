@@ -18,7 +18,7 @@ final class IdempotencyCache {
     }
 
     private let retention: Double
-    private let capacityBytes: Int
+    private var capacityBytes: Int
     private var entries: [String: Entry] = [:]
     /// Keys in the order they were added, with their expiry, for expiry and eviction.
     private var order: [(key: String, expires: Double)] = []
@@ -85,6 +85,13 @@ final class IdempotencyCache {
     }
 
     var count: Int { entries.count }
+
+    /// Holds at most `capacityBytes` from now on, dropping the oldest answers if it holds more
+    /// (a reload); the replays it keeps stay valid.
+    func resize(to capacityBytes: Int) {
+        self.capacityBytes = capacityBytes
+        evict()
+    }
 
     private func insert(_ key: String, _ entry: Entry) {
         entries[key] = entry

@@ -23,10 +23,10 @@ import RingCastTransport
 /// Every refusal changes nothing. Touched only on the service thread.
 final class Pipeline {
     let router: Router
-    private let origins: OriginPolicy
-    private let tokens: TokenPolicy
-    private let rateLimiter: RateLimiter
-    private let writesPerMinute: Int
+    private var origins: OriginPolicy
+    private var tokens: TokenPolicy
+    private var rateLimiter: RateLimiter
+    private var writesPerMinute: Int
     private let idempotency: IdempotencyCache
     private let boards: Boards
     private let writer: BoardWriter
@@ -65,6 +65,19 @@ final class Pipeline {
         self.writer = writer
         self.answers = boardHandler
         self.clock = clock
+    }
+
+    /// Takes `configuration`'s tokens, origins and limits for the requests that follow (a reload);
+    /// requests already answered or being stored are not affected. A new write rate starts every
+    /// client with a full bucket.
+    func apply(_ configuration: RingCastConfiguration) {
+        origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
+        tokens = TokenPolicy(writeToken: configuration.writeToken, readToken: configuration.readToken)
+        if configuration.writesPerMinute != writesPerMinute {
+            rateLimiter = RateLimiter(perMinute: configuration.writesPerMinute)
+            writesPerMinute = configuration.writesPerMinute
+        }
+        idempotency.resize(to: configuration.idempotencyCacheBytes)
     }
 
     /// Answers `request` through `respond`, exactly once: at once for reads and refusals, once

@@ -31,6 +31,8 @@ final class ServerMetrics {
     private let storeRecords: CoreMetrics.Counter
     private let storeFailures: CoreMetrics.Counter
     private let storeHealthy: CoreMetrics.Gauge
+    private let reloads: CoreMetrics.Counter
+    private let reloadFailures: CoreMetrics.Counter
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -51,6 +53,8 @@ final class ServerMetrics {
         storeRecords = CoreMetrics.Counter(label: "ringcast_store_records_written_total", factory: factory)
         storeFailures = CoreMetrics.Counter(label: "ringcast_store_failed_commits_total", factory: factory)
         storeHealthy = CoreMetrics.Gauge(label: "ringcast_store_healthy", factory: factory)
+        reloads = CoreMetrics.Counter(label: "ringcast_config_reloads_total", factory: factory)
+        reloadFailures = CoreMetrics.Counter(label: "ringcast_config_reload_failures_total", factory: factory)
     }
 
     func setViewers(_ count: Int, board: String) {
@@ -65,6 +69,11 @@ final class ServerMetrics {
 
     func tickLate(bySeconds lateness: Double) {
         tickLateness.recordNanoseconds(Int64(max(0, lateness) * 1e9))
+    }
+
+    /// A reload (SIGHUP) took effect, or was refused and changed nothing.
+    func configurationReloaded(succeeded: Bool) {
+        (succeeded ? reloads : reloadFailures).increment()
     }
 
     func pushed(board: String) {

@@ -7,7 +7,8 @@ import RingCastTransport
 /// Touched only on the service thread.
 final class BoardStream {
     let board: LiveBoard
-    /// The layout never changes while the server runs, so it is encoded once per format.
+    /// Fixed for the stream's life (a reload that changes the spec makes a new stream), so it is
+    /// encoded once per format.
     let layouts: [WireFormat: OutgoingMessage]
     /// The newest tick published to viewers.
     var lastPublished: Int64?

@@ -9,8 +9,8 @@ import RingCastTransport
 /// Touched only on the service thread.
 final class Broadcaster: BoardObserver {
     private let loop: EventLoop
-    private let streams: [BoardStream]
-    private let streamsByName: [String: BoardStream]
+    private var streams: [BoardStream]
+    private var streamsByName: [String: BoardStream]
     private let clock: TickClock
     private let metrics: ServerMetrics
     /// The tick the pending timer is for; a timer that fires for another tick is stale.
@@ -72,6 +72,28 @@ final class Broadcaster: BoardObserver {
         stream.unchangedSince = nil
         stream.dropKeyframes()
         changeAccepted(board, at: board.startTick(now: clock.currentTick()))
+    }
+
+    /// A reload changed the boards: a stream for each added one, none for each removed one, and a
+    /// new stream (with the new layout) for each changed one, whose next frame reaches every
+    /// viewer as a keyframe. Closing the viewers of removed and changed boards is the caller's.
+    func boardsChanged(_ changes: BoardChanges) {
+        let removed = Set(changes.removed.map(\.name))
+        streams.removeAll { removed.contains($0.name) }
+        for board in changes.added {
+            streams.append(BoardStream(board: board))
+        }
+        for board in changes.changed {
+            let stream = BoardStream(board: board)
+            guard let index = streams.firstIndex(where: { $0.name == board.name }) else { continue }
+            // Frames only go forward on a channel, whichever stream publishes them.
+            stream.lastPublished = streams[index].lastPublished
+            streams[index] = stream
+        }
+        streamsByName = Dictionary(uniqueKeysWithValues: streams.map { ($0.name, $0) })
+        for board in changes.changed {
+            stateReplaced(board)
+        }
     }
 
     // MARK: - Viewers and ticks

@@ -17,6 +17,16 @@ struct ViewerGate {
     let defaultBoard: String
     let logger: Logger
 
+    /// The gate for `configuration`'s origins, tokens and viewer limit; viewers who name no board
+    /// get the first of `boards`.
+    init(configuration: RingCastConfiguration, boards: Boards, logger: Logger) {
+        origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
+        tokens = TokenPolicy(writeToken: configuration.writeToken, readToken: configuration.readToken)
+        maxViewers = configuration.maxViewers
+        defaultBoard = boards.all[0].name
+        self.logger = logger
+    }
+
     /// Admits the viewer to its stream with the layout and a keyframe, or refuses it with the API's
     /// error (403, 401, 503, 404, 400).
     func admit(_ request: HTTPRequest, id: ViewerID, loop: EventLoop, broadcaster: Broadcaster) -> ViewerAdmission {

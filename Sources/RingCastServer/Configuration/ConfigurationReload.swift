@@ -1,0 +1,57 @@
+/// What a reload (SIGHUP) makes of a newly loaded configuration: the settings that take effect
+/// while the server runs (tokens, allowed origins, the write rate, the viewer limit, the
+/// Idempotency-Key cache, the boards) and the ones that only a restart can change (where it
+/// listens, the frame rate, the files it serves or stores, the transport's limits), which keep
+/// their running values.
+struct ConfigurationReload {
+    /// What runs after the reload: `requested`'s reloadable settings, `running`'s others.
+    let configuration: RingCastConfiguration
+    /// The restart-only settings `requested` changes, as `key: running → requested`; ignored.
+    let needsRestart: [String]
+    /// The keys of the reloadable settings that change (tokens are named, never shown).
+    let changed: [String]
+
+    init(running: RingCastConfiguration, requested: RingCastConfiguration) {
+        var needsRestart: [String] = []
+        func restartOnly(_ key: String, _ value: (RingCastConfiguration) -> String) {
+            let (was, wanted) = (value(running), value(requested))
+            if was != wanted { needsRestart.append("\(key): \(was) → \(wanted)") }
+        }
+        restartOnly("host") { $0.host }
+        restartOnly("port") { "\($0.port)" }
+        restartOnly("fps") { "\($0.fps)" }
+        restartOnly("webRoot") { $0.webRoot ?? "none" }
+        restartOnly("openAPIDocument") { $0.openAPIDocument ?? "none" }
+        restartOnly("dataDir") { $0.dataDirectory }
+        // The transport reads these once, when it creates its context.
+        restartOnly("limits.maxBodyBytes") { "\($0.maxBodyBytes)" }
+        restartOnly("limits.pingIntervalSeconds") { "\($0.pingIntervalSeconds)" }
+        restartOnly("limits.stallTimeoutSeconds") { "\($0.stallTimeoutSeconds)" }
+
+        var changed: [String] = []
+        func reloadable<Value: Equatable>(_ key: String, _ value: KeyPath<RingCastConfiguration, Value>) {
+            if running[keyPath: value] != requested[keyPath: value] { changed.append(key) }
+        }
+        reloadable("token", \.writeToken)
+        reloadable("readToken", \.readToken)
+        reloadable("allowedOrigins", \.allowedOrigins)
+        reloadable("limits.writesPerMinute", \.writesPerMinute)
+        reloadable("limits.maxViewers", \.maxViewers)
+        reloadable("limits.idempotencyCacheBytes", \.idempotencyCacheBytes)
+        reloadable("boards", \.boards)
+
+        var configuration = requested
+        configuration.host = running.host
+        configuration.port = running.port
+        configuration.fps = running.fps
+        configuration.webRoot = running.webRoot
+        configuration.openAPIDocument = running.openAPIDocument
+        configuration.dataDirectory = running.dataDirectory
+        configuration.maxBodyBytes = running.maxBodyBytes
+        configuration.pingIntervalSeconds = running.pingIntervalSeconds
+        configuration.stallTimeoutSeconds = running.stallTimeoutSeconds
+        self.configuration = configuration
+        self.needsRestart = needsRestart
+        self.changed = changed
+    }
+}

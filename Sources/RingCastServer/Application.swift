@@ -14,9 +14,6 @@ final class Application: TransportDelegate {
     private var gate: ViewerGate
     /// The configuration running now: the one started with, then each reload's.
     private var configuration: RingCastConfiguration
-    /// Which board each viewer watches, so a reload can close the viewers of a board it removes
-    /// or changes.
-    private var watching: [ViewerID: String] = [:]
     private let clock: TickClock
     private let metrics: ServerMetrics
     private let logger: Logger
@@ -123,9 +120,13 @@ final class Application: TransportDelegate {
 
     private func close(_ closing: [LiveBoard], code: Int, reason: String) {
         guard let loop, !closing.isEmpty else { return }
-        let names = Set(closing.map(\.name))
-        for (viewer, board) in watching where names.contains(board) {
-            loop.close(viewer, code: code, reason: reason)
+        for board in closing {
+            for format in WireFormat.allCases {
+                for motion in StreamKey.Motion.allCases {
+                    loop.closeViewers(
+                        of: StreamKey(board: board.name, format: format, motion: motion), code: code, reason: reason)
+                }
+            }
         }
     }
 
@@ -154,15 +155,10 @@ final class Application: TransportDelegate {
         guard let loop, let broadcaster else {
             return .reject(.error(APIError(status: 503, code: "unavailable", message: "the server is starting")))
         }
-        let admission = gate.admit(request, id: id, loop: loop, broadcaster: broadcaster)
-        if case .accept(let channel as StreamKey, _, _) = admission {
-            watching[id] = channel.board
-        }
-        return admission
+        return gate.admit(request, id: id, loop: loop, broadcaster: broadcaster)
     }
 
     func viewerDidDisconnect(_ id: ViewerID, channel: any ChannelKey) {
-        watching[id] = nil
         logger.debug("viewer \(id) left \(channel)")
     }
 

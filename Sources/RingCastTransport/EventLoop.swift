@@ -136,6 +136,14 @@ public final class EventLoop {
         requestWrite(target, force: true)
     }
 
+    /// Closes every viewer of `channel` as `close(_:code:reason:)` does.
+    public func closeViewers(of channel: some ChannelKey, code: Int, reason: String) {
+        guard let target = channels[channel.hashed] else { return }
+        for viewer in target.viewers.keys {
+            close(viewer, code: code, reason: reason)
+        }
+    }
+
     // MARK: - Service loop plumbing
 
     /// Runs what other threads handed over with `WebServer.perform`.

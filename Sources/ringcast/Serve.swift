@@ -13,8 +13,9 @@ struct Serve: ParsableCommand {
         abstract: "Serve the dashboard, the REST API and the WebSocket endpoint on one port.",
         discussion: """
             Settings come from the config file, then RINGCAST_HOST, RINGCAST_PORT, RINGCAST_FPS, \
-            RINGCAST_WEB_ROOT and RINGCAST_DATA_DIR, then these flags. Prints \
-            "listening on http://HOST:PORT" when ready; SIGINT or SIGTERM stops it cleanly.
+            RINGCAST_WEB_ROOT, RINGCAST_DATA_DIR, RINGCAST_TLS_CERT and RINGCAST_TLS_KEY, then these \
+            flags. Prints "listening on http://HOST:PORT" (https with --tls-cert and --tls-key) when \
+            ready; SIGINT or SIGTERM stops it cleanly.
             """
     )
 
@@ -35,6 +36,12 @@ struct Serve: ParsableCommand {
 
     @Option(help: "Animation frames per second.")
     var fps: Int?
+
+    @Option(help: "PEM certificate (chain) to serve https and wss with; needs --tls-key.")
+    var tlsCert: String?
+
+    @Option(help: "PEM private key of --tls-cert, unencrypted.")
+    var tlsKey: String?
 
     @Option(help: "What to log to standard error: trace, debug, info, notice, warning, error, critical.")
     var logLevel: LogLevel = .info
@@ -59,6 +66,8 @@ struct Serve: ParsableCommand {
             if let dataDir { configuration.dataDirectory = dataDir }
             if let webRoot { configuration.webRoot = webRoot }
             if let fps { configuration.fps = fps }
+            if let tlsCert { configuration.tlsCertificate = tlsCert }
+            if let tlsKey { configuration.tlsKey = tlsKey }
             try configuration.validate(source: "command line")
             server = try buildServer(configuration: configuration, logger: logger)
         } catch {

@@ -3,8 +3,9 @@
 
 SWIFT ?= swift
 PYTHON ?= python3
-# libwebsockets' header includes OpenSSL and libcap headers, so all three are needed to build.
-APT_PACKAGES := libwebsockets-dev libssl-dev libcap-dev libsqlite3-dev pkg-config
+# libwebsockets' header includes OpenSSL and libcap headers, so all three are needed to build;
+# RingCastClient links OpenSSL too (libssl-dev). The TLS tests make certificates with `openssl`.
+APT_PACKAGES := libwebsockets-dev libssl-dev libcap-dev libsqlite3-dev pkg-config openssl
 # The browser test drives Debian's headless Chromium over the DevTools protocol (a pipe, so no
 # driver and no Python package beyond pytest) against the real server.
 BROWSER_APT_PACKAGES := chromium nginx

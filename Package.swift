@@ -38,6 +38,9 @@ let package = Package(
         ),
         // Debian's SQLite 3.40; the shim exposes SQLITE_TRANSIENT, a cast Swift cannot import.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // Debian's OpenSSL 3 for `ringcast push` and `get` over https; the shim exposes the macros
+        // Swift cannot import (SNI, minimum protocol version).
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // Pure Swift, no I/O: model, animation, geometry, frame encoding, API types.
         .target(name: "RingCastCore", swiftSettings: swiftSettings),
         // The only module that imports libwebsockets; it knows bytes, not rings.
@@ -49,8 +52,8 @@ let package = Package(
         // The only module that imports SQLite: an embedded store of opaque per-board blobs.
         .target(name: "RingCastStorage", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         // The blocking HTTP/1.1 client that `ringcast push` and `get` and ringcast-bench share;
-        // Foundation and the C library only.
-        .target(name: "RingCastClient", swiftSettings: swiftSettings),
+        // Foundation, the C library, and OpenSSL for https (the only module importing COpenSSL).
+        .target(name: "RingCastClient", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         // Wiring: config, routes, broadcaster, buildServer.
         .target(
             name: "RingCastServer",

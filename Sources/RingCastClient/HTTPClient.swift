@@ -10,8 +10,8 @@ import Foundation
 /// response was read, and the bench measures push-to-frame latency from the moment the 2xx was
 /// read: here that moment is the return of the last recv(2). And linking FoundationNetworking
 /// would load libcurl and its TLS, Kerberos and LDAP libraries — 4.4 MiB of RSS — into the
-/// `ringcast` executable, which also runs `ringcast serve`. Every call is bounded by
-/// `timeoutSeconds`.
+/// `ringcast` executable, which also runs `ringcast serve`. https goes through OpenSSL directly
+/// (`TLSConnection`). Every call is bounded by `timeoutSeconds`.
 ///
 /// Used from one thread at a time.
 public final class HTTPClient {
@@ -29,14 +29,21 @@ public final class HTTPClient {
     private let address: ServerAddress
     private let token: String?
     private let timeoutSeconds: Int
+    private let tls: TLSOptions?
+    /// The server as messages name it, e.g. `https://127.0.0.1:8443`.
+    private let server: String
     private var descriptor: Int32 = -1
+    private var session: TLSConnection?
     private var buffer: [UInt8] = []
 
-    /// `token`, when given, goes with every request as `Authorization: Bearer`.
-    public init(address: ServerAddress, token: String?, timeoutSeconds: Int = 5) {
+    /// `token`, when given, goes with every request as `Authorization: Bearer`; `tls`, when
+    /// given, makes every connection https (the certificate checked against `address.name`).
+    public init(address: ServerAddress, token: String?, timeoutSeconds: Int = 5, tls: TLSOptions? = nil) {
         self.address = address
         self.token = token
         self.timeoutSeconds = timeoutSeconds
+        self.tls = tls
+        self.server = tls == nil ? address.description : "https://" + address.authority
     }
 
     deinit {
@@ -77,6 +84,7 @@ public final class HTTPClient {
 
     /// Closes the socket; the next request opens a new one.
     public func disconnect() {
+        session = nil
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
         buffer.removeAll()
@@ -84,14 +92,23 @@ public final class HTTPClient {
 
     private func connectIfNeeded() throws(ClientError) {
         guard descriptor < 0 else { return }
-        descriptor = try Self.connect(to: address, timeoutSeconds: timeoutSeconds)
+        descriptor = try Self.connect(to: address, server: server, timeoutSeconds: timeoutSeconds)
+        if let tls {
+            session = try TLSConnection(
+                socket: descriptor, serverName: address.name, options: tls, server: server, timeoutSeconds: timeoutSeconds)
+        }
     }
 
     /// A blocking TCP socket connected to `address`, Nagle off, each send and receive bounded by
     /// `timeoutSeconds` (and connect(2) too: SO_SNDTIMEO bounds it on Linux).
     public static func connect(to address: ServerAddress, timeoutSeconds: Int) throws(ClientError) -> Int32 {
+        try connect(to: address, server: address.description, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// `connect(to:timeoutSeconds:)`, naming the server as `server` in errors.
+    private static func connect(to address: ServerAddress, server: String, timeoutSeconds: Int) throws(ClientError) -> Int32 {
         let socket = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard socket >= 0 else { throw failure("socket", address: address, timeoutSeconds: timeoutSeconds) }
+        guard socket >= 0 else { throw failure("socket", server: server, timeoutSeconds: timeoutSeconds) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         var noDelay: Int32 = 1
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -101,7 +118,7 @@ public final class HTTPClient {
             Glibc.connect(socket, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
         }
         guard result == 0 else {
-            let error = failure("connect", address: address, timeoutSeconds: timeoutSeconds)
+            let error = failure("connect", server: server, timeoutSeconds: timeoutSeconds)
             close(socket)
             throw error
         }
@@ -110,23 +127,24 @@ public final class HTTPClient {
 
     /// The `ClientError` for a system call that failed with `errno`: a timeout, the server closing
     /// the connection, or any other failure with errno's text.
-    private static func failure(_ call: String, address: ServerAddress, timeoutSeconds: Int) -> ClientError {
+    private static func failure(_ call: String, server: String, timeoutSeconds: Int) -> ClientError {
         let code = errno
         switch code {
-        case EAGAIN, EINPROGRESS: return .timedOut(server: address.description, seconds: timeoutSeconds)
-        case EPIPE, ECONNRESET: return .connectionClosed(server: address.description)
-        default: return .connectionFailed(server: address.description, reason: "\(call): \(String(cString: strerror(code)))")
+        case EAGAIN, EINPROGRESS: return .timedOut(server: server, seconds: timeoutSeconds)
+        case EPIPE, ECONNRESET: return .connectionClosed(server: server)
+        default: return .connectionFailed(server: server, reason: "\(call): \(String(cString: strerror(code)))")
         }
     }
 
     private func send(_ bytes: [UInt8]) throws(ClientError) {
+        if let session { return try session.send(bytes) }
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes {
                 Glibc.send(descriptor, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL))
             }
             if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw Self.failure("send", address: address, timeoutSeconds: timeoutSeconds) }
+            guard count > 0 else { throw Self.failure("send", server: server, timeoutSeconds: timeoutSeconds) }
             sent += count
         }
     }
@@ -143,7 +161,7 @@ public final class HTTPClient {
         let lines = head.split(separator: "\r\n")
         let statusParts = lines.first?.split(separator: " ") ?? []
         guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
-            throw .invalidResponse(server: address.description, reason: "status line \"\(lines.first?.prefix(80) ?? "")\"")
+            throw .invalidResponse(server: server, reason: "status line \"\(lines.first?.prefix(80) ?? "")\"")
         }
         var length = 0
         var closes = false
@@ -155,7 +173,7 @@ public final class HTTPClient {
             if name == "content-length" { length = Int(value) ?? 0 }
             if name == "connection", value.lowercased() == "close" { closes = true }
             if name == "transfer-encoding" {
-                throw .invalidResponse(server: address.description, reason: "a chunked body, which this client does not read")
+                throw .invalidResponse(server: server, reason: "a chunked body, which this client does not read")
             }
         }
         let bodyStart = headerEnd! + 4
@@ -170,12 +188,13 @@ public final class HTTPClient {
     }
 
     private func receive() throws(ClientError) {
+        if let session { return try session.receive(appendingTo: &buffer) }
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count < 0, errno == EINTR { continue }
-            if count == 0 { throw .connectionClosed(server: address.description) }
-            guard count > 0 else { throw Self.failure("recv", address: address, timeoutSeconds: timeoutSeconds) }
+            if count == 0 { throw .connectionClosed(server: server) }
+            guard count > 0 else { throw Self.failure("recv", server: server, timeoutSeconds: timeoutSeconds) }
             buffer.append(contentsOf: chunk[0..<count])
             return
         }

@@ -10,6 +10,8 @@ import Foundation
 public struct ServerAddress: Sendable, CustomStringConvertible {
     /// A numeric host, as lws and getaddrinfo take it.
     public let host: String
+    /// The host as given (a name or a numeric address): what https checks the certificate against.
+    public let name: String
     public let port: Int
     /// The Host header: the name as given, with the port.
     public let authority: String
@@ -20,6 +22,7 @@ public struct ServerAddress: Sendable, CustomStringConvertible {
     /// Any host, looked up with getaddrinfo (the first address it gives is used).
     public init(resolving name: String, port: Int) throws(ClientError) {
         (family, socketAddress, host) = try Self.lookUp(name, port: port, numericOnly: false)
+        self.name = name
         self.port = port
         authority = (name.contains(":") ? "[\(name)]" : name) + ":\(port)"
     }
@@ -27,6 +30,7 @@ public struct ServerAddress: Sendable, CustomStringConvertible {
     /// A numeric IPv4 or IPv6 address, without a name lookup; a name throws `cannotResolve`.
     public init(numericHost: String, port: Int) throws(ClientError) {
         (family, socketAddress, host) = try Self.lookUp(numericHost, port: port, numericOnly: true)
+        self.name = numericHost
         self.port = port
         authority = (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
     }

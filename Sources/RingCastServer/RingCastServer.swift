@@ -22,10 +22,11 @@ public final class RingCastServer: Sendable {
     public let host: String
     public var port: Int { web.port }
 
-    /// The URL people open, e.g. `http://127.0.0.1:8080`.
+    /// The URL people open, e.g. `http://127.0.0.1:8080`, or `https://…` when serving TLS.
     public var url: String {
         let shown = host == "0.0.0.0" || host == "::" ? "localhost" : host
-        return "http://\(shown.contains(":") ? "[\(shown)]" : shown):\(port)"
+        let scheme = web.isSecure ? "https" : "http"
+        return "\(scheme)://\(shown.contains(":") ? "[\(shown)]" : shown):\(port)"
     }
 
     fileprivate init(web: WebServer, application: Application, store: any BoardStore, host: String, logger: Logger) {
@@ -143,6 +144,7 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         }
         document = Array(data)
     }
+    let tls = try configuration.tlsFiles()
     let application = Application(
         configuration: configuration, store: store, stored: stored, openAPIDocument: document, logger: logger)
     let transport = TransportConfiguration(
@@ -153,7 +155,8 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         dynamicPrefixes: application.dynamicPrefixes,
         maxBodyBytes: configuration.maxBodyBytes,
         pingInterval: configuration.pingIntervalSeconds,
-        stallTimeout: configuration.stallTimeoutSeconds
+        stallTimeout: configuration.stallTimeoutSeconds,
+        tls: tls
     )
     let web: WebServer
     do {

@@ -68,7 +68,8 @@ final class ClientLoop {
         port: Int,
         path: String,
         origin: String?,
-        subprotocol: String?
+        subprotocol: String?,
+        secure: Bool
     ) {
         guard let context, !isClosingDown else {
             connection.onEvent(connection.id, .failed("the client is shut down"))
@@ -87,6 +88,8 @@ final class ClientLoop {
         info.protocol = subprotocol.map { strings.string($0) }
         info.local_protocol_name = strings.string(WebSocketClient.protocolName)
         info.ietf_version_or_minus_one = -1
+        // wss: lws verifies the chain and checks the certificate against the host (name or IP).
+        info.ssl_connection = secure ? Int32(LCCSCF_USE_SSL.rawValue) : 0
         info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: UInt(connection.id.rawValue))
         let wsi = lws_client_connect_via_info(&info)
         if let wsi {

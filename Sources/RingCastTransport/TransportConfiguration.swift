@@ -35,6 +35,8 @@ public struct TransportConfiguration: Sendable {
     /// answer before it — and then as long again for its body. Past that, a request that has begun
     /// is answered 408 and the connection closed; an idle connection is closed without a word.
     public var requestTimeout: Int
+    /// The certificate and key to serve https and wss with; nil = plain http and ws.
+    public var tls: TLSFiles?
 
     public init(
         host: String = "127.0.0.1",
@@ -48,7 +50,8 @@ public struct TransportConfiguration: Sendable {
         maxMessageBytes: Int = 1 << 20,
         customHeaderNames: [String] = ["idempotency-key", "x-request-id"],
         maxHeaderBytes: Int = 8192,
-        requestTimeout: Int = 10
+        requestTimeout: Int = 10,
+        tls: TLSFiles? = nil
     ) {
         self.host = host
         self.port = port
@@ -62,6 +65,7 @@ public struct TransportConfiguration: Sendable {
         self.customHeaderNames = customHeaderNames
         self.maxHeaderBytes = maxHeaderBytes
         self.requestTimeout = requestTimeout
+        self.tls = tls
     }
 
     /// The size of libwebsockets' buffer for one request head (`max_http_header_data2`).
@@ -97,6 +101,13 @@ public struct TransportConfiguration: Sendable {
         if !(1...3600).contains(requestTimeout) { try fail("requestTimeout \(requestTimeout) is outside 1…3600 seconds") }
         for name in customHeaderNames where name.isEmpty || name != name.lowercased() || name.contains(":") {
             try fail("custom header name \"\(name)\" must be lowercase, without a colon")
+        }
+        if let tls {
+            do {
+                try tls.check()
+            } catch {
+                try fail("TLS: \(error)")
+            }
         }
     }
 }

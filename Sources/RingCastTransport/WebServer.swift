@@ -12,6 +12,8 @@ import Synchronization
 public final class WebServer: @unchecked Sendable {
     /// The port actually listened on (the kernel's choice when configured with 0).
     public let port: Int
+    /// Whether the port speaks https and wss (`TransportConfiguration.tls` was given).
+    public let isSecure: Bool
     private let context: LWSContext
     private let eventLoop: EventLoop
     private let started = Mutex(false)
@@ -31,6 +33,7 @@ public final class WebServer: @unchecked Sendable {
         self.eventLoop = loop
         self.context = context
         self.port = port
+        self.isSecure = configuration.tls != nil
     }
 
     deinit {
@@ -132,7 +135,10 @@ extension WebServer {
         var contextInfo = lws_context_creation_info()
         // VALIDATE_UTF8: a viewer's text frame that is not UTF-8 is closed with 1007 by lws, before
         // it reaches LWS_CALLBACK_RECEIVE (RFC 6455 §8.1).
-        contextInfo.options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS) | UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
+        // DO_SSL_GLOBAL_INIT: OpenSSL is initialised only for a server that serves TLS.
+        contextInfo.options =
+            UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS) | UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
+            | (configuration.tls == nil ? 0 : UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT))
         contextInfo.user = Unmanaged.passUnretained(loop).toOpaque()
         contextInfo.count_threads = 1
         contextInfo.pt_serv_buf_size = 16 * 1024
@@ -157,6 +163,14 @@ extension WebServer {
         // lws drops a connection whose head is still incomplete after this; the transport's own
         // deadline (`requestTimeout`) comes first and answers 408.
         vhostInfo.timeout_secs_ah_idle = UInt32(configuration.requestTimeout + lwsTimeoutMargin)
+        // https and wss on the same port; `validate()` has already read both files.
+        if let tls = configuration.tls {
+            vhostInfo.ssl_cert_filepath = memory.string(tls.certificatePath)
+            vhostInfo.ssl_private_key_filepath = memory.string(tls.privateKeyPath)
+            // The transport speaks HTTP/1.1 only (docs/HTTP-EDGES.md); lws would offer h2 in ALPN,
+            // and a client that takes it (curl does) gets an empty reply.
+            vhostInfo.alpn = memory.string("http/1.1")
+        }
         // No .extensions: permessage-deflate would keep pointers into shared frames.
         // FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG: a method lws cannot parse hands the connection
         // to protocols[0] as a raw socket (EventLoop+RawRequests) instead of lws's HTML 403.
@@ -165,6 +179,8 @@ extension WebServer {
             | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
             | UInt64(LWS_SERVER_OPTION_FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG)
             | (address.isIPv6 ? 0 : UInt64(LWS_SERVER_OPTION_DISABLE_IPV6))
+            // lws reads this option again per vhost: without it the vhost ignores its certificate.
+            | (configuration.tls == nil ? 0 : UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT))
         guard let vhost = lws_create_vhost(pointer, &vhostInfo) else {
             context.destroy()
             throw .listenFailed(

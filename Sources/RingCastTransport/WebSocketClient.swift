@@ -15,12 +15,17 @@ public final class WebSocketClient: Sendable {
     private let thread: ServiceThread
     private let lastID = Atomic<UInt64>(0)
 
-    public init() throws(TransportError) {
+    /// `caFile`: PEM certificates that wss connections trust (a self-signed server's own
+    /// certificate, say) instead of OpenSSL's default store; wss checks the host name either way.
+    public init(caFile: String? = nil) throws(TransportError) {
         _ = LibraryLog.installed
         let loop = ClientLoop()
         let memory = CAllocations()
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
+        // A client context sets up OpenSSL for wss; plain ws connections do not touch it.
+        info.options = UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT)
+        info.client_ssl_ca_filepath = caFile.map { memory.string($0) }
         info.user = Unmanaged.passUnretained(loop).toOpaque()
         info.count_threads = 1  // this build has LWS_MAX_SMP 1; fd_limit_per_thread 0 = the process limit
         info.timeout_secs = 10
@@ -54,9 +59,11 @@ public final class WebSocketClient: Sendable {
         shutdown()
     }
 
-    /// Starts connecting to ws://host:port/path (path with query). Events arrive on the client's
-    /// service thread, in order per connection. `origin` is sent as the Origin header; lws 4.1.6
-    /// can only send `http://` origins, so an `https://` one cannot be expressed.
+    /// Starts connecting to ws://host:port/path (path with query), or wss:// when `secure`: the
+    /// server's certificate must chain to `caFile` (or the default store) and name `host`.
+    /// Events arrive on the client's service thread, in order per connection. `origin` is sent as
+    /// the Origin header; lws 4.1.6 can only send `http://` origins, so an `https://` one cannot
+    /// be expressed.
     @discardableResult
     public func connect(
         host: String,
@@ -64,12 +71,14 @@ public final class WebSocketClient: Sendable {
         path: String,
         origin: String? = nil,
         subprotocol: String? = nil,
+        secure: Bool = false,
         onEvent: @escaping @Sendable (WebSocketConnectionID, WebSocketEvent) -> Void
     ) -> WebSocketConnectionID {
         let id = WebSocketConnectionID(rawValue: lastID.add(1, ordering: .relaxed).newValue)
         let accepted = inbox.enqueue { loop in
             let connection = ClientConnection(id: id, onEvent: onEvent)
-            loop.open(connection, host: host, port: port, path: path, origin: origin, subprotocol: subprotocol)
+            loop.open(
+                connection, host: host, port: port, path: path, origin: origin, subprotocol: subprotocol, secure: secure)
         }
         if !accepted {
             onEvent(id, .failed("the client is shut down"))

@@ -17,7 +17,11 @@ struct CommandFailure: Error, CustomStringConvertible {
             description = "\(server) answered HTTP \(status)"
         case .cannotResolve:
             description = "cannot reach \(server): \(error)"
-        case .connectionFailed, .connectionClosed, .timedOut, .invalidResponse:
+        case .certificateRejected(_, let reason) where reason.hasSuffix("mismatch"):
+            description = "\(error) (the certificate does not name the host in --server)"
+        case .certificateRejected:
+            description = "\(error) (give the CA certificate that signed it with --cacert FILE)"
+        case .connectionFailed, .connectionClosed, .timedOut, .tlsFailed, .invalidResponse:
             description = error.description
         }
     }

@@ -13,9 +13,10 @@ struct Serve: ParsableCommand {
         abstract: "Serve the dashboard, the REST API and the WebSocket endpoint on one port.",
         discussion: """
             Settings come from the config file, then RINGCAST_HOST, RINGCAST_PORT, RINGCAST_FPS, \
-            RINGCAST_WEB_ROOT and RINGCAST_DATA_DIR, then these flags. Prints \
-            "listening on http://HOST:PORT" when ready; SIGINT or SIGTERM stops it cleanly; SIGHUP \
-            reloads the config (see docs/CONFIGURATION.md for what takes effect without a restart).
+            RINGCAST_WEB_ROOT, RINGCAST_DATA_DIR, RINGCAST_TLS_CERT and RINGCAST_TLS_KEY, then these \
+            flags. Prints "listening on http://HOST:PORT" (https with --tls-cert and --tls-key) when \
+            ready; SIGINT or SIGTERM stops it cleanly; SIGHUP reloads the config (see \
+            docs/CONFIGURATION.md for what takes effect without a restart).
             """
     )
 
@@ -37,6 +38,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Animation frames per second.")
     var fps: Int?
 
+    @Option(help: "PEM certificate (chain) to serve https and wss with; needs --tls-key.")
+    var tlsCert: String?
+
+    @Option(help: "PEM private key of --tls-cert, unencrypted.")
+    var tlsKey: String?
+
     @Option(help: "What to log to standard error: trace, debug, info, notice, warning, error, critical.")
     var logLevel: LogLevel = .info
 
@@ -51,7 +58,8 @@ struct Serve: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let file = config ?? environment["RINGCAST_CONFIG"] ?? "config/ringcast.json"
 
-        let overrides = Overrides(host: host, port: port, dataDir: dataDir, webRoot: webRoot, fps: fps)
+        let overrides = Overrides(
+            host: host, port: port, dataDir: dataDir, webRoot: webRoot, fps: fps, tlsCert: tlsCert, tlsKey: tlsKey)
         let server: RingCastServer
         do {
             let configuration = try overrides.load(file: file, environment: environment)
@@ -103,6 +111,8 @@ private struct Overrides: Sendable {
     var dataDir: String?
     var webRoot: String?
     var fps: Int?
+    var tlsCert: String?
+    var tlsKey: String?
 
     /// The config file, then the environment, then these flags; checked.
     func load(file: String, environment: [String: String]) throws -> RingCastConfiguration {
@@ -112,6 +122,8 @@ private struct Overrides: Sendable {
         if let dataDir { configuration.dataDirectory = dataDir }
         if let webRoot { configuration.webRoot = webRoot }
         if let fps { configuration.fps = fps }
+        if let tlsCert { configuration.tlsCertificate = tlsCert }
+        if let tlsKey { configuration.tlsKey = tlsKey }
         try configuration.validate(source: "command line")
         return configuration
     }

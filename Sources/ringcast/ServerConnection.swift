@@ -2,7 +2,7 @@ import Foundation
 import RingCastClient
 
 /// One RingCast server as the client commands reach it: the URL as given (for messages), a
-/// reverse proxy's path prefix, and one keep-alive HTTP client.
+/// reverse proxy's path prefix, and one keep-alive HTTP (or https) client.
 ///
 /// Main thread only.
 final class ServerConnection {
@@ -12,11 +12,12 @@ final class ServerConnection {
     private let client: HTTPClient
 
     /// Resolves `host` once; a name that does not resolve throws.
-    init(url: String, host: String, port: Int, pathPrefix: String, token: String?) throws(CommandFailure) {
+    init(url: String, host: String, port: Int, pathPrefix: String, tls: TLSOptions?, token: String?) throws(CommandFailure) {
         self.url = url
         self.pathPrefix = pathPrefix
         do {
-            client = HTTPClient(address: try ServerAddress(resolving: host, port: port), token: token, timeoutSeconds: 10)
+            let address = try ServerAddress(resolving: host, port: port)
+            client = HTTPClient(address: address, token: token, timeoutSeconds: 10, tls: tls)
         } catch {
             throw CommandFailure(error, server: url)
         }

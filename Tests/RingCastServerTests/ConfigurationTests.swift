@@ -42,6 +42,15 @@ struct ConfigurationTests {
         #expect(configuration.dataDirectory == "/tmp/x")
     }
 
+    @Test func tlsFilesComeFromTheEnvironment_andAnEmptyValueSwitchesTLSOff() throws {
+        let on = try RingCastConfiguration.load(
+            file: Self.shipped.path, environment: ["RINGCAST_TLS_CERT": "/c.pem", "RINGCAST_TLS_KEY": "/k.pem"])
+        #expect(on.tlsCertificate == "/c.pem" && on.tlsKey == "/k.pem")
+        let off = try RingCastConfiguration.load(
+            file: Self.shipped.path, environment: ["RINGCAST_TLS_CERT": "", "RINGCAST_TLS_KEY": ""])
+        #expect(off.tlsCertificate == nil && off.tlsKey == nil)
+    }
+
     @Test func badEnvironmentValue_namesTheVariable() {
         #expect {
             _ = try RingCastConfiguration.load(file: Self.shipped.path, environment: ["RINGCAST_PORT": "eighty"])
@@ -67,6 +76,14 @@ struct ConfigurationTests {
         ConfigMistake(
             name: "bad text align", replace: #""align": "center" },"#, with: #""align": "middle" },"#,
             key: "boards[0].rings[0].titleText.align"),
+        ConfigMistake(
+            name: "tls cert without key", replace: #""fps": 60"#, with: #""fps": 60, "tls": {"cert": "cert.pem"}"#, key: "tls.key"
+        ),
+        ConfigMistake(
+            name: "tls key without cert", replace: #""fps": 60"#, with: #""fps": 60, "tls": {"key": "key.pem"}"#, key: "tls.cert"),
+        ConfigMistake(
+            name: "unknown tls key", replace: #""fps": 60"#, with: #""fps": 60, "tls": {"certificate": "cert.pem"}"#,
+            key: "tls.certificate"),
     ]
 
     @Test(arguments: mistakes)

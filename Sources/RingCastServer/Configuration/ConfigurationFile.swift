@@ -14,10 +14,11 @@ struct ConfigurationFile: Decodable {
     var token: String?
     var readToken: String?
     var allowedOrigins: [String]?
+    var tls: TLS?
     var boards: [BoardEntry]?
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case host, port, fps, webRoot, openAPIDocument, dataDir, limits, token, readToken, allowedOrigins, boards
+        case host, port, fps, webRoot, openAPIDocument, dataDir, limits, token, readToken, allowedOrigins, tls, boards
     }
 
     init(from decoder: any Decoder) throws {
@@ -33,6 +34,7 @@ struct ConfigurationFile: Decodable {
         token = try c.decodeIfPresent(String.self, forKey: .token)
         readToken = try c.decodeIfPresent(String.self, forKey: .readToken)
         allowedOrigins = try c.decodeIfPresent([String].self, forKey: .allowedOrigins)
+        tls = try c.decodeIfPresent(TLS.self, forKey: .tls)
         boards = try c.decodeIfPresent([BoardEntry].self, forKey: .boards)
     }
 
@@ -58,6 +60,23 @@ struct ConfigurationFile: Decodable {
             writesPerMinute = try c.decodeIfPresent(Int.self, forKey: .writesPerMinute)
             maxViewers = try c.decodeIfPresent(Int.self, forKey: .maxViewers)
             idempotencyCacheBytes = try c.decodeIfPresent(Int.self, forKey: .idempotencyCacheBytes)
+        }
+    }
+
+    /// `"tls": {"cert": "…", "key": "…"}`: PEM files for https and wss.
+    struct TLS: Decodable {
+        var cert: String?
+        var key: String?
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case cert, key
+        }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            cert = try c.decodeIfPresent(String.self, forKey: .cert)
+            key = try c.decodeIfPresent(String.self, forKey: .key)
         }
     }
 

@@ -27,6 +27,9 @@ struct ConfigurationReload {
         restartOnly("limits.maxBodyBytes") { "\($0.maxBodyBytes)" }
         restartOnly("limits.pingIntervalSeconds") { "\($0.pingIntervalSeconds)" }
         restartOnly("limits.stallTimeoutSeconds") { "\($0.stallTimeoutSeconds)" }
+        // The vhost loads its certificate once; a renewed certificate needs a restart.
+        restartOnly("tls.cert") { $0.tlsCertificate ?? "none" }
+        restartOnly("tls.key") { $0.tlsKey ?? "none" }
 
         var changed: [String] = []
         func reloadable<Value: Equatable>(_ key: String, _ value: KeyPath<RingCastConfiguration, Value>) {
@@ -50,6 +53,8 @@ struct ConfigurationReload {
         configuration.maxBodyBytes = running.maxBodyBytes
         configuration.pingIntervalSeconds = running.pingIntervalSeconds
         configuration.stallTimeoutSeconds = running.stallTimeoutSeconds
+        configuration.tlsCertificate = running.tlsCertificate
+        configuration.tlsKey = running.tlsKey
         self.configuration = configuration
         self.needsRestart = needsRestart
         self.changed = changed

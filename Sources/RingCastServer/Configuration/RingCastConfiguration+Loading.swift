@@ -49,6 +49,10 @@ extension RingCastConfiguration {
         if let token = file.token { writeToken = token }
         if let token = file.readToken { readToken = token }
         if let origins = file.allowedOrigins { allowedOrigins = origins }
+        if let tls = file.tls {
+            if let cert = tls.cert { tlsCertificate = cert.isEmpty ? nil : cert }
+            if let key = tls.key { tlsKey = key.isEmpty ? nil : key }
+        }
         guard let boards = file.boards, !boards.isEmpty else {
             throw ConfigurationError(file: path, key: "boards", message: "at least one board is required")
         }
@@ -58,7 +62,8 @@ extension RingCastConfiguration {
     }
 
     /// `RINGCAST_HOST`, `RINGCAST_PORT`, `RINGCAST_FPS`, `RINGCAST_WEB_ROOT`, `RINGCAST_DATA_DIR`,
-    /// `RINGCAST_TOKEN` (write token), `RINGCAST_READ_TOKEN`.
+    /// `RINGCAST_TOKEN` (write token), `RINGCAST_READ_TOKEN`, `RINGCAST_TLS_CERT`, `RINGCAST_TLS_KEY`
+    /// (empty switches TLS off).
     mutating func applyEnvironment(_ environment: [String: String]) throws(ConfigurationError) {
         func integer(_ name: String) throws(ConfigurationError) -> Int? {
             guard let text = environment[name] else { return nil }
@@ -74,6 +79,8 @@ extension RingCastConfiguration {
         if let dataDir = environment["RINGCAST_DATA_DIR"] { self.dataDirectory = dataDir }
         if let token = environment["RINGCAST_TOKEN"] { self.writeToken = token }
         if let token = environment["RINGCAST_READ_TOKEN"] { self.readToken = token }
+        if let cert = environment["RINGCAST_TLS_CERT"] { self.tlsCertificate = cert.isEmpty ? nil : cert }
+        if let key = environment["RINGCAST_TLS_KEY"] { self.tlsKey = key.isEmpty ? nil : key }
     }
 
     /// Checks the server settings; `source` names where they came from in the error.
@@ -115,6 +122,11 @@ extension RingCastConfiguration {
         for (index, origin) in allowedOrigins.enumerated()
         where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) || origin.hasSuffix("/") {
             throw fail("allowedOrigins[\(index)]", "expected an origin like https://tv.example:8080, got \"\(origin)\"")
+        }
+        switch (tlsCertificate, tlsKey) {
+        case (nil, .some): throw fail("tls.cert", "tls.key is given without a certificate; give both or neither")
+        case (.some, nil): throw fail("tls.key", "tls.cert is given without a private key; give both or neither")
+        default: break
         }
         if boards.isEmpty { throw fail("boards", "at least one board is required") }
         var names = Set<String>()

@@ -34,6 +34,10 @@ public struct RingCastConfiguration: Sendable {
     public var readToken: String?
     /// Browser origins allowed to open the WebSocket (e.g. `http://tv.local:8080`); empty = any.
     public var allowedOrigins: [String] = []
+    /// PEM certificate (chain) for https and wss; given together with `tlsKey`, or neither.
+    public var tlsCertificate: String?
+    /// PEM private key of `tlsCertificate`, unencrypted.
+    public var tlsKey: String?
     /// The boards, in the order `GET /api/v1/boards` lists them.
     public var boards: [BoardSpec] = []
 

@@ -49,10 +49,18 @@ final class TestViewer: Sendable {
     private let client: WebSocketClient
     private let id: Mutex<WebSocketConnectionID?> = Mutex(nil)
 
-    /// Connects to `/ws?board=…&format=json` (or any `path`) on 127.0.0.1.
-    init(client: WebSocketClient, port: Int, path: String = "/ws?board=main&format=json", origin: String? = nil) {
+    /// Connects to `/ws?board=…&format=json` (or any `path`) on 127.0.0.1; with wss when `secure`
+    /// (the client must trust the server's certificate: `WebSocketClient(caFile:)`).
+    init(
+        client: WebSocketClient,
+        port: Int,
+        path: String = "/ws?board=main&format=json",
+        origin: String? = nil,
+        secure: Bool = false
+    ) {
         self.client = client
-        let connection = client.connect(host: "127.0.0.1", port: port, path: path, origin: origin) { [recorder] _, event in
+        let connection = client.connect(host: "127.0.0.1", port: port, path: path, origin: origin, secure: secure) {
+            [recorder] _, event in
             recorder.state.withLock { state in
                 switch event {
                 case .open:

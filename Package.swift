@@ -51,9 +51,12 @@ let package = Package(
         ),
         // The only module that imports SQLite: an embedded store of opaque per-board blobs.
         .target(name: "RingCastStorage", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+        // The only module that imports OpenSSL: a client TLS session, and the check of a server's
+        // certificate and key before libwebsockets loads them.
+        .target(name: "RingCastTLS", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         // The blocking HTTP/1.1 client that `ringcast push` and `get` and ringcast-bench share;
-        // Foundation, the C library, and OpenSSL for https (the only module importing COpenSSL).
-        .target(name: "RingCastClient", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        // Foundation, the C library, and RingCastTLS for https.
+        .target(name: "RingCastClient", dependencies: ["RingCastTLS"], swiftSettings: swiftSettings),
         // Wiring: config, routes, broadcaster, buildServer.
         .target(
             name: "RingCastServer",
@@ -61,6 +64,7 @@ let package = Package(
                 "RingCastCore",
                 "RingCastTransport",
                 "RingCastStorage",
+                "RingCastTLS",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

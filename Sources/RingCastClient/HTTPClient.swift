@@ -1,4 +1,5 @@
 import Foundation
+import RingCastTLS
 
 #if canImport(Glibc)
     import Glibc
@@ -33,7 +34,7 @@ public final class HTTPClient {
     /// The server as messages name it, e.g. `https://127.0.0.1:8443`.
     private let server: String
     private var descriptor: Int32 = -1
-    private var session: TLSConnection?
+    private var session: TLSSession?
     private var buffer: [UInt8] = []
 
     /// `token`, when given, goes with every request as `Authorization: Bearer`; `tls`, when
@@ -82,6 +83,17 @@ public final class HTTPClient {
         }
     }
 
+    /// A TLS session's failure as this client reports it, naming the server.
+    private func clientError(_ failure: TLSFailure) -> ClientError {
+        switch failure {
+        case .setup(let reason), .protocolFailure(let reason): .tlsFailed(server: server, reason: reason)
+        case .certificateRejected(let reason): .certificateRejected(server: server, reason: reason)
+        case .closed: .connectionClosed(server: server)
+        case .timedOut: .timedOut(server: server, seconds: timeoutSeconds)
+        case .system(let reason): .connectionFailed(server: server, reason: reason)
+        }
+    }
+
     /// Closes the socket; the next request opens a new one.
     public func disconnect() {
         session = nil
@@ -94,8 +106,11 @@ public final class HTTPClient {
         guard descriptor < 0 else { return }
         descriptor = try Self.connect(to: address, server: server, timeoutSeconds: timeoutSeconds)
         if let tls {
-            session = try TLSConnection(
-                socket: descriptor, serverName: address.name, options: tls, server: server, timeoutSeconds: timeoutSeconds)
+            do throws(TLSFailure) {
+                session = try TLSSession(socket: descriptor, serverName: address.name, caFile: tls.caFile)
+            } catch {
+                throw clientError(error)
+            }
         }
     }
 
@@ -137,7 +152,9 @@ public final class HTTPClient {
     }
 
     private func send(_ bytes: [UInt8]) throws(ClientError) {
-        if let session { return try session.send(bytes) }
+        if let session {
+            do throws(TLSFailure) { return try session.send(bytes) } catch { throw clientError(error) }
+        }
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes {
@@ -188,7 +205,9 @@ public final class HTTPClient {
     }
 
     private func receive() throws(ClientError) {
-        if let session { return try session.receive(appendingTo: &buffer) }
+        if let session {
+            do throws(TLSFailure) { return try session.receive(appendingTo: &buffer) } catch { throw clientError(error) }
+        }
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }

@@ -1,14 +1,5 @@
-internal import CLibWebSockets
-
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// The PEM certificate (chain) and private key a server presents for https and wss.
-///
-/// lws reports an unreadable or mismatched file only as a failed `lws_create_vhost` and a log
-/// line, so `check()` reads both files first (with the OpenSSL that libwebsockets links and whose
-/// headers `libwebsockets.h` includes) and says which file is wrong and why.
+/// The PEM certificate (chain) and private key a server presents for https and wss, handed to
+/// libwebsockets as they are (check them first: RingCastTLS's `TLSFileCheck`).
 public struct TLSFiles: Sendable, Equatable {
     public var certificatePath: String
     public var privateKeyPath: String
@@ -17,64 +8,4 @@ public struct TLSFiles: Sendable, Equatable {
         self.certificatePath = certificatePath
         self.privateKeyPath = privateKeyPath
     }
-
-    /// Throws when either file cannot be read or parsed, or the key is not the certificate's.
-    public func check() throws(TLSFileProblem) {
-        guard let certificateBIO = Self.open(certificatePath) else {
-            throw Self.unreadable(certificatePath, as: .certificate)
-        }
-        defer { BIO_free(certificateBIO) }
-        guard let certificate = PEM_read_bio_X509(certificateBIO, nil, nil, nil) else {
-            ERR_clear_error()
-            throw TLSFileProblem(file: .certificate, message: "\(certificatePath) holds no PEM certificate")
-        }
-        defer { X509_free(certificate) }
-
-        guard let keyBIO = Self.open(privateKeyPath) else {
-            throw Self.unreadable(privateKeyPath, as: .privateKey)
-        }
-        defer { BIO_free(keyBIO) }
-        // A password callback that gives none: an encrypted key fails here instead of OpenSSL
-        // prompting on the terminal.
-        guard let key = PEM_read_bio_PrivateKey(keyBIO, nil, { _, _, _, _ in 0 }, nil) else {
-            ERR_clear_error()
-            throw TLSFileProblem(
-                file: .privateKey,
-                message: "\(privateKeyPath) holds no unencrypted PEM private key"
-            )
-        }
-        defer { EVP_PKEY_free(key) }
-        guard X509_check_private_key(certificate, key) == 1 else {
-            ERR_clear_error()
-            throw TLSFileProblem(
-                file: .privateKey,
-                message: "\(privateKeyPath) does not match the certificate \(certificatePath)"
-            )
-        }
-    }
-
-    private static func open(_ path: String) -> OpaquePointer? {
-        errno = 0
-        return BIO_new_file(path, "r")
-    }
-
-    private static func unreadable(_ path: String, as file: TLSFileProblem.File) -> TLSFileProblem {
-        let code = errno
-        ERR_clear_error()
-        let reason = code == 0 ? "cannot open it" : String(cString: strerror(code))
-        return TLSFileProblem(file: file, message: "cannot read \(path): \(reason)")
-    }
-}
-
-/// Which TLS file is unusable and why, e.g. `/etc/ringcast/key.pem does not match the certificate
-/// /etc/ringcast/cert.pem`.
-public struct TLSFileProblem: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum File: Sendable, Equatable {
-        case certificate, privateKey
-    }
-
-    public var file: File
-    public var message: String
-
-    public var description: String { message }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Everything `WebServer` needs to know to listen: one port for static files, the dynamic HTTP
 /// API and the WebSocket endpoint.
 public struct TransportConfiguration: Sendable {
@@ -102,11 +106,12 @@ public struct TransportConfiguration: Sendable {
         for name in customHeaderNames where name.isEmpty || name != name.lowercased() || name.contains(":") {
             try fail("custom header name \"\(name)\" must be lowercase, without a colon")
         }
+        // Whether they hold a certificate and its key is checked by the application (RingCastTLS);
+        // here only that lws will be able to open them.
         if let tls {
-            do {
-                try tls.check()
-            } catch {
-                try fail("TLS: \(error)")
+            for (what, path) in [("certificate", tls.certificatePath), ("private key", tls.privateKeyPath)]
+            where access(path, R_OK) != 0 {
+                try fail("TLS \(what) \(path) cannot be read")
             }
         }
     }

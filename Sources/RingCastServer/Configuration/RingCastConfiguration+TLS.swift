@@ -1,4 +1,5 @@
 import Foundation
+import RingCastTLS
 import RingCastTransport
 
 extension RingCastConfiguration {
@@ -10,7 +11,7 @@ extension RingCastConfiguration {
         guard let tlsCertificate, let tlsKey else { return nil }
         let files = TLSFiles(certificatePath: Self.absolute(tlsCertificate), privateKeyPath: Self.absolute(tlsKey))
         do {
-            try files.check()
+            try TLSFileCheck.check(certificatePath: files.certificatePath, privateKeyPath: files.privateKeyPath)
         } catch {
             let key = error.file == .certificate ? "tls.cert" : "tls.key"
             throw ConfigurationError(file: "configuration", key: key, message: error.message)

@@ -4,29 +4,26 @@ internal import COpenSSL
     import Glibc
 #endif
 
-/// One TLS session over a connected blocking socket, the socket's timeouts bounding every call.
-/// Owns its `SSL_CTX` and `SSL` and frees both in `deinit`; the socket stays the caller's.
+/// One client TLS session over a connected blocking socket, the socket's timeouts bounding every
+/// call. Owns its `SSL_CTX` and `SSL` and frees both in `deinit`; the socket stays the caller's.
 ///
-/// Used from one thread at a time (its `HTTPClient`'s).
-final class TLSConnection {
+/// Used from one thread at a time.
+public final class TLSSession {
     private let context: OpaquePointer
     private let ssl: OpaquePointer
-    private let server: String
-    private let timeoutSeconds: Int
 
     /// Handshakes as a client of `serverName` (a DNS name or a numeric IP address): verifies the
-    /// chain against `options` and the certificate's names against `serverName`.
-    init(socket: Int32, serverName: String, options: TLSOptions, server: String, timeoutSeconds: Int) throws(ClientError) {
-        self.server = server
-        self.timeoutSeconds = timeoutSeconds
+    /// chain against the PEM certificates in `caFile` (nil: the system's store) and the
+    /// certificate's names against `serverName`.
+    public init(socket: Int32, serverName: String, caFile: String?) throws(TLSFailure) {
         guard let context = SSL_CTX_new(TLS_client_method()) else {
-            throw .tlsFailed(server: server, reason: "SSL_CTX_new: \(Self.openSSLError())")
+            throw .setup("SSL_CTX_new: \(Self.openSSLError())")
         }
         // Set before SSL_new, which copies the verify mode and protocol versions.
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
         _ = copenssl_require_tls12(context)
         let loaded =
-            if let caFile = options.caFile {
+            if let caFile {
                 SSL_CTX_load_verify_locations(context, caFile, nil)
             } else {
                 SSL_CTX_set_default_verify_paths(context)
@@ -34,8 +31,8 @@ final class TLSConnection {
         guard loaded == 1, let ssl = SSL_new(context) else {
             let reason = Self.openSSLError()
             SSL_CTX_free(context)
-            let what = options.caFile.map { "cannot read CA certificates from \($0)" } ?? "cannot load the system's CA store"
-            throw .tlsFailed(server: server, reason: loaded == 1 ? "SSL_new: \(reason)" : "\(what): \(reason)")
+            let what = caFile.map { "cannot read CA certificates from \($0)" } ?? "cannot load the system's CA store"
+            throw .setup(loaded == 1 ? "SSL_new: \(reason)" : "\(what): \(reason)")
         }
         self.context = context
         self.ssl = ssl
@@ -53,7 +50,7 @@ final class TLSConnection {
             let verification = SSL_get_verify_result(ssl)
             if verification != X509_V_OK {
                 ERR_clear_error()
-                throw .certificateRejected(server: server, reason: String(cString: X509_verify_cert_error_string(verification)))
+                throw .certificateRejected(String(cString: X509_verify_cert_error_string(verification)))
             }
             throw failure(result, call: "TLS handshake")
         }
@@ -65,7 +62,7 @@ final class TLSConnection {
     }
 
     /// Writes all of `bytes`.
-    func send(_ bytes: [UInt8]) throws(ClientError) {
+    public func send(_ bytes: [UInt8]) throws(TLSFailure) {
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { SSL_write(ssl, $0.baseAddress! + sent, Int32($0.count - sent)) }
@@ -75,37 +72,37 @@ final class TLSConnection {
     }
 
     /// Appends what has arrived (at least one byte, at most 16 KiB) to `buffer`.
-    func receive(appendingTo buffer: inout [UInt8]) throws(ClientError) {
+    public func receive(appendingTo buffer: inout [UInt8]) throws(TLSFailure) {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         let count = chunk.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
         guard count > 0 else { throw failure(count, call: "SSL_read") }
         buffer.append(contentsOf: chunk[0..<Int(count)])
     }
 
-    /// The `ClientError` for a failed SSL call that returned `result`.
-    private func failure(_ result: Int32, call: String) -> ClientError {
+    /// The `TLSFailure` for a failed SSL call that returned `result`.
+    private func failure(_ result: Int32, call: String) -> TLSFailure {
         let code = errno
         let kind = SSL_get_error(ssl, result)
         defer { ERR_clear_error() }
         switch kind {
         case SSL_ERROR_ZERO_RETURN:
-            return .connectionClosed(server: server)
+            return .closed
         case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
             // A blocking socket's SO_RCVTIMEO or SO_SNDTIMEO ran out.
-            return .timedOut(server: server, seconds: timeoutSeconds)
+            return .timedOut
         case SSL_ERROR_SYSCALL:
             switch code {
-            case EAGAIN: return .timedOut(server: server, seconds: timeoutSeconds)
-            case 0, EPIPE, ECONNRESET: return .connectionClosed(server: server)
-            default: return .connectionFailed(server: server, reason: "\(call): \(String(cString: strerror(code)))")
+            case EAGAIN: return .timedOut
+            case 0, EPIPE, ECONNRESET: return .closed
+            default: return .system("\(call): \(String(cString: strerror(code)))")
             }
         default:
-            return .tlsFailed(server: server, reason: "\(call): \(Self.openSSLError())")
+            return .protocolFailure("\(call): \(Self.openSSLError())")
         }
     }
 
     /// OpenSSL's queued error as text (the oldest), or a placeholder when there is none.
-    private static func openSSLError() -> String {
+    static func openSSLError() -> String {
         let code = ERR_get_error()
         ERR_clear_error()
         guard code != 0 else { return "unknown error" }
@@ -122,4 +119,4 @@ final class TLSConnection {
 }
 
 @available(*, unavailable)
-extension TLSConnection: Sendable {}
+extension TLSSession: Sendable {}

@@ -12,7 +12,7 @@ import RingCastTLS
 /// read: here that moment is the return of the last recv(2). And linking FoundationNetworking
 /// would load libcurl and its TLS, Kerberos and LDAP libraries — 4.4 MiB of RSS — into the
 /// `ringcast` executable, which also runs `ringcast serve`. https goes through OpenSSL directly
-/// (`TLSConnection`). Every call is bounded by `timeoutSeconds`.
+/// (`TLSSession`, RingCastTLS). Every call is bounded by `timeoutSeconds`.
 ///
 /// Used from one thread at a time.
 public final class HTTPClient {

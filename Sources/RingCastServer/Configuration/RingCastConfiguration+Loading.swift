@@ -16,6 +16,10 @@ extension RingCastConfiguration {
                 message: exists ? "cannot read the file" : "no such file (pass --config FILE or run from the repository root)"
             )
         }
+        // Foundation would say only "not valid JSON", and would let a few mistakes through.
+        if let syntax = JSONSyntaxError.first(in: Array(data)) {
+            throw ConfigurationError(file: path, line: syntax.line, column: syntax.column, message: syntax.message)
+        }
         let file: ConfigurationFile
         do {
             file = try JSONDecoder().decode(ConfigurationFile.self, from: data)
@@ -289,6 +293,9 @@ extension DecodingError {
         case is Int.Type: "a whole number"
         case is Double.Type: "a number"
         case is Bool.Type: "true or false"
+        // Foundation names the containers it expected `Dictionary<String, Any>` and `Array<Any>`.
+        case _ where "\(type)".hasPrefix("Dictionary<"): "an object, {…}"
+        case _ where "\(type)".hasPrefix("Array<"): "a list, […]"
         default: "\(type)"
         }
     }

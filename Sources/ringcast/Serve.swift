@@ -50,16 +50,15 @@ struct Serve: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let file = config ?? environment["RINGCAST_CONFIG"] ?? "config/ringcast.json"
 
-        var configuration: RingCastConfiguration
         let server: RingCastServer
         do {
-            configuration = try RingCastConfiguration.load(file: file, environment: environment)
-            if let host { configuration.host = host }
-            if let port { configuration.port = port }
-            if let dataDir { configuration.dataDirectory = dataDir }
-            if let webRoot { configuration.webRoot = webRoot }
-            if let fps { configuration.fps = fps }
-            try configuration.validate(source: "command line")
+            var configuration = try RingCastConfiguration.read(file: file, environment: environment)
+            if let host { configuration.set(\.host, to: host, key: "host", from: "--host") }
+            if let port { configuration.set(\.port, to: port, key: "port", from: "--port") }
+            if let dataDir { configuration.set(\.dataDirectory, to: dataDir, key: "dataDir", from: "--data-dir") }
+            if let webRoot { configuration.set(\.webRoot, to: webRoot, key: "webRoot", from: "--web-root") }
+            if let fps { configuration.set(\.fps, to: fps, key: "fps", from: "--fps") }
+            try configuration.validate()
             server = try buildServer(configuration: configuration, logger: logger)
         } catch {
             throw ValidationError("\(error)")

@@ -23,6 +23,14 @@ struct ConfigSyntaxMistake: CustomTestStringConvertible, Sendable {
     var testDescription: String { name }
 }
 
+/// An environment variable with a bad value, and the start of its error.
+struct EnvironmentMistake: CustomTestStringConvertible, Sendable {
+    var environment: [String: String]
+    var description: String
+
+    var testDescription: String { environment.keys.sorted().joined(separator: ", ") }
+}
+
 @Suite("Configuration")
 struct ConfigurationTests {
     static let shipped = repositoryRoot.appendingPathComponent("config/ringcast.json")
@@ -191,6 +199,53 @@ struct ConfigurationTests {
             _ = try RingCastConfiguration.load(file: file.path, environment: [:])
         } throws: { error in
             "\(error)" == "\(file.path): expected an object, {…}"
+        }
+    }
+
+    static let environmentMistakes: [EnvironmentMistake] = [
+        EnvironmentMistake(
+            environment: ["RINGCAST_TOKEN": "abc"],
+            description: "RINGCAST_TOKEN: a token needs at least 8 characters and no spaces, ';' or ','"),
+        EnvironmentMistake(
+            environment: ["RINGCAST_READ_TOKEN": "short"],
+            description: "RINGCAST_READ_TOKEN: a token needs at least 8 characters and no spaces, ';' or ','"),
+        EnvironmentMistake(
+            environment: ["RINGCAST_TOKEN": "same-token-1", "RINGCAST_READ_TOKEN": "same-token-1"],
+            description: "RINGCAST_READ_TOKEN: must differ from the write token"),
+        EnvironmentMistake(environment: ["RINGCAST_PORT": "70000"], description: "RINGCAST_PORT: expected 0…65535, got 70000"),
+        EnvironmentMistake(
+            environment: ["RINGCAST_PORT": "eighty"], description: #"RINGCAST_PORT: expected a whole number, got "eighty""#),
+        EnvironmentMistake(environment: ["RINGCAST_FPS": "0"], description: "RINGCAST_FPS: expected 1…240, got 0"),
+        EnvironmentMistake(environment: ["RINGCAST_HOST": ""], description: "RINGCAST_HOST: must not be empty"),
+        EnvironmentMistake(environment: ["RINGCAST_DATA_DIR": ""], description: "RINGCAST_DATA_DIR: must not be empty"),
+    ]
+
+    @Test(arguments: environmentMistakes)
+    func badEnvironmentValue_namesTheVariableNotTheFile(_ mistake: EnvironmentMistake) {
+        do {
+            _ = try RingCastConfiguration.load(file: Self.shipped.path, environment: mistake.environment)
+            Issue.record("the mistake was accepted")
+        } catch {
+            #expect(error.file == nil, "\(error)")
+            #expect("\(error)" == mistake.description)
+        }
+    }
+
+    @Test func settingFromAFlag_isNamedInItsError_andAFileValueStillNamesTheFile() throws {
+        var configuration = try RingCastConfiguration.read(file: Self.shipped.path, environment: [:])
+        configuration.set(\.port, to: 70_000, key: "port", from: "--port")
+        #expect {
+            try configuration.validate()
+        } throws: { error in
+            "\(error)" == "--port: expected 0…65535, got 70000"
+        }
+
+        configuration.set(\.port, to: 0, key: "port", from: "--port")
+        configuration.fps = 0
+        #expect {
+            try configuration.validate()
+        } throws: { error in
+            "\(error)" == "\(Self.shipped.path): fps: expected 1…240, got 0"
         }
     }
 }

@@ -14,7 +14,8 @@ struct RingCastCommand: AsyncParsableCommand {
     )
 
     /// ArgumentParser's own `main()`, except that a `CommandFailure` is printed as one line,
-    /// `ringcast: MESSAGE`, instead of `Error: MESSAGE`; the exit status is 1 either way.
+    /// `ringcast: MESSAGE`, instead of `Error: MESSAGE` and the usage text that ArgumentParser adds
+    /// to an error thrown from `run()`; the exit status is 1.
     static func main() async {
         do {
             var command = try parseAsRoot()

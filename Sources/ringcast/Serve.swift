@@ -50,6 +50,8 @@ struct Serve: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let file = config ?? environment["RINGCAST_CONFIG"] ?? "config/ringcast.json"
 
+        // One line, `ringcast: WHERE: WHAT`, and exit status 1: a bad setting is not a usage
+        // error, so ArgumentParser's usage text would only hide the message.
         let server: RingCastServer
         do {
             var configuration = try RingCastConfiguration.read(file: file, environment: environment)
@@ -61,7 +63,7 @@ struct Serve: ParsableCommand {
             try configuration.validate()
             server = try buildServer(configuration: configuration, logger: logger)
         } catch {
-            throw ValidationError("\(error)")
+            throw CommandFailure("\(error)")
         }
 
         // Signals are turned into stop() on a Dispatch queue: lws_cancel_service is not

@@ -228,4 +228,44 @@ struct CommandLineTests {
         #expect(try await serve.waitForExit() != 0)
         #expect(serve.stderr.contains("bad.json") && serve.stderr.contains("prot"), "stderr: \(serve.stderr)")
     }
+
+    @Test func serve_withAConfigThatIsNotJSON_printsOneLineWithTheLineAndColumn_andNoUsage() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("broken.json")
+        try "{\n  \"port\": 8080\n  \"fps\": 60\n}\n".write(to: file, atomically: true, encoding: .utf8)
+
+        let serve = try await TestProcess(["serve", "--config", file.path, "--port", "0", "--data-dir", directory.path])
+        #expect(try await serve.waitForExit() == 1)
+        #expect(serve.stderr == "ringcast: \(file.path):3:3: expected \",\" or \"}\", found the string \"fps\"\n")
+        #expect(serve.stdout.isEmpty)
+    }
+
+    @Test func serve_withAShortTokenInTheEnvironment_namesTheVariable() async throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let serve = try await TestProcess(
+            ["serve", "--port", "0", "--data-dir", data.path], environment: ["RINGCAST_TOKEN": "abc"])
+        #expect(try await serve.waitForExit() == 1)
+        #expect(serve.stderr == "ringcast: RINGCAST_TOKEN: a token needs at least 8 characters and no spaces, ';' or ','\n")
+    }
+
+    @Test func serve_withABadFlag_namesTheFlag_andAFlagOverridesABadVariable() async throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let port = try await TestProcess(["serve", "--port", "70000", "--data-dir", data.path])
+        #expect(try await port.waitForExit() == 1)
+        #expect(port.stderr == "ringcast: --port: expected 0…65535, got 70000\n")
+        let fps = try await TestProcess(["serve", "--port", "0", "--fps", "0", "--data-dir", data.path])
+        #expect(try await fps.waitForExit() == 1)
+        #expect(fps.stderr == "ringcast: --fps: expected 1…240, got 0\n")
+
+        // RINGCAST_PORT is out of range, but --port replaces it before anything is checked.
+        let serve = try await TestProcess(
+            ["serve", "--port", "0", "--data-dir", data.path], environment: ["RINGCAST_PORT": "70000"])
+        _ = try await serve.waitForLine { $0.hasPrefix("listening on ") }
+        serve.signal(SIGTERM)
+        #expect(try await serve.waitForExit() == 0, "stderr: \(serve.stderr)")
+    }
 }

@@ -268,4 +268,71 @@ struct CommandLineTests {
         serve.signal(SIGTERM)
         #expect(try await serve.waitForExit() == 0, "stderr: \(serve.stderr)")
     }
+
+    @Test func push_withSpringsAndColours_setsTheRings() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let url = "http://127.0.0.1:\(server.port)"
+        let pushes: [(ring: String, value: String, flags: [String])] = [
+            ("move", "0.5", ["--animation", "bouncy"]),
+            ("exercise", "0.7", ["--animation", "spring", "--response", "0.5", "--damping", "0.7"]),
+            ("stand", "0.9", ["--duration", "0.5", "--bounce", "0.3"]),
+            ("task2", "0.2", ["--animation", "spring"]),
+            ("task1", "1.25", ["--animation", "snappy", "--colors", "#9b59b6, #8E44AD", "--label-color", "#ffeeddcc"]),
+            // The old spelling still works.
+            ("task3", "0.3", ["--curve", "easeOut", "--duration", "0.2"]),
+        ]
+        for push in pushes {
+            let process = try await TestProcess(["push", "main", push.ring, push.value, "--server", url] + push.flags)
+            #expect(try await process.waitForExit() == 0, "\(push.flags): \(process.stderr)")
+        }
+
+        let snapshot = try await onOwnThread { try server.http.get("/api/v1/boards/main").decode(TestSnapshot.self) }
+        for push in pushes {
+            #expect(snapshot[ring: push.ring]?.target == Double(push.value), "\(push.ring)")
+        }
+        #expect(snapshot[ring: "task1"]?.colors == ["#9b59b6ff", "#8e44adff"])
+    }
+
+    @Test func push_refusesAnUnknownAnimationOrABadValue_inOneLineListingTheChoices() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let url = "http://127.0.0.1:\(server.port)"
+        let before = try await onOwnThread { try server.http.get("/api/v1/boards/main").headers["etag"] }
+        let refusals: [(flags: [String], message: String)] = [
+            (
+                ["--animation", "wobbly"],
+                #"unknown animation "wobbly"; use none, a curve (linear, easeIn, easeOut, easeInOut), "#
+                    + "a spring preset (smooth, snappy, bouncy) or spring"
+            ),
+            (["--animation", "easeOut", "--response", "0.5"], "--response applies to --animation spring, not easeOut"),
+            (
+                ["--response", "0.5", "--bounce", "0.2"],
+                "--response does not go with --bounce: a spring takes --response and --damping, or --duration and --bounce"
+            ),
+            (["--animation", "none", "--duration", "1"], "--duration has no meaning with --animation none"),
+            (["--damping", "0"], "--damping must be more than 0 and at most 10 (1 = no overshoot), got 0"),
+            (["--bounce", "1"], "--bounce must be more than -1 and less than 1 (0 = no bounce), got 1"),
+            (["--duration", "61"], "--duration must be more than 0 and at most 60 seconds, got 61"),
+            (
+                ["--colors", "#9b59b6"],
+                ##"--colors takes two colours, start and end, such as '#9b59b6,#8e44ad'; got 1 in "#9b59b6""##
+            ),
+            (
+                ["--colors", "#9b59b6,crimson"],
+                #"--colors: "crimson" is not a colour; expected #rrggbb or #rrggbbaa, such as #2ecc71"#
+            ),
+            (
+                ["--curve", "easeIn", "--animation", "easeOut"],
+                "--curve and --animation both given; use --animation (--curve is its old name)"
+            ),
+        ]
+        for refusal in refusals {
+            let process = try await TestProcess(["push", "main", "move", "0.5", "--server", url] + refusal.flags)
+            #expect(try await process.waitForExit() == 1, "\(refusal.flags)")
+            #expect(process.stderr == "ringcast: \(refusal.message)\n", "\(refusal.flags)")
+        }
+        let after = try await onOwnThread { try server.http.get("/api/v1/boards/main").headers["etag"] }
+        #expect(after == before, "nothing was sent")
+    }
 }

@@ -107,10 +107,10 @@ struct CommandLineTests {
         #expect(parts.count == 3 && parts.allSatisfy { Int($0) != nil }, "a version such as 0.4.0: \(version.stdout)")
     }
 
-    @Test func help_listsServePushAndGet_andNoLongerBench() async throws {
+    @Test func help_listsServePushGetAndCountdown_andNoLongerBench() async throws {
         let help = try await TestProcess(["--help"])
         #expect(try await help.waitForExit() == 0, "stderr: \(help.stderr)")
-        for command in ["serve", "push", "get"] {
+        for command in ["serve", "push", "get", "countdown"] {
             #expect(help.stdout.contains("  \(command) "), "\(command) in: \(help.stdout)")
         }
         #expect(!help.stdout.contains("bench"), "the load generator is ringcast-bench now: \(help.stdout)")
@@ -334,5 +334,38 @@ struct CommandLineTests {
         }
         let after = try await onOwnThread { try server.http.get("/api/v1/boards/main").headers["etag"] }
         #expect(after == before, "nothing was sent")
+    }
+
+    @Test func countdown_startsAndCancels_andReportsTheServersMessage() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let url = "http://127.0.0.1:\(server.port)"
+        struct Board: Decodable {
+            struct Countdown: Decodable { var seconds: Double }
+            var countdown: Countdown?
+        }
+        let board = { @Sendable in try server.http.get("/api/v1/boards/main").decode(Board.self) }
+
+        let start = try await TestProcess(["countdown", "main", "30", "--server", url])
+        #expect(try await start.waitForExit() == 0, "stderr: \(start.stderr)")
+        #expect(start.stdout == "main: countdown of 30 s started\n")
+        #expect(try await onOwnThread(board).countdown?.seconds == 30)
+
+        let cancel = try await TestProcess(["countdown", "main", "--cancel", "--server", url])
+        #expect(try await cancel.waitForExit() == 0, "stderr: \(cancel.stderr)")
+        #expect(cancel.stdout == "main: countdown cancelled\n")
+        #expect(try await onOwnThread(board).countdown == nil)
+
+        let refusals: [(arguments: [String], message: String)] = [
+            (["main", "0"], "seconds must be more than 0 and at most 86400 (a day), got 0"),
+            (["main"], "give SECONDS to start the countdown (e.g. ringcast countdown main 30), or --cancel"),
+            (["main", "5", "--cancel"], "give SECONDS to start the countdown, or --cancel to stop it, not both"),
+            (["nope", "5"], #"no board named "nope""#),
+        ]
+        for refusal in refusals {
+            let process = try await TestProcess(["countdown"] + refusal.arguments + ["--server", url])
+            #expect(try await process.waitForExit() == 1, "\(refusal.arguments)")
+            #expect(process.stderr == "ringcast: \(refusal.message)\n", "\(refusal.arguments)")
+        }
     }
 }

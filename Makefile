@@ -10,6 +10,9 @@ APT_PACKAGES := libwebsockets-dev libssl-dev libcap-dev libsqlite3-dev pkg-confi
 # driver and no Python package beyond pytest) against the real server.
 BROWSER_APT_PACKAGES := chromium nginx
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# `make run PORT=9090` serves on another port (a PORT in the environment counts too, as for every
+# make variable); RUN_ARGS passes any other `ringcast serve` flag, e.g. RUN_ARGS='--data-dir /tmp/rings'.
+PORT ?=
 RUN_ARGS ?=
 PYTEST_ARGS ?=
 
@@ -60,7 +63,7 @@ build: deps
 	$(SWIFT) build -c release
 
 run: build
-	.build/release/ringcast serve $(RUN_ARGS)
+	.build/release/ringcast serve $(if $(PORT),--port $(PORT)) $(RUN_ARGS)
 
 test: deps python-deps browser-deps
 	$(SWIFT) build --build-tests

@@ -74,7 +74,7 @@ public final class RingCastServer: Sendable {
     public func reload(_ configuration: RingCastConfiguration, completion: (@Sendable (Bool) -> Void)? = nil) {
         let stored: [StoredRecord]
         do {
-            try configuration.validate(source: "reload")
+            try configuration.validate()
             stored = try store.loadAll()
         } catch {
             return reloadFailed(error, completion: completion)
@@ -108,14 +108,14 @@ public final class RingCastServer: Sendable {
 /// the port and wires the routes. The port is listening when this returns.
 public func buildServer(configuration: RingCastConfiguration, logger: Logger = Logger(label: "ringcast")) throws -> RingCastServer
 {
-    try configuration.validate(source: "configuration")
+    try configuration.validate()
     var webRoot: String?
     if let root = configuration.webRoot {
         let absolute = URL(fileURLWithPath: root).standardizedFileURL.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: absolute + "/index.html", isDirectory: &isDirectory), !isDirectory.boolValue
         else {
-            throw ConfigurationError(file: "configuration", key: "webRoot", message: "\(absolute) has no index.html")
+            throw configuration.error(key: "webRoot", "\(absolute) has no index.html")
         }
         webRoot = absolute
     }
@@ -136,11 +136,8 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
     var document: [UInt8]?
     if let path = configuration.openAPIDocument {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError(
-                file: "configuration",
-                key: "openAPIDocument",
-                message: "cannot read \(URL(fileURLWithPath: path).standardizedFileURL.path)"
-            )
+            throw configuration.error(
+                key: "openAPIDocument", "cannot read \(URL(fileURLWithPath: path).standardizedFileURL.path)")
         }
         document = Array(data)
     }

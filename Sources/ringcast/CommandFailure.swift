@@ -1,7 +1,8 @@
 import RingCastClient
 
-/// Why a client command (`push`, `get`) failed, in one line for a person: `RingCastCommand.main`
-/// prints it as `ringcast: MESSAGE` and exits with status 1.
+/// Why a command failed, in one line for a person (a bad value, a config error, the server's
+/// answer): `RingCastCommand.main` prints it as `ringcast: MESSAGE`, with no usage text, and exits
+/// with status 1.
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
 

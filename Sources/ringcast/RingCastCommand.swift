@@ -10,11 +10,12 @@ struct RingCastCommand: AsyncParsableCommand {
         commandName: "ringcast",
         abstract: "Live progress rings: push over REST, animate on the server, draw in every browser.",
         version: version,
-        subcommands: [Serve.self, Push.self, Get.self]
+        subcommands: [Serve.self, Push.self, Get.self, CountdownCommand.self]
     )
 
     /// ArgumentParser's own `main()`, except that a `CommandFailure` is printed as one line,
-    /// `ringcast: MESSAGE`, instead of `Error: MESSAGE`; the exit status is 1 either way.
+    /// `ringcast: MESSAGE`, instead of `Error: MESSAGE` and the usage text that ArgumentParser adds
+    /// to an error thrown from `run()`; the exit status is 1.
     static func main() async {
         do {
             var command = try parseAsRoot()

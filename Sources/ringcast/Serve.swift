@@ -58,6 +58,8 @@ struct Serve: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let file = config ?? environment["RINGCAST_CONFIG"] ?? "config/ringcast.json"
 
+        // One line, `ringcast: WHERE: WHAT`, and exit status 1: a bad setting is not a usage
+        // error, so ArgumentParser's usage text would only hide the message.
         let overrides = Overrides(
             host: host, port: port, dataDir: dataDir, webRoot: webRoot, fps: fps, tlsCert: tlsCert, tlsKey: tlsKey)
         let server: RingCastServer
@@ -65,7 +67,7 @@ struct Serve: ParsableCommand {
             let configuration = try overrides.load(file: file, environment: environment)
             server = try buildServer(configuration: configuration, logger: logger)
         } catch {
-            throw ValidationError("\(error)")
+            throw CommandFailure("\(error)")
         }
 
         // Signals are turned into stop() on a Dispatch queue: lws_cancel_service is not
@@ -114,17 +116,18 @@ private struct Overrides: Sendable {
     var tlsCert: String?
     var tlsKey: String?
 
-    /// The config file, then the environment, then these flags; checked.
+    /// The config file, then the environment, then these flags; checked. An error names the flag
+    /// or variable that set the value, else the file and its key.
     func load(file: String, environment: [String: String]) throws -> RingCastConfiguration {
-        var configuration = try RingCastConfiguration.load(file: file, environment: environment)
-        if let host { configuration.host = host }
-        if let port { configuration.port = port }
-        if let dataDir { configuration.dataDirectory = dataDir }
-        if let webRoot { configuration.webRoot = webRoot }
-        if let fps { configuration.fps = fps }
-        if let tlsCert { configuration.tlsCertificate = tlsCert }
-        if let tlsKey { configuration.tlsKey = tlsKey }
-        try configuration.validate(source: "command line")
+        var configuration = try RingCastConfiguration.read(file: file, environment: environment)
+        if let host { configuration.set(\.host, to: host, key: "host", from: "--host") }
+        if let port { configuration.set(\.port, to: port, key: "port", from: "--port") }
+        if let dataDir { configuration.set(\.dataDirectory, to: dataDir, key: "dataDir", from: "--data-dir") }
+        if let webRoot { configuration.set(\.webRoot, to: webRoot, key: "webRoot", from: "--web-root") }
+        if let fps { configuration.set(\.fps, to: fps, key: "fps", from: "--fps") }
+        if let tlsCert { configuration.set(\.tlsCertificate, to: tlsCert, key: "tls.cert", from: "--tls-cert") }
+        if let tlsKey { configuration.set(\.tlsKey, to: tlsKey, key: "tls.key", from: "--tls-key") }
+        try configuration.validate()
         return configuration
     }
 }

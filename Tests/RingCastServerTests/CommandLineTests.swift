@@ -107,10 +107,10 @@ struct CommandLineTests {
         #expect(parts.count == 3 && parts.allSatisfy { Int($0) != nil }, "a version such as 0.4.0: \(version.stdout)")
     }
 
-    @Test func help_listsServePushAndGet_andNoLongerBench() async throws {
+    @Test func help_listsServePushGetAndCountdown_andNoLongerBench() async throws {
         let help = try await TestProcess(["--help"])
         #expect(try await help.waitForExit() == 0, "stderr: \(help.stderr)")
-        for command in ["serve", "push", "get"] {
+        for command in ["serve", "push", "get", "countdown"] {
             #expect(help.stdout.contains("  \(command) "), "\(command) in: \(help.stdout)")
         }
         #expect(!help.stdout.contains("bench"), "the load generator is ringcast-bench now: \(help.stdout)")
@@ -227,5 +227,145 @@ struct CommandLineTests {
         let serve = try await TestProcess(["serve", "--config", file.path, "--port", "0"])
         #expect(try await serve.waitForExit() != 0)
         #expect(serve.stderr.contains("bad.json") && serve.stderr.contains("prot"), "stderr: \(serve.stderr)")
+    }
+
+    @Test func serve_withAConfigThatIsNotJSON_printsOneLineWithTheLineAndColumn_andNoUsage() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("broken.json")
+        try "{\n  \"port\": 8080\n  \"fps\": 60\n}\n".write(to: file, atomically: true, encoding: .utf8)
+
+        let serve = try await TestProcess(["serve", "--config", file.path, "--port", "0", "--data-dir", directory.path])
+        #expect(try await serve.waitForExit() == 1)
+        #expect(serve.stderr == "ringcast: \(file.path):3:3: expected \",\" or \"}\", found the string \"fps\"\n")
+        #expect(serve.stdout.isEmpty)
+    }
+
+    @Test func serve_withAShortTokenInTheEnvironment_namesTheVariable() async throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let serve = try await TestProcess(
+            ["serve", "--port", "0", "--data-dir", data.path], environment: ["RINGCAST_TOKEN": "abc"])
+        #expect(try await serve.waitForExit() == 1)
+        #expect(serve.stderr == "ringcast: RINGCAST_TOKEN: a token needs at least 8 characters and no spaces, ';' or ','\n")
+    }
+
+    @Test func serve_withABadFlag_namesTheFlag_andAFlagOverridesABadVariable() async throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let port = try await TestProcess(["serve", "--port", "70000", "--data-dir", data.path])
+        #expect(try await port.waitForExit() == 1)
+        #expect(port.stderr == "ringcast: --port: expected 0…65535, got 70000\n")
+        let fps = try await TestProcess(["serve", "--port", "0", "--fps", "0", "--data-dir", data.path])
+        #expect(try await fps.waitForExit() == 1)
+        #expect(fps.stderr == "ringcast: --fps: expected 1…240, got 0\n")
+
+        // RINGCAST_PORT is out of range, but --port replaces it before anything is checked.
+        let serve = try await TestProcess(
+            ["serve", "--port", "0", "--data-dir", data.path], environment: ["RINGCAST_PORT": "70000"])
+        _ = try await serve.waitForLine { $0.hasPrefix("listening on ") }
+        serve.signal(SIGTERM)
+        #expect(try await serve.waitForExit() == 0, "stderr: \(serve.stderr)")
+    }
+
+    @Test func push_withSpringsAndColours_setsTheRings() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let url = "http://127.0.0.1:\(server.port)"
+        let pushes: [(ring: String, value: String, flags: [String])] = [
+            ("move", "0.5", ["--animation", "bouncy"]),
+            ("exercise", "0.7", ["--animation", "spring", "--response", "0.5", "--damping", "0.7"]),
+            ("stand", "0.9", ["--duration", "0.5", "--bounce", "0.3"]),
+            ("task2", "0.2", ["--animation", "spring"]),
+            ("task1", "1.25", ["--animation", "snappy", "--colors", "#9b59b6, #8E44AD", "--label-color", "#ffeeddcc"]),
+            // The old spelling still works.
+            ("task3", "0.3", ["--curve", "easeOut", "--duration", "0.2"]),
+        ]
+        for push in pushes {
+            let process = try await TestProcess(["push", "main", push.ring, push.value, "--server", url] + push.flags)
+            #expect(try await process.waitForExit() == 0, "\(push.flags): \(process.stderr)")
+        }
+
+        let snapshot = try await onOwnThread { try server.http.get("/api/v1/boards/main").decode(TestSnapshot.self) }
+        for push in pushes {
+            #expect(snapshot[ring: push.ring]?.target == Double(push.value), "\(push.ring)")
+        }
+        #expect(snapshot[ring: "task1"]?.colors == ["#9b59b6ff", "#8e44adff"])
+    }
+
+    @Test func push_refusesAnUnknownAnimationOrABadValue_inOneLineListingTheChoices() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let url = "http://127.0.0.1:\(server.port)"
+        let before = try await onOwnThread { try server.http.get("/api/v1/boards/main").headers["etag"] }
+        let refusals: [(flags: [String], message: String)] = [
+            (
+                ["--animation", "wobbly"],
+                #"unknown animation "wobbly"; use none, a curve (linear, easeIn, easeOut, easeInOut), "#
+                    + "a spring preset (smooth, snappy, bouncy) or spring"
+            ),
+            (["--animation", "easeOut", "--response", "0.5"], "--response applies to --animation spring, not easeOut"),
+            (
+                ["--response", "0.5", "--bounce", "0.2"],
+                "--response does not go with --bounce: a spring takes --response and --damping, or --duration and --bounce"
+            ),
+            (["--animation", "none", "--duration", "1"], "--duration has no meaning with --animation none"),
+            (["--damping", "0"], "--damping must be more than 0 and at most 10 (1 = no overshoot), got 0"),
+            (["--bounce", "1"], "--bounce must be more than -1 and less than 1 (0 = no bounce), got 1"),
+            (["--duration", "61"], "--duration must be more than 0 and at most 60 seconds, got 61"),
+            (
+                ["--colors", "#9b59b6"],
+                ##"--colors takes two colours, start and end, such as '#9b59b6,#8e44ad'; got 1 in "#9b59b6""##
+            ),
+            (
+                ["--colors", "#9b59b6,crimson"],
+                #"--colors: "crimson" is not a colour; expected #rrggbb or #rrggbbaa, such as #2ecc71"#
+            ),
+            (
+                ["--curve", "easeIn", "--animation", "easeOut"],
+                "--curve and --animation both given; use --animation (--curve is its old name)"
+            ),
+        ]
+        for refusal in refusals {
+            let process = try await TestProcess(["push", "main", "move", "0.5", "--server", url] + refusal.flags)
+            #expect(try await process.waitForExit() == 1, "\(refusal.flags)")
+            #expect(process.stderr == "ringcast: \(refusal.message)\n", "\(refusal.flags)")
+        }
+        let after = try await onOwnThread { try server.http.get("/api/v1/boards/main").headers["etag"] }
+        #expect(after == before, "nothing was sent")
+    }
+
+    @Test func countdown_startsAndCancels_andReportsTheServersMessage() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let url = "http://127.0.0.1:\(server.port)"
+        struct Board: Decodable {
+            struct Countdown: Decodable { var seconds: Double }
+            var countdown: Countdown?
+        }
+        let board = { @Sendable in try server.http.get("/api/v1/boards/main").decode(Board.self) }
+
+        let start = try await TestProcess(["countdown", "main", "30", "--server", url])
+        #expect(try await start.waitForExit() == 0, "stderr: \(start.stderr)")
+        #expect(start.stdout == "main: countdown of 30 s started\n")
+        #expect(try await onOwnThread(board).countdown?.seconds == 30)
+
+        let cancel = try await TestProcess(["countdown", "main", "--cancel", "--server", url])
+        #expect(try await cancel.waitForExit() == 0, "stderr: \(cancel.stderr)")
+        #expect(cancel.stdout == "main: countdown cancelled\n")
+        #expect(try await onOwnThread(board).countdown == nil)
+
+        let refusals: [(arguments: [String], message: String)] = [
+            (["main", "0"], "seconds must be more than 0 and at most 86400 (a day), got 0"),
+            (["main"], "give SECONDS to start the countdown (e.g. ringcast countdown main 30), or --cancel"),
+            (["main", "5", "--cancel"], "give SECONDS to start the countdown, or --cancel to stop it, not both"),
+            (["nope", "5"], #"no board named "nope""#),
+        ]
+        for refusal in refusals {
+            let process = try await TestProcess(["countdown"] + refusal.arguments + ["--server", url])
+            #expect(try await process.waitForExit() == 1, "\(refusal.arguments)")
+            #expect(process.stderr == "ringcast: \(refusal.message)\n", "\(refusal.arguments)")
+        }
     }
 }

@@ -12,6 +12,25 @@ struct ConfigMistake: CustomTestStringConvertible, Sendable {
     var testDescription: String { name }
 }
 
+/// A config file that is not JSON, and where and what its error must say.
+struct ConfigSyntaxMistake: CustomTestStringConvertible, Sendable {
+    var name: String
+    var text: String
+    var line: Int
+    var column: Int
+    var message: String
+
+    var testDescription: String { name }
+}
+
+/// An environment variable with a bad value, and the start of its error.
+struct EnvironmentMistake: CustomTestStringConvertible, Sendable {
+    var environment: [String: String]
+    var description: String
+
+    var testDescription: String { environment.keys.sorted().joined(separator: ", ") }
+}
+
 @Suite("Configuration")
 struct ConfigurationTests {
     static let shipped = repositoryRoot.appendingPathComponent("config/ringcast.json")
@@ -102,6 +121,148 @@ struct ConfigurationTests {
             #expect(error.file == file.path)
             #expect(error.key == mistake.key, "\(error)")
             #expect(!error.message.isEmpty)
+        }
+    }
+
+    static let syntaxMistakes: [ConfigSyntaxMistake] = [
+        ConfigSyntaxMistake(
+            name: "missing comma", text: "{\n  \"port\": 8080\n  \"fps\": 60\n}\n", line: 3, column: 3,
+            message: #"expected "," or "}", found the string "fps""#),
+        ConfigSyntaxMistake(
+            name: "comma before }", text: "{\n  \"port\": 8080,\n}\n", line: 2, column: 15,
+            message: #"a comma after the last member; JSON allows none before "}""#),
+        ConfigSyntaxMistake(
+            name: "comma before ]", text: #"{"allowedOrigins": ["http://a",]}"#, line: 1, column: 31,
+            message: #"a comma after the last element; JSON allows none before "]""#),
+        ConfigSyntaxMistake(
+            name: "a misspelt literal", text: #"{"host": tru}"#, line: 1, column: 10,
+            message: #"expected a value (a string, number, object, array, true, false or null), found "tru""#),
+        ConfigSyntaxMistake(
+            name: "a comment", text: "{\n  // the port\n  \"port\": 1\n}", line: 2, column: 3, message: "JSON allows no comments"),
+        ConfigSyntaxMistake(
+            name: "single quotes", text: "{'port': 1}", line: 1, column: 2,
+            message: "expected a key in double quotes; JSON strings take double quotes, not single"),
+        ConfigSyntaxMistake(
+            name: "missing colon", text: #"{"port" 1}"#, line: 1, column: 9,
+            message: #"expected ":" after the key "port", found "1""#),
+        ConfigSyntaxMistake(
+            name: "cut short", text: "{\"port\": 8080", line: 1, column: 14,
+            message: #"expected "," or "}", found the end of the file"#),
+        ConfigSyntaxMistake(
+            name: "a string never closed", text: "{\"host\": \"localhost}", line: 1, column: 10,
+            message: #"this string has no closing ""#),
+        ConfigSyntaxMistake(
+            name: "a tab in a string", text: "{\"host\": \"a\tb\"}", line: 1, column: 12,
+            message: #"a control character (a line break or tab) inside a string; write it as \n or \t"#),
+        ConfigSyntaxMistake(
+            name: "a bad escape", text: #"{"webRoot": "C:\web"}"#, line: 1, column: 16,
+            message: #"invalid escape "\w"; a backslash in a string is written \\"#),
+        ConfigSyntaxMistake(
+            name: "a leading zero", text: #"{"port": 08080}"#, line: 1, column: 10,
+            message: "a number cannot have a leading zero (write 8, not 08)"),
+        ConfigSyntaxMistake(
+            name: "a key twice", text: "{\n  \"port\": 1,\n  \"port\": 2\n}", line: 3, column: 3,
+            message: #"the key "port" appears twice in this object (first at 2:3)"#),
+        ConfigSyntaxMistake(
+            name: "columns count characters", text: #"{"host": "Zürich", x}"#, line: 1, column: 20,
+            message: #"expected a key in double quotes, found "x""#),
+        ConfigSyntaxMistake(
+            name: "text after the end", text: "{}\n{}", line: 2, column: 1,
+            message: #"unexpected text after the end of the JSON, found "{""#),
+        ConfigSyntaxMistake(
+            name: "empty file", text: "", line: 1, column: 1,
+            message: "expected a value (a string, number, object, array, true, false or null), found the end of the file"),
+    ]
+
+    @Test(arguments: syntaxMistakes)
+    func configThatIsNotJSON_namesTheLineAndColumn(_ mistake: ConfigSyntaxMistake) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try mistake.text.write(to: file, atomically: true, encoding: .utf8)
+
+        do {
+            _ = try RingCastConfiguration.load(file: file.path, environment: [:])
+            Issue.record("the mistake was accepted")
+        } catch {
+            #expect(error.line == mistake.line && error.column == mistake.column, "\(error)")
+            #expect(error.message == mistake.message)
+            #expect("\(error)" == "\(file.path):\(mistake.line):\(mistake.column): \(mistake.message)")
+        }
+    }
+
+    @Test func missingCommaInTheShippedConfig_isReportedOnTheLineOfTheNextKey() throws {
+        let original = try String(contentsOf: Self.shipped, encoding: .utf8)
+        let range = try #require(original.range(of: #""port": 8080,"#))
+        let edited = original.replacingCharacters(in: range, with: #""port": 8080"#)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try edited.write(to: file, atomically: true, encoding: .utf8)
+        // The key after "port" starts the next line, after the same indentation.
+        let portLine = original[..<range.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).count
+        let indentation = original[..<range.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).last?.count ?? 0
+
+        #expect {
+            _ = try RingCastConfiguration.load(file: file.path, environment: [:])
+        } throws: { error in
+            "\(error)".hasPrefix("\(file.path):\(portLine + 1):\(indentation + 1): expected \",\" or \"}\", found the string ")
+        }
+    }
+
+    @Test func aListWhereTheConfigNeedsAnObject_saysSo() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try "[]".write(to: file, atomically: true, encoding: .utf8)
+        #expect {
+            _ = try RingCastConfiguration.load(file: file.path, environment: [:])
+        } throws: { error in
+            "\(error)" == "\(file.path): expected an object, {…}"
+        }
+    }
+
+    static let environmentMistakes: [EnvironmentMistake] = [
+        EnvironmentMistake(
+            environment: ["RINGCAST_TOKEN": "abc"],
+            description: "RINGCAST_TOKEN: a token needs at least 8 characters and no spaces, ';' or ','"),
+        EnvironmentMistake(
+            environment: ["RINGCAST_READ_TOKEN": "short"],
+            description: "RINGCAST_READ_TOKEN: a token needs at least 8 characters and no spaces, ';' or ','"),
+        EnvironmentMistake(
+            environment: ["RINGCAST_TOKEN": "same-token-1", "RINGCAST_READ_TOKEN": "same-token-1"],
+            description: "RINGCAST_READ_TOKEN: must differ from the write token"),
+        EnvironmentMistake(environment: ["RINGCAST_PORT": "70000"], description: "RINGCAST_PORT: expected 0…65535, got 70000"),
+        EnvironmentMistake(
+            environment: ["RINGCAST_PORT": "eighty"], description: #"RINGCAST_PORT: expected a whole number, got "eighty""#),
+        EnvironmentMistake(environment: ["RINGCAST_FPS": "0"], description: "RINGCAST_FPS: expected 1…240, got 0"),
+        EnvironmentMistake(environment: ["RINGCAST_HOST": ""], description: "RINGCAST_HOST: must not be empty"),
+        EnvironmentMistake(environment: ["RINGCAST_DATA_DIR": ""], description: "RINGCAST_DATA_DIR: must not be empty"),
+    ]
+
+    @Test(arguments: environmentMistakes)
+    func badEnvironmentValue_namesTheVariableNotTheFile(_ mistake: EnvironmentMistake) {
+        do {
+            _ = try RingCastConfiguration.load(file: Self.shipped.path, environment: mistake.environment)
+            Issue.record("the mistake was accepted")
+        } catch {
+            #expect(error.file == nil, "\(error)")
+            #expect("\(error)" == mistake.description)
+        }
+    }
+
+    @Test func settingFromAFlag_isNamedInItsError_andAFileValueStillNamesTheFile() throws {
+        var configuration = try RingCastConfiguration.read(file: Self.shipped.path, environment: [:])
+        configuration.set(\.port, to: 70_000, key: "port", from: "--port")
+        #expect {
+            try configuration.validate()
+        } throws: { error in
+            "\(error)" == "--port: expected 0…65535, got 70000"
+        }
+
+        configuration.set(\.port, to: 0, key: "port", from: "--port")
+        configuration.fps = 0
+        #expect {
+            try configuration.validate()
+        } throws: { error in
+            "\(error)" == "\(Self.shipped.path): fps: expected 1…240, got 0"
         }
     }
 }

@@ -88,13 +88,16 @@ struct ReloadTests {
         #expect(new == 200)
         try await viewer.waitUntil("the push with the new token") { $0.last?.frame?[ring: "move"]?.p == 0.75 }
         #expect(viewer.closeCode == nil, "the viewer was closed by the reload")
-        #expect(serve.stderr.contains("fps: 60 → 30 needs a restart"), "stderr: \(serve.stderr)")
+        #expect(try await serve.waitForStandardError(containing: "fps: 60 → 30 needs a restart"), "stderr: \(serve.stderr)")
 
         // A JSON syntax error: logged with the same words as at start, and nothing changes.
         try "{ \"token\": ".write(to: config, atomically: true, encoding: .utf8)
         serve.signal(SIGHUP)
         #expect(try await Self.waitForMetric("ringcast_config_reload_failures_total", 1, port: port))
-        #expect(serve.stderr.contains("\(config.path): not valid JSON"), "stderr: \(serve.stderr)")
+        #expect(
+            try await serve.waitForStandardError(
+                containing: "reload refused, keeping the running configuration: \(config.path):1:12: expected a value"),
+            "stderr: \(serve.stderr)")
         #expect(try await onOwnThread { try Self.push(port, progress: 0.5, token: "second-token-2").status } == 200)
         try await viewer.waitUntil("a push after the refused reload") { $0.last?.frame?[ring: "move"]?.p == 0.5 }
         #expect(try Self.metric("ringcast_config_reloads_total", port: port) == 1)
@@ -124,7 +127,8 @@ struct ReloadTests {
         serve.signal(SIGHUP)
         #expect(try await Self.waitForMetric("ringcast_config_reload_failures_total", 1, port: port))
         #expect(
-            serve.stderr.contains("\(config.path): limits.maxViewers: expected 1…1000000, got 0"), "stderr: \(serve.stderr)")
+            try await serve.waitForStandardError(containing: "\(config.path): limits.maxViewers: expected 1…1000000, got 0"),
+            "stderr: \(serve.stderr)")
         let (old, new) = try await onOwnThread {
             (
                 try Self.push(port, progress: 0.5, token: "first-token-1").status,

@@ -125,7 +125,7 @@ struct TLSTests {
         ])
         #expect(try await serve.waitForExit() != 0)
         #expect(
-            serve.stderr.contains("tls.key: \(certificate.otherKey) does not match the certificate \(certificate.certificate)"),
+            serve.stderr.contains("--tls-key: \(certificate.otherKey) does not match the certificate \(certificate.certificate)"),
             "stderr: \(serve.stderr)"
         )
         #expect(!serve.stdout.contains("listening"))
@@ -143,7 +143,7 @@ struct TLSTests {
         ])
         #expect(try await noCertificate.waitForExit() != 0)
         #expect(
-            noCertificate.stderr.contains("tls.cert: cannot read \(missing): No such file or directory"),
+            noCertificate.stderr.contains("--tls-cert: cannot read \(missing): No such file or directory"),
             "stderr: \(noCertificate.stderr)"
         )
 
@@ -152,7 +152,7 @@ struct TLSTests {
             environment: ["RINGCAST_TLS_CERT": certificate.certificate, "RINGCAST_TLS_KEY": missing]
         )
         #expect(try await noKey.waitForExit() != 0)
-        #expect(noKey.stderr.contains("tls.key: cannot read \(missing)"), "stderr: \(noKey.stderr)")
+        #expect(noKey.stderr.contains("RINGCAST_TLS_KEY: cannot read \(missing)"), "stderr: \(noKey.stderr)")
 
         let alone = try await TestProcess([
             "serve", "--port", "0", "--data-dir", data.path, "--tls-cert", certificate.certificate,

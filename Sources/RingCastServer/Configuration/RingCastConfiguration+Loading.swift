@@ -2,9 +2,21 @@ import Foundation
 import RingCastCore
 
 extension RingCastConfiguration {
-    /// Reads a config file, then applies `RINGCAST_*` variables from `environment`.
-    /// Every problem names the file, the key and what was expected.
+    /// Reads a config file, applies `RINGCAST_*` variables from `environment`, and validates the
+    /// result. Every problem names the file and the key, or the variable, and what was expected.
     public static func load(
+        file path: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigurationError) -> RingCastConfiguration {
+        let configuration = try read(file: path, environment: environment)
+        try configuration.validate()
+        return configuration
+    }
+
+    /// Reads a config file and applies `RINGCAST_*` variables from `environment`, without
+    /// validating the settings yet, so that a caller can apply its flags (`set(_:to:key:from:)`)
+    /// and validate once (`validate()`).
+    public static func read(
         file path: String,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigurationError) -> RingCastConfiguration {
@@ -16,6 +28,10 @@ extension RingCastConfiguration {
                 message: exists ? "cannot read the file" : "no such file (pass --config FILE or run from the repository root)"
             )
         }
+        // Foundation would say only "not valid JSON", and would let a few mistakes through.
+        if let syntax = JSONSyntaxError.first(in: Array(data)) {
+            throw ConfigurationError(file: path, line: syntax.line, column: syntax.column, message: syntax.message)
+        }
         let file: ConfigurationFile
         do {
             file = try JSONDecoder().decode(ConfigurationFile.self, from: data)
@@ -26,12 +42,12 @@ extension RingCastConfiguration {
         }
         var configuration = try RingCastConfiguration(file: file, path: path)
         try configuration.applyEnvironment(environment)
-        try configuration.validate(source: path)
         return configuration
     }
 
     init(file: ConfigurationFile, path: String) throws(ConfigurationError) {
         self.init()
+        configFile = path
         if let host = file.host { self.host = host }
         if let port = file.port { self.port = port }
         if let fps = file.fps { self.fps = fps }
@@ -68,25 +84,52 @@ extension RingCastConfiguration {
         func integer(_ name: String) throws(ConfigurationError) -> Int? {
             guard let text = environment[name] else { return nil }
             guard let value = Int(text) else {
-                throw ConfigurationError(file: "environment", key: name, message: "expected a whole number, got \"\(text)\"")
+                throw ConfigurationError(file: nil, key: name, message: "expected a whole number, got \"\(text)\"")
             }
             return value
         }
-        if let host = environment["RINGCAST_HOST"] { self.host = host }
-        if let port = try integer("RINGCAST_PORT") { self.port = port }
-        if let fps = try integer("RINGCAST_FPS") { self.fps = fps }
-        if let webRoot = environment["RINGCAST_WEB_ROOT"] { self.webRoot = webRoot.isEmpty ? nil : webRoot }
-        if let dataDir = environment["RINGCAST_DATA_DIR"] { self.dataDirectory = dataDir }
-        if let token = environment["RINGCAST_TOKEN"] { self.writeToken = token }
-        if let token = environment["RINGCAST_READ_TOKEN"] { self.readToken = token }
-        if let cert = environment["RINGCAST_TLS_CERT"] { self.tlsCertificate = cert.isEmpty ? nil : cert }
-        if let key = environment["RINGCAST_TLS_KEY"] { self.tlsKey = key.isEmpty ? nil : key }
+        if let host = environment["RINGCAST_HOST"] { set(\.host, to: host, key: "host", from: "RINGCAST_HOST") }
+        if let port = try integer("RINGCAST_PORT") { set(\.port, to: port, key: "port", from: "RINGCAST_PORT") }
+        if let fps = try integer("RINGCAST_FPS") { set(\.fps, to: fps, key: "fps", from: "RINGCAST_FPS") }
+        if let webRoot = environment["RINGCAST_WEB_ROOT"] {
+            set(\.webRoot, to: webRoot.isEmpty ? nil : webRoot, key: "webRoot", from: "RINGCAST_WEB_ROOT")
+        }
+        if let dataDir = environment["RINGCAST_DATA_DIR"] {
+            set(\.dataDirectory, to: dataDir, key: "dataDir", from: "RINGCAST_DATA_DIR")
+        }
+        if let token = environment["RINGCAST_TOKEN"] { set(\.writeToken, to: token, key: "token", from: "RINGCAST_TOKEN") }
+        if let token = environment["RINGCAST_READ_TOKEN"] {
+            set(\.readToken, to: token, key: "readToken", from: "RINGCAST_READ_TOKEN")
+        }
+        if let cert = environment["RINGCAST_TLS_CERT"] {
+            set(\.tlsCertificate, to: cert.isEmpty ? nil : cert, key: "tls.cert", from: "RINGCAST_TLS_CERT")
+        }
+        if let key = environment["RINGCAST_TLS_KEY"] {
+            set(\.tlsKey, to: key.isEmpty ? nil : key, key: "tls.key", from: "RINGCAST_TLS_KEY")
+        }
     }
 
-    /// Checks the server settings; `source` names where they came from in the error.
-    public func validate(source: String) throws(ConfigurationError) {
+    /// Sets the setting the file calls `key` from somewhere else, `origin` (an environment variable
+    /// or a flag such as `--port`), so that an error about it names that rather than the file.
+    public mutating func set<Value>(
+        _ setting: WritableKeyPath<RingCastConfiguration, Value>, to value: Value, key: String, from origin: String
+    ) {
+        self[keyPath: setting] = value
+        origins[key] = origin
+    }
+
+    /// An error about the setting the file calls `key`, naming where its value came from: the
+    /// variable or flag that set it, else the config file and the key.
+    public func error(key: String, _ message: String) -> ConfigurationError {
+        if let origin = origins[key] { return ConfigurationError(file: nil, key: origin, message: message) }
+        return ConfigurationError(file: configFile ?? "configuration", key: key, message: message)
+    }
+
+    /// Checks the server settings; an error names the file and the key, or the variable or flag
+    /// the value came from.
+    public func validate() throws(ConfigurationError) {
         func fail(_ key: String, _ message: String) -> ConfigurationError {
-            ConfigurationError(file: source, key: key, message: message)
+            error(key: key, message)
         }
         if host.isEmpty { throw fail("host", "must not be empty") }
         if !(0...65_535).contains(port) { throw fail("port", "expected 0…65535, got \(port)") }
@@ -301,6 +344,9 @@ extension DecodingError {
         case is Int.Type: "a whole number"
         case is Double.Type: "a number"
         case is Bool.Type: "true or false"
+        // Foundation names the containers it expected `Dictionary<String, Any>` and `Array<Any>`.
+        case _ where "\(type)".hasPrefix("Dictionary<"): "an object, {…}"
+        case _ where "\(type)".hasPrefix("Array<"): "a list, […]"
         default: "\(type)"
         }
     }

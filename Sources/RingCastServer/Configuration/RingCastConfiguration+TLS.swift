@@ -14,7 +14,7 @@ extension RingCastConfiguration {
             try TLSFileCheck.check(certificatePath: files.certificatePath, privateKeyPath: files.privateKeyPath)
         } catch {
             let key = error.file == .certificate ? "tls.cert" : "tls.key"
-            throw ConfigurationError(file: "configuration", key: key, message: error.message)
+            throw self.error(key: key, error.message)
         }
         return files
     }

@@ -40,6 +40,11 @@ public struct RingCastConfiguration: Sendable {
     public var tlsKey: String?
     /// The boards, in the order `GET /api/v1/boards` lists them.
     public var boards: [BoardSpec] = []
+    /// The config file these settings were read from; nil for settings built in code.
+    public var configFile: String?
+    /// The settings that did not come from the file, by the file's key (`port`), with what set them
+    /// (`RINGCAST_PORT`, `--port`): an error about one names that. See `set(_:to:key:from:)`.
+    public var origins: [String: String] = [:]
 
     public init() {}
 

@@ -124,6 +124,17 @@ final class TestProcess: Sendable {
         throw ViewerError.timeout("no matching line on stdout; stdout: \(stdout) stderr: \(stderr)")
     }
 
+    /// Waits (at most `timeout` seconds) for standard error to contain `text`; true when it did.
+    /// The child's log lines reach the pipe after whatever it did first (a metric, an answer).
+    func waitForStandardError(containing text: String, timeout: Double = 5) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if stderr.contains(text) { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return stderr.contains(text)
+    }
+
     /// Waits for the process to exit (its output read to the end) and returns its exit code, or
     /// the number of the signal that ended it. Past `timeout` the child is killed and this throws.
     func waitForExit(timeout: Double = 10) async throws -> Int32 {

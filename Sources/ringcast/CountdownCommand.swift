@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import RingCastCore
+
+/// `ringcast countdown`: starts, restarts or cancels a board's countdown ring.
+struct CountdownCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "countdown",
+        abstract: "Start (or restart) a board's countdown ring, or cancel it.",
+        discussion: """
+            Sends POST /api/v1/boards/BOARD/countdown with {"seconds":SECONDS}, or DELETE with \
+            --cancel. The countdown ring empties over SECONDS and its label counts the whole seconds \
+            left. Examples: ringcast countdown main 30; ringcast countdown main --cancel
+            """
+    )
+
+    @Argument(help: "Board name, e.g. main.")
+    var board: String
+
+    @Argument(help: "Seconds the countdown runs, (0, 86400].")
+    var seconds: Double?
+
+    @Flag(help: "Cancel the countdown: the ring shows no data again.")
+    var cancel = false
+
+    @OptionGroup var server: ServerOptions
+
+    func run() throws {
+        // Checked here rather than in validate(): one line, `ringcast: WHAT`, without usage text.
+        switch (seconds, cancel) {
+        case (nil, true):
+            _ = try server.connection().request("DELETE", api: ["boards", board, "countdown"])
+            print("\(board): countdown cancelled")
+        case (let seconds?, false):
+            guard seconds.isFinite, seconds > 0, seconds <= Limits.maximumCountdownSeconds else {
+                throw CommandFailure(
+                    "seconds must be more than 0 and at most 86400 (a day), got \(PushAnimation.describe(seconds))")
+            }
+            let body = try JSONEncoder().encode(Start(seconds: seconds))
+            _ = try server.connection().request("POST", api: ["boards", board, "countdown"], json: Array(body))
+            print("\(board): countdown of \(PushAnimation.describe(seconds)) s started")
+        case (_?, true):
+            throw CommandFailure("give SECONDS to start the countdown, or --cancel to stop it, not both")
+        case (nil, false):
+            throw CommandFailure("give SECONDS to start the countdown (e.g. ringcast countdown \(board) 30), or --cancel")
+        }
+    }
+
+    /// The body of `POST …/countdown`.
+    private struct Start: Encodable {
+        var seconds: Double
+    }
+}

@@ -44,16 +44,14 @@ struct Serve: ParsableCommand {
     @Option(help: "PEM private key of --tls-cert, unencrypted.")
     var tlsKey: String?
 
-    @Option(help: "What to log to standard error: trace, debug, info, notice, warning, error, critical.")
-    var logLevel: LogLevel = .info
+    @Option(
+        help: "What to log to standard error: trace, debug, info, notice, warning, error, critical (default: the config's logLevel, info).")
+    var logLevel: LogLevel?
 
     func run() throws {
-        let level = Logger.Level(rawValue: logLevel.rawValue) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        // Set from the configuration once it is read, and again by every reload that takes.
+        let levels = LogLevelSwitch(Logger.Level(rawValue: logLevel?.rawValue ?? "info") ?? .info)
+        LoggingSystem.bootstrap { label in SwitchedLogHandler(label: label, levelSwitch: levels) }
         let logger = Logger(label: "ringcast")
         let environment = ProcessInfo.processInfo.environment
         let file = config ?? environment["RINGCAST_CONFIG"] ?? "config/ringcast.json"
@@ -61,10 +59,12 @@ struct Serve: ParsableCommand {
         // One line, `ringcast: WHERE: WHAT`, and exit status 1: a bad setting is not a usage
         // error, so ArgumentParser's usage text would only hide the message.
         let overrides = Overrides(
-            host: host, port: port, dataDir: dataDir, webRoot: webRoot, fps: fps, tlsCert: tlsCert, tlsKey: tlsKey)
+            host: host, port: port, dataDir: dataDir, webRoot: webRoot, fps: fps, tlsCert: tlsCert, tlsKey: tlsKey,
+            logLevel: logLevel?.rawValue)
         let server: RingCastServer
         do {
             let configuration = try overrides.load(file: file, environment: environment)
+            levels.set(configuration.logLevel)
             server = try buildServer(configuration: configuration, logger: logger)
         } catch {
             throw CommandFailure("\(error)")
@@ -90,7 +90,13 @@ struct Serve: ParsableCommand {
         hangup.setEventHandler { @Sendable in
             logger.info("signal \(SIGHUP): reloading \(file)")
             do {
-                server.reload(try overrides.load(file: file, environment: environment))
+                let configuration = try overrides.load(file: file, environment: environment)
+                // The new level first, so the reload's own lines are logged at it; back if it fails.
+                let previous = levels.current
+                levels.set(configuration.logLevel)
+                server.reload(configuration) { took in
+                    if !took { levels.set(previous.rawValue) }
+                }
             } catch {
                 server.reloadFailed(error)
             }
@@ -115,6 +121,7 @@ private struct Overrides: Sendable {
     var fps: Int?
     var tlsCert: String?
     var tlsKey: String?
+    var logLevel: String?
 
     /// The config file, then the environment, then these flags; checked. An error names the flag
     /// or variable that set the value, else the file and its key.
@@ -127,6 +134,7 @@ private struct Overrides: Sendable {
         if let fps { configuration.set(\.fps, to: fps, key: "fps", from: "--fps") }
         if let tlsCert { configuration.set(\.tlsCertificate, to: tlsCert, key: "tls.cert", from: "--tls-cert") }
         if let tlsKey { configuration.set(\.tlsKey, to: tlsKey, key: "tls.key", from: "--tls-key") }
+        if let logLevel { configuration.set(\.logLevel, to: logLevel, key: "logLevel", from: "--log-level") }
         try configuration.validate()
         return configuration
     }

@@ -108,6 +108,35 @@ struct ReloadTests {
         #expect(try await serve.waitForExit() == 0, "stderr: \(serve.stderr)")
     }
 
+    @Test func sighup_changesTheLogLevel() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("ringcast.json")
+        let atLevel: (String) -> (String) -> String = { level in
+            {
+                $0.replacingOccurrences(
+                    of: #""host": "127.0.0.1","#, with: "\"host\": \"127.0.0.1\", \"logLevel\": \"\(level)\",")
+            }
+        }
+        try Self.writeConfig(to: config, token: "first-token-1", edit: atLevel("warning"))
+        let serve = try await TestProcess([
+            "serve", "--config", config.path, "--port", "0", "--data-dir", directory.appendingPathComponent("data").path,
+        ])
+        defer { serve.signal(SIGKILL) }
+        let line = try await serve.waitForLine { $0.hasPrefix("listening on ") }
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) }, "line: \(line)")
+
+        // At warning, an answered write is not logged (it is at info).
+        #expect(try await onOwnThread { try Self.push(port, progress: 0.2, token: "first-token-1").status } == 200)
+        try Self.writeConfig(to: config, token: "first-token-1", edit: atLevel("info"))
+        serve.signal(SIGHUP)
+        #expect(try await Self.waitForMetric("ringcast_config_reloads_total", 1, port: port))
+        #expect(try await serve.waitForStandardError(containing: "configuration reloaded: changed logLevel"))
+        #expect(try await onOwnThread { try Self.push(port, progress: 0.4, token: "first-token-1").status } == 200)
+        #expect(try await serve.waitForStandardError(containing: "PUT /api/v1/boards/main/rings/move 200"), "\(serve.stderr)")
+        #expect(serve.stderr.components(separatedBy: "PUT /api/v1/boards/main/rings/move 200").count == 2, "\(serve.stderr)")
+    }
+
     @Test func sighup_withABadValue_keepsTheRunningTokenAndLimits() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -15,10 +15,12 @@ struct ConfigurationFile: Decodable {
     var readToken: String?
     var allowedOrigins: [String]?
     var tls: TLS?
+    var logLevel: String?
     var boards: [BoardEntry]?
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case host, port, fps, webRoot, openAPIDocument, dataDir, limits, token, readToken, allowedOrigins, tls, boards
+        case host, port, fps, webRoot, openAPIDocument, dataDir, limits, token, readToken, allowedOrigins, tls, logLevel
+        case boards
     }
 
     init(from decoder: any Decoder) throws {
@@ -35,6 +37,7 @@ struct ConfigurationFile: Decodable {
         readToken = try c.decodeIfPresent(String.self, forKey: .readToken)
         allowedOrigins = try c.decodeIfPresent([String].self, forKey: .allowedOrigins)
         tls = try c.decodeIfPresent(TLS.self, forKey: .tls)
+        logLevel = try c.decodeIfPresent(String.self, forKey: .logLevel)
         boards = try c.decodeIfPresent([BoardEntry].self, forKey: .boards)
     }
 

@@ -38,6 +38,7 @@ struct ConfigurationReload {
         reloadable("token", \.writeToken)
         reloadable("readToken", \.readToken)
         reloadable("allowedOrigins", \.allowedOrigins)
+        reloadable("logLevel", \.logLevel)
         reloadable("limits.writesPerMinute", \.writesPerMinute)
         reloadable("limits.maxViewers", \.maxViewers)
         reloadable("limits.idempotencyCacheBytes", \.idempotencyCacheBytes)

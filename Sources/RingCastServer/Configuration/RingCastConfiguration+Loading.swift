@@ -65,6 +65,7 @@ extension RingCastConfiguration {
         if let token = file.token { writeToken = token }
         if let token = file.readToken { readToken = token }
         if let origins = file.allowedOrigins { allowedOrigins = origins }
+        if let level = file.logLevel { logLevel = level }
         if let tls = file.tls {
             if let cert = tls.cert { tlsCertificate = cert.isEmpty ? nil : cert }
             if let key = tls.key { tlsKey = key.isEmpty ? nil : key }
@@ -98,6 +99,9 @@ extension RingCastConfiguration {
             set(\.dataDirectory, to: dataDir, key: "dataDir", from: "RINGCAST_DATA_DIR")
         }
         if let token = environment["RINGCAST_TOKEN"] { set(\.writeToken, to: token, key: "token", from: "RINGCAST_TOKEN") }
+        if let level = environment["RINGCAST_LOG_LEVEL"] {
+            set(\.logLevel, to: level, key: "logLevel", from: "RINGCAST_LOG_LEVEL")
+        }
         if let token = environment["RINGCAST_READ_TOKEN"] {
             set(\.readToken, to: token, key: "readToken", from: "RINGCAST_READ_TOKEN")
         }
@@ -124,6 +128,9 @@ extension RingCastConfiguration {
         if let origin = origins[key] { return ConfigurationError(file: nil, key: origin, message: message) }
         return ConfigurationError(file: configFile ?? "configuration", key: key, message: message)
     }
+
+    /// swift-log's levels, as `logLevel` names them.
+    public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 
     /// Checks the server settings; an error names the file and the key, or the variable or flag
     /// the value came from.
@@ -170,6 +177,9 @@ extension RingCastConfiguration {
         case (nil, .some): throw fail("tls.cert", "tls.key is given without a certificate; give both or neither")
         case (.some, nil): throw fail("tls.key", "tls.cert is given without a private key; give both or neither")
         default: break
+        }
+        if !Self.logLevels.contains(logLevel) {
+            throw fail("logLevel", "expected one of \(Self.logLevels.joined(separator: ", ")), got \"\(logLevel)\"")
         }
         if boards.isEmpty { throw fail("boards", "at least one board is required") }
         var names = Set<String>()

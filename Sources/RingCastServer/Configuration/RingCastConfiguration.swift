@@ -38,6 +38,9 @@ public struct RingCastConfiguration: Sendable {
     public var tlsCertificate: String?
     /// PEM private key of `tlsCertificate`, unencrypted.
     public var tlsKey: String?
+    /// What to log to standard error: `trace`, `debug`, `info`, `notice`, `warning`, `error` or
+    /// `critical` (swift-log's levels). Applied by the executable, at start and on every reload.
+    public var logLevel: String = "info"
     /// The boards, in the order `GET /api/v1/boards` lists them.
     public var boards: [BoardSpec] = []
     /// The config file these settings were read from; nil for settings built in code.

@@ -44,8 +44,7 @@ struct Serve: ParsableCommand {
     @Option(help: "PEM private key of --tls-cert, unencrypted.")
     var tlsKey: String?
 
-    @Option(
-        help: "What to log to standard error: trace, debug, info, notice, warning, error, critical (default: the config's logLevel, info).")
+    @Option(help: "What to log: trace, debug, info, notice, warning, error, critical (default: the config's logLevel).")
     var logLevel: LogLevel?
 
     func run() throws {

@@ -18,6 +18,16 @@ struct ReloadTests {
         return directory
     }
 
+    /// `ringcast serve` on `config`, with its data in `directory`, once it listens; and its port.
+    private static func serve(config: URL, in directory: URL) async throws -> (TestProcess, Int) {
+        let serve = try await TestProcess([
+            "serve", "--config", config.path, "--port", "0", "--data-dir", directory.appendingPathComponent("data").path,
+        ])
+        let line = try await serve.waitForLine { $0.hasPrefix("listening on ") }
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) }, "line: \(line)")
+        return (serve, port)
+    }
+
     /// The shipped config with `token` as the write token and `edit` applied to its text.
     private static func writeConfig(to file: URL, token: String, edit: (String) -> String = { $0 }) throws {
         let shipped = try String(contentsOf: shippedConfig, encoding: .utf8)
@@ -57,12 +67,8 @@ struct ReloadTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("ringcast.json")
         try Self.writeConfig(to: config, token: "first-token-1")
-        let serve = try await TestProcess([
-            "serve", "--config", config.path, "--port", "0", "--data-dir", directory.appendingPathComponent("data").path,
-        ])
+        let (serve, port) = try await Self.serve(config: config, in: directory)
         defer { serve.signal(SIGKILL) }
-        let line = try await serve.waitForLine { $0.hasPrefix("listening on ") }
-        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) }, "line: \(line)")
 
         let client = try WebSocketClient()
         defer { client.shutdown() }
@@ -119,12 +125,8 @@ struct ReloadTests {
             }
         }
         try Self.writeConfig(to: config, token: "first-token-1", edit: atLevel("warning"))
-        let serve = try await TestProcess([
-            "serve", "--config", config.path, "--port", "0", "--data-dir", directory.appendingPathComponent("data").path,
-        ])
+        let (serve, port) = try await Self.serve(config: config, in: directory)
         defer { serve.signal(SIGKILL) }
-        let line = try await serve.waitForLine { $0.hasPrefix("listening on ") }
-        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) }, "line: \(line)")
 
         // At warning, an answered write is not logged (it is at info).
         #expect(try await onOwnThread { try Self.push(port, progress: 0.2, token: "first-token-1").status } == 200)
@@ -142,12 +144,8 @@ struct ReloadTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("ringcast.json")
         try Self.writeConfig(to: config, token: "first-token-1")
-        let serve = try await TestProcess([
-            "serve", "--config", config.path, "--port", "0", "--data-dir", directory.appendingPathComponent("data").path,
-        ])
+        let (serve, port) = try await Self.serve(config: config, in: directory)
         defer { serve.signal(SIGKILL) }
-        let line = try await serve.waitForLine { $0.hasPrefix("listening on ") }
-        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) }, "line: \(line)")
 
         // A valid new token next to a bad value: the whole file is refused.
         try Self.writeConfig(to: config, token: "second-token-2") {

@@ -119,6 +119,16 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         }
         webRoot = absolute
     }
+    // Everything that can be refused before the store is opened (and its directory locked).
+    var document: [UInt8]?
+    if let path = configuration.openAPIDocument {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw configuration.error(
+                key: "openAPIDocument", "cannot read \(URL(fileURLWithPath: path).standardizedFileURL.path)")
+        }
+        document = Array(data)
+    }
+    let tls = try configuration.tlsFiles()
     let directory = URL(fileURLWithPath: configuration.dataDirectory).standardizedFileURL.path
     let store: SQLiteStore
     do {
@@ -133,15 +143,6 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         store.close()
         throw error
     }
-    var document: [UInt8]?
-    if let path = configuration.openAPIDocument {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw configuration.error(
-                key: "openAPIDocument", "cannot read \(URL(fileURLWithPath: path).standardizedFileURL.path)")
-        }
-        document = Array(data)
-    }
-    let tls = try configuration.tlsFiles()
     let application = Application(
         configuration: configuration, store: store, stored: stored, openAPIDocument: document, logger: logger)
     let transport = TransportConfiguration(

@@ -23,6 +23,7 @@ const state = {
   layout: null, // the last layout: board size and each ring's geometry and text spots
   rings: new Map(), // ring id of the layout → last values a frame carried for it (null before)
   background: null, // colour the board is filled with
+  text: null, // the server's text colour for that background: automatic titles and the header
   splash: [], // splash layers growing over the background, bottom first
   seq: null, // seq of the last frame applied
   dirty: false, // true when the state holds something not yet drawn
@@ -99,6 +100,7 @@ function applyFrame(frame) {
   }
   if (frame.background !== null) {
     setBackground(frame.background.color);
+    setText(frame.background.text);
     state.splash = frame.background.splash;
   }
   state.seq = frame.seq;
@@ -113,6 +115,14 @@ function setBackground(colour) {
     if (!transparent) {
       document.body.style.backgroundColor = colour;
     }
+  }
+}
+
+// The header's text takes the server's colour for the background (chosen for contrast there).
+function setText(colour) {
+  if (colour !== state.text) {
+    state.text = colour;
+    document.body.style.setProperty("--board-text", colour);
   }
 }
 

@@ -1,4 +1,4 @@
-// Decoder for RingCast's binary frames (format=binary), version 1. The byte diagram is in
+// Decoder for RingCast's binary frames (format=binary), version 2. The byte diagram is in
 // docs/PROTOCOL.md and on BinaryFrame in Sources/RingCastCore/BinaryFrame.swift.
 //
 // It turns each message into the same plain objects the JSON decoder yields, so the rest of the
@@ -9,7 +9,8 @@
 // offsets the server sent.
 
 const MAGIC = 0x52;
-const VERSION = 1;
+const VERSION = 2;
+const RING_AUTOMATIC_TITLE_COLOR = 0x01;
 const KIND_LAYOUT = 1;
 const KIND_KEYFRAME = 2;
 const KIND_DELTA = 3;
@@ -72,9 +73,12 @@ export function createBinaryDecoder() {
       const id = r.str8();
       const title = r.str8();
       const kind = RING_KIND[r.u8()] ?? "plain";
+      const ringFlags = r.u8();
       const [cx, cy, rr, thickness, capX, capY] = [r.f32(), r.f32(), r.f32(), r.f32(), r.f32(), r.f32()];
       const track = r.color();
-      const titleColor = r.color();
+      const wireTitleColor = r.color();
+      // null: automatic, the page draws the title in the frame's background.text.
+      const titleColor = ringFlags & RING_AUTOMATIC_TITLE_COLOR ? null : wireTitleColor;
       const text = () => ({ x: r.f32(), y: r.f32(), size: r.f32(), align: ALIGN[r.u8()] ?? "center" });
       const titleText = text();
       const labelText = text();
@@ -150,9 +154,10 @@ export function createBinaryDecoder() {
     let background = null;
     if (flags & 1) {
       const color = r.color();
+      const text = r.color();
       const splash = [];
       for (let n = r.u8(); n > 0; n--) splash.push(decodeSplash(r));
-      background = { color, splash };
+      background = { color, text, splash };
     }
     const rings = [];
     for (let n = r.u8(); n > 0; n--) {

@@ -27,9 +27,10 @@ export function fitCanvas(canvas, boxWidth, boxHeight, layout, pixelRatio) {
 
 // Draws the whole board: background, the splash layers growing over it (bottom first), then each
 // ring of the layout in order with its last values (rings: Map id → values or null before the
-// first frame that carried it). `transparent` leaves out the background and the splash (an
-// overlay: only the rings and their text).
-export function drawBoard(ctx, scale, { layout, rings, background, splash }, { transparent = false } = {}) {
+// first frame that carried it). `text` is the last frame's background.text, the colour of titles
+// whose layout titleColor is null (automatic). `transparent` leaves out the background and the
+// splash (an overlay: only the rings and their text).
+export function drawBoard(ctx, scale, { layout, rings, background, text, splash }, { transparent = false } = {}) {
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   if (transparent) {
     ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
@@ -43,11 +44,11 @@ export function drawBoard(ctx, scale, { layout, rings, background, splash }, { t
   }
   ctx.textBaseline = "middle";
   for (const ring of layout.rings) {
-    drawRing(ctx, scale, ring, rings.get(ring.id) ?? null);
+    drawRing(ctx, scale, ring, rings.get(ring.id) ?? null, text);
   }
 }
 
-function drawRing(ctx, scale, ring, values) {
+function drawRing(ctx, scale, ring, values, automaticText) {
   const { cx, cy, r, thickness } = ring;
 
   ctx.lineWidth = thickness;
@@ -84,8 +85,9 @@ function drawRing(ctx, scale, ring, values) {
     }
   }
 
-  if (ring.titleText !== null) {
-    text(ctx, ring.title, ring.titleText, 600, ring.titleColor);
+  const titleColor = ring.titleColor ?? automaticText;
+  if (ring.titleText !== null && titleColor !== null) {
+    text(ctx, ring.title, ring.titleText, 600, titleColor);
   }
   if (ring.labelText !== null && values !== null) {
     text(ctx, values.label, ring.labelText, 700, values.labelColor);

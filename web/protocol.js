@@ -5,7 +5,8 @@
 // the binary encoding (binary.js), and both pass the same checks into the same shapes:
 //
 //   {type: "layout", board, width, height, background, rings: [RingGeometry]}
-//   {type: "frame", board, seq, t, rings: [RingValues], background: {color, splash: [Splash]} | null}
+//   {type: "frame", board, seq, t, rings: [RingValues], background: {color, text, splash: [Splash]} | null}
+//   (a ring's titleColor is null when automatic: drawn in the last frame's background.text)
 //   Splash: {style, color, progress, shape: {polygon: [[x, y], …]} | {circle: {cx, cy, r}}}
 //   null for a message type this page does not know (to be ignored)
 //
@@ -97,7 +98,7 @@ function ringGeometry(value, at) {
     r: positive(r.r, `${at}.r`),
     thickness: positive(r.thickness, `${at}.thickness`),
     track: colour(r.track, `${at}.track`),
-    titleColor: titleText ? colour(r.titleColor, `${at}.titleColor`) : null,
+    titleColor: titleText && r.titleColor !== null ? colour(r.titleColor, `${at}.titleColor`) : null,
     titleText,
     labelText: optional(r.labelText, `${at}.labelText`, textSpot),
   };
@@ -123,6 +124,7 @@ function frame(m) {
     const b = object(value, at);
     return {
       color: colour(b.color, `${at}.color`),
+      text: colour(b.text, `${at}.text`),
       splash:
         b.splash === undefined ? [] : array(b.splash, `${at}.splash`).map((l, i) => splash(l, `${at}.splash[${i}]`)),
     };

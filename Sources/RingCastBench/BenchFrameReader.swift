@@ -24,7 +24,7 @@ extension BenchFrameReader {
     func wireValue(of pushed: Double) -> Double { pushed }
 }
 
-/// `format=binary` (docs/PROTOCOL.md, "Binary encoding"): `seq` is the u32 at byte 4, and the probe
+/// `format=binary` version 2 (docs/PROTOCOL.md, "Binary encoding"): `seq` is the u32 at byte 4, and the probe
 /// ring's `p` is the f32 of its progress field, reached by skipping the background section and the
 /// entries before it.
 struct BinaryFrameReader: BenchFrameReader {
@@ -35,7 +35,7 @@ struct BinaryFrameReader: BenchFrameReader {
     }
 
     func sequence(in message: UnsafeRawBufferPointer, isBinary: Bool) -> BenchMessageKind {
-        guard isBinary, message.count >= 8, message[0] == 0x52, message[1] == 1 else { return .unreadable }
+        guard isBinary, message.count >= 8, message[0] == 0x52, message[1] == 2 else { return .unreadable }
         switch message[2] {
         case 1: return .other
         case 2, 3:
@@ -54,7 +54,7 @@ struct BinaryFrameReader: BenchFrameReader {
             return Int(message[at])
         }
         if message[3] & 1 != 0 {
-            at += 4
+            at += 8  // colour and text colour
             guard let layers = byte() else { return nil }
             for _ in 0..<layers {
                 guard let style = byte() else { return nil }

@@ -19,7 +19,7 @@ struct BinaryFrameTests {
     static func frame(_ p: Double?, seq: UInt64 = 7) -> Frame {
         Frame(
             board: "b", seq: seq, t: 1000.5,
-            rings: [FrameComposer.ring(spec, progress: p, colors: [red, blue], labelColor: spec.labelColor)],
+            rings: [FrameComposer.ring(spec, progress: p, colors: [red, blue], labelColor: RGBAColor(hex: "#ffffff")!)],
             background: BackgroundFrame(color: RGBAColor(red: 0, green: 0, blue: 0))
         )
     }
@@ -27,10 +27,12 @@ struct BinaryFrameTests {
     @Test func keyframe_matchesTheGoldenBytes() {
         let bytes = BinaryFrame.encode(Self.frame(0.5), previous: nil)
         let golden: [UInt8] = [
-            0x52, 0x01, 0x02, 0x01,  // 'R', version 1, keyframe, background follows
+            0x52, 0x02, 0x02, 0x01,  // 'R', version 2, keyframe, background follows
             0x07, 0x00, 0x00, 0x00,  // seq 7
             0x00, 0x00, 0x00, 0x00, 0x00, 0x44, 0x8f, 0x40,  // t 1000.5
-            0x00, 0x00, 0x00, 0xff, 0x00,  // background black, no splash layers
+            0x00, 0x00, 0x00, 0xff,  // background black
+            0xf2, 0xf2, 0xf7, 0xff,  // its text colour, the light grey
+            0x00,  // no splash layers
             0x01,  // one ring
             0x00, 0xff,  // ring 0, every field
             0x07,  // has data, arc, cap visible
@@ -50,12 +52,57 @@ struct BinaryFrameTests {
         let layout = FrameComposer.layout(
             of: BoardSpec(name: "b", width: 640, height: 360, background: Self.blue, rings: [Self.spec]))
         let bytes = BinaryFrame.encode(layout)
-        #expect(bytes.prefix(4) == [0x52, 0x01, 0x01, 0x00])
+        #expect(bytes.prefix(4) == [0x52, 0x02, 0x01, 0x00])
         guard case .layout(let decoded) = try BinaryFrame.decode(bytes) else {
             Issue.record("not a layout")
             return
         }
-        #expect(decoded == BinaryFrame.DecodedLayout(board: "b", width: 640, height: 360, ringIDs: ["r"]))
+        #expect(
+            decoded
+                == BinaryFrame.DecodedLayout(
+                    board: "b", width: 640, height: 360, ringIDs: ["r"], titleColors: [[0x8e, 0x8e, 0x93, 0xff]]))
+    }
+
+    @Test func layoutWithAnAutomaticTitleColour_matchesTheGoldenBytes() throws {
+        var spec = Self.spec
+        spec.titleColor = nil
+        let bytes = BinaryFrame.encode(
+            FrameComposer.layout(of: BoardSpec(name: "b", width: 640, height: 360, background: Self.blue, rings: [spec])))
+        let golden: [UInt8] = [
+            0x52, 0x02, 0x01, 0x00,  // 'R', version 2, layout
+            0x00, 0x00, 0x20, 0x44, 0x00, 0x00, 0xb4, 0x43,  // 640 × 360
+            0x00, 0x00, 0xff, 0xff,  // background blue
+            0x01, 0x62,  // board "b"
+            0x01,  // one ring
+            0x01, 0x72, 0x01, 0x52,  // id "r", title "R"
+            0x00,  // plain
+            0x01,  // ringFlags: automatic title colour
+            0x00, 0x00, 0xc8, 0x42, 0x00, 0x00, 0xc8, 0x42,  // cx 100, cy 100
+            0x00, 0x00, 0x48, 0x42, 0x00, 0x00, 0x20, 0x41,  // r 50, thickness 10
+            0x00, 0x00, 0xc8, 0x42, 0x00, 0x00, 0x48, 0x42,  // cap (100, 50)
+            0x2c, 0x2c, 0x2e, 0xff,  // track
+            0x00, 0x00, 0x00, 0x00,  // titleColor: none, automatic
+            0x00, 0x00, 0xc8, 0x42, 0x00, 0x00, 0x2a, 0x43, 0x00, 0x00, 0x40, 0x41, 0x01,  // title (100, 170) 12 center
+            0x00, 0x00, 0xc8, 0x42, 0x00, 0x00, 0xc8, 0x42, 0x00, 0x00, 0xa0, 0x41, 0x01,  // label (100, 100) 20 center
+        ]
+        #expect(bytes == golden)
+        guard case .layout(let decoded) = try BinaryFrame.decode(bytes) else {
+            Issue.record("not a layout")
+            return
+        }
+        #expect(decoded.titleColors == [nil])
+    }
+
+    @Test func backgroundChange_sendsItsNewTextColourInTheDelta() throws {
+        let before = Self.frame(0.5)
+        var after = Self.frame(0.5, seq: 8)
+        after.background = BackgroundFrame(color: RGBAColor(red: 1, green: 1, blue: 1))
+        guard case .frame(let delta) = try BinaryFrame.decode(BinaryFrame.encode(after, previous: before)) else {
+            Issue.record("not a frame")
+            return
+        }
+        #expect(delta.background == [0xff, 0xff, 0xff, 0xff])
+        #expect(delta.text == [0x1c, 0x1c, 0x1e, 0xff])
     }
 
     @Test(arguments: [nil, 0, 0.25, 0.97, 1, 1.55, 10] as [Double?])

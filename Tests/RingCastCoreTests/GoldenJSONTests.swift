@@ -46,7 +46,7 @@ import Testing
                "tip":{"x":900,"y":230,"color":"#2980b9ff","visible":false,
                       "shadow":{"dx":6.279051952931346,"dy":0.19732715717285032,"blur":2,"alpha":0.15}},
                "label":"—","labelColor":"#ffffffff"}],
-             "background":{"color":"#000000ff","splash":[]}}
+             "background":{"color":"#000000ff","text":"#f2f2f7ff","splash":[]}}
             """
         )
     }
@@ -69,6 +69,30 @@ import Testing
         )
     }
 
+    @Test func automaticTextColours_matchTheContract() throws {
+        var automatic = Fixtures.ring("move")
+        automatic.titleColor = nil
+        automatic.labelColor = nil
+        let spec = BoardSpec(name: "main", width: 1280, height: 720, background: Palette.purpleBg, rings: [automatic])
+        try expectSame(
+            FrameEncoder.json(FrameComposer.layout(of: spec)),
+            """
+            {"type":"layout","board":"main","width":1280,"height":720,"background":"#4533c9ff",
+             "rings":[
+              {"id":"move","title":"Move","kind":"plain","cx":300,"cy":330,"r":220,"thickness":38,
+               "track":"#2c2c2eff","titleColor":null,
+               "titleText":{"x":140,"y":615,"size":20,"align":"center"},
+               "labelText":{"x":140,"y":660,"size":34,"align":"center"}}]}
+            """
+        )
+        // On a white background the automatic label and the text colour turn dark.
+        var board = Board(spec: spec)
+        try board.apply(BackgroundUpdate(color: RGBAColor(red: 1, green: 1, blue: 1), animation: Animation.none), at: 1)
+        let frame = FrameComposer.frame(of: board, at: 2, seq: 1, wallClockMilliseconds: 0)
+        try expectSame(encoded(frame.background), ##"{"color":"#ffffffff","text":"#1c1c1eff","splash":[]}"##)
+        #expect(frame.rings[0].labelColor.hex == "#1c1c1eff")
+    }
+
     @Test func encoding_isDeterministic() {
         var board = Board(spec: Self.spec)
         board.restore(targets: ["move": 0.73], colors: [:])
@@ -86,7 +110,7 @@ import Testing
         try expectSame(
             encoded(frame.background),
             """
-            {"color":"#000000ff",
+            {"color":"#000000ff","text":"#f2f2f7ff",
              "splash":[{"style":"angle","angle":45,"color":"#4533c9ff","progress":0.25,
                         "shape":{"polygon":[[0,0],[500,0],[0,500]]}}]}
             """

@@ -19,22 +19,28 @@ function bytes(build) {
 }
 
 // The layout BinaryFrame.encode(Layout) writes for the Swift test's ring "r".
-const layout = bytes((w) => {
-  w.raw(0x52, 0x01, 0x01, 0x00);
-  w.f32(640); w.f32(360); w.raw(0x00, 0x00, 0xff, 0xff); w.str8("b");
-  w.u8(1);
-  w.str8("r"); w.str8("R"); w.u8(0);
-  for (const v of [100, 100, 50, 10, 100, 50]) w.f32(v);
-  w.raw(0x2c, 0x2c, 0x2e, 0xff, 0x8e, 0x8e, 0x93, 0xff);
-  w.f32(100); w.f32(170); w.f32(12); w.u8(1);
-  w.f32(100); w.f32(100); w.f32(20); w.u8(1);
-});
+// `automaticTitle`: the layout of BinaryFrameTests.layoutWithAnAutomaticTitleColour_matchesTheGoldenBytes.
+function layoutBytes({ automaticTitle = false } = {}) {
+  return bytes((w) => {
+    w.raw(0x52, 0x02, 0x01, 0x00);
+    w.f32(640); w.f32(360); w.raw(0x00, 0x00, 0xff, 0xff); w.str8("b");
+    w.u8(1);
+    w.str8("r"); w.str8("R"); w.u8(0);
+    w.u8(automaticTitle ? 0x01 : 0x00); // ringFlags
+    for (const v of [100, 100, 50, 10, 100, 50]) w.f32(v);
+    w.raw(0x2c, 0x2c, 0x2e, 0xff);
+    if (automaticTitle) w.raw(0, 0, 0, 0); else w.raw(0x8e, 0x8e, 0x93, 0xff);
+    w.f32(100); w.f32(170); w.f32(12); w.u8(1);
+    w.f32(100); w.f32(100); w.f32(20); w.u8(1);
+  });
+}
+const layout = layoutBytes();
 
 // BinaryFrameTests.keyframe_matchesTheGoldenBytes: ring r at p = 0.5.
 const golden = new Uint8Array([
-  0x52, 0x01, 0x02, 0x01, 0x07, 0x00, 0x00, 0x00,
+  0x52, 0x02, 0x02, 0x01, 0x07, 0x00, 0x00, 0x00,
   0x00, 0x00, 0x00, 0x00, 0x00, 0x44, 0x8f, 0x40,
-  0x00, 0x00, 0x00, 0xff, 0x00, 0x01, 0x00, 0xff, 0x07,
+  0x00, 0x00, 0x00, 0xff, 0xf2, 0xf2, 0xf7, 0xff, 0x00, 0x01, 0x00, 0xff, 0x07,
   0x00, 0x00, 0x00, 0x3f, 0xdb, 0x0f, 0xc9, 0x3f,
   0x40, 0x06, 0x60, 0x09, 0xdc, 0xfc, 0xe7, 0xff,
   0x00, 0x80, 0xff, 0xbf, 0xff, 0x00, 0x00, 0xff, 0x00, 0x00, 0xff, 0xff,
@@ -49,6 +55,13 @@ test("a layout decodes to the JSON layout's shape", () => {
   assert.equal(decoded.background, "#0000ffff");
   assert.deepEqual(decoded.rings.map((r) => [r.id, r.title, r.kind, r.cx, r.r, r.track]), [["r", "R", "plain", 100, 50, "#2c2c2eff"]]);
   assert.deepEqual(decoded.rings[0].labelText, { x: 100, y: 100, size: 20, align: "center" });
+  assert.equal(decoded.rings[0].titleColor, "#8e8e93ff");
+});
+
+test("an automatic title colour decodes to null", () => {
+  const decoded = createBinaryDecoder().decode(layoutBytes({ automaticTitle: true }));
+  assert.equal(decoded.rings[0].titleColor, null);
+  assert.deepEqual(decoded.rings[0].titleText, { x: 100, y: 170, size: 12, align: "center" });
 });
 
 test("the golden keyframe decodes to the ring the server composed", () => {
@@ -59,7 +72,7 @@ test("the golden keyframe decodes to the ring the server composed", () => {
   assert.equal(frame.seq, 7);
   assert.equal(frame.t, 1000.5);
   assert.equal(frame.keyframe, true);
-  assert.deepEqual(frame.background, { color: "#000000ff", splash: [] });
+  assert.deepEqual(frame.background, { color: "#000000ff", text: "#f2f2f7ff", splash: [] });
   const [ring] = frame.rings;
   assert.equal(ring.id, "r");
   assert.equal(ring.p, 0.5);
@@ -80,7 +93,7 @@ test("a delta updates only the fields it carries and keeps the rest", () => {
   decoder.decode(layout);
   decoder.decode(golden);
   const delta = bytes((w) => {
-    w.raw(0x52, 0x01, 0x03, 0x00, 0x08, 0x00, 0x00, 0x00);
+    w.raw(0x52, 0x02, 0x03, 0x00, 0x08, 0x00, 0x00, 0x00);
     w.raw(0, 0, 0, 0, 0, 0x44, 0x8f, 0x40); // t 1000.5
     w.u8(1); w.u8(0); w.u8(0x02 | 0x40);
     w.f32(0.75); w.f32(Math.PI); w.str8("75%");
@@ -94,6 +107,25 @@ test("a delta updates only the fields it carries and keeps the rest", () => {
   assert.equal(ring.label, "75%");
   assert.equal(ring.tip.x, 100); // kept from the keyframe
   assert.equal(ring.cap.color, "#ff0000ff");
+});
+
+test("a delta with a new background carries its text colour", () => {
+  const decoder = createBinaryDecoder();
+  decoder.decode(layout);
+  decoder.decode(golden);
+  const delta = bytes((w) => {
+    w.raw(0x52, 0x02, 0x03, 0x01, 0x08, 0x00, 0x00, 0x00);
+    w.raw(0, 0, 0, 0, 0, 0x44, 0x8f, 0x40); // t 1000.5
+    w.raw(0xff, 0xff, 0xff, 0xff, 0x1c, 0x1c, 0x1e, 0xff, 0x00); // white, dark text, no splash
+    w.u8(0); // no rings changed
+  });
+  const frame = decoder.decode(delta);
+  assert.deepEqual(frame.background, { color: "#ffffffff", text: "#1c1c1eff", splash: [] });
+  assert.deepEqual(frame.rings, []);
+});
+
+test("a version 1 message is refused", () => {
+  assert.throws(() => createBinaryDecoder().decode(new Uint8Array([0x52, 0x01, 0x01, 0x00]).buffer), BinaryProtocolError);
 });
 
 test("bad input throws BinaryProtocolError, never anything else", () => {

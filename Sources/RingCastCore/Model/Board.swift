@@ -246,12 +246,19 @@ public struct Board: Sendable, Equatable {
         backdrop.presentation(at: time)
     }
 
-    /// The displayed gradient colours (start, end) of one ring at `time`; the configured ones until a push.
-    /// The label colour `time` shows: a pushed one as it animates, else the configured one.
+    /// The label colour `time` shows: a pushed one as it animates, else the configured one, else (automatic)
+    /// the text colour for the background colour `time` shows.
     public func labelColor(ofRing id: String, at time: Double) -> RGBAColor {
-        labelColors[id]?.value(at: time) ?? ring(id)?.labelColor ?? RGBAColor(red: 1, green: 1, blue: 1)
+        labelColors[id]?.value(at: time) ?? ring(id)?.labelColor ?? textColor(at: time)
     }
 
+    /// The automatic text colour at `time`: one with at least 4.5:1 against the background colour under the
+    /// splash layers (`RGBAColor.text(on:)`), so it changes when a splash finishes.
+    public func textColor(at time: Double) -> RGBAColor {
+        RGBAColor.text(on: backgroundPresentation(at: time).color)
+    }
+
+    /// The displayed gradient colours (start, end) of one ring at `time`; the configured ones until a push.
     public func colors(ofRing id: String, at time: Double) -> [RGBAColor] {
         if let gradient = gradients[id] { return gradient.map { $0.value(at: time) } }
         return ring(id)?.colors ?? []
@@ -316,7 +323,7 @@ public struct Board: Sendable, Equatable {
             gradients[id] = gradient
         }
         if let color = entry.labelColor {
-            var label = labelColors[id] ?? AnimatedColor(ring(id)?.labelColor ?? color)
+            var label = labelColors[id] ?? AnimatedColor(ring(id)?.labelColor ?? textColor(at: time))
             label.animate(to: color, with: animation, at: time)
             labelColors[id] = label
         }

@@ -15,8 +15,10 @@ public struct RingSpec: Sendable, Hashable {
     public var kind: RingKind
     public var titleText: TextSpec
     public var labelText: TextSpec
-    public var titleColor: RGBAColor
-    public var labelColor: RGBAColor
+    /// Explicit text colours from the config; nil: automatic, the server picks one that contrasts with
+    /// the current background (`RGBAColor.text(on:)`).
+    public var titleColor: RGBAColor?
+    public var labelColor: RGBAColor?
 
     public init(
         id: String,
@@ -30,8 +32,8 @@ public struct RingSpec: Sendable, Hashable {
         kind: RingKind,
         titleText: TextSpec,
         labelText: TextSpec,
-        titleColor: RGBAColor,
-        labelColor: RGBAColor
+        titleColor: RGBAColor?,
+        labelColor: RGBAColor?
     ) {
         self.id = id
         self.title = title

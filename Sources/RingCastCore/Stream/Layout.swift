@@ -12,7 +12,8 @@ public struct Layout: Sendable, Equatable, Encodable {
         public var r: Double
         public var thickness: Double
         public var track: RGBAColor
-        public var titleColor: RGBAColor
+        /// The title's colour; nil: automatic, drawn in the frame's `background.text` (encoded as `null`).
+        public var titleColor: RGBAColor?
         public var titleText: TextSpec
         public var labelText: TextSpec
 
@@ -25,7 +26,7 @@ public struct Layout: Sendable, Equatable, Encodable {
             r: Double,
             thickness: Double,
             track: RGBAColor,
-            titleColor: RGBAColor,
+            titleColor: RGBAColor?,
             titleText: TextSpec,
             labelText: TextSpec
         ) {
@@ -40,6 +41,26 @@ public struct Layout: Sendable, Equatable, Encodable {
             self.titleColor = titleColor
             self.titleText = titleText
             self.labelText = labelText
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case id, title, kind, cx, cy, r, thickness, track, titleColor, titleText, labelText
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(title, forKey: .title)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(cx, forKey: .cx)
+            try container.encode(cy, forKey: .cy)
+            try container.encode(r, forKey: .r)
+            try container.encode(thickness, forKey: .thickness)
+            try container.encode(track, forKey: .track)
+            // `encode` rather than `encodeIfPresent`: an automatic title colour is `null`, not a missing key.
+            try container.encode(titleColor, forKey: .titleColor)
+            try container.encode(titleText, forKey: .titleText)
+            try container.encode(labelText, forKey: .labelText)
         }
     }
 

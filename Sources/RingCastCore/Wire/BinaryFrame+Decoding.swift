@@ -9,6 +9,8 @@ extension BinaryFrame {
         public var width: Float
         public var height: Float
         public var ringIDs: [String]
+        /// Per ring: the title colour, nil when automatic.
+        public var titleColors: [[UInt8]?] = []
     }
 
     /// A decoded frame; each ring lists the fields it carried, the others are left at zero.
@@ -24,11 +26,14 @@ extension BinaryFrame {
         public var t: Double
         /// RGBA8, present in keyframes and when the background changed.
         public var background: [UInt8]?
+        /// RGBA8, the text colour for `background`, present with it.
+        public var text: [UInt8]?
         /// The splash layers' styles and progress, when the background is present.
         public var splash: [(style: String, progress: Float)] = []
 
         public static func == (a: DecodedFrame, b: DecodedFrame) -> Bool {
-            a.kind == b.kind && a.seq == b.seq && a.t == b.t && a.background == b.background && a.rings == b.rings
+            a.kind == b.kind && a.seq == b.seq && a.t == b.t && a.background == b.background && a.text == b.text
+                && a.rings == b.rings
                 && a.splash.map(\.style) == b.splash.map(\.style) && a.splash.map(\.progress) == b.splash.map(\.progress)
         }
         public var rings: [Ring]
@@ -52,20 +57,30 @@ extension BinaryFrame {
             _ = try r.take(4)
             let board = try r.str8()
             var ids: [String] = []
+            var titleColors: [[UInt8]?] = []
             for _ in 0..<(try r.u8()) {
                 ids.append(try r.str8())
                 _ = try r.str8()  // title
-                _ = try r.take(1 + 6 * 4 + 8 + 2 * 13)
+                _ = try r.u8()  // kind
+                let ringFlags = RingFlags(rawValue: try r.u8())
+                _ = try r.take(6 * 4 + 4)  // geometry, track
+                let titleColor = try r.take(4)
+                titleColors.append(ringFlags.contains(.automaticTitleColor) ? nil : titleColor)
+                _ = try r.take(2 * 13)
             }
             try r.end()
-            return .layout(DecodedLayout(board: board, width: width, height: height, ringIDs: ids))
+            return .layout(
+                DecodedLayout(board: board, width: width, height: height, ringIDs: ids, titleColors: titleColors)
+            )
         }
         let seq = try r.u32()
         let t = try r.f64()
         var background: [UInt8]?
+        var text: [UInt8]?
         var splash: [(style: String, progress: Float)] = []
         if flags & 1 != 0 {
             background = try r.take(4)
+            text = try r.take(4)
             for _ in 0..<(try r.u8()) {
                 let style = Int(try r.u8())
                 guard style < splashStyles.count else { throw DecodingError(description: "unknown splash style \(style)") }
@@ -107,7 +122,7 @@ extension BinaryFrame {
             rings.append(DecodedFrame.Ring(index: index, fields: fields, values: v))
         }
         try r.end()
-        return .frame(DecodedFrame(kind: kind, seq: seq, t: t, background: background, splash: splash, rings: rings))
+        return .frame(DecodedFrame(kind: kind, seq: seq, t: t, background: background, text: text, splash: splash, rings: rings))
     }
 
     /// Merges a decoded frame into the last known values per ring index, as a viewer does.

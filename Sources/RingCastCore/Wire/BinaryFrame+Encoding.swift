@@ -12,11 +12,12 @@ extension BinaryFrame {
             w.str8(ring.id)
             w.str8(ring.title)
             w.u8(ring.kind == "derived" ? 1 : ring.kind == "countdown" ? 2 : 0)
+            w.u8(ring.titleColor == nil ? RingFlags.automaticTitleColor.rawValue : 0)
             for value in [ring.cx, ring.cy, ring.r, ring.thickness, ring.cx, ring.cy - ring.r] {
                 w.f32(Float(value))
             }
             w.bytes(rgba(ring.track))
-            w.bytes(rgba(ring.titleColor))
+            w.bytes(ring.titleColor.map(rgba) ?? [0, 0, 0, 0])
             for text in [ring.titleText, ring.labelText] {
                 w.f32(Float(text.x))
                 w.f32(Float(text.y))
@@ -37,6 +38,7 @@ extension BinaryFrame {
         w.f64(frame.t)
         if withBackground {
             w.bytes(rgba(frame.background.color))
+            w.bytes(rgba(frame.background.text))
             let layers = frame.background.splash.prefix(255)
             w.u8(UInt8(layers.count))
             for layer in layers {

@@ -1,18 +1,19 @@
-/// The binary wire format (`&format=binary`), version 1. All integers little-endian.
+/// The binary wire format (`&format=binary`), version 2. All integers little-endian.
 ///
 /// ```
-/// header   'R'(0x52) | version u8 = 1 | kind u8 | flags u8
+/// header   'R'(0x52) | version u8 = 2 | kind u8 | flags u8
 ///          kind: 1 layout, 2 keyframe, 3 delta
 ///
 /// layout   width f32 | height f32 | background RGBA8 | board str8 | ringCount u8 | ring…
 ///   ring   id str8 | title str8 | kind u8 (0 plain, 1 derived, 2 countdown)
+///          | ringFlags u8 (bit0: automatic title colour — draw the title in the frame's text colour)
 ///          | cx f32 | cy f32 | r f32 | thickness f32 | capX f32 | capY f32
-///          | track RGBA8 | titleColor RGBA8 | titleText text | labelText text
+///          | track RGBA8 | titleColor RGBA8 (0 when automatic) | titleText text | labelText text
 ///   text   x f32 | y f32 | size f32 | align u8 (0 left, 1 center, 2 right)
 ///
 /// frame    (flags bit0: a background section follows the header)
 ///          seq u32 (low 32 bits) | t f64 (ms since the Unix epoch)
-///          [background: color RGBA8 | layerCount u8 | layer…]
+///          [background: color RGBA8 | text RGBA8 | layerCount u8 | layer…]
 ///          ringCount u8 | ring…
 ///   layer  style u8 (0 leftToRight, 1 rightToLeft, 2 topToBottom, 3 bottomToTop, 4 circle, 5 angle)
 ///          | angle f32 (degrees, style 5 only) | color RGBA8 | progress f32
@@ -33,12 +34,13 @@
 ///
 /// A keyframe carries every field of every ring; a delta carries only the rings, and within
 /// them only the fields, whose encoded values changed since the previous frame, and the
-/// background only when it changed. Constants of version 1: a0 = −π/2, shadow blur 2 and alpha
+/// background (its text colour included) only when it changed. Constants of version 2: a0 = −π/2, shadow blur 2 and alpha
 /// 0.15. Stops are rebuilt as `[0,start] [o1,end] [o2,end] [o2,start] [1,start]` below one turn
 /// (conic start a0) and `[0,start] [1,end]` beyond it (conic start a1).
 public enum BinaryFrame {
     public static let magic: UInt8 = 0x52
-    public static let version: UInt8 = 1
+    /// 2: the layout's ringFlags (automatic title colour) and the background's text colour.
+    public static let version: UInt8 = 2
 
     public enum Kind: UInt8, Sendable {
         case layout = 1
@@ -59,6 +61,15 @@ public enum BinaryFrame {
         public static let label = Fields(rawValue: 0x40)
         public static let labelColor = Fields(rawValue: 0x80)
         public static let all = Fields(rawValue: 0xff)
+    }
+
+    /// Per ring in the layout.
+    public struct RingFlags: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        /// The layout's titleColor is a placeholder: the title is drawn in the frame's background text colour.
+        public static let automaticTitleColor = RingFlags(rawValue: 0x01)
     }
 
     public struct State: OptionSet, Sendable, Hashable {

@@ -246,8 +246,6 @@ extension BoardSpec {
 extension RingSpec {
     /// Track grey of the seeds' `Color(.systemGray6)` in dark mode.
     static let defaultTrack = RGBAColor(hex: "#2c2c2e")!
-    static let defaultTitleColor = RGBAColor(hex: "#8e8e93")!
-    static let defaultLabelColor = RGBAColor(hex: "#ffffff")!
 
     init(
         entry: ConfigurationFile.RingEntry,
@@ -305,8 +303,9 @@ extension RingSpec {
                 ?? TextSpec(
                     x: entry.cx, y: entry.cy + entry.r + entry.thickness / 2 + titleSize, size: titleSize, align: "center"),
             labelText: entry.labelText ?? TextSpec(x: entry.cx, y: entry.cy, size: labelSize, align: "center"),
-            titleColor: entry.titleColor ?? Self.defaultTitleColor,
-            labelColor: entry.labelColor ?? Self.defaultLabelColor
+            // Without a colour the server picks one that contrasts with the background in every frame.
+            titleColor: entry.titleColor,
+            labelColor: entry.labelColor
         )
     }
 }

@@ -3,10 +3,11 @@
 // most once per display frame however many messages came in between).
 
 import { openStream, streamAddress } from "./connection.js";
-import { drawBoard, fitCanvas } from "./draw.js";
+import { drawBackdrop, drawBoard, fitBackdrop, fitCanvas } from "./draw.js";
 import { decode } from "./protocol.js";
 
 const canvas = document.getElementById("rings");
+const backdrop = document.getElementById("backdrop");
 const stage = document.getElementById("stage");
 const boardName = document.getElementById("board-name");
 const status = document.getElementById("status");
@@ -17,6 +18,7 @@ const problemTitle = document.getElementById("problem-title");
 const problemDetail = document.getElementById("problem-detail");
 const problemLinks = document.getElementById("problem-links");
 const ctx = canvas.getContext("2d");
+const backdropCtx = backdrop.getContext("2d");
 
 // Everything the page knows. A layout resets it; frames update it; the draw loop reads it.
 const state = {
@@ -27,6 +29,7 @@ const state = {
   splash: [], // splash layers growing over the background, bottom first
   seq: null, // seq of the last frame applied
   dirty: false, // true when the state holds something not yet drawn
+  backdropDirty: false, // true when the background or a splash changed since the backdrop was drawn
   connection: "connecting", // "connecting" | "live" | "reconnecting" | "refused" | "offline"
   refusal: null, // the server's last "error" message: why it will not stream this board here
 };
@@ -79,6 +82,7 @@ function applyLayout(layout) {
   state.rings = new Map(layout.rings.map((ring) => [ring.id, null]));
   state.seq = null;
   state.splash = [];
+  state.backdropDirty = true;
   setBackground(layout.background);
   announceSoon();
   boardName.textContent = layout.board;
@@ -99,16 +103,21 @@ function applyFrame(frame) {
     }
   }
   if (frame.background !== null) {
-    setBackground(frame.background.color);
-    setText(frame.background.text);
-    state.splash = frame.background.splash;
+    const { color, text, splash } = frame.background;
+    if (color !== state.background || splash.length > 0 || state.splash.length > 0) {
+      state.backdropDirty = true;
+    }
+    setBackground(color);
+    setText(text);
+    state.splash = splash;
   }
   state.seq = frame.seq;
   invalidate();
   announceSoon();
 }
 
-// The letterbox and header take the board's background so the board reaches the screen's edges.
+// The page's own background is the board's too: the backdrop canvas (drawBackdrop) paints over it,
+// and it shows wherever that has not been drawn yet.
 function setBackground(colour) {
   if (colour !== state.background) {
     state.background = colour;
@@ -275,10 +284,30 @@ function render() {
   state.dirty = false;
   const scale = fitCanvas(canvas, stage.clientWidth, stage.clientHeight, state.layout, window.devicePixelRatio);
   drawBoard(ctx, scale, state, { transparent });
+  if (!transparent) {
+    renderBackdrop();
+  }
   if (state.seq === null) {
     delete document.body.dataset.seq;
   } else {
     document.body.dataset.seq = String(state.seq);
+  }
+}
+
+// The backdrop (the background and the splash over the whole window, behind the header and the
+// board) is redrawn only when what it shows changed: the background, a splash under way, or where
+// the board sits. Ring values alone leave it as it is.
+let backdropPlacement = "";
+
+function renderBackdrop() {
+  const resized = fitBackdrop(backdrop, window.devicePixelRatio);
+  const board = canvas.getBoundingClientRect();
+  const whole = backdrop.getBoundingClientRect();
+  const placement = [board.left, board.top, board.width, board.height, whole.width, whole.height].join();
+  if (resized || placement !== backdropPlacement || state.backdropDirty) {
+    backdropPlacement = placement;
+    state.backdropDirty = false;
+    drawBackdrop(backdropCtx, state.layout, board, whole, state);
   }
 }
 
@@ -312,7 +341,9 @@ function pointerMoved() {
 window.addEventListener("pointermove", pointerMoved, { passive: true });
 pointerMoved();
 
-new ResizeObserver(invalidate).observe(stage);
+const resizes = new ResizeObserver(invalidate);
+resizes.observe(stage);
+resizes.observe(backdrop);
 watchPixelRatio();
 showStatus("connecting");
 const stream = openStream(address, { onData: receive, onStatus: showStatus });

@@ -1,7 +1,8 @@
 // Canvas drawing. Every position, angle, colour stop and text comes from the server (layout and
 // frames); this file only turns those numbers into canvas calls. Its only arithmetic is fitting
 // the board to the screen: the pixel scale (device pixels per logical unit) for the transform and
-// for shadows, which the canvas applies in device pixels whatever the transform.
+// for shadows, which the canvas applies in device pixels whatever the transform, and placing the
+// board's coordinates on the backdrop behind it.
 
 const FONT_STACK = 'ui-rounded, "SF Pro Rounded", system-ui, sans-serif';
 const FULL_TURN = 2 * Math.PI;
@@ -25,23 +26,45 @@ export function fitCanvas(canvas, boxWidth, boxHeight, layout, pixelRatio) {
   return Math.min(width / layout.width, height / layout.height);
 }
 
+// Sizes the backdrop canvas's backing store to its CSS box (the whole window, style.css) in device
+// pixels. Touches it only when its size changed. Returns true when it did (the picture was cleared).
+export function fitBackdrop(canvas, pixelRatio) {
+  const width = Math.max(1, Math.round(canvas.clientWidth * pixelRatio));
+  const height = Math.max(1, Math.round(canvas.clientHeight * pixelRatio));
+  if (canvas.width === width && canvas.height === height) {
+    return false;
+  }
+  canvas.width = width;
+  canvas.height = height;
+  return true;
+}
+
+// Draws the background and the splash layers over the whole backdrop, behind the board's canvas, so
+// that a transition sweeps the letterbox around the board in step with the board itself: the
+// server's shapes reach that far (docs/PROTOCOL.md). `board` is where the board's canvas sits on
+// screen and `backdrop` where this canvas does (DOMRects, CSS pixels); the board's coordinates are
+// placed on this canvas with one translate and scale, nothing is computed.
+export function drawBackdrop(ctx, layout, board, backdrop, { background, splash }) {
+  const devicePerCss = ctx.canvas.width / backdrop.width;
+  const scale = (board.width / layout.width) * devicePerCss;
+  const x = (board.left - backdrop.left) * devicePerCss;
+  const y = (board.top - backdrop.top) * devicePerCss;
+  fillBackground(ctx, { scale, x, y }, background, splash);
+}
+
 // Draws the whole board: background, the splash layers growing over it (bottom first), then each
 // ring of the layout in order with its last values (rings: Map id → values or null before the
 // first frame that carried it). `text` is the last frame's background.text, the colour of titles
 // whose layout titleColor is null (automatic). `transparent` leaves out the background and the
 // splash (an overlay: only the rings and their text).
 export function drawBoard(ctx, scale, { layout, rings, background, text, splash }, { transparent = false } = {}) {
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
   if (transparent) {
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
   } else {
-    ctx.fillStyle = background;
-    ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+    fillBackground(ctx, { scale, x: 0, y: 0 }, background, splash);
   }
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
-  for (const layer of transparent ? [] : splash) {
-    drawSplash(ctx, layer); // shapes may reach past the board: the canvas clips them
-  }
   ctx.textBaseline = "middle";
   for (const ring of layout.rings) {
     drawRing(ctx, scale, ring, rings.get(ring.id) ?? null, text);
@@ -91,6 +114,18 @@ function drawRing(ctx, scale, ring, values, automaticText) {
   }
   if (ring.labelText !== null && values !== null) {
     text(ctx, values.label, ring.labelText, 700, values.labelColor);
+  }
+}
+
+// Fills the whole canvas with the background, then each splash layer in order, the board's
+// coordinates placed at (x, y) device pixels, `scale` device pixels per logical unit.
+function fillBackground(ctx, { scale, x, y }, background, splash) {
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.fillStyle = background;
+  ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  ctx.setTransform(scale, 0, 0, scale, x, y);
+  for (const layer of splash) {
+    drawSplash(ctx, layer); // shapes may reach past the canvas: it clips them
   }
 }
 

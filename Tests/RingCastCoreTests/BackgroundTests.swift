@@ -27,8 +27,9 @@ import Testing
             Issue.record("expected a circle")
             return
         }
-        // 1280 × 720: centre (640, 360), full radius √(640² + 360²) = 734.30…
-        #expect(cx == 640 && cy == 360 && abs(r - 734.3023900274328 * layer.progress) < 1e-9)
+        // 1280 × 720, reach extended by 1280 on every side (3840 × 3280): centre (640, 360), full radius
+        // half the reach's diagonal, √(1920² + 1640²) = 2525.07…
+        #expect(cx == 640 && cy == 360 && abs(r - 2525.074256333861 * layer.progress) < 1e-9)
         #expect(board.isAnimating(at: 10.499))
         #expect(!board.isAnimating(at: 10.5))
         #expect(background(board, at: 10.5) == BackgroundFrame(color: Self.red, splash: []))

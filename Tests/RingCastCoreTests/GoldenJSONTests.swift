@@ -106,13 +106,14 @@ import Testing
         try board.apply(
             BackgroundUpdate(color: Palette.purpleBg, transition: .angle(45), animation: .timing(.linear, duration: 1)), at: 10)
         let frame = FrameComposer.frame(of: board, at: 10.25, seq: 3, wallClockMilliseconds: 0)
-        // 1280 × 720 at 45°: b = h + w = 2000, legs 2000·p = 500 at p = 0.25.
+        // 1280 × 720, swept across its reach: the board extended by 1280 on every side, 3840 × 3280 from
+        // (−1280, −1280). At 45°: b = H + W = 7120, legs 7120·p = 1780 at p = 0.25 from the reach's top-left.
         try expectSame(
             encoded(frame.background),
             """
             {"color":"#000000ff","text":"#f2f2f7ff",
              "splash":[{"style":"angle","angle":45,"color":"#4533c9ff","progress":0.25,
-                        "shape":{"polygon":[[0,0],[500,0],[0,500]]}}]}
+                        "shape":{"polygon":[[-1280,-1280],[500,-1280],[-1280,500]]}}]}
             """
         )
     }

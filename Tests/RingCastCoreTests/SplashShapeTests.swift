@@ -2,10 +2,12 @@ import Foundation
 import RingCastCore
 import Testing
 
-/// Seed 002's paths on a 200 × 100 board, by hand.
+/// Seed 002's paths on a 200 × 100 board, by hand. The seed's rect is the board's reach: the board extended
+/// by its larger side, L = 200, on every side, so x0 = y0 = −200, W = 600, H = 500 (docs/ANIMATION.md).
 @Suite struct SplashShapeTests {
     static let width = 200.0
     static let height = 100.0
+    static let reach = SplashShape.Reach(boardWidth: width, boardHeight: height)
 
     static func points(_ shape: SplashShape) -> [[Double]]? {
         guard case .polygon(let points) = shape else { return nil }
@@ -25,57 +27,160 @@ import Testing
         }
     }
 
+    /// Whether the filled shape holds (x, y), boundary included. Every polygon here is convex (a rectangle
+    /// or a triangle), so inside means on the same side of every edge.
+    static func covers(_ shape: SplashShape, _ x: Double, _ y: Double) -> Bool {
+        switch shape {
+        case .circle(let cx, let cy, let r):
+            return ((x - cx) * (x - cx) + (y - cy) * (y - cy)).squareRoot() <= r + 1e-9
+        case .polygon(let points):
+            let sides = points.indices.map { i in
+                let a = points[i]
+                let b = points[(i + 1) % points.count]
+                return (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x)
+            }
+            return sides.allSatisfy { $0 >= -1e-6 } || sides.allSatisfy { $0 <= 1e-6 }
+        }
+    }
+
+    /// The filled area: the shoelace formula for a polygon, πr² for a circle.
+    static func area(_ shape: SplashShape) -> Double {
+        switch shape {
+        case .circle(_, _, let r):
+            return Double.pi * r * r
+        case .polygon(let points):
+            let doubled = points.indices.reduce(0.0) { sum, i in
+                let a = points[i]
+                let b = points[(i + 1) % points.count]
+                return sum + a.x * b.y - b.x * a.y
+            }
+            return abs(doubled) / 2
+        }
+    }
+
+    /// A grid over the reach, its edges and corners included, 13 × 11 points.
+    static let reachGrid: [(Double, Double)] = (0...12).flatMap { (i: Int) -> [(Double, Double)] in
+        (0...10).map { (j: Int) -> (Double, Double) in
+            let x: Double = reach.x + reach.width * Double(i) / 12
+            let y: Double = reach.y + reach.height * Double(j) / 10
+            return (x, y)
+        }
+    }
+
+    static let straightStyles: [SplashStyle] = [.leftToRight, .rightToLeft, .topToBottom, .bottomToTop, .circle]
+    static let angles: [SplashStyle] = stride(from: 0.0, to: 360, by: 15).map { SplashStyle.angle($0) }
+    static let everyStyle: [SplashStyle] = straightStyles + angles
+
     @Test(arguments: [
-        // style, p, points: the seed's move(to:) and addLine(to:) in order.
-        (SplashStyle.leftToRight, 0.0, [[0.0, 0.0], [0, 0], [0, 100], [0, 100]]),
-        (.leftToRight, 0.5, [[0, 0], [100, 0], [100, 100], [0, 100]]),
-        (.leftToRight, 1, [[0, 0], [200, 0], [200, 100], [0, 100]]),
-        (.rightToLeft, 0, [[200, 0], [200, 0], [200, 100], [200, 100]]),
-        (.rightToLeft, 0.5, [[200, 0], [100, 0], [100, 100], [200, 100]]),
-        (.rightToLeft, 1, [[200, 0], [0, 0], [0, 100], [200, 100]]),
-        (.topToBottom, 0, [[0, 0], [200, 0], [200, 0], [0, 0]]),
-        (.topToBottom, 0.5, [[0, 0], [200, 0], [200, 50], [0, 50]]),
-        (.topToBottom, 1, [[0, 0], [200, 0], [200, 100], [0, 100]]),
-        (.bottomToTop, 0, [[0, 100], [200, 100], [200, 100], [0, 100]]),
-        (.bottomToTop, 0.5, [[0, 100], [200, 100], [200, 50], [0, 50]]),
-        (.bottomToTop, 1, [[0, 100], [200, 100], [200, 0], [0, 0]]),
-        // 45°: m = 1, b = h − (−1/m)·w = 300, legs x = b·m·p = 300p along the top, y = b·p = 300p down the left.
-        (.angle(45), 0, [[0, 0], [0, 0], [0, 0]]),
-        (.angle(45), 0.5, [[0, 0], [150, 0], [0, 150]]),
-        (.angle(45), 1, [[0, 0], [300, 0], [0, 300]]),
-        // 135°: cAngle 45, from the top-right corner (xOffset = w), x flipped.
-        (.angle(135), 0, [[200, 0], [200, 0], [200, 0]]),
-        (.angle(135), 0.5, [[200, 0], [50, 0], [200, 150]]),
-        (.angle(135), 1, [[200, 0], [-100, 0], [200, 300]]),
-        // 225°: from the bottom-right corner (w, h), both flipped.
-        (.angle(225), 0, [[200, 100], [200, 100], [200, 100]]),
-        (.angle(225), 0.5, [[200, 100], [50, 100], [200, -50]]),
-        (.angle(225), 1, [[200, 100], [-100, 100], [200, -200]]),
-        // 315°: from the bottom-left corner (0, h), y flipped.
-        (.angle(315), 0, [[0, 100], [0, 100], [0, 100]]),
-        (.angle(315), 0.5, [[0, 100], [150, 100], [0, -50]]),
-        (.angle(315), 1, [[0, 100], [300, 100], [0, -200]]),
-        // 30°: m = tan 30° = 0.57735, x = (h·m + w)·p = 257.735p, y = (h + w/m)·p = 446.410p.
-        (.angle(30), 0.5, [[0, 0], [128.86751345948130, 0], [0, 223.20508075688775]]),
-        // Multiples of 90° are the rectangles: 0 → leftToRight, 90 → topToBottom, 180 → rightToLeft, 270 → bottomToTop.
-        (.angle(0), 0.5, [[0, 0], [100, 0], [100, 100], [0, 100]]),
-        (.angle(90), 0, [[0, 0], [200, 0], [200, 0], [0, 0]]),
-        (.angle(90), 0.5, [[0, 0], [200, 0], [200, 50], [0, 50]]),
-        (.angle(90), 1, [[0, 0], [200, 0], [200, 100], [0, 100]]),
-        (.angle(180), 0.5, [[200, 0], [100, 0], [100, 100], [200, 100]]),
-        (.angle(270), 0.5, [[0, 100], [200, 100], [200, 50], [0, 50]]),
-        // Angles are taken modulo 360: −90 is 270, 405 is 45, 360 is 0.
-        (.angle(-90), 0.5, [[0, 100], [200, 100], [200, 50], [0, 50]]),
-        (.angle(405), 0.5, [[0, 0], [150, 0], [0, 150]]),
-        (.angle(360), 0.5, [[0, 0], [100, 0], [100, 100], [0, 100]]),
+        (200.0, 100.0, -200.0, -200.0, 600.0, 500.0),
+        (100, 300, -300, -300, 700, 900),
+        (1280, 720, -1280, -1280, 3840, 3280),
     ])
-    func polygon_portsTheSeedsPath(style: SplashStyle, progress: Double, expected: [[Double]]) {
+    func reach_isTheBoardExtendedByItsLargerSideOnEverySide(
+        w: Double, h: Double, x: Double, y: Double, width: Double, height: Double
+    ) {
+        let reach = SplashShape.Reach(boardWidth: w, boardHeight: h)
+        #expect(reach.x == x && reach.y == y && reach.width == width && reach.height == height)
+    }
+
+    @Test(arguments: everyStyle)
+    func atOne_theShapeCoversTheWholeReach(style: SplashStyle) {
+        let shape = SplashShape(style: style, progress: 1, width: Self.width, height: Self.height)
+        for (x, y) in Self.reachGrid {
+            #expect(Self.covers(shape, x, y), "\(style) at 1 leaves (\(x), \(y)) uncovered")
+        }
+    }
+
+    @Test(arguments: everyStyle)
+    func atZero_theShapeCoversNothing(style: SplashStyle) {
+        #expect(Self.area(SplashShape(style: style, progress: 0, width: Self.width, height: Self.height)) == 0)
+    }
+
+    /// The straight sweeps' edge moves linearly with p across the reach: at 0.5 it is at the reach's middle,
+    /// which is the board's middle (the reach is the board grown equally on both sides).
+    @Test(arguments: [
+        (SplashStyle.leftToRight, 0.5, 100.0), (.rightToLeft, 0.5, 100.0), (.topToBottom, 0.5, 50.0),
+        (.bottomToTop, 0.5, 50.0),
+        // At 0.25: x0 + W·p = −200 + 150, x0 + W − W·p = 400 − 150, y0 + H·p = −200 + 125, y0 + H − H·p = 300 − 125.
+        (.leftToRight, 0.25, -50.0), (.rightToLeft, 0.25, 250.0), (.topToBottom, 0.25, -75.0), (.bottomToTop, 0.25, 175.0),
+    ])
+    func sweepEdge_movesAcrossTheReach(style: SplashStyle, progress: Double, edge: Double) throws {
+        let points = try #require(Self.points(SplashShape(style: style, progress: progress, width: 200, height: 100)))
+        // The moving edge's ends: the seed's second and third points left or right, third and fourth up or down.
+        let horizontal = style == .leftToRight || style == .rightToLeft
+        let moving = horizontal ? [points[1][0], points[2][0]] : [points[2][1], points[3][1]]
+        #expect(moving.allSatisfy { abs($0 - edge) < 1e-9 }, "\(style) at \(progress): \(points)")
+    }
+
+    /// The board's own part of a left-to-right sweep: its left edge is reached at p = L / W and its right
+    /// edge at (L + w) / W — for the default 1280 × 720 board the middle third, 1/3 to 2/3.
+    @Test func defaultBoard_isSweptDuringTheMiddleThird() throws {
+        for (p, x) in [(1.0 / 3, 0.0), (2.0 / 3, 1280.0)] {
+            let points = try #require(Self.points(SplashShape(style: .leftToRight, progress: p, width: 1280, height: 720)))
+            #expect(abs(points[1][0] - x) < 1e-9 && abs(points[2][0] - x) < 1e-9)
+        }
+    }
+
+    @Test(arguments: [
+        // style, p, points: the seed's move(to:) and addLine(to:) in order, on the 600 × 500 reach at (−200, −200).
+        (SplashStyle.leftToRight, 0.0, [[-200.0, -200.0], [-200, -200], [-200, 300], [-200, 300]]),
+        (.leftToRight, 0.5, [[-200, -200], [100, -200], [100, 300], [-200, 300]]),
+        (.leftToRight, 1, [[-200, -200], [400, -200], [400, 300], [-200, 300]]),
+        (.rightToLeft, 0, [[400, -200], [400, -200], [400, 300], [400, 300]]),
+        (.rightToLeft, 0.5, [[400, -200], [100, -200], [100, 300], [400, 300]]),
+        (.rightToLeft, 1, [[400, -200], [-200, -200], [-200, 300], [400, 300]]),
+        (.topToBottom, 0, [[-200, -200], [400, -200], [400, -200], [-200, -200]]),
+        (.topToBottom, 0.5, [[-200, -200], [400, -200], [400, 50], [-200, 50]]),
+        (.topToBottom, 1, [[-200, -200], [400, -200], [400, 300], [-200, 300]]),
+        (.bottomToTop, 0, [[-200, 300], [400, 300], [400, 300], [-200, 300]]),
+        (.bottomToTop, 0.5, [[-200, 300], [400, 300], [400, 50], [-200, 50]]),
+        (.bottomToTop, 1, [[-200, 300], [400, 300], [400, -200], [-200, -200]]),
+        // 45°: m = 1, b = H − (−1/m)·W = 1100, legs x = b·m·p = 1100p along the top, y = b·p = 1100p down the left.
+        (.angle(45), 0, [[-200, -200], [-200, -200], [-200, -200]]),
+        (.angle(45), 0.5, [[-200, -200], [350, -200], [-200, 350]]),
+        (.angle(45), 1, [[-200, -200], [900, -200], [-200, 900]]),
+        // 135°: cAngle 45, from the reach's top-right corner (xOffset = W), x flipped.
+        (.angle(135), 0, [[400, -200], [400, -200], [400, -200]]),
+        (.angle(135), 0.5, [[400, -200], [-150, -200], [400, 350]]),
+        (.angle(135), 1, [[400, -200], [-700, -200], [400, 900]]),
+        // 225°: from the bottom-right corner (x0 + W, y0 + H), both flipped.
+        (.angle(225), 0, [[400, 300], [400, 300], [400, 300]]),
+        (.angle(225), 0.5, [[400, 300], [-150, 300], [400, -250]]),
+        (.angle(225), 1, [[400, 300], [-700, 300], [400, -800]]),
+        // 315°: from the bottom-left corner (x0, y0 + H), y flipped.
+        (.angle(315), 0, [[-200, 300], [-200, 300], [-200, 300]]),
+        (.angle(315), 0.5, [[-200, 300], [350, 300], [-200, -250]]),
+        (.angle(315), 1, [[-200, 300], [900, 300], [-200, -800]]),
+        // Multiples of 90° are the rectangles: 0 → leftToRight, 90 → topToBottom, 180 → rightToLeft, 270 → bottomToTop.
+        (.angle(0), 0.5, [[-200, -200], [100, -200], [100, 300], [-200, 300]]),
+        (.angle(90), 0, [[-200, -200], [400, -200], [400, -200], [-200, -200]]),
+        (.angle(90), 0.5, [[-200, -200], [400, -200], [400, 50], [-200, 50]]),
+        (.angle(90), 1, [[-200, -200], [400, -200], [400, 300], [-200, 300]]),
+        (.angle(180), 0.5, [[400, -200], [100, -200], [100, 300], [400, 300]]),
+        (.angle(270), 0.5, [[-200, 300], [400, 300], [400, 50], [-200, 50]]),
+        // Angles are taken modulo 360: −90 is 270, 405 is 45, 360 is 0.
+        (.angle(-90), 0.5, [[-200, 300], [400, 300], [400, 50], [-200, 50]]),
+        (.angle(405), 0.5, [[-200, -200], [350, -200], [-200, 350]]),
+        (.angle(360), 0.5, [[-200, -200], [100, -200], [100, 300], [-200, 300]]),
+    ])
+    func polygon_portsTheSeedsPathOnTheReach(style: SplashStyle, progress: Double, expected: [[Double]]) {
         Self.expectPolygon(SplashShape(style: style, progress: progress, width: Self.width, height: Self.height), expected)
     }
 
-    @Test(arguments: [(0.0, 0.0), (0.5, 55.90169943749474), (1.0, 111.80339887498948)])
-    func circle_growsFromTheCentre_toHalfTheDiagonal(progress: Double, radius: Double) {
-        // c = √((h/2)² + (w/2)²) = √(50² + 100²) = 111.803…; r = c·p.
+    /// 30°: m = tan 30° = 1/√3, b = H − (−1/m)·W = H + W·√3; legs x = b·m·p = (H/√3 + W)·p along the reach's
+    /// top, y = b·p = (H + W·√3)·p down its left.
+    @Test func angle30_legsFollowTheTangent() {
+        let x: Double = 500 / 3.0.squareRoot() + 600
+        let y: Double = 500 + 600 * 3.0.squareRoot()
+        Self.expectPolygon(
+            SplashShape(style: .angle(30), progress: 0.5, width: Self.width, height: Self.height),
+            [[-200, -200], [-200 + x * 0.5, -200], [-200, -200 + y * 0.5]]
+        )
+    }
+
+    @Test(arguments: [(0.0, 0.0), (0.5, 195.25624189766637), (1.0, 390.51248379533274)])
+    func circle_growsFromTheBoardsCentre_toHalfTheReachsDiagonal(progress: Double, radius: Double) {
+        // The reach's centre is the board's, (100, 50); c = √((H/2)² + (W/2)²) = √(250² + 300²) = 390.51…; r = c·p.
         guard case .circle(let cx, let cy, let r) = SplashShape(style: .circle, progress: progress, width: 200, height: 100)
         else {
             Issue.record("expected a circle")
@@ -85,21 +190,21 @@ import Testing
         #expect(abs(r - radius) < 1e-12)
     }
 
-    /// At p = 1 the triangle's hypotenuse passes through the corner opposite the one it grows from, so the
-    /// board is covered: for legs X and Y from the corner, w/|X| + h/|Y| = 1.
+    /// At p = 1 the triangle's hypotenuse passes through the reach's corner opposite the one it grows from, so
+    /// the reach is covered: for legs X and Y from the corner, W/|X| + H/|Y| = 1.
     @Test(arguments: stride(from: 1.0, to: 360, by: 7).filter { $0.truncatingRemainder(dividingBy: 90) != 0 })
-    func angledTriangle_coversTheBoardAtOne(degrees: Double) throws {
+    func angledTriangle_coversTheReachAtOne(degrees: Double) throws {
         let points = try #require(Self.points(SplashShape(style: .angle(degrees), progress: 1, width: 200, height: 100)))
         #expect(points.count == 3)
         let corner = points[0]
-        #expect([0, 200].contains(corner[0]) && [0, 100].contains(corner[1]))
+        #expect([-200, 400].contains(corner[0]) && [-200, 300].contains(corner[1]))
         let legX = points[1][0] - corner[0]
         let legY = points[2][1] - corner[1]
         #expect(points[1][1] == corner[1] && points[2][0] == corner[0])
-        #expect(abs(200 / abs(legX) + 100 / abs(legY) - 1) < 1e-9)
-        // The legs point into the board.
-        #expect((corner[0] == 0) == (legX > 0))
-        #expect((corner[1] == 0) == (legY > 0))
+        #expect(abs(600 / abs(legX) + 500 / abs(legY) - 1) < 1e-9)
+        // The legs point into the reach.
+        #expect((corner[0] == -200) == (legX > 0))
+        #expect((corner[1] == -200) == (legY > 0))
     }
 
     @Test(arguments: [

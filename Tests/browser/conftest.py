@@ -114,6 +114,21 @@ class Dashboard:
         )
         return seq, [tuple(rgba) for rgba in pixels]
 
+    def drawn_window_pixels(self, points: list[tuple[float, float]]) -> tuple[int, list[tuple[int, ...]]]:
+        """The seq drawn and the RGBA of the backdrop (the background and its splash over the whole
+        window, behind the header and the board) under each point of the window in CSS pixels, read in
+        one task. Outside the board's canvas that is what the screen shows."""
+        seq, pixels = self.page.evaluate(
+            "(() => { const canvas = document.getElementById('backdrop');"
+            " const sx = canvas.width / canvas.clientWidth, sy = canvas.height / canvas.clientHeight;"
+            " const copy = new OffscreenCanvas(canvas.width, canvas.height);"
+            " const ctx = copy.getContext('2d', {willReadFrequently: true});"
+            " ctx.drawImage(canvas, 0, 0);"
+            f" return [Number(document.body.dataset.seq), {json.dumps(points)}.map(([x, y]) =>"
+            " Array.from(ctx.getImageData(Math.floor(x * sx), Math.floor(y * sy), 1, 1).data))]; })()"
+        )
+        return seq, [tuple(rgba) for rgba in pixels]
+
     # --- what was received -----------------------------------------------------------------------
 
     def messages(self, after: int = 0) -> list[dict]:

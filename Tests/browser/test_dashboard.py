@@ -200,6 +200,72 @@ def test_background_splash_grows_over_the_board_then_becomes_the_background(serv
     assert dashboard.page.problems() == []
 
 
+def test_splash_sweeps_the_letterbox_in_step_with_the_board(server, open_page):
+    # A window much wider than the board (1280 × 720 in config/ringcast.json): bands left and right.
+    dashboard = open_page(1600, 600).open(server)
+    layout = dashboard.layout()
+    new, old = "#f1c40fff", layout["background"]
+    rect = dashboard.canvas_size()["rect"]
+    assert rect["left"] >= 100 and 1600 - rect["right"] >= 100, f"no letterbox bands beside the board: {rect}"
+    y = rect["top"] + rect["height"] / 2
+    left, right = (rect["left"] / 2, y), ((rect["right"] + 1600) / 2, y)
+    per_unit = rect["width"] / layout["width"]  # CSS pixels per logical unit
+
+    def board_x(point: tuple[float, float]) -> float:
+        return (point[0] - rect["left"]) / per_unit
+
+    def shot(point: tuple[float, float]) -> tuple[int, int, int]:
+        image = png.decode(dashboard.page.screenshot({"x": int(point[0]), "y": int(point[1]), "width": 1, "height": 1}))
+        return image.pixel(0, 0)
+
+    def edge_of(seq: int) -> float | None:
+        """The right edge of the splash layer in the frame of that seq (None before it started)."""
+        frame = dashboard.frame(seq)
+        layers = frame["background"]["splash"] if frame else []
+        if not layers:
+            return None
+        [layer] = layers
+        assert layer["style"] == "leftToRight" and layer["color"] == new
+        return max(x for x, _ in layer["shape"]["polygon"])
+
+    status, answer = server.request(
+        "PUT", "/api/v1/boards/main/background",
+        {"color": new[:7], "transition": "leftToRight", "animation": {"curve": "linear", "duration": 3}},
+    )
+    assert 200 <= status < 300, f"PUT background answered {status}: {answer}"
+
+    # Under way: the layer's edge (board coordinates, from the frame of the seq drawn) has passed the
+    # left band's point and not yet the right one's; the backdrop shows the new colour left, the old right.
+    deadline = time.monotonic() + 10
+    while True:
+        seq, (in_left, in_right) = dashboard.drawn_window_pixels([left, right])
+        edge = edge_of(seq)
+        if edge is not None and board_x(left) + 20 < edge < board_x(right) - 600:
+            break
+        assert edge is None or edge < board_x(right) - 600, "the splash passed the right band before it was seen under way"
+        assert time.monotonic() < deadline, "no splash drawn under way between the bands"
+        time.sleep(0.02)
+    assert close_to(in_left, rgb(new), 4), f"left band at x {board_x(left):.0f}, edge {edge:.0f}: {in_left}"
+    assert close_to(in_right, rgb(old), 4), f"right band at x {board_x(right):.0f}, edge {edge:.0f}: {in_right}"
+    # And on the screen itself, while the edge is still between the two bands.
+    on_screen = shot(left), shot(right)
+    after, _ = dashboard.drawn_window_pixels([])
+    assert edge_of(after) is not None and edge_of(after) < board_x(right) - 2, "the splash left the bands during the shot"
+    assert close_to(on_screen[0], rgb(new), 4) and close_to(on_screen[1], rgb(old), 4), on_screen
+
+    # Finished: both bands show the new colour, on the backdrop and on the screen.
+    r, g, b = rgb(new)
+    dashboard.page.wait_for(
+        f"getComputedStyle(document.body).backgroundColor.replaceAll(' ', '') === 'rgb({r},{g},{b})'",
+        10, "the new background on the whole page",
+    )
+    dashboard.page.wait_for(f"Number(document.body.dataset.seq) === {dashboard.last_seq()}", 5, "the last frame drawn")
+    _, pixels = dashboard.drawn_window_pixels([left, right])
+    assert all(close_to(pixel, rgb(new), 4) for pixel in pixels), pixels
+    assert all(close_to(shot(point), rgb(new), 4) for point in (left, right))
+    assert dashboard.page.problems() == []
+
+
 def test_two_pages_show_the_same_frame_during_and_after_an_animation(server, open_page):
     # Small tabs: a software canvas draws them in a quarter of the time, so two renderers on a
     # busy machine keep up with 60 frames a second. Being in step does not depend on the size.

@@ -18,7 +18,7 @@
 ///   layer  style u8 (0 leftToRight, 1 rightToLeft, 2 topToBottom, 3 bottomToTop, 4 circle, 5 angle)
 ///          | angle f32 (degrees, style 5 only) | color RGBA8 | progress f32
 ///          | shape u8 (0 polygon: n u8, n × (x f32, y f32); 1 circle: cx f32 | cy f32 | r f32)
-///   point  x u16 | y u16, both in 1/16 logical unit (0…4095.9375)
+///   point  x u16 | y u16, both in 1/16 logical unit (0…4095.9375): the tip
 ///   ring   index u8 (into the layout's rings) | fields u8 | the fields present, in bit order:
 ///          0x01 state u8: bit0 has data, bit1 arc drawn (p > 0), bit2 cap visible,
 ///                         bit3 tip visible (shadowed), bit4 beyond one turn

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -10,6 +11,8 @@ final class RawWebSocketServer: Sendable {
     let port: Int
     private let listener: Int32
     private let finished = DispatchSemaphore(value: 0)
+    /// True once the thread has closed the listener: after that its number may be another socket's.
+    private let listenerClosed = ListenerClosed()
 
     /// Accepts one client, completes the handshake, writes `frames` (already encoded), then
     /// waits for the client to close.
@@ -31,9 +34,17 @@ final class RawWebSocketServer: Sendable {
         self.listener = listener
         self.port = Int(UInt16(bigEndian: address.sin_port))
         let finished = self.finished
+        let listenerClosed = self.listenerClosed
         Thread {
             defer { finished.signal() }
             let fd = accept(listener, nil, nil)
+            // The thread owns the listener: closed here, once accept(2) has returned, never while
+            // it may still block on it (a descriptor closed under it could be reused by another
+            // test's socket and accepted on).
+            listenerClosed.value.withLock { closed in
+                Glibc.close(listener)
+                closed = true
+            }
             guard fd >= 0 else { return }
             defer { Glibc.close(fd) }
             var timeout = timeval(tv_sec: 5, tv_usec: 0)
@@ -61,7 +72,10 @@ final class RawWebSocketServer: Sendable {
     }
 
     deinit {
-        Glibc.close(listener)
+        // Wakes a thread still waiting in accept(2), which then closes the listener.
+        listenerClosed.value.withLock { closed in
+            if !closed { shutdown(listener, Int32(SHUT_RDWR)) }
+        }
     }
 
     func waitUntilDone(timeout: Double = 5) -> Bool {
@@ -82,6 +96,11 @@ final class RawWebSocketServer: Sendable {
         }
         return bytes + payload
     }
+}
+
+/// Whether `RawWebSocketServer`'s thread has closed its listener, shared with that thread.
+private final class ListenerClosed: Sendable {
+    let value = Mutex(false)
 }
 
 /// SHA-1 (FIPS 180-4), only for computing Sec-WebSocket-Accept in tests.

@@ -246,16 +246,11 @@ public struct Board: Sendable, Equatable {
         backdrop.presentation(at: time)
     }
 
-    /// The label colour `time` shows: a pushed one as it animates, else the configured one, else (automatic)
-    /// the text colour for the background colour `time` shows.
-    public func labelColor(ofRing id: String, at time: Double) -> RGBAColor {
-        labelColors[id]?.value(at: time) ?? ring(id)?.labelColor ?? textColor(at: time)
-    }
-
-    /// The automatic text colour at `time`: one with at least 4.5:1 against the background colour under the
-    /// splash layers (`RGBAColor.text(on:)`), so it changes when a splash finishes.
-    public func textColor(at time: Double) -> RGBAColor {
-        RGBAColor.text(on: backgroundPresentation(at: time).color)
+    /// The label colour `time` shows: a pushed one as it animates, else the configured one, else
+    /// `automatic`, the frame's text colour for the background colour under the splash layers
+    /// (`RGBAColor.text(on:)`, picked once per frame by the composer).
+    public func labelColor(ofRing id: String, at time: Double, automatic: RGBAColor) -> RGBAColor {
+        labelColors[id]?.value(at: time) ?? ring(id)?.labelColor ?? automatic
     }
 
     /// The displayed gradient colours (start, end) of one ring at `time`; the configured ones until a push.
@@ -323,7 +318,10 @@ public struct Board: Sendable, Equatable {
             gradients[id] = gradient
         }
         if let color = entry.labelColor {
-            var label = labelColors[id] ?? AnimatedColor(ring(id)?.labelColor ?? textColor(at: time))
+            // An automatic label starts from the text colour it shows now.
+            var label =
+                labelColors[id]
+                ?? AnimatedColor(ring(id)?.labelColor ?? RGBAColor.text(on: backgroundPresentation(at: time).color))
             label.animate(to: color, with: animation, at: time)
             labelColors[id] = label
         }

@@ -52,17 +52,19 @@ public enum FrameComposer {
 
     /// The whole board at monotonic `time`; `wallClockMilliseconds` is the frame's `t`.
     public static func frame(of board: Board, at time: Double, seq: UInt64, wallClockMilliseconds: Double) -> Frame {
+        // Once per frame: the background, and the text colour automatic titles and labels take on it.
+        let background = board.backgroundPresentation(at: time)
+        let text = RGBAColor.text(on: background.color)
         let rings = board.spec.rings.map { spec in
             ring(
                 spec,
                 progress: board.progress(ofRing: spec.id, at: time),
                 colors: board.colors(ofRing: spec.id, at: time),
-                labelColor: board.labelColor(ofRing: spec.id, at: time),
+                labelColor: board.labelColor(ofRing: spec.id, at: time, automatic: text),
                 // Percent labels follow from the progress above; only a countdown's needs the board.
                 label: spec.kind == .countdown ? board.label(ofRing: spec.id, at: time) : nil
             )
         }
-        let background = board.backgroundPresentation(at: time)
         return Frame(
             board: board.spec.name,
             seq: seq,
@@ -70,6 +72,7 @@ public enum FrameComposer {
             rings: rings,
             background: BackgroundFrame(
                 color: background.color,
+                text: text,
                 splash: background.layers.map { layer in
                     splashLayer(
                         style: layer.style,

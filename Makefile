@@ -4,10 +4,12 @@
 SWIFT ?= swift
 PYTHON ?= python3
 # libwebsockets' header includes OpenSSL and libcap headers, so all three are needed to build;
-# RingCastClient links OpenSSL too (libssl-dev). The TLS tests make certificates with `openssl`.
-APT_PACKAGES := libwebsockets-dev libssl-dev libcap-dev libsqlite3-dev pkg-config openssl
+# RingCastTLS links OpenSSL too (libssl-dev). The TLS tests make certificates with `openssl`, and
+# they and the HTTP-edge tests drive the server with `curl` (https, --http2).
+APT_PACKAGES := libwebsockets-dev libssl-dev libcap-dev libsqlite3-dev pkg-config openssl curl
 # The browser test drives Debian's headless Chromium over the DevTools protocol (a pipe, so no
-# driver and no Python package beyond pytest) against the real server.
+# driver and no Python package beyond pytest) against the real server, and runs Debian's nginx
+# in front of it for the reverse-proxy test.
 BROWSER_APT_PACKAGES := chromium nginx
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # `make run PORT=9090` serves on another port (a PORT in the environment counts too, as for every

@@ -101,6 +101,8 @@ struct ConfigurationTests {
         ConfigMistake(
             name: "tls key without cert", replace: #""fps": 60"#, with: #""fps": 60, "tls": {"key": "key.pem"}"#, key: "tls.cert"),
         ConfigMistake(
+            name: "unknown log level", replace: #""fps": 60"#, with: #""fps": 60, "logLevel": "loud""#, key: "logLevel"),
+        ConfigMistake(
             name: "unknown tls key", replace: #""fps": 60"#, with: #""fps": 60, "tls": {"certificate": "cert.pem"}"#,
             key: "tls.certificate"),
     ]
@@ -235,6 +237,10 @@ struct ConfigurationTests {
         EnvironmentMistake(environment: ["RINGCAST_FPS": "0"], description: "RINGCAST_FPS: expected 1…240, got 0"),
         EnvironmentMistake(environment: ["RINGCAST_HOST": ""], description: "RINGCAST_HOST: must not be empty"),
         EnvironmentMistake(environment: ["RINGCAST_DATA_DIR": ""], description: "RINGCAST_DATA_DIR: must not be empty"),
+        EnvironmentMistake(
+            environment: ["RINGCAST_LOG_LEVEL": "verbose"],
+            description:
+                #"RINGCAST_LOG_LEVEL: expected one of trace, debug, info, notice, warning, error, critical, got "verbose""#),
     ]
 
     @Test(arguments: environmentMistakes)

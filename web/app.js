@@ -186,13 +186,21 @@ function announce() {
 
 // --- connection status -------------------------------------------------------------------------
 
-function showStatus(connection, seconds) {
+// `detail`: the seconds until the next attempt when reconnecting; the close's { code, reason } when
+// refused.
+function showStatus(connection, detail) {
+  const seconds = detail;
   state.connection = connection;
   document.body.dataset.state = connection;
   status.dataset.state = connection;
   statusText.textContent = connection === "reconnecting" ? `reconnecting in ${seconds}s` : connection;
   if (connection === "live") {
     state.refusal = null;
+  }
+  if (connection === "refused" && state.refusal === null) {
+    // Closed without an "error" message: a board the server stopped serving (a reload removed it).
+    const message = detail.reason || "the server closed this board's stream";
+    state.refusal = { status: detail.code - 4000, code: "closed", message, field: null, boards: null };
   }
   showProblem(seconds);
   // A picture on screen that stopped updating is marked stale (style.css dims it). Not before the
@@ -239,6 +247,9 @@ function showProblem(seconds) {
     detail = given
       ? `${refusal.message}. Check the token in the page's address.`
       : `${refusal.message}. Open the page with ?token= and the read token in its address.`;
+  } else if (refusal.code === "closed") {
+    title = "The server stopped showing this board";
+    detail = `${refusal.message}.`;
   } else if (refusal.code === "origin_not_allowed") {
     title = "This page may not show boards from this server";
     detail = `${refusal.message}. The server's allowedOrigins setting lists the sites that may.`;

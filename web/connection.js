@@ -36,9 +36,10 @@ export function streamAddress(location, { reducedMotion = false } = {}) {
 // Opens the stream at once and keeps it open; address() gives the URL for each attempt. Calls
 // onData(data) for each message of the current socket, and onStatus(state, seconds) on each change
 // of state: "connecting", "live", "reconnecting" (seconds = whole seconds until the next attempt,
-// counting down), "refused" (the server said why in an "error" message and closed with 44xx:
-// trying again cannot help until the address changes) or "offline" (tab hidden, or the browser
-// has no network). The owner calls live()
+// counting down), "refused" (the server closed with 44xx, after an "error" message saying why
+// or, for a board it stopped serving, with the reason in the close frame (second argument:
+// { code, reason }): trying again cannot help until the address changes) or "offline" (tab
+// hidden, or the browser has no network). The owner calls live()
 // when the stream has proved itself with a valid layout: that ends the connect timeout and resets
 // the backoff; and reconnect() when the address changed.
 export function openStream(address, { onData, onStatus }) {
@@ -76,7 +77,7 @@ export function openStream(address, { onData, onStatus }) {
         socket = null;
         if (event.code >= 4400 && event.code < 4500) {
           clearTimeout(connectTimer);
-          onStatus("refused");
+          onStatus("refused", { code: event.code, reason: event.reason });
           return;
         }
         retry();

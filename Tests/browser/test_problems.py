@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 
 from ringcast import REPOSITORY
@@ -69,3 +70,19 @@ def test_a_server_that_went_away_is_said_with_the_retry_countdown(start_server, 
     shown = wait_problem(dashboard, "unreachable")
     assert shown["title"] == "Cannot reach the RingCast server", shown
     assert shown["detail"].startswith("Trying again in "), shown
+
+
+def test_a_board_a_reload_removes_says_so_instead_of_reconnecting(start_server, open_page, tmp_path: Path):
+    config = json.loads((REPOSITORY / "config" / "ringcast.json").read_text())
+    path = tmp_path / "ringcast.json"
+    path.write_text(json.dumps(config))
+    server = start_server(config=path)
+    dashboard = open_page().open(server)
+
+    config["boards"][0]["name"] = "renamed"
+    path.write_text(json.dumps(config))
+    server.process.send_signal(signal.SIGHUP)
+    shown = wait_problem(dashboard, "closed")
+    assert shown["title"] == "The server stopped showing this board", shown
+    assert shown["detail"] == "board removed.", shown
+    dashboard.page.wait_for("document.body.dataset.state === 'refused'", 5, "the refused state")

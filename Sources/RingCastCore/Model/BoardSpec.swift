@@ -1,19 +1,54 @@
-/// The static description of one board: its logical canvas and its rings, as configured.
-public struct BoardSpec: Sendable, Hashable {
+/// The static description of one board: its title, its rings and how they are placed, as configured
+/// or as shaped through the API (DESIGN §11).
+///
+/// The rings' own `cx`, `cy` and texts, with `width` × `height`, are the first arrangement
+/// (`landscape`); `alternates` holds the others (a server-made layout's `portrait`).
+public struct BoardSpec: Sendable, Hashable, Codable {
     public var name: String
-    /// Logical canvas size; the page scales it to the window.
+    /// Shown in the board index and the page's title; the name unless one was given.
+    public var title: String
+    /// Logical canvas size of the first arrangement; the page scales it to the window.
     public var width: Double
     public var height: Double
     public var background: RGBAColor
     /// In drawing order.
     public var rings: [RingSpec]
+    /// Rings drawn concentric, outermost first, by id; every other ring stands alone.
+    public var groups: [[String]]
+    /// Arrangements beyond the first; empty for a hand-placed board.
+    public var alternates: [Arrangement]
 
-    public init(name: String, width: Double, height: Double, background: RGBAColor, rings: [RingSpec]) {
+    public init(
+        name: String,
+        title: String? = nil,
+        width: Double,
+        height: Double,
+        background: RGBAColor,
+        rings: [RingSpec],
+        groups: [[String]] = [],
+        alternates: [Arrangement] = []
+    ) {
         self.name = name
+        self.title = title ?? name
         self.width = width
         self.height = height
         self.background = background
         self.rings = rings
+        self.groups = groups
+        self.alternates = alternates
+    }
+
+    /// Every arrangement, the first (`landscape`, from the rings' own placement) first.
+    public var arrangements: [Arrangement] {
+        let first = Arrangement(
+            name: "landscape",
+            width: width,
+            height: height,
+            placements: rings.map {
+                RingPlacement(id: $0.id, cx: $0.cx, cy: $0.cy, titleText: $0.titleText, labelText: $0.labelText)
+            }
+        )
+        return [first] + alternates
     }
 
     /// The ring with this id, if the board has one.

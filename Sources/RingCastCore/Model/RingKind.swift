@@ -1,5 +1,5 @@
 /// What drives a ring's progress (DESIGN §3).
-public enum RingKind: Sendable, Hashable {
+public enum RingKind: Sendable, Hashable, Codable {
     /// Progress pushed through the API.
     case plain
     /// In every frame, the mean of the displayed progress of the rings in `sources` (the seeds' "Overall");

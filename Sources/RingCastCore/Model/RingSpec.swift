@@ -1,5 +1,7 @@
-/// The static description of one ring, in the board's logical coordinates (y down).
-public struct RingSpec: Sendable, Hashable {
+/// The static description of one ring, in the board's logical coordinates (y down). `cx`, `cy`,
+/// `titleText` and `labelText` place it in the board's first (landscape) arrangement; `r` and
+/// `thickness` hold in every arrangement.
+public struct RingSpec: Sendable, Hashable, Codable {
     public var id: String
     public var title: String
     /// Centre of the ring.
@@ -19,6 +21,14 @@ public struct RingSpec: Sendable, Hashable {
     /// the current background (`RGBAColor.text(on:)`).
     public var titleColor: RGBAColor?
     public var labelColor: RGBAColor?
+    /// What the label shows.
+    public var label: LabelFormat
+    /// The value that is progress 1 (`{"value":12,"max":20}` is progress 0.6); the `fraction` and
+    /// `value` labels show progress × maximum.
+    public var maximum: Double
+
+    /// What a ring's maximum is until a push sets one.
+    public static let defaultMaximum = 100.0
 
     public init(
         id: String,
@@ -33,7 +43,9 @@ public struct RingSpec: Sendable, Hashable {
         titleText: TextSpec,
         labelText: TextSpec,
         titleColor: RGBAColor?,
-        labelColor: RGBAColor?
+        labelColor: RGBAColor?,
+        label: LabelFormat = .percent,
+        maximum: Double = RingSpec.defaultMaximum
     ) {
         self.id = id
         self.title = title
@@ -48,5 +60,7 @@ public struct RingSpec: Sendable, Hashable {
         self.labelText = labelText
         self.titleColor = titleColor
         self.labelColor = labelColor
+        self.label = label
+        self.maximum = maximum
     }
 }

@@ -30,7 +30,8 @@ final class Application: TransportDelegate {
         let clock = TickClock(fps: configuration.fps)
         let metrics = ServerMetrics()
         let boards = Boards(
-            specs: configuration.boards, stored: stored, fps: configuration.fps, tick: clock.currentTick(), logger: logger)
+            specs: configuration.boards, stored: stored, fps: configuration.fps, tick: clock.currentTick(), logger: logger,
+            maximumBoards: configuration.maxBoards, maximumRings: configuration.maxRingsPerBoard)
         let writer = BoardWriter(store: store, boards: boards, clock: clock, queue: nil, metrics: metrics, logger: logger)
         self.configuration = configuration
         self.clock = clock
@@ -90,12 +91,14 @@ final class Application: TransportDelegate {
             return false
         }
         broadcaster?.boardsChanged(changes)
-        close(changes.removed, code: 4404, reason: "board removed")
-        close(changes.changed, code: 1012, reason: "service restart: the board's layout changed")
+        broadcaster?.closeViewers(of: changes.removed, code: 4404, reason: "board removed")
+        broadcaster?.closeViewers(of: changes.changed, code: 1012, reason: "service restart: the board's layout changed")
         for board in changes.removed {
             metrics.setViewers(0, board: board.name)
         }
         pipeline.apply(reload.configuration)
+        boards.maximumBoards = reload.configuration.maxBoards
+        boards.maximumRings = reload.configuration.maxRingsPerBoard
         gate = ViewerGate(configuration: reload.configuration, boards: boards, logger: logger)
         configuration = reload.configuration
         metrics.configurationReloaded(succeeded: true)
@@ -116,18 +119,6 @@ final class Application: TransportDelegate {
     func reloadFailed(_ error: any Error) {
         metrics.configurationReloaded(succeeded: false)
         logger.error("reload refused, keeping the running configuration: \(error)")
-    }
-
-    private func close(_ closing: [LiveBoard], code: Int, reason: String) {
-        guard let loop, !closing.isEmpty else { return }
-        for board in closing {
-            for format in WireFormat.allCases {
-                for motion in StreamKey.Motion.allCases {
-                    loop.closeViewers(
-                        of: StreamKey(board: board.name, format: format, motion: motion), code: code, reason: reason)
-                }
-            }
-        }
     }
 
     // MARK: - TransportDelegate

@@ -184,12 +184,17 @@ private func loadStates(
     }
     var states: [String: BoardState] = [:]
     for record in records {
-        guard let spec = configuration.boards.first(where: { $0.name == record.board }) else {
-            logger.warning("\(database): board \(record.board) is stored but not configured; keeping it untouched")
-            continue
+        let source = "\(database): board \(record.board)"
+        let state = try StateCodec.decode(record.state, source: source)
+        // Boards created through the API carry their own spec; deleted ones are tombstones.
+        if state.deleted != true {
+            guard let spec = state.spec ?? configuration.boards.first(where: { $0.name == record.board }) else {
+                logger.warning("\(database): board \(record.board) is stored but not configured; keeping it untouched")
+                continue
+            }
+            try StateCodec.check(state, for: spec, fps: configuration.fps, source: source)
         }
-        states[record.board] = try StateCodec.decode(
-            record.state, for: spec, fps: configuration.fps, source: "\(database): board \(record.board)")
+        states[record.board] = state
     }
     let legacy = LegacyState.fileName(in: directory)
     let clock = TickClock(fps: configuration.fps)

@@ -16,6 +16,10 @@ final class Channel {
     private(set) var latestBase: ClosedRange<UInt64> = 0...0
     /// Counts publishes, for the count of messages a slow viewer skipped.
     private(set) var publishes: UInt64 = 0
+    /// The message every viewer must have been sent before the newest one (a board's layout),
+    /// and its number, raised whenever a publish brings a new one.
+    private(set) var preamble: OutgoingMessage?
+    private(set) var preambleNumber: UInt64 = 0
     var viewers: [ViewerID: Viewer] = [:]
 
     init(key: any ChannelKey) {
@@ -24,7 +28,16 @@ final class Channel {
 
     /// Publishes message number `sequence` (default: one more than the last), a delta against
     /// any of the numbers in `base` (default: the one before it).
-    func publish(_ message: OutgoingMessage, keyframe: OutgoingMessage?, sequence: UInt64?, base: ClosedRange<UInt64>?) {
+    /// With `preamble`, that message precedes this one and every later one for a viewer that has
+    /// not been sent it.
+    func publish(
+        _ message: OutgoingMessage, keyframe: OutgoingMessage?, sequence: UInt64?, base: ClosedRange<UInt64>?,
+        preamble: OutgoingMessage? = nil
+    ) {
+        if let preamble {
+            self.preamble = preamble
+            preambleNumber &+= 1
+        }
         let number = max(sequence ?? self.sequence &+ 1, self.sequence &+ 1)
         latest = message
         latestKeyframe = keyframe

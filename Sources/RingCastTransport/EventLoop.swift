@@ -74,12 +74,16 @@ public final class EventLoop {
     /// `sequence` numbers the message (rising; default one more than the last) and `base` names
     /// the messages `message` is a delta against (default the one before); a viewer whose last
     /// message is not in `base` gets `keyframe`.
+    /// `preamble` is a message every viewer must have before this one and the later ones (a
+    /// board's new layout): a viewer that was not sent it gets it, then `keyframe`, however many
+    /// messages it skips; viewers joining later get it in their greeting.
     public func publish(
         _ message: OutgoingMessage,
         keyframe: OutgoingMessage? = nil,
         to channel: some ChannelKey,
         sequence: UInt64? = nil,
-        base: ClosedRange<UInt64>? = nil
+        base: ClosedRange<UInt64>? = nil,
+        preamble: OutgoingMessage? = nil
     ) {
         guard isLive else { return }
         guard message.count <= configuration.maxMessageBytes else {
@@ -88,7 +92,7 @@ public final class EventLoop {
             return
         }
         guard let target = channels[channel.hashed] else { return }
-        target.publish(message, keyframe: keyframe, sequence: sequence, base: base)
+        target.publish(message, keyframe: keyframe, sequence: sequence, base: base, preamble: preamble)
         for viewer in target.viewers.values {
             requestWrite(viewer)
         }

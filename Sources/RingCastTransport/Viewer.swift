@@ -13,6 +13,9 @@ final class Viewer {
     private var sentSequence: UInt64
     /// `channel.publishes` when that message was sent, to count the ones skipped.
     private var sentPublishes: UInt64
+    /// `channel.preambleNumber` of the preamble this viewer holds (its greeting counts as the
+    /// channel's preamble at admission).
+    private var sentPreamble: UInt64
     /// lws ESTABLISHED arrived; writes may be requested.
     var isEstablished = false
     /// A writeable callback is already requested.
@@ -37,6 +40,7 @@ final class Viewer {
         self.greeting = greeting
         self.sentSequence = sequence ?? channel.sequence
         self.sentPublishes = channel.publishes
+        self.sentPreamble = channel.preambleNumber
     }
 
     var hasPendingMessage: Bool {
@@ -56,6 +60,16 @@ final class Viewer {
             return (message, 0)
         }
         if let latest = channel.latest, channel.sequence > sentSequence {
+            if channel.preambleNumber != sentPreamble, let preamble = channel.preamble {
+                // A new preamble (layout): it goes first, then the newest picture as a keyframe.
+                let skipped = channel.publishes > sentPublishes ? channel.publishes - sentPublishes - 1 : 0
+                sentPreamble = channel.preambleNumber
+                sentSequence = channel.sequence
+                sentPublishes = channel.publishes
+                greeting = [channel.latestKeyframe ?? latest]
+                greetingSent = 0
+                return (preamble, skipped)
+            }
             let holdsBase = channel.latestBase.contains(sentSequence)
             // Publishes since the last one sent, but for the one sent now.
             let skipped = channel.publishes > sentPublishes ? channel.publishes - sentPublishes - 1 : 0

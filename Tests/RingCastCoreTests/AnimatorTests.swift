@@ -185,7 +185,7 @@ struct AnimatorTests {
         epoch.epoch = -5
         #expect(throws: BoardStateError.self) { try Animator(spec: Fixtures.board, fps: 60, state: epoch) }
         var format = good
-        format.format = 2
+        format.format = 3
         #expect(throws: BoardStateError.self) { try Animator(spec: Fixtures.board, fps: 60, state: format) }
     }
 

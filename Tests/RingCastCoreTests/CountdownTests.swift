@@ -116,6 +116,6 @@ import Testing
         let body = try JSONValue(decoding: snapshot.jsonBody)
         #expect(body.object?["countdown"] == .object(["seconds": .number(3), "remaining": .number(1.5)]))
         // Every key the snapshot had before is still there.
-        #expect(Set(body.object?.keys.map { $0 } ?? []) == ["board", "revision", "rings", "background", "countdown"])
+        #expect(Set(body.object?.keys.map { $0 } ?? []) == ["board", "title", "revision", "rings", "background", "countdown"])
     }
 }

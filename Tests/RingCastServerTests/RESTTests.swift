@@ -101,14 +101,22 @@ struct RESTTests {
 
         struct List: Decodable {
             struct Entry: Decodable {
+                struct Ring: Decodable {
+                    var id: String
+                    var title: String
+                    var kind: String
+                }
                 var name: String
-                var rings: [String]
+                var title: String
+                var rings: [Ring]
             }
             var boards: [Entry]
         }
         let list = try http.get("/api/v1/boards")
         #expect(list.status == 200)
-        #expect(try list.decode(List.self).boards.map(\.name) == ["main"])
+        let boards = try list.decode(List.self).boards
+        #expect(boards.map(\.name) == ["main"])
+        #expect(boards.first?.rings.first.map { [$0.id, $0.title, $0.kind] } == ["move", "Move", "plain"])
 
         #expect(try http.get("/healthz").status == 200)
         #expect(try http.get("/readyz").status == 200)

@@ -60,6 +60,22 @@ public struct APIError: Error, Sendable, Equatable, Encodable {
         APIError(status: 422, code: "read_only", message: message, field: field)
     }
 
+    /// 422 `limit_exceeded`: more boards or rings than the server is configured to hold.
+    public static func limitExceeded(_ message: String, field: String? = nil) -> APIError {
+        APIError(status: 422, code: "limit_exceeded", message: message, field: field)
+    }
+
+    /// 409 `already_exists`: the id is taken.
+    public static func alreadyExists(_ message: String, field: String? = nil) -> APIError {
+        APIError(status: 409, code: "already_exists", message: message, field: field)
+    }
+
+    /// 409 `conflict`: the change would leave the board inconsistent (a derived ring without sources, a board
+    /// without rings).
+    public static func conflict(_ message: String, field: String? = nil) -> APIError {
+        APIError(status: 409, code: "conflict", message: message, field: field)
+    }
+
     private enum BodyKeys: String, CodingKey {
         case error
     }

@@ -1,10 +1,22 @@
-/// One ring's entry in a PATCH body: a bare number (the progress) or
-/// `{"progress":P,"colors":["#…","#…"],"labelColor":"#…","animation":A}` with any of the keys.
+/// One ring's entry in a PATCH body: a bare number (the progress), `null` (back to no data), or
+/// `{"progress":P,"value":V,"max":M,"label":L,"title":T,"colors":["#…","#…"],"labelColor":"#…","animation":A}`
+/// with any of the keys (`progress` and `value` not both; either may be `null`).
 ///
-/// Decoding checks types and ranges (progress in 0...10, exactly two valid colours, a known animation) and
-/// throws `APIError`; whether the ring exists and accepts pushes is the board's business.
+/// Decoding checks types and ranges (progress in 0...10, value ≥ 0, max in (0, 1e9], exactly two valid colours,
+/// a known label format and animation, a title of 1–64 characters) and throws `APIError`; whether the ring
+/// exists and takes these is the board's business (`Board.apply`).
 public struct RingPatch: Sendable, Equatable, Decodable {
     public var progress: Double?
+    /// The progress as a value out of the ring's maximum (this entry's `max`, else the ring's).
+    public var value: Double?
+    /// The ring's new maximum, remembered: what `value`, the `fraction` and the `value` labels count to.
+    public var maximum: Double?
+    /// The ring's new label format.
+    public var label: LabelFormat?
+    /// The ring's new title.
+    public var title: String?
+    /// `"progress":null`, `"value":null` or a bare `null`: the ring goes back to no data (track only, `—`).
+    public var clearsData: Bool
     /// The new gradient start and end colours.
     public var colors: [RGBAColor]?
     /// The new colour of the ring's label text; it animates like the gradient (seed 003).
@@ -12,36 +24,74 @@ public struct RingPatch: Sendable, Equatable, Decodable {
     /// Overrides the patch's own animation for this ring.
     public var animation: Animation?
 
-    public init(progress: Double? = nil, colors: [RGBAColor]? = nil, labelColor: RGBAColor? = nil, animation: Animation? = nil) {
+    public init(
+        progress: Double? = nil,
+        value: Double? = nil,
+        maximum: Double? = nil,
+        label: LabelFormat? = nil,
+        title: String? = nil,
+        clearsData: Bool = false,
+        colors: [RGBAColor]? = nil,
+        labelColor: RGBAColor? = nil,
+        animation: Animation? = nil
+    ) {
         self.progress = progress
+        self.value = value
+        self.maximum = maximum
+        self.label = label
+        self.title = title
+        self.clearsData = clearsData
         self.colors = colors
         self.labelColor = labelColor
         self.animation = animation
     }
+
+    /// Whether the entry changes the ring's progress (to a value or to no data).
+    var setsProgress: Bool { progress != nil || value != nil || clearsData }
+
+    /// Whether the entry changes what the board's layout or labels are made of (title, label, max).
+    var shapesRing: Bool { title != nil || label != nil || maximum != nil }
+
+    static let keys = ["progress", "value", "max", "label", "title", "colors", "labelColor", "animation"]
 
     public init(from decoder: any Decoder) throws {
         let field = RequestField.path(decoder.codingPath)
         if (try? decoder.container(keyedBy: AnyCodingKey.self)) != nil {
             let object = try RequestField.object(
                 decoder,
-                allowing: ["progress", "colors", "labelColor", "animation"],
-                expected: "a progress number or an object with \"progress\", \"colors\", \"labelColor\" and \"animation\""
+                allowing: Self.keys,
+                expected: "a progress number or an object with \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))"
             )
+            let progress = try RequestField.nullable("progress", in: object) { try RequestField.progress(in: object) }
+            let value = try RequestField.nullable("value", in: object) { try RequestField.value(in: object) }
+            if object.contains(AnyCodingKey("progress")), object.contains(AnyCodingKey("value")) {
+                throw APIError.invalidValue(
+                    "give \"progress\" or \"value\" (with \"max\"), not both", field: RequestField.path(field, "value"))
+            }
             self.init(
-                progress: try RequestField.progress(in: object),
+                progress: progress.value,
+                value: value.value,
+                maximum: try RequestField.maximum(in: object),
+                label: try RequestField.label(in: object),
+                title: try RequestField.title(in: object),
+                clearsData: progress.isNull || value.isNull,
                 colors: try RequestField.colors(in: object),
                 labelColor: try RequestField.color(named: "labelColor", in: object),
                 animation: try RequestField.animation(in: object)
             )
             return
         }
-        let value = try decoder.singleValueContainer()
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self.init(clearsData: true)
+            return
+        }
         let progress: Double
         do {
-            progress = try value.decode(Double.self)
+            progress = try single.decode(Double.self)
         } catch DecodingError.typeMismatch, DecodingError.valueNotFound {
             throw APIError.malformed(
-                "expected a progress number or an object with \"progress\", \"colors\" and \"animation\"",
+                "expected a progress number, null (no data) or an object with \"progress\", \"value\", \"colors\" …",
                 field: field
             )
         } catch {

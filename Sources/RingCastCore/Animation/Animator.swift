@@ -13,6 +13,8 @@ public struct Animator: Sendable {
         case background(BackgroundUpdate)
         case startCountdown(seconds: Double)
         case cancelCountdown
+        /// New rings and placement (a board replaced, a ring added or deleted), already checked and laid out.
+        case restructure(BoardSpec)
     }
 
     public let fps: Int
@@ -140,6 +142,7 @@ public struct Animator: Sendable {
         case .background(let update): try board.apply(update, at: time)
         case .startCountdown(let seconds): try board.startCountdown(seconds: seconds, at: time)
         case .cancelCountdown: board.cancelCountdown()
+        case .restructure(let spec): board.restructure(to: spec)
         }
     }
 

@@ -4,6 +4,7 @@ extension Board {
         let targetColors = targetColors
         return BoardSnapshot(
             board: spec.name,
+            title: spec.title,
             revision: revision,
             rings: spec.rings.map { ring in
                 BoardSnapshot.Ring(
@@ -13,7 +14,11 @@ extension Board {
                     target: target(ofRing: ring.id),
                     progress: progress(ofRing: ring.id, at: time),
                     colors: targetColors[ring.id] ?? ring.colors,
-                    animating: isAnimating(ring: ring.id, at: time)
+                    animating: isAnimating(ring: ring.id, at: time),
+                    label: ring.label,
+                    max: ring.maximum,
+                    text: label(ofRing: ring.id, at: time),
+                    sources: { if case .derived(let sources) = ring.kind { sources } else { nil } }()
                 )
             },
             background: background,

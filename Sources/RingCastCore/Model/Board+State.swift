@@ -25,7 +25,8 @@ extension Board {
                     )
                 }
             ),
-            countdown: countdown.map { BoardState.CountdownState(seconds: $0.seconds, start: $0.start) }
+            countdown: countdown.map { BoardState.CountdownState(seconds: $0.seconds, start: $0.start) },
+            spec: isShapedByAPI ? spec : nil
         )
     }
 
@@ -34,18 +35,27 @@ extension Board {
     /// this board does not have, or that take no pushes, are skipped and their ids returned (`countdown` for
     /// a countdown the board has no ring for), so the caller can log them.
     mutating func restore(_ state: BoardState) throws(BoardStateError) -> [String] {
-        guard state.format == BoardState.currentFormat else {
-            throw BoardStateError(key: "format", message: "is \(state.format); this build reads \(BoardState.currentFormat)")
+        guard BoardState.readableFormats.contains(state.format) else {
+            let formats = BoardState.readableFormats
+            throw BoardStateError(
+                key: "format", message: "is \(state.format); this build reads \(formats.lowerBound) to \(formats.upperBound)")
+        }
+        guard state.deleted != true else {
+            throw BoardStateError(key: "deleted", message: "the board was deleted; there is no state to restore")
         }
         guard (0...BoardState.maximumRevision).contains(state.revision) else {
             throw BoardStateError(
                 key: "revision", message: "must be from 0 to \(BoardState.maximumRevision), got \(state.revision)")
         }
-        var restored = Board(spec: spec)
+        if let stored = state.spec {
+            try BoardSpec.check(stored, key: "spec")
+        }
+        var restored = Board(spec: state.spec ?? spec)
+        restored.isShapedByAPI = state.spec != nil
         var skipped: [String] = []
         for (id, ring) in state.rings.sorted(by: { $0.key < $1.key }) {
             let key = "rings.\(id)"
-            guard self.ring(id)?.kind == .plain else {
+            guard restored.ring(id)?.kind == .plain else {
                 skipped.append(id)
                 continue
             }
@@ -93,7 +103,7 @@ extension Board {
         if let countdown = state.countdown {
             try BoardState.checkPositive(countdown.seconds, "countdown.seconds", maximum: Limits.maximumCountdownSeconds)
             try BoardState.checkTime(countdown.start, "countdown.start")
-            if hasCountdownRing {
+            if restored.hasCountdownRing {
                 restored.countdown = Countdown(seconds: countdown.seconds, start: countdown.start)
             } else {
                 skipped.append("countdown")

@@ -5,12 +5,19 @@
 /// values (sources without data count as 0; no value at all while no source has data). Countdown rings show
 /// the board's countdown, if one was started. The background is a colour with splash layers growing over it.
 public struct Board: Sendable, Equatable {
-    public let spec: BoardSpec
+    /// The board's rings and their placement; changed through the API by `restructure(to:)` and by entries that
+    /// set a ring's title, label or maximum.
+    public private(set) var spec: BoardSpec {
+        didSet { ringIndex = Self.index(of: spec) }
+    }
+    /// Whether the spec was set or changed through the API: then it is part of the stored state, and the
+    /// configuration's description of the board no longer applies (docs/CONFIGURATION.md).
+    public internal(set) var isShapedByAPI = false
     /// +1 on every change through the API (`apply`, `startCountdown`, `cancelCountdown`); the server's ETag.
     public internal(set) var revision: Int = 0
 
     /// Position of each ring in `spec.rings`, for lookups by id.
-    private let ringIndex: [String: Int]
+    private var ringIndex: [String: Int]
     /// Plain rings that have received progress.
     var progress: [String: AnimatedValue] = [:]
     /// Rings whose gradient colours were pushed: start, end.
@@ -25,11 +32,31 @@ public struct Board: Sendable, Equatable {
     public init(spec: BoardSpec) {
         self.spec = spec
         backdrop = Background(spec.background)
+        ringIndex = Self.index(of: spec)
+    }
+
+    private static func index(of spec: BoardSpec) -> [String: Int] {
         var index: [String: Int] = [:]
         for (position, ring) in spec.rings.enumerated() where index[ring.id] == nil {
             index[ring.id] = position
         }
-        ringIndex = index
+        return index
+    }
+
+    // MARK: Structure
+
+    /// Gives the board new rings and placement (a board replaced or a ring added or deleted through the API).
+    /// Values of rings that are still there and still take them are kept; a countdown is kept while a ring
+    /// shows it; the background stays. The caller has checked `spec` (ids, sources, layout).
+    public mutating func restructure(to spec: BoardSpec) {
+        self.spec = spec
+        isShapedByAPI = true
+        let plain = Set(spec.rings.filter { $0.kind == .plain }.map(\.id))
+        progress = progress.filter { plain.contains($0.key) }
+        gradients = gradients.filter { plain.contains($0.key) }
+        labelColors = labelColors.filter { plain.contains($0.key) }
+        if !hasCountdownRing { countdown = nil }
+        revision += 1
     }
 
     // MARK: Targets
@@ -235,10 +262,11 @@ public struct Board: Sendable, Equatable {
     }
 
     /// The label of one ring at `time`: whole seconds left for a countdown ring (`9s`), else the displayed
-    /// progress as a percentage (`73%`); `—` without data.
+    /// progress in the ring's label format (`73%`, `12/20`, `12`, fixed text); `—` without data.
     public func label(ofRing id: String, at time: Double) -> String {
-        guard ring(id)?.kind == .countdown else { return PercentLabel.string(for: progress(ofRing: id, at: time)) }
-        return countdown?.label(at: time) ?? PercentLabel.string(for: nil)
+        guard let ring = ring(id) else { return PercentLabel.string(for: nil) }
+        if ring.kind == .countdown { return countdown?.label(at: time) ?? PercentLabel.string(for: nil) }
+        return ValueLabel.string(for: progress(ofRing: id, at: time), format: ring.label, maximum: ring.maximum)
     }
 
     /// The background at `time`: the colour under the layers and the layers still growing, bottom first.
@@ -275,8 +303,20 @@ public struct Board: Sendable, Equatable {
                 field: ringField
             )
         }
+        func path(_ key: String) -> String { field.map { RequestField.path($0, key) } ?? key }
+        if let label = entry.label, case .text(let text) = label {
+            try Limits.check(labelText: text, field: path("label.text"))
+        }
+        if let title = entry.title {
+            try Limits.check(title: title, field: path("title"))
+        }
+        let pushesValues =
+            entry.setsProgress || entry.colors != nil || entry.labelColor != nil || entry.maximum != nil
         switch ring.kind {
         case .plain:
+            break
+        case _ where !pushesValues:
+            // Derived and countdown rings take a new title or label format, nothing the server computes.
             break
         case .derived(let sources):
             let names = sources.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -290,12 +330,28 @@ public struct Board: Sendable, Equatable {
                 field: ringField
             )
         }
-        func path(_ key: String) -> String { field.map { RequestField.path($0, key) } ?? key }
-        guard entry.progress != nil || entry.colors != nil || entry.labelColor != nil else {
-            throw .invalidValue("the entry for ring \"\(id)\" sets nothing: give \"progress\", \"colors\" or both", field: field)
+        guard pushesValues || entry.shapesRing else {
+            throw .invalidValue(
+                "the entry for ring \"\(id)\" sets nothing: give \"progress\", \"value\", \"colors\", \"label\" or \"title\"",
+                field: field)
+        }
+        if entry.progress != nil && entry.value != nil {
+            throw .invalidValue("give \"progress\" or \"value\" (with \"max\"), not both", field: path("value"))
         }
         if let progress = entry.progress {
             try Limits.check(progress: progress, field: path("progress"))
+        }
+        if let maximum = entry.maximum {
+            try Limits.check(maximum: maximum, field: path("max"))
+        }
+        if let value = entry.value {
+            let maximum = entry.maximum ?? ring.maximum
+            let progress = value / maximum
+            guard progress.isFinite, Limits.progress.contains(progress) else {
+                throw .unprocessable(
+                    "value / max must be from 0 to 10 (max is \(RequestField.describe(maximum))), got \(RequestField.describe(value))",
+                    field: path("value"))
+            }
         }
         if let colors = entry.colors {
             try Limits.check(colors: colors, field: path("colors"))
@@ -307,7 +363,21 @@ public struct Board: Sendable, Equatable {
 
     /// Starts a validated entry's animations at `time`. A ring's first progress counts up from 0.
     private mutating func start(_ entry: RingPatch, ring id: String, animation: Animation, at time: Double) {
-        if let target = entry.progress {
+        if entry.shapesRing, let index = ringIndex[id] {
+            var ring = spec.rings[index]
+            if let title = entry.title { ring.title = title }
+            if let label = entry.label { ring.label = label }
+            if let maximum = entry.maximum { ring.maximum = maximum }
+            if ring != spec.rings[index] {
+                spec.rings[index] = ring
+                isShapedByAPI = true
+            }
+        }
+        if entry.clearsData {
+            progress[id] = nil
+        }
+        let target = entry.progress ?? entry.value.map { $0 / (ring(id)?.maximum ?? RingSpec.defaultMaximum) }
+        if let target {
             progress[id, default: AnimatedValue(0)].animate(to: target, with: animation, at: time)
         }
         if let colors = entry.colors {

@@ -1,6 +1,7 @@
 /// The body of `GET /api/v1/boards/{board}`: targets and presentation of every ring, at one instant.
 ///
-/// `{"board":NAME,"revision":N,"rings":[{"id","title","kind","target","progress","colors","animating"}],
+/// `{"board":NAME,"title":T,"revision":N,"rings":[{"id","title","kind","target","progress","colors","animating","label",
+/// "max","text","sources"}],
 /// "background":"#rrggbbaa","countdown":{"seconds":N,"remaining":R}}`, with `target` and `progress` `null` for
 /// rings without data and `countdown` `null` when none is set.
 public struct BoardSnapshot: Sendable, Equatable, Encodable {
@@ -17,6 +18,12 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
         public var colors: [RGBAColor]
         /// Whether the ring's progress or colours are still moving.
         public var animating: Bool
+        /// The label format, the ring's maximum, and the label as shown at the snapshot's instant.
+        public var label: LabelFormat
+        public var max: Double
+        public var text: String
+        /// A derived ring's sources; absent for the other kinds.
+        public var sources: [String]?
 
         public init(
             id: String,
@@ -25,7 +32,11 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
             target: Double?,
             progress: Double?,
             colors: [RGBAColor],
-            animating: Bool
+            animating: Bool,
+            label: LabelFormat = .percent,
+            max: Double = RingSpec.defaultMaximum,
+            text: String = "",
+            sources: [String]? = nil
         ) {
             self.id = id
             self.title = title
@@ -34,10 +45,14 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
             self.progress = progress
             self.colors = colors
             self.animating = animating
+            self.label = label
+            self.max = max
+            self.text = text
+            self.sources = sources
         }
 
         private enum CodingKeys: String, CodingKey {
-            case id, title, kind, target, progress, colors, animating
+            case id, title, kind, target, progress, colors, animating, label, max, text, sources
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -50,6 +65,10 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
             try container.encode(progress, forKey: .progress)
             try container.encode(colors, forKey: .colors)
             try container.encode(animating, forKey: .animating)
+            try container.encode(label, forKey: .label)
+            try container.encode(max, forKey: .max)
+            try container.encode(text, forKey: .text)
+            try container.encodeIfPresent(sources, forKey: .sources)
         }
     }
 
@@ -65,14 +84,18 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
     }
 
     public var board: String
+    public var title: String
     public var revision: Int
     public var rings: [Ring]
     /// The background colour at rest: the newest pushed one, else the configured one.
     public var background: RGBAColor
     public var countdown: Countdown?
 
-    public init(board: String, revision: Int, rings: [Ring], background: RGBAColor, countdown: Countdown? = nil) {
+    public init(
+        board: String, title: String? = nil, revision: Int, rings: [Ring], background: RGBAColor, countdown: Countdown? = nil
+    ) {
         self.board = board
+        self.title = title ?? board
         self.revision = revision
         self.rings = rings
         self.background = background
@@ -80,12 +103,13 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case board, revision, rings, background, countdown
+        case board, title, revision, rings, background, countdown
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(board, forKey: .board)
+        try container.encode(title, forKey: .title)
         try container.encode(revision, forKey: .revision)
         try container.encode(rings, forKey: .rings)
         try container.encode(background, forKey: .background)

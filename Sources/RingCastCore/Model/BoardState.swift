@@ -5,8 +5,10 @@
 /// frame comes back bit for bit: Swift prints a `Double` with the fewest digits that read back to the same
 /// value. docs/STORAGE.md documents the format; `format` changes whenever its meaning does.
 public struct BoardState: Codable, Sendable, Equatable {
-    /// The format this build writes and reads.
-    public static let currentFormat = 1
+    /// The format this build writes; it reads this one and the ones in `readableFormats`.
+    /// 2: `spec`, a board's structure set through the API, and `deleted`.
+    public static let currentFormat = 2
+    public static let readableFormats: ClosedRange<Int> = 1...2
 
     public var format: Int
     public var board: String
@@ -19,6 +21,12 @@ public struct BoardState: Codable, Sendable, Equatable {
     public var rings: [String: Ring]
     public var background: Backdrop
     public var countdown: CountdownState?
+    /// The board's rings and placement when they were set through the API (a board created or reshaped at
+    /// runtime); nil: the configuration's.
+    public var spec: BoardSpec?
+    /// The board was deleted through the API (and stays deleted, even if the configuration names it, until a
+    /// PUT creates it again). Only `revision` is kept alongside, so ETags stay unique.
+    public var deleted: Bool?
 
     public struct Ring: Codable, Sendable, Equatable {
         public var progress: Value?
@@ -117,5 +125,15 @@ extension BoardState {
     /// Board times: any finite number of seconds within the range the integers allow.
     static func checkTime(_ value: Double, _ key: String) throws(BoardStateError) {
         try check(value, key, -Double(maximumInteger)...Double(maximumInteger))
+    }
+}
+
+extension BoardState {
+    /// What the store keeps of a board deleted through the API: that it was deleted, and its last
+    /// revision.
+    public static func tombstone(of board: String, revision: Int64, fps: Int) -> BoardState {
+        BoardState(
+            format: currentFormat, board: board, fps: fps, epoch: 0, revision: revision, rings: [:],
+            background: Backdrop(base: [0, 0, 0, 1], layers: []), countdown: nil, spec: nil, deleted: true)
     }
 }

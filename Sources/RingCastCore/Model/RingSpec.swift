@@ -27,6 +27,9 @@ public struct RingSpec: Sendable, Hashable, Codable {
     /// `value` labels show progress × maximum.
     public var maximum: Double
 
+    /// Track grey of the seeds' `Color(.systemGray6)` in dark mode.
+    public static let defaultTrack = RGBAColor(red: 44 / 255, green: 44 / 255, blue: 46 / 255)
+
     /// What a ring's maximum is until a push sets one.
     public static let defaultMaximum = 100.0
 

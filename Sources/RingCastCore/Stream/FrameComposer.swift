@@ -61,8 +61,8 @@ public enum FrameComposer {
                 progress: board.progress(ofRing: spec.id, at: time),
                 colors: board.colors(ofRing: spec.id, at: time),
                 labelColor: board.labelColor(ofRing: spec.id, at: time, automatic: text),
-                // Percent labels follow from the progress above; only a countdown's needs the board.
-                label: spec.kind == .countdown ? board.label(ofRing: spec.id, at: time) : nil
+                // Percent labels follow from the progress above; countdowns and other formats need the board.
+                label: spec.kind == .countdown || spec.label != .percent ? board.label(ofRing: spec.id, at: time) : nil
             )
         }
         return Frame(

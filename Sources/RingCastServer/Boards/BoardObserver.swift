@@ -5,4 +5,10 @@ protocol BoardObserver: AnyObject {
     func changeAccepted(_ board: LiveBoard, at tick: Int64)
     /// The board's state was replaced (a failed write reverted).
     func stateReplaced(_ board: LiveBoard)
+    /// The board is served from now on (created through the API, or back after the store refused
+    /// its deletion).
+    func boardAdded(_ board: LiveBoard)
+    /// The board is no longer served (deleted through the API, or its creation refused by the
+    /// store): its viewers are closed with 4404 and `reason`.
+    func boardRemoved(_ board: LiveBoard, reason: String)
 }

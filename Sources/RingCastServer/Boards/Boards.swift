@@ -2,7 +2,10 @@ import Logging
 import RingCastCore
 import RingCastStorage
 
-/// Every configured board, by name, restored from the store; and the ETags they carry.
+/// Every board the server serves, by name: the configured ones restored from the store, then the
+/// ones created through the API; and the ETags they carry. A board created, reshaped or deleted
+/// through the API stays so across restarts and reloads, whatever the configuration says
+/// (docs/CONFIGURATION.md).
 /// Touched only on the service thread (after `init`, which runs before the loop starts).
 final class Boards {
     private(set) var all: [LiveBoard]
@@ -10,21 +13,88 @@ final class Boards {
     /// Boards a reload removed, kept as they were (with writes still being stored) in case a later
     /// reload brings them back; their stored state is never touched.
     private var retired: [String: LiveBoard] = [:]
+    /// Boards deleted through the API, with their last revision (so a board created again under the
+    /// name never repeats an ETag).
+    private(set) var deleted: [String: Int64] = [:]
+    /// `limits.maxBoards` and `limits.maxRingsPerBoard`.
+    var maximumBoards: Int
+    var maximumRings: Int
     private let fps: Int
     private let logger: Logger
     /// Random per server run; part of every ETag.
     private let etagNonce: String
 
-    init(specs: [BoardSpec], stored: [String: BoardState], fps: Int, tick: Int64, logger: Logger) {
+    init(
+        specs: [BoardSpec], stored: [String: BoardState], fps: Int, tick: Int64, logger: Logger,
+        maximumBoards: Int = 100, maximumRings: Int = 24
+    ) {
         self.fps = fps
         self.logger = logger
+        self.maximumBoards = maximumBoards
+        self.maximumRings = maximumRings
         let nonce = String(UInt32.random(in: .min ... .max), radix: 36)
         self.etagNonce = nonce
-        all = specs.map { spec in
-            let animator = Self.animator(for: spec, stored: stored[spec.name], fps: fps, tick: tick, logger: logger)
-            return LiveBoard(animator: animator, etag: Self.etag(revision: Int64(animator.revision), nonce: nonce))
+        var boards: [LiveBoard] = []
+        let configured = Set(specs.map(\.name))
+        for (name, state) in stored where state.deleted == true {
+            deleted[name] = state.revision
+            if configured.contains(name) {
+                logger.notice("board \(name) was deleted through the API; not serving its configured version")
+            }
         }
+        for spec in specs where deleted[spec.name] == nil {
+            let animator = Self.animator(for: spec, stored: stored[spec.name], fps: fps, tick: tick, logger: logger)
+            if animator.projected.isShapedByAPI {
+                logger.notice("board \(spec.name) was reshaped through the API; serving that instead of its configuration")
+            }
+            boards.append(LiveBoard(animator: animator, etag: Self.etag(revision: Int64(animator.revision), nonce: nonce)))
+        }
+        // Boards created through the API, by name.
+        for (name, state) in stored.sorted(by: { $0.key < $1.key })
+        where !configured.contains(name) && state.deleted != true {
+            guard let spec = state.spec else { continue }
+            let animator = Self.animator(for: spec, stored: state, fps: fps, tick: tick, logger: logger)
+            boards.append(LiveBoard(animator: animator, etag: Self.etag(revision: Int64(animator.revision), nonce: nonce)))
+        }
+        all = boards
         byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+    }
+
+    // MARK: - Created and deleted through the API
+
+    /// A new board with `spec`, served from now on: the change that shapes it is queued at `tick`
+    /// (so it is stored like every write). Throws 422 `limit_exceeded` beyond `maximumBoards`.
+    func create(_ spec: BoardSpec, tick: Int64) throws(APIError) -> (board: LiveBoard, change: Animator.Change) {
+        guard all.count < maximumBoards else {
+            throw .limitExceeded(
+                "this server holds at most \(maximumBoards) boards (limits.maxBoards); delete one first", field: "board")
+        }
+        var animator = Animator(spec: spec, fps: fps, tick: tick)
+        // Revisions go on from a board that had this name, so an old ETag never names the new board.
+        let previous = max(deleted[spec.name] ?? 0, Int64(retired[spec.name]?.animator.revision ?? 0))
+        animator.raiseRevision(to: Int(previous))
+        let board = LiveBoard(animator: animator, etag: etag(revision: previous))
+        board.isNew = true
+        deleted[spec.name] = nil
+        retired[spec.name] = nil
+        all.append(board)
+        byName[spec.name] = board
+        return (board, .restructure(spec))
+    }
+
+    /// Stops serving `board` (deleted through the API, or a creation the store refused).
+    func remove(_ board: LiveBoard, deleted isDeleted: Bool) {
+        all.removeAll { $0 === board }
+        byName[board.name] = nil
+        if isDeleted { deleted[board.name] = Int64(board.animator.revision) }
+    }
+
+    /// Serves `board` again at its durable state, after the store refused its deletion.
+    func reinstate(_ board: LiveBoard, tick: Int64) {
+        deleted[board.name] = nil
+        revert(board, tick: tick)
+        all.append(board)
+        byName[board.name] = board
     }
 
     /// The board named `name`, or 404 `not_found` naming it.
@@ -49,7 +119,7 @@ final class Boards {
     /// never used again for other states.
     func revert(_ board: LiveBoard, tick: Int64) {
         let handedOut = board.animator.revision
-        board.animator = Self.animator(for: board.spec, stored: board.durable, fps: fps, tick: tick, logger: logger)
+        board.animator = Self.animator(for: board.configured, stored: board.durable, fps: fps, tick: tick, logger: logger)
         board.animator.raiseRevision(to: handedOut)
         board.etag = etag(revision: board.durable.revision)
     }
@@ -78,6 +148,10 @@ final class Boards {
         // First everything that can fail, so a refused reload changes nothing.
         var animators: [String: Animator] = [:]
         var skipped: [String: [String]] = [:]
+        // Boards shaped or deleted through the API keep what the API made of them.
+        let specs = specs.filter { spec in
+            deleted[spec.name] == nil && byName[spec.name]?.animator.projected.isShapedByAPI != true
+        }
         for spec in specs {
             if let board = byName[spec.name] ?? retired[spec.name] {
                 guard board.spec != spec else { continue }
@@ -108,11 +182,15 @@ final class Boards {
             if let board = byName[spec.name] {
                 if let animator = animators[spec.name] {
                     board.animator = animator
+                    board.configured = spec
                     changes.changed.append(board)
                 }
                 next.append(board)
             } else if let board = retired.removeValue(forKey: spec.name) {
-                if let animator = animators[spec.name] { board.animator = animator }
+                if let animator = animators[spec.name] {
+                    board.animator = animator
+                    board.configured = spec
+                }
                 changes.added.append(board)
                 next.append(board)
             } else if let animator = animators[spec.name] {
@@ -122,9 +200,12 @@ final class Boards {
             }
         }
         let names = Set(specs.map(\.name))
-        for board in all where !names.contains(board.name) {
+        for board in all where !names.contains(board.name) && !board.animator.projected.isShapedByAPI {
             retired[board.name] = board
             changes.removed.append(board)
+        }
+        for board in all where board.animator.projected.isShapedByAPI && !next.contains(where: { $0 === board }) {
+            next.append(board)
         }
         all = next
         byName = Dictionary(uniqueKeysWithValues: next.map { ($0.name, $0) })

@@ -9,9 +9,16 @@ final class LiveBoard {
     var durable: BoardState
     /// The ETag of the board with every accepted write.
     var etag: String
+    /// Created through the API and not yet durable: a store failure removes it again.
+    var isNew = false
+
+    /// The spec the board is served with when its stored state has none of its own (one not shaped
+    /// through the API): the configured one. What a revert goes back to, with `durable`.
+    var configured: BoardSpec
 
     init(animator: Animator, etag: String) {
         self.animator = animator
+        self.configured = animator.spec
         self.etag = etag
         self.durable = animator.state
     }

@@ -48,10 +48,12 @@ struct ConfigurationFile: Decodable {
         var writesPerMinute: Int?
         var maxViewers: Int?
         var idempotencyCacheBytes: Int?
+        var maxBoards: Int?
+        var maxRingsPerBoard: Int?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
             case maxBodyBytes, pingIntervalSeconds, stallTimeoutSeconds, writesPerMinute, maxViewers
-            case idempotencyCacheBytes
+            case idempotencyCacheBytes, maxBoards, maxRingsPerBoard
         }
 
         init(from decoder: any Decoder) throws {
@@ -63,6 +65,8 @@ struct ConfigurationFile: Decodable {
             writesPerMinute = try c.decodeIfPresent(Int.self, forKey: .writesPerMinute)
             maxViewers = try c.decodeIfPresent(Int.self, forKey: .maxViewers)
             idempotencyCacheBytes = try c.decodeIfPresent(Int.self, forKey: .idempotencyCacheBytes)
+            maxBoards = try c.decodeIfPresent(Int.self, forKey: .maxBoards)
+            maxRingsPerBoard = try c.decodeIfPresent(Int.self, forKey: .maxRingsPerBoard)
         }
     }
 

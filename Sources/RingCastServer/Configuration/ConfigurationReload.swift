@@ -42,6 +42,8 @@ struct ConfigurationReload {
         reloadable("limits.writesPerMinute", \.writesPerMinute)
         reloadable("limits.maxViewers", \.maxViewers)
         reloadable("limits.idempotencyCacheBytes", \.idempotencyCacheBytes)
+        reloadable("limits.maxBoards", \.maxBoards)
+        reloadable("limits.maxRingsPerBoard", \.maxRingsPerBoard)
         reloadable("boards", \.boards)
 
         var configuration = requested

@@ -61,6 +61,8 @@ extension RingCastConfiguration {
             if let value = limits.writesPerMinute { writesPerMinute = value }
             if let value = limits.maxViewers { maxViewers = value }
             if let value = limits.idempotencyCacheBytes { idempotencyCacheBytes = value }
+            if let value = limits.maxBoards { maxBoards = value }
+            if let value = limits.maxRingsPerBoard { maxRingsPerBoard = value }
         }
         if let token = file.token { writeToken = token }
         if let token = file.readToken { readToken = token }
@@ -160,6 +162,18 @@ extension RingCastConfiguration {
         if !(1...1_000_000).contains(maxViewers) {
             throw fail("limits.maxViewers", "expected 1…1000000, got \(maxViewers)")
         }
+        if !(1...10_000).contains(maxBoards) {
+            throw fail("limits.maxBoards", "expected 1…10000, got \(maxBoards)")
+        }
+        if !(1...255).contains(maxRingsPerBoard) {
+            throw fail("limits.maxRingsPerBoard", "expected 1…255 (the binary format counts rings in a byte), got \(maxRingsPerBoard)")
+        }
+        if boards.count > maxBoards {
+            throw fail("limits.maxBoards", "\(boards.count) boards are configured, more than \(maxBoards)")
+        }
+        for (index, board) in boards.enumerated() where board.rings.count > maxRingsPerBoard {
+            throw fail("boards[\(index)].rings", "\(board.rings.count) rings, more than limits.maxRingsPerBoard \(maxRingsPerBoard)")
+        }
         for (key, token) in [("token", writeToken), ("readToken", readToken)] {
             guard let token else { continue }
             if token.count < 8 || token.contains(where: { $0.isWhitespace || $0 == ";" || $0 == "," }) {
@@ -244,9 +258,6 @@ extension BoardSpec {
 }
 
 extension RingSpec {
-    /// Track grey of the seeds' `Color(.systemGray6)` in dark mode.
-    static let defaultTrack = RGBAColor(hex: "#2c2c2e")!
-
     init(
         entry: ConfigurationFile.RingEntry,
         fail: (String, String) -> ConfigurationError

@@ -28,6 +28,10 @@ public struct RingCastConfiguration: Sendable {
     public var idempotencyCacheBytes: Int = 4 << 20
     /// Viewers the server accepts at once; the next gets 503.
     public var maxViewers: Int = 10_000
+    /// Boards the server holds, configured and created through the API together (422 beyond).
+    public var maxBoards: Int = 100
+    /// Rings one board holds (422 beyond).
+    public var maxRingsPerBoard: Int = 24
     /// Bearer token every write must present; nil = writes are open.
     public var writeToken: String?
     /// Token REST reads and viewers must present (the write token also works); nil = reads are open.

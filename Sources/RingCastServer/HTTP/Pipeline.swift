@@ -102,7 +102,7 @@ final class Pipeline {
                 if route.access == .read { try tokens.check(.read, request) }
                 respond(try handler(routed))
             case .write(let decode):
-                try write(routed, decode: decode, respond)
+                try write(routed, needsBoard: route.access == .write, decode: decode, respond)
             }
         } catch {
             respond(.error(error))
@@ -112,6 +112,7 @@ final class Pipeline {
     /// Steps 2–10 for a write.
     private func write(
         _ request: RouteRequest,
+        needsBoard: Bool,
         decode: (RouteRequest) throws(APIError) -> BoardEdit,
         _ respond: @escaping (HTTPResponse) -> Void
     ) throws(APIError) {
@@ -125,16 +126,38 @@ final class Pipeline {
             return respond(.error(error, headers: [(name: "Retry-After", value: String(wait))]))
         }
         try idempotently(http, respond) { (respond) throws(APIError) in
-            let board = try boards.board(named: request.parameter("board"))
+            let name = request.parameter("board")
+            let board = needsBoard ? try boards.board(named: name) : boards[name]
             let edit = try decode(request)
-            if let expected = http.headers["if-match"], expected != "*", expected != board.etag {
-                throw APIError(
-                    status: 412, code: "precondition_failed",
-                    message: "the board changed since \(expected); GET it again for the current ETag", field: "If-Match")
+            if let expected = http.headers["if-match"] {
+                guard let board else {
+                    throw APIError(
+                        status: 412, code: "precondition_failed",
+                        message: "there is no board \"\(name)\" to match \(expected)", field: "If-Match")
+                }
+                if expected != "*", expected != board.etag {
+                    throw APIError(
+                        status: 412, code: "precondition_failed",
+                        message: "the board changed since \(expected); GET it again for the current ETag", field: "If-Match")
+                }
             }
-            let change = try edit.change(board)
-            try writer.apply(change, to: board) { [answers] error in
-                respond(error.map { .error($0) } ?? answers.snapshot(of: board))
+            switch try edit.write(board) {
+            case .change(let change, let answer):
+                guard let board else { throw APIError.notFound("no board named \"\(name)\"", field: "board") }
+                try writer.apply(change, to: board) { [answers] error in
+                    respond(error.map { .error($0) } ?? answers.answer(answer, of: board))
+                }
+            case .create(let spec):
+                var created: LiveBoard?
+                created = try writer.create(spec) { [answers] error in
+                    guard let board = created else { return }
+                    respond(error.map { .error($0) } ?? answers.created(board))
+                }
+            case .delete:
+                guard let board else { throw APIError.notFound("no board named \"\(name)\"", field: "board") }
+                try writer.delete(board) { error in
+                    respond(error.map { .error($0) } ?? HTTPResponse(status: 204))
+                }
             }
         }
     }

@@ -12,6 +12,8 @@ struct Route {
         case read
         /// A write: the full pipeline (origin, write token, rate limit, idempotency, If-Match, store).
         case write
+        /// A write whose board need not exist (it creates or deletes one).
+        case writeAnyBoard
     }
 
     /// What answers the route.
@@ -30,11 +32,32 @@ struct Route {
     let access: Access
     let action: Action
 
-    var writes: Bool { access == .write }
+    var writes: Bool { access == .write || access == .writeAnyBoard }
 }
 
 /// A decoded write, waiting for its board's precondition (If-Match) to be checked: the handler
-/// that turns it into a change of the board.
+/// that says what it does to the board (nil when no board has the name: only routes that create
+/// one see that).
 struct BoardEdit {
-    let change: (LiveBoard) throws(APIError) -> Animator.Change
+    let write: (LiveBoard?) throws(APIError) -> BoardWrite
+}
+
+/// What a write does to its board.
+enum BoardWrite {
+    /// A change of the board, answered once durable with `answer`.
+    case change(Animator.Change, answer: WriteAnswer = .board)
+    /// A new board (201, with its snapshot).
+    case create(BoardSpec)
+    /// The board goes (204).
+    case delete
+}
+
+/// The answer to a durable write.
+enum WriteAnswer {
+    /// 200 with the board as a GET shows it, and its ETag.
+    case board
+    /// 201 with the ring as `GET …/rings/{ring}` shows it, and its Location.
+    case createdRing(String)
+    /// 204, no body.
+    case noContent
 }

@@ -26,10 +26,23 @@ struct Router {
         add(Route(method: "GET", pattern: RoutePattern(pattern), label: label, access: access, action: .read(handler)))
     }
 
-    /// A write to the route's `:board` whose body decodes as `Body`.
+    /// A write to the route's existing `:board` (404 before the body is read if there is none)
+    /// whose body decodes as `Body`.
     mutating func write<Body: Decodable>(
         _ method: String, _ pattern: String, label: String, body: Body.Type,
-        use handler: @escaping (LiveBoard, RouteRequest, Body) throws(APIError) -> Animator.Change
+        use handler: @escaping (LiveBoard, RouteRequest, Body) throws(APIError) -> BoardWrite
+    ) {
+        write(method, pattern, label: label, body: body, needsBoard: true) { board, request, body throws(APIError) in
+            // The pipeline has answered 404 already when the board does not exist.
+            guard let board else { throw APIError.notFound("no board named \"\(request.parameter("board"))\"", field: "board") }
+            return try handler(board, request, body)
+        }
+    }
+
+    /// A write to the route's `:board`, which may not exist yet (nil): creating and deleting boards.
+    mutating func write<Body: Decodable>(
+        _ method: String, _ pattern: String, label: String, body: Body.Type, needsBoard: Bool,
+        use handler: @escaping (LiveBoard?, RouteRequest, Body) throws(APIError) -> BoardWrite
     ) {
         let pattern = RoutePattern(pattern)
         precondition(pattern.segments.contains(.parameter("board")), "a write names its board: \(pattern)")
@@ -37,7 +50,8 @@ struct Router {
             let body = try BodyDecoder.decode(Body.self, from: request.http)
             return BoardEdit { board throws(APIError) in try handler(board, request, body) }
         }
-        add(Route(method: method, pattern: pattern, label: label, access: .write, action: .write(decode)))
+        let access: Route.Access = needsBoard ? .write : .writeAnyBoard
+        add(Route(method: method, pattern: pattern, label: label, access: access, action: .write(decode)))
     }
 
     private mutating func add(_ route: Route) {

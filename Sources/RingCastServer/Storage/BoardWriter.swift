@@ -71,21 +71,80 @@ final class BoardWriter {
         }
     }
 
+    /// Creates a board with `spec` (`PUT /api/v1/boards/{board}` for a new name): served at once,
+    /// its first state stored like every write; `completion` as for `apply`. If the store cannot
+    /// commit it, the board goes away again. Throws 422 beyond `limits.maxBoards` and 503 while
+    /// the store is failing, with nothing changed.
+    func create(_ spec: BoardSpec, completion: @escaping (APIError?) -> Void) throws(APIError) -> LiveBoard {
+        guard problem == nil, queue != nil else { throw Self.unavailable(problem) }
+        let (board, change) = try boards.create(spec, tick: clock.currentTick())
+        observer?.boardAdded(board)
+        do {
+            try apply(change, to: board, completion: completion)
+        } catch {
+            boards.remove(board, deleted: false)
+            observer?.boardRemoved(board, reason: "board could not be created")
+            throw error
+        }
+        return board
+    }
+
+    /// Deletes `board` (`DELETE /api/v1/boards/{board}`): no longer served from now on, its
+    /// viewers closed with 4404, and a tombstone stored so that it stays deleted across restarts,
+    /// whatever the configuration says. If the store cannot commit it, the board is served again
+    /// at its durable state. Throws 503 while the store is failing, with nothing changed.
+    func delete(_ board: LiveBoard, completion: @escaping (APIError?) -> Void) throws(APIError) {
+        guard let queue, problem == nil else { throw Self.unavailable(problem) }
+        boards.remove(board, deleted: true)
+        observer?.boardRemoved(board, reason: "board deleted")
+        let tombstone = BoardState.tombstone(
+            of: board.name, revision: Int64(board.animator.revision) + 1, fps: board.animator.fps)
+        nextID += 1
+        let id = nextID
+        pending[id] = PendingWrite(board: board, state: tombstone, completion: completion)
+        let writer = ServiceThreadBound(value: self)
+        let record = StoredRecord(board: board.name, revision: tombstone.revision) { (try? StateCodec.encode(tombstone)) ?? [] }
+        store.write([record]) { error in
+            queue.async { writer.value.finished(id, error: error) }
+        }
+    }
+
+    private static func unavailable(_ problem: String?) -> APIError {
+        APIError(
+            status: 503, code: "storage_unavailable",
+            message: "the store cannot commit writes right now (\(problem ?? "starting")); nothing was changed")
+    }
+
     /// A write's batch was committed (or failed): report it, keep what is durable, or revert.
     private func finished(_ id: UInt64, error: StorageError?) {
         guard let write = pending.removeValue(forKey: id) else { return }
         let board = write.board
+        let deletion = write.state.deleted == true
         guard let error else {
-            board.durable = write.state
+            if !deletion {
+                board.durable = write.state
+                board.isNew = false
+            }
             metrics.pushed(board: board.name)
             write.completion(nil)
             return
         }
         logger.error("cannot store board \(board.name): \(error)")
         failed(error)
-        // Everything accepted since the last commit goes: the board shows what is durable.
-        boards.revert(board, tick: clock.currentTick())
-        observer?.stateReplaced(board)
+        if deletion {
+            boards.reinstate(board, tick: clock.currentTick())
+            observer?.boardAdded(board)
+        } else if board.isNew {
+            // A board whose creation is not durable is not served.
+            if boards[board.name] === board {
+                boards.remove(board, deleted: false)
+                observer?.boardRemoved(board, reason: "board could not be stored")
+            }
+        } else {
+            // Everything accepted since the last commit goes: the board shows what is durable.
+            boards.revert(board, tick: clock.currentTick())
+            observer?.stateReplaced(board)
+        }
         write.completion(
             APIError(
                 status: 503, code: "storage_unavailable",

@@ -9,20 +9,33 @@ enum StateCodec {
         return Array(try encoder.encode(state))
     }
 
-    /// Decodes and checks a stored state against the board it is for; `source` names where it came
-    /// from in the error (the database file and the board).
+    /// Decodes and checks a stored state against the board it is for (its own spec, if it was
+    /// shaped through the API; a deleted board's tombstone is only read); `source` names where it
+    /// came from in the error (the database file and the board).
     static func decode(_ bytes: [UInt8], for spec: BoardSpec, fps: Int, source: String) throws(StartupError) -> BoardState {
+        let state = try decode(bytes, source: source)
+        guard state.deleted != true else { return state }
+        try check(state, for: spec, fps: fps, source: source)
+        return state
+    }
+
+    /// Checks that `state` restores on `spec` (or its own).
+    static func check(_ state: BoardState, for spec: BoardSpec, fps: Int, source: String) throws(StartupError) {
+        do {
+            _ = try Animator(spec: spec, fps: fps, state: state)
+        } catch {
+            throw StartupError("\(source): key \(error.key) \(error.message)")
+        }
+    }
+
+    /// Decodes a stored state without checking it against a board.
+    static func decode(_ bytes: [UInt8], source: String) throws(StartupError) -> BoardState {
         let state: BoardState
         do {
             state = try JSONDecoder().decode(BoardState.self, from: Data(bytes))
         } catch {
             throw StartupError(
                 "\(source): the stored state is not readable (\(error)); restore a backup or delete the board's row")
-        }
-        do {
-            _ = try Animator(spec: spec, fps: fps, state: state)
-        } catch {
-            throw StartupError("\(source): key \(error.key) \(error.message)")
         }
         return state
     }

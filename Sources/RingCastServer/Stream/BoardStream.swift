@@ -7,9 +7,12 @@ import RingCastTransport
 /// Touched only on the service thread.
 final class BoardStream {
     let board: LiveBoard
-    /// Fixed for the stream's life (a reload that changes the spec makes a new stream), so it is
-    /// encoded once per format.
-    let layouts: [WireFormat: OutgoingMessage]
+    /// The layout of `layoutSpec`, encoded once per format; a structure change through the API
+    /// (at its tick) brings a new one, a reload that changes the spec a new stream.
+    private(set) var layouts: [WireFormat: OutgoingMessage]
+    private var layoutSpec: BoardSpec
+    /// Formats and motions whose viewers have not been published the current layout yet.
+    var unpublishedLayout: Set<StreamKey.Motion> = []
     /// The newest tick published to viewers.
     var lastPublished: Int64?
     /// The next tick this board needs a frame for (nil: it rests, nothing pending).
@@ -23,9 +26,23 @@ final class BoardStream {
 
     init(board: LiveBoard) {
         self.board = board
-        let layout = FrameComposer.layout(of: board.spec)
-        self.layouts = Dictionary(
+        layoutSpec = board.spec
+        layouts = Self.encodeLayouts(of: board.spec)
+    }
+
+    private static func encodeLayouts(of spec: BoardSpec) -> [WireFormat: OutgoingMessage] {
+        let layout = FrameComposer.layout(of: spec)
+        return Dictionary(
             uniqueKeysWithValues: WireFormat.allCases.map { ($0, OutgoingMessage(format: $0, $0.encode(layout))) })
+    }
+
+    /// Encodes the layout again if the board's structure changed (call after composing a frame,
+    /// so it is the structure of that frame); its viewers then need it before the next frame.
+    func refreshLayout() {
+        guard board.spec != layoutSpec else { return }
+        layoutSpec = board.spec
+        layouts = Self.encodeLayouts(of: board.spec)
+        unpublishedLayout = Set(StreamKey.Motion.allCases)
     }
 
     var name: String { board.name }

@@ -74,6 +74,31 @@ final class Broadcaster: BoardObserver {
         changeAccepted(board, at: board.startTick(now: clock.currentTick()))
     }
 
+    /// The board is served from now on: it gets a stream.
+    func boardAdded(_ board: LiveBoard) {
+        guard streamsByName[board.name] == nil else { return }
+        boardsChanged(BoardChanges(added: [board]))
+    }
+
+    /// The board is no longer served: its stream goes and its viewers are closed with 4404.
+    func boardRemoved(_ board: LiveBoard, reason: String) {
+        guard streamsByName[board.name]?.board === board else { return }
+        boardsChanged(BoardChanges(removed: [board]))
+        closeViewers(of: [board], code: 4404, reason: reason)
+    }
+
+    /// Closes every viewer of `boards`, in every encoding and motion.
+    func closeViewers(of boards: [LiveBoard], code: Int, reason: String) {
+        for board in boards {
+            for format in WireFormat.allCases {
+                for motion in StreamKey.Motion.allCases {
+                    loop.closeViewers(
+                        of: StreamKey(board: board.name, format: format, motion: motion), code: code, reason: reason)
+                }
+            }
+        }
+    }
+
     /// A reload changed the boards: a stream for each added one, none for each removed one, and a
     /// new stream (with the new layout) for each changed one, whose next frame reaches every
     /// viewer as a keyframe. Closing the viewers of removed and changed boards is the caller's.
@@ -103,6 +128,7 @@ final class Broadcaster: BoardObserver {
     func greeting(for stream: BoardStream, format: WireFormat) -> (messages: [OutgoingMessage], tick: Int64) {
         let tick = now(for: stream)
         let frame = stream.board.animator.frame(at: tick)
+        stream.refreshLayout()
         let keyframe = stream.keyframe(format, of: frame, at: tick)
         // The frame may have applied a change that was due; the board may need ticks again.
         let next = stream.board.animator.nextTick(after: tick)
@@ -152,11 +178,17 @@ final class Broadcaster: BoardObserver {
     private func publish(_ stream: BoardStream, formats: [WireFormat], at tick: Int64, baseFrom: Int64?) {
         guard tick > stream.lastPublished ?? .min else { return }
         let (frame, base) = stream.board.animator.frames(at: tick)
+        stream.refreshLayout()
         stream.lastPublished = tick
         framesPublished += 1
         let resting = !stream.board.animator.isAnimating(at: tick)
-        let forceKeyframe = stream.forceKeyframe
+        // A new structure: every viewer gets the new layout, then this frame as a keyframe.
+        let newLayout = stream.unpublishedLayout.contains(.full)
+        let forceKeyframe = stream.forceKeyframe || newLayout
         stream.forceKeyframe = false
+        stream.unpublishedLayout.remove(.full)
+        let reducedLayout = resting && stream.unpublishedLayout.contains(.reduced)
+        if resting { stream.unpublishedLayout.remove(.reduced) }
 
         for format in formats {
             let started = ContinuousClock.now
@@ -173,9 +205,12 @@ final class Broadcaster: BoardObserver {
             let lowest = UInt64(clamping: min(baseFrom ?? (tick - 1), tick - 1))
             let deltaBase = forceKeyframe ? UInt64.max...UInt64.max : lowest...UInt64(clamping: tick - 1)
             loop.publish(
-                delta, keyframe: keyframe, to: stream.key(format, .full), sequence: sequence, base: deltaBase)
+                delta, keyframe: keyframe, to: stream.key(format, .full), sequence: sequence, base: deltaBase,
+                preamble: newLayout ? stream.layouts[format] : nil)
             if resting {
-                loop.publish(keyframe, keyframe: keyframe, to: stream.key(format, .reduced), sequence: sequence)
+                loop.publish(
+                    keyframe, keyframe: keyframe, to: stream.key(format, .reduced), sequence: sequence,
+                    preamble: reducedLayout ? stream.layouts[format] : nil)
             }
         }
     }

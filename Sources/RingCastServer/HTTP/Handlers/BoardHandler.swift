@@ -1,8 +1,8 @@
 import RingCastCore
 import RingCastTransport
 
-/// `/api/v1/boards` and `/api/v1/boards/{board}`: the list of boards, one board's snapshot, and a
-/// PATCH of several of its rings at once.
+/// `/api/v1/boards` and `/api/v1/boards/{board}`: the list of boards, one board's snapshot, a
+/// PATCH of several of its rings at once, and creating, replacing and deleting boards (DESIGN §11).
 /// Touched only on the service thread.
 final class BoardHandler {
     private let boards: Boards
@@ -29,8 +29,47 @@ final class BoardHandler {
     }
 
     /// `PATCH /api/v1/boards/{board}`.
-    func patch(_ board: LiveBoard, _ request: RouteRequest, _ patch: BoardPatch) throws(APIError) -> Animator.Change {
-        .patch(patch)
+    func patch(_ board: LiveBoard, _ request: RouteRequest, _ patch: BoardPatch) throws(APIError) -> BoardWrite {
+        .change(.patch(patch))
+    }
+
+    /// `PUT /api/v1/boards/{board}`: a new board (201), or the board's rings replaced (200); values of
+    /// rings that stay (same id, still plain) are kept.
+    func put(_ board: LiveBoard?, _ request: RouteRequest, _ definition: BoardDefinition) throws(APIError) -> BoardWrite {
+        let spec = try definition.spec(named: request.parameter("board"), maximumRings: boards.maximumRings)
+        guard board != nil else { return .create(spec) }
+        return .change(.restructure(spec))
+    }
+
+    /// `DELETE /api/v1/boards/{board}` (204).
+    func delete(_ board: LiveBoard, _ request: RouteRequest, _ body: NoBody) throws(APIError) -> BoardWrite {
+        .delete
+    }
+
+    /// The answer to a durable write of `board`.
+    func answer(_ answer: WriteAnswer, of board: LiveBoard) -> HTTPResponse {
+        switch answer {
+        case .board:
+            return snapshot(of: board)
+        case .noContent:
+            return HTTPResponse(status: 204)
+        case .createdRing(let id):
+            let snapshot = board.animator.snapshot(at: board.now(clock.currentTick()))
+            guard let ring = snapshot.rings.first(where: { $0.id == id }) else { return self.snapshot(of: board) }
+            var response = HTTPResponse.json(ring, headers: [
+                (name: "ETag", value: board.etag), (name: "Location", value: "/api/v1/boards/\(board.name)/rings/\(id)"),
+            ])
+            response.status = 201
+            return response
+        }
+    }
+
+    /// The answer to a board's creation: 201, its snapshot and Location.
+    func created(_ board: LiveBoard) -> HTTPResponse {
+        var response = snapshot(of: board)
+        response.status = 201
+        response.headers.append((name: "Location", value: "/api/v1/boards/\(board.name)"))
+        return response
     }
 
     /// The board as a GET shows it now, with its ETag; also the answer to every write. Encoded once
@@ -52,17 +91,26 @@ extension BoardHandler: Sendable {}
 /// Body of `GET /api/v1/boards`.
 struct BoardList: Encodable {
     struct Entry: Encodable {
+        struct Ring: Encodable {
+            var id: String
+            var title: String
+            var kind: String
+        }
+
         var name: String
+        var title: String
         var width: Double
         var height: Double
-        var rings: [String]
+        var rings: [Ring]
         var viewers: Int
 
         init(_ board: LiveBoard, viewers: Int) {
+            let spec = board.animator.projected.spec
             name = board.name
-            width = board.spec.width
-            height = board.spec.height
-            rings = board.spec.rings.map(\.id)
+            title = spec.title
+            width = spec.width
+            height = spec.height
+            rings = spec.rings.map { Ring(id: $0.id, title: $0.title, kind: $0.kind.name) }
             self.viewers = viewers
         }
     }

@@ -18,7 +18,19 @@ struct RingHandler {
     }
 
     /// `PUT …/rings/{ring}`: the same as a PATCH of that one ring.
-    func update(_ board: LiveBoard, _ request: RouteRequest, _ update: RingUpdate) throws(APIError) -> Animator.Change {
-        .ring(request.parameter("ring"), update)
+    func update(_ board: LiveBoard, _ request: RouteRequest, _ update: RingUpdate) throws(APIError) -> BoardWrite {
+        .change(.ring(request.parameter("ring"), update))
+    }
+
+    /// `POST /api/v1/boards/{board}/rings`: a ring added, the board laid out again (201).
+    func add(_ board: LiveBoard, _ request: RouteRequest, _ ring: RingDefinition) throws(APIError) -> BoardWrite {
+        let spec = try board.animator.projected.spec.adding(ring, maximumRings: boards.maximumRings)
+        return .change(.restructure(spec), answer: .createdRing(ring.id))
+    }
+
+    /// `DELETE /api/v1/boards/{board}/rings/{ring}`: the ring removed, the board laid out again (204).
+    func delete(_ board: LiveBoard, _ request: RouteRequest, _ body: NoBody) throws(APIError) -> BoardWrite {
+        let spec = try board.animator.projected.spec.removing(ring: request.parameter("ring"))
+        return .change(.restructure(spec), answer: .noContent)
     }
 }

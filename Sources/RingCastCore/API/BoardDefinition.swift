@@ -1,0 +1,164 @@
+/// The body of `PUT /api/v1/boards/{board}`: a template, `{"template":"tasks","count":4}` (with optional
+/// `title` and `background`), or an explicit ring list,
+/// `{"title":"CI","rings":[RingDefinition…],"groups":[["build","tests"]],"background":"#000000"}`.
+/// `spec(named:maximumRings:)` checks it against the board's rules and lays it out.
+public struct BoardDefinition: Sendable, Equatable, Decodable {
+    public enum Rings: Sendable, Equatable {
+        /// `count` only for `tasks` (task rings besides the Overall).
+        case template(BoardTemplate, count: Int?)
+        /// Rings in drawing order, and the concentric groups (outermost first).
+        case explicit([RingDefinition], groups: [[String]])
+    }
+
+    public var title: String?
+    public var background: RGBAColor?
+    public var rings: Rings
+
+    public init(title: String? = nil, background: RGBAColor? = nil, rings: Rings) {
+        self.title = title
+        self.background = background
+        self.rings = rings
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let object = try RequestField.object(
+            decoder,
+            allowing: ["template", "count", "title", "background", "rings", "groups"],
+            expected: "a board such as {\"template\":\"tasks\",\"count\":4} or {\"rings\":[{\"id\":\"build\"}]}"
+        )
+        title = try RequestField.title(in: object)
+        background = try RequestField.color(named: "background", in: object)
+        let hasTemplate = object.contains(AnyCodingKey("template"))
+        let hasRings = object.contains(AnyCodingKey("rings"))
+        if hasTemplate {
+            guard !hasRings, !object.contains(AnyCodingKey("groups")) else {
+                throw APIError.invalidValue(
+                    "give a \"template\" or \"rings\" (with \"groups\"), not both", field: hasRings ? "rings" : "groups")
+            }
+            let name = try RequestField.string("template", in: object) ?? ""
+            guard let template = BoardTemplate(rawValue: name) else {
+                let known = BoardTemplate.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                throw APIError.invalidValue(
+                    "unknown template \(RequestField.quoted(name)); the templates are \(known)", field: "template")
+            }
+            var count: Int?
+            if object.contains(AnyCodingKey("count")) {
+                guard template == .tasks else {
+                    throw APIError.invalidValue("only the \"tasks\" template takes a count", field: "count")
+                }
+                let number = try RequestField.number(field: "count", named: "count") {
+                    try object.decode(Double.self, forKey: AnyCodingKey("count"))
+                }
+                guard number.rounded() == number, number >= 1, number <= 1000 else {
+                    throw APIError.unprocessable(
+                        "count must be a whole number of task rings from 1, got \(RequestField.describe(number))",
+                        field: "count")
+                }
+                count = Int(number)
+            }
+            rings = .template(template, count: count)
+            return
+        }
+        guard hasRings else {
+            throw APIError.malformed(
+                "missing key \"template\" or \"rings\": say what the board shows, e.g. {\"template\":\"tasks\",\"count\":4}",
+                field: "rings")
+        }
+        guard object.contains(AnyCodingKey("count")) == false else {
+            throw APIError.invalidValue("count goes with the \"tasks\" template", field: "count")
+        }
+        let definitions: [RingDefinition]
+        do {
+            definitions = try object.decode([RingDefinition].self, forKey: AnyCodingKey("rings"))
+        } catch DecodingError.typeMismatch, DecodingError.valueNotFound {
+            throw APIError.malformed("rings must be an array of rings such as {\"id\":\"build\"}", field: "rings")
+        }
+        var groups: [[String]] = []
+        if object.contains(AnyCodingKey("groups")) {
+            guard let decoded = try? object.decode([[String]].self, forKey: AnyCodingKey("groups")) else {
+                throw APIError.malformed("groups must be an array of arrays of ring ids", field: "groups")
+            }
+            groups = decoded
+        }
+        rings = .explicit(definitions, groups: groups)
+    }
+
+    /// The board this defines, named `name` and laid out by the server. Throws 422 `invalid_value` for a bad
+    /// name (field `board`), a duplicate ring id, a source that is not another plain ring of the board or a bad
+    /// group, and 422 `limit_exceeded` beyond `maximumRings`.
+    public func spec(named name: String, maximumRings: Int) throws(APIError) -> BoardSpec {
+        guard Limits.isValidName(name) else {
+            throw .invalidValue(
+                "\(RequestField.quoted(name)) is not a board name: use 1 to 64 of a-z, 0-9, '-' and '_', starting with a letter or digit",
+                field: "board")
+        }
+        let rings: [RingSpec]
+        let groups: [[String]]
+        switch self.rings {
+        case .template(let template, let count):
+            if let count, count + 1 > maximumRings {
+                throw .limitExceeded(
+                    "a board holds at most \(maximumRings) rings (limits.maxRingsPerBoard): \(count) tasks and their Overall are \(count + 1)",
+                    field: "count")
+            }
+            (rings, groups) = template.rings(count: count)
+            guard rings.count <= maximumRings else {
+                throw .limitExceeded(
+                    "the \(template.rawValue) template has \(rings.count) rings; this server allows \(maximumRings) (limits.maxRingsPerBoard)",
+                    field: "template")
+            }
+        case .explicit(let definitions, let explicitGroups):
+            guard !definitions.isEmpty else {
+                throw .invalidValue("rings is empty: a board needs at least one ring", field: "rings")
+            }
+            guard definitions.count <= maximumRings else {
+                throw .limitExceeded(
+                    "a board holds at most \(maximumRings) rings (limits.maxRingsPerBoard), got \(definitions.count)",
+                    field: "rings")
+            }
+            var kinds: [String: RingKind] = [:]
+            for (index, ring) in definitions.enumerated() where kinds.updateValue(ring.kind, forKey: ring.id) != nil {
+                throw .invalidValue("duplicate ring id \(RequestField.quoted(ring.id))", field: "rings.\(index).id")
+            }
+            for (index, ring) in definitions.enumerated() {
+                try Self.checkSources(of: ring, kinds: kinds, field: "rings.\(index).sources")
+            }
+            try Self.check(explicitGroups, ids: Set(kinds.keys))
+            rings = definitions.enumerated().map { $1.spec(at: $0) }
+            groups = explicitGroups
+        }
+        return BoardSpec.laidOut(
+            name: name,
+            title: title,
+            background: background ?? RGBAColor(red: 0, green: 0, blue: 0),
+            rings: rings,
+            groups: groups
+        )
+    }
+
+    /// Every source of a derived ring must be another plain ring of the board.
+    static func checkSources(of ring: RingDefinition, kinds: [String: RingKind], field: String) throws(APIError) {
+        guard case .derived(let sources) = ring.kind else { return }
+        for (index, source) in sources.enumerated() where source == ring.id || kinds[source] != .plain {
+            let why = kinds[source] == nil ? "is not a ring of this board" : "is not another plain ring"
+            throw .invalidValue(
+                "source \(RequestField.quoted(source)) \(why): a derived ring averages plain rings", field: "\(field).\(index)")
+        }
+    }
+
+    /// Groups name existing rings, each in one group at most.
+    static func check(_ groups: [[String]], ids: Set<String>) throws(APIError) {
+        var grouped = Set<String>()
+        for (index, group) in groups.enumerated() {
+            guard !group.isEmpty else { throw .invalidValue("a group needs at least one ring", field: "groups.\(index)") }
+            for id in group {
+                guard ids.contains(id) else {
+                    throw .invalidValue("group names \(RequestField.quoted(id)), which is not a ring of this board", field: "groups.\(index)")
+                }
+                guard grouped.insert(id).inserted else {
+                    throw .invalidValue("ring \(RequestField.quoted(id)) is in more than one group", field: "groups.\(index)")
+                }
+            }
+        }
+    }
+}

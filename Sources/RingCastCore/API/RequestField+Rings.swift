@@ -1,0 +1,135 @@
+/// The fields a ring's definition or entry may carry beyond progress and colours (DESIGN §11).
+extension RequestField {
+    /// `name` when it is present and JSON `null`; else `read()`'s value.
+    static func nullable(
+        _ name: String,
+        in object: KeyedDecodingContainer<AnyCodingKey>,
+        read: () throws -> Double?
+    ) throws -> (value: Double?, isNull: Bool) {
+        let key = AnyCodingKey(name)
+        if object.contains(key), try object.decodeNil(forKey: key) { return (nil, true) }
+        return (try read(), false)
+    }
+
+    /// `value`: a number ≥ 0 (its progress, value / max, is checked against the board); nil when absent.
+    static func value(in object: KeyedDecodingContainer<AnyCodingKey>) throws -> Double? {
+        let key = AnyCodingKey("value")
+        guard object.contains(key) else { return nil }
+        let field = path(path(object.codingPath), key.stringValue)
+        let value = try number(field: field, named: "value") { try object.decode(Double.self, forKey: key) }
+        guard value.isFinite, value >= 0, value <= Limits.maximumRingMaximum * Limits.progress.upperBound else {
+            throw APIError.unprocessable("value must be a number of at least 0, got \(describe(value))", field: field)
+        }
+        return value
+    }
+
+    /// `max`: a number in (0, 1e9]; nil when absent.
+    static func maximum(in object: KeyedDecodingContainer<AnyCodingKey>) throws -> Double? {
+        let key = AnyCodingKey("max")
+        guard object.contains(key) else { return nil }
+        let field = path(path(object.codingPath), key.stringValue)
+        let maximum = try number(field: field, named: "max") { try object.decode(Double.self, forKey: key) }
+        try Limits.check(maximum: maximum, field: field)
+        return maximum
+    }
+
+    /// `label`: `"percent"`, `"fraction"`, `"value"` or `{"text":T}` with 1–32 characters; nil when absent.
+    static func label(in object: KeyedDecodingContainer<AnyCodingKey>) throws -> LabelFormat? {
+        let key = AnyCodingKey("label")
+        guard object.contains(key) else { return nil }
+        let field = path(path(object.codingPath), key.stringValue)
+        let expected = "label must be \"percent\", \"fraction\", \"value\" or {\"text\":\"…\"}"
+        if let text = try? object.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key) {
+            for other in text.allKeys where other.stringValue != "text" {
+                throw APIError.unknownField(
+                    "unknown key \(quoted(other.stringValue)); a text label takes only \"text\"",
+                    field: path(field, other.stringValue))
+            }
+            let textField = path(field, "text")
+            guard text.contains(AnyCodingKey("text")) else { throw APIError.malformed(expected, field: field) }
+            guard let string = try? text.decode(String.self, forKey: AnyCodingKey("text")) else {
+                throw APIError.malformed("text must be a string", field: textField)
+            }
+            try Limits.check(labelText: string, field: textField)
+            return .text(string)
+        }
+        guard let name = try? object.decode(String.self, forKey: key) else {
+            throw APIError.malformed(expected, field: field)
+        }
+        switch name {
+        case "percent": return .percent
+        case "fraction": return .fraction
+        case "value": return .value
+        default: throw APIError.invalidValue("\(expected), got \(quoted(name))", field: field)
+        }
+    }
+
+    /// `title`: 1–64 characters; nil when absent.
+    static func title(in object: KeyedDecodingContainer<AnyCodingKey>, named name: String = "title") throws -> String? {
+        let key = AnyCodingKey(name)
+        guard object.contains(key) else { return nil }
+        let field = path(path(object.codingPath), name)
+        guard let title = try? object.decode(String.self, forKey: key) else {
+            throw APIError.malformed("\(name) must be a string", field: field)
+        }
+        try Limits.check(title: title, field: field)
+        return title
+    }
+
+    /// A string under `name`; nil when absent.
+    static func string(_ name: String, in object: KeyedDecodingContainer<AnyCodingKey>) throws -> String? {
+        let key = AnyCodingKey(name)
+        guard object.contains(key) else { return nil }
+        guard let string = try? object.decode(String.self, forKey: key) else {
+            throw APIError.malformed("\(name) must be a string", field: path(path(object.codingPath), name))
+        }
+        return string
+    }
+}
+
+extension Limits {
+    /// The largest ring maximum.
+    public static let maximumRingMaximum: Double = 1e9
+    /// Titles of boards and rings: 1 to this many characters.
+    public static let maximumTitleLength = 64
+
+    /// 422 `out_of_range` unless `maximum` is finite and in (0, 1e9].
+    static func check(maximum: Double, field: String?) throws(APIError) {
+        guard maximum.isFinite, maximum > 0, maximum <= maximumRingMaximum else {
+            throw .unprocessable("max must be more than 0 and at most 1e9, got \(RequestField.describe(maximum))", field: field)
+        }
+    }
+
+    /// 422 `invalid_value` unless the text has 1–32 characters and no control characters.
+    static func check(labelText text: String, field: String?) throws(APIError) {
+        guard !text.isEmpty, text.count <= LabelFormat.maximumTextLength,
+            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw .invalidValue(
+                "a label text must have 1 to \(LabelFormat.maximumTextLength) characters and no control characters, "
+                    + "got \(text.count)",
+                field: field)
+        }
+    }
+
+    /// 422 `invalid_value` unless the title has 1–64 characters and no control characters.
+    static func check(title: String, field: String?) throws(APIError) {
+        guard !title.isEmpty, title.count <= maximumTitleLength,
+            !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw .invalidValue(
+                "a title must have 1 to \(maximumTitleLength) characters and no control characters", field: field)
+        }
+    }
+
+    /// Whether `name` can name a board or a ring: `[a-z0-9][a-z0-9_-]{0,63}`.
+    public static func isValidName(_ name: String) -> Bool {
+        let scalars = Array(name.unicodeScalars)
+        guard let first = scalars.first, scalars.count <= 64, isLowerAlphanumeric(first) else { return false }
+        return scalars.allSatisfy { isLowerAlphanumeric($0) || $0 == "-" || $0 == "_" }
+    }
+
+    private static func isLowerAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
+    }
+}

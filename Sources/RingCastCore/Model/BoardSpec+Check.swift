@@ -1,0 +1,55 @@
+extension BoardSpec {
+    /// Checks what every board must hold, whoever made it (the configuration, the API or the store): at least
+    /// one ring, unique ids, derived rings averaging other plain rings, groups of existing rings each in at
+    /// most one group, finite sizes, and every arrangement placing exactly the board's rings in order.
+    /// Throws the first problem, its key under `key`.
+    public static func check(_ spec: BoardSpec, key: String) throws(BoardStateError) {
+        func fail(_ subkey: String, _ message: String) -> BoardStateError {
+            BoardStateError(key: key + subkey, message: message)
+        }
+        guard !spec.rings.isEmpty else { throw fail(".rings", "a board needs at least one ring") }
+        var kinds: [String: RingKind] = [:]
+        for (index, ring) in spec.rings.enumerated() {
+            guard kinds.updateValue(ring.kind, forKey: ring.id) == nil else {
+                throw fail(".rings.\(index).id", "duplicate ring id \"\(ring.id)\"")
+            }
+            for (name, value) in [("r", ring.r), ("thickness", ring.thickness), ("max", ring.maximum)]
+            where !(value.isFinite && value > 0) {
+                throw fail(".rings.\(index).\(name)", "must be a positive number")
+            }
+            guard ring.colors.count == 2 else { throw fail(".rings.\(index).colors", "needs 2 colours") }
+        }
+        for (index, ring) in spec.rings.enumerated() {
+            guard case .derived(let sources) = ring.kind else { continue }
+            guard !sources.isEmpty else { throw fail(".rings.\(index).sources", "a derived ring needs sources") }
+            for source in sources where source == ring.id || kinds[source] != .plain {
+                throw fail(".rings.\(index).sources", "\"\(source)\" is not another plain ring of this board")
+            }
+        }
+        var grouped = Set<String>()
+        for (index, group) in spec.groups.enumerated() {
+            guard !group.isEmpty else { throw fail(".groups.\(index)", "a group needs at least one ring") }
+            for id in group where kinds[id] == nil || !grouped.insert(id).inserted {
+                throw fail(".groups.\(index)", "\"\(id)\" is not a ring of this board outside other groups")
+            }
+        }
+        let ids = spec.rings.map(\.id)
+        for arrangement in spec.arrangements {
+            let subkey = ".arrangements.\(arrangement.name)"
+            guard arrangement.width.isFinite, arrangement.height.isFinite, arrangement.width > 0, arrangement.height > 0
+            else { throw fail(subkey, "width and height must be positive") }
+            guard arrangement.placements.map(\.id) == ids else {
+                throw fail(subkey, "must place the board's rings, in order")
+            }
+            for placement in arrangement.placements {
+                let numbers = [
+                    placement.cx, placement.cy, placement.titleText.x, placement.titleText.y, placement.titleText.size,
+                    placement.labelText.x, placement.labelText.y, placement.labelText.size,
+                ]
+                guard numbers.allSatisfy(\.isFinite) else {
+                    throw fail(subkey + ".\(placement.id)", "every coordinate must be finite")
+                }
+            }
+        }
+    }
+}

@@ -8,10 +8,10 @@ struct AddRing: ParsableCommand {
         commandName: "add",
         abstract: "Add a ring to a board.",
         discussion: """
-            Sends POST /api/v1/boards/BOARD/rings with the ring's definition. The server lays the
-            board out again and every page showing it redraws. A plain ring takes pushes; a
-            derived ring shows the mean of its --sources; a countdown ring runs with ringcast
-            countdown. --group puts the new ring inside an existing ring's concentric group,
+            Sends POST /api/v1/boards/BOARD/rings with the ring's definition. The server lays the \
+            board out again and every page showing it redraws. A plain ring takes pushes; a \
+            derived ring shows the mean of its --sources; a countdown ring runs with ringcast \
+            countdown. --group puts the new ring inside an existing ring's concentric group, \
             innermost. Ids are 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit.
 
             Examples:

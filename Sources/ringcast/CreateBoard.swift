@@ -14,8 +14,8 @@ struct CreateBoard: ParsableCommand {
               single     one ring
               main       the shipped default board
 
-            A board of that name is replaced, rings, values and all. Add rings of your own
-            with ringcast ring add. Names are 1 to 64 of a-z, 0-9, _ and -, starting with a
+            A board of that name is replaced, rings, values and all. Add rings of your own \
+            with ringcast ring add. Names are 1 to 64 of a-z, 0-9, _ and -, starting with a \
             letter or digit.
 
             Examples:

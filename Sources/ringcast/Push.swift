@@ -6,8 +6,8 @@ struct Push: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Set one ring's progress, and optionally its colours, label and title, on a running server.",
         discussion: """
-            Sends PUT /api/v1/boards/BOARD/rings/RING. VALUE is the progress (1 = one full turn),
-            or with --max N a value out of N: 12 --max 20 is 60 %, and the server remembers the
+            Sends PUT /api/v1/boards/BOARD/rings/RING. VALUE is the progress (1 = one full turn), \
+            or with --max N a value out of N: 12 --max 20 is 60 %, and the server remembers the \
             maximum for the ring's fraction and value labels.
 
             How the ring moves (--animation):

@@ -103,6 +103,9 @@ let package = Package(
         ),
         .testTarget(name: "RingCastStorageTests", dependencies: ["RingCastStorage"], swiftSettings: swiftSettings),
         .testTarget(name: "RingCastClientTests", dependencies: ["RingCastClient"], swiftSettings: swiftSettings),
+        // The `ringcast` commands' requests, built from their arguments without a server
+        // (`@testable import` of the executable's module, which SwiftPM allows for tests).
+        .testTarget(name: "RingCastCommandTests", dependencies: ["ringcast"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RingCastServerTests",
             dependencies: [

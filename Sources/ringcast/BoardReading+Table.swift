@@ -8,17 +8,7 @@ extension BoardReading {
             [ring.id, ring.title, number(ring.progress), ring.label(countdown: countdown), number(ring.target)]
                 + (ring.animating ? ["animating"] : [])
         }
-        let widths = header.indices.map { column in
-            ([header] + rows).map { $0[column].count }.max() ?? 0
-        }
-        // Every cell but a line's last is padded to its column's width, so no line ends in spaces.
-        return ([header] + rows).map { cells in
-            cells.enumerated().map { column, cell in
-                column < cells.count - 1 ? cell + String(repeating: " ", count: widths[column] - cell.count) : cell
-            }
-            .joined(separator: "  ")
-        }
-        .joined(separator: "\n") + "\n"
+        return TextTable(rows: [header] + rows).description
     }
 
     /// Up to 4 decimals, without trailing zeros ("0.42", "1"); `—` for no data.

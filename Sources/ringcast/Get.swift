@@ -1,6 +1,4 @@
 import ArgumentParser
-import Foundation
-import RingCastClient
 
 struct Get: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,7 +29,7 @@ struct Get: ParsableCommand {
             if json {
                 print(response.text)
             } else {
-                let reading = try Self.decode(BoardReading.self, from: response, of: connection)
+                let reading = try connection.decode(BoardReading.self, from: response)
                 print("board \(reading.board), revision \(reading.revision)")
                 print(BoardReading.table(reading.rings, countdown: reading.countdown), terminator: "")
             }
@@ -42,23 +40,13 @@ struct Get: ParsableCommand {
             print(response.text)
             return
         }
-        let reading = try Self.decode(BoardReading.Ring.self, from: response, of: connection)
+        let reading = try connection.decode(BoardReading.Ring.self, from: response)
         var countdown: BoardReading.Countdown?
         if reading.kind == "countdown" {
             // A countdown's label counts the seconds left, which only the board's answer holds.
             let board = try connection.request("GET", api: boardPath)
-            countdown = try Self.decode(BoardReading.self, from: board, of: connection).countdown
+            countdown = try connection.decode(BoardReading.self, from: board).countdown
         }
         print(BoardReading.table([reading], countdown: countdown), terminator: "")
-    }
-
-    private static func decode<Value: Decodable>(
-        _ type: Value.Type, from response: HTTPClient.Response, of connection: ServerConnection
-    ) throws(CommandFailure) -> Value {
-        do {
-            return try JSONDecoder().decode(type, from: Data(response.body))
-        } catch {
-            throw CommandFailure("\(connection.url) did not answer with a RingCast \(type): \(error)")
-        }
     }
 }

@@ -4,9 +4,13 @@ import RingCastCore
 
 struct Push: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Set one ring's progress, and optionally its colours, on a running server.",
+        abstract: "Set one ring's progress, and optionally its colours, label and title, on a running server.",
         discussion: """
-            Sends PUT /api/v1/boards/BOARD/rings/RING. How the ring moves (--animation):
+            Sends PUT /api/v1/boards/BOARD/rings/RING. VALUE is the progress (1 = one full turn), \
+            or with --max N a value out of N: 12 --max 20 is 60 %, and the server remembers the \
+            maximum for the ring's fraction and value labels.
+
+            How the ring moves (--animation):
 
               none                    jump to the value
               linear, easeIn,         a curve over 1 s, or over --duration S seconds;
@@ -26,6 +30,7 @@ struct Push: ParsableCommand {
               ringcast push main move 0.8 --animation easeOut --duration 0.6
               ringcast push main stand 1.2 --response 0.5 --damping 0.6
               ringcast push main task1 0.9 --animation bouncy --colors '#9b59b6,#8e44ad'
+              ringcast push ci tests 12 --max 20 --label fraction --title Tests
             """
     )
 
@@ -35,8 +40,17 @@ struct Push: ParsableCommand {
     @Argument(help: "Ring id, e.g. move.")
     var ring: String
 
-    @Argument(help: "Progress, 0 to 10 (1 = 100 %).")
+    @Argument(help: "Progress, 0 to 10 (1 = 100 %); with --max, a value from 0 (12 of 20).")
     var value: Double
+
+    @Option(help: "The value that is 100 %, (0, 1e9]: VALUE is then sent as a value, not a progress.")
+    var max: Double?
+
+    @Option(help: "What the ring's label shows: \(LabelFormat.choices) (at most 32 characters).")
+    var label: String?
+
+    @Option(help: "The ring's new title, 1 to 64 characters.")
+    var title: String?
 
     @Option(help: "How the ring moves: \(PushAnimation.choices) (see above).")
     var animation: String?
@@ -67,52 +81,62 @@ struct Push: ParsableCommand {
     func run() throws {
         // Checked here rather than in validate(): a bad value is one line, `ringcast: WHAT`, not a
         // usage error followed by ArgumentParser's usage text.
-        let body = try requestBody()
-        let connection = try server.connection()
-        let json = try JSONEncoder().encode(body)
-        _ = try connection.request("PUT", api: ["boards", board, "rings", ring], json: Array(json))
-        print("\(board)/\(ring) → \(PercentLabel.string(for: value))")
+        let request = try request()
+        _ = try server.connection().send(request)
+        if let max {
+            let of = "\(PushAnimation.describe(value))/\(PushAnimation.describe(max))"
+            print("\(board)/\(ring) → \(of) (\(PercentLabel.string(for: value / max)))")
+        } else {
+            print("\(board)/\(ring) → \(PercentLabel.string(for: value))")
+        }
     }
 
-    /// `{"progress":P,"colors":[…],"labelColor":…,"animation":…}` from the arguments, each checked.
+    /// `PUT /api/v1/boards/BOARD/rings/RING` with `requestBody()`.
+    func request() throws(CommandFailure) -> APIRequest {
+        try APIRequest("PUT", ["boards", board, "rings", ring], json: requestBody())
+    }
+
+    /// `{"progress":P,…}`, or `{"value":V,"max":M,…}` with --max, from the arguments, each checked.
     func requestBody() throws(CommandFailure) -> PushBody {
-        guard value.isFinite, Limits.progress.contains(value) else {
-            throw CommandFailure("value must be between 0 and 10 (1 = 100 %), got \(PushAnimation.describe(value))")
+        try RingDefinition.check(max: max)
+        if max != nil {
+            // The server divides by the maximum and checks the progress that gives.
+            guard value.isFinite, value >= 0 else {
+                throw CommandFailure("value must be a number from 0 with --max, got \(PushAnimation.describe(value))")
+            }
+        } else {
+            guard value.isFinite, Limits.progress.contains(value) else {
+                throw CommandFailure("value must be between 0 and 10 (1 = 100 %), got \(PushAnimation.describe(value))")
+            }
         }
+        try RingDefinition.check(title: title)
         if animation != nil, curve != nil {
             throw CommandFailure("--curve and --animation both given; use --animation (--curve is its old name)")
         }
-        let colors = try colors.map { text throws(CommandFailure) in
-            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2 else {
-                throw CommandFailure(
-                    "--colors takes two colours, start and end, such as '#9b59b6,#8e44ad'; got \(parts.count) in \"\(text)\"")
-            }
-            return try parts.map { part throws(CommandFailure) in try Self.color(part, flag: "--colors") }
-        }
         return PushBody(
-            progress: value,
-            colors: colors,
-            labelColor: try labelColor.map { text throws(CommandFailure) in try Self.color(text, flag: "--label-color") },
+            progress: max == nil ? value : nil,
+            value: max == nil ? nil : value,
+            max: max,
+            colors: try colors.map { text throws(CommandFailure) in try ColorArgument.pair(text, flag: "--colors") },
+            labelColor: try labelColor.map { text throws(CommandFailure) in
+                try ColorArgument.color(text, flag: "--label-color")
+            },
+            label: try label.map { text throws(CommandFailure) in try LabelFormat(argument: text) },
+            title: title,
             animation: try PushAnimation(
                 name: animation ?? curve, duration: duration, response: response, damping: damping, bounce: bounce)
         )
     }
-
-    /// `text` when it is a colour the API takes.
-    private static func color(_ text: String, flag: String) throws(CommandFailure) -> String {
-        guard RGBAColor(hex: text) != nil else {
-            throw CommandFailure("\(flag): \"\(text)\" is not a colour; expected #rrggbb or #rrggbbaa, such as #2ecc71")
-        }
-        return text
-    }
 }
 
-/// The body of `PUT /rings/{ring}`; what is nil is left out.
+/// The body of `PUT /rings/{ring}`: a progress, or a value and its maximum; what is nil is left out.
 struct PushBody: Encodable {
-    var progress: Double
+    var progress: Double?
+    var value: Double?
+    var max: Double?
     var colors: [String]?
     var labelColor: String?
+    var label: LabelFormat?
+    var title: String?
     var animation: PushAnimation?
 }

@@ -10,7 +10,7 @@ struct RingCastCommand: AsyncParsableCommand {
         commandName: "ringcast",
         abstract: "Live progress rings: push over REST, animate on the server, draw in every browser.",
         version: version,
-        subcommands: [Serve.self, Push.self, Get.self, CountdownCommand.self]
+        subcommands: [Serve.self, Push.self, Get.self, CountdownCommand.self, BoardCommand.self, RingCommand.self]
     )
 
     /// ArgumentParser's own `main()`, except that a `CommandFailure` is printed as one line,

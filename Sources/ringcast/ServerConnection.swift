@@ -35,6 +35,20 @@ final class ServerConnection {
         }
     }
 
+    /// Sends `request`: the 2xx answer, else why not.
+    func send(_ request: APIRequest) throws(CommandFailure) -> HTTPClient.Response {
+        try self.request(request.method, api: request.path, json: request.body)
+    }
+
+    /// A 2xx answer's JSON body as `type`; a body that is not one throws, naming the server.
+    func decode<Value: Decodable>(_ type: Value.Type, from response: HTTPClient.Response) throws(CommandFailure) -> Value {
+        do {
+            return try JSONDecoder().decode(type, from: Data(response.body))
+        } catch {
+            throw CommandFailure("\(url) did not answer with a RingCast \(type): \(error)")
+        }
+    }
+
     /// `segment` percent-encoded for one path segment (a `/` in it is escaped too).
     private static func escape(_ segment: String) -> String {
         segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))

@@ -9,12 +9,17 @@ binary=${1:-.build/debug/ringcast}
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-# The shipped board on a free port, with the write rate limit off so the fuzzer reaches the logic.
+# The shipped board on a free port, with the write rate limit off so the fuzzer reaches the logic,
+# and a copy of it, "scratch", for the operations that replace or delete boards and rings
+# (schemathesis.toml).
 python3 - "$work/ringcast.json" <<'PY'
-import json, sys
+import copy, json, sys
 config = json.load(open("config/ringcast.json"))
 config["port"] = 0
 config["limits"]["writesPerMinute"] = 0
+scratch = copy.deepcopy(next(board for board in config["boards"] if board["name"] == "main"))
+scratch["name"] = "scratch"
+config["boards"].append(scratch)
 json.dump(config, open(sys.argv[1], "w"))
 PY
 

@@ -1,0 +1,34 @@
+import Foundation
+
+/// One call of the REST API as a client command builds it before anything is sent: the method,
+/// the path under `/api/v1/` as unescaped segments, and the JSON body. Commands build it in a
+/// function of their own, so the tests check what would go over the wire without a server.
+struct APIRequest: Equatable {
+    var method: String
+    /// `["boards", "ci", "rings"]` for `/api/v1/boards/ci/rings`; `ServerConnection` escapes each.
+    var path: [String]
+    /// The JSON body; nil for none.
+    var body: [UInt8]?
+
+    init(_ method: String, _ path: [String]) {
+        self.method = method
+        self.path = path
+        body = nil
+    }
+
+    /// A request with `body` as JSON, keys sorted so the same arguments always give the same bytes.
+    init(_ method: String, _ path: [String], json body: some Encodable) throws(CommandFailure) {
+        self.init(method, path)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            self.body = Array(try encoder.encode(body))
+        } catch {
+            // Only a number JSON cannot hold (NaN, infinity) fails, and the commands check those first.
+            throw CommandFailure("cannot write the request as JSON: \(error)")
+        }
+    }
+
+    /// The body as text, for tests and messages.
+    var bodyText: String? { body.map { String(decoding: $0, as: UTF8.self) } }
+}

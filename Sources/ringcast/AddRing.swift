@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import RingCastCore
+
+/// `ringcast ring add`.
+struct AddRing: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a ring to a board.",
+        discussion: """
+            Sends POST /api/v1/boards/BOARD/rings with the ring's definition. The server lays the \
+            board out again and every page showing it redraws. A plain ring takes pushes; a \
+            derived ring shows the mean of its --sources; a countdown ring runs with ringcast \
+            countdown. --group puts the new ring inside an existing ring's concentric group, \
+            innermost. Ids are 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit.
+
+            Examples:
+              ringcast ring add ci deploy --title Deploy --colors '#2ecc71,#27ae60'
+              ringcast ring add ci tests --max 20 --label fraction
+              ringcast ring add ci overall --kind derived --sources build,tests,deploy
+              ringcast ring add main lint --group move --label text:lint
+            """
+    )
+
+    @Argument(help: "Board name, e.g. ci.")
+    var board: String
+
+    @Argument(help: "The new ring's id, e.g. deploy.")
+    var id: String
+
+    @Option(help: "Shown under the ring, 1 to 64 characters (default: the id).")
+    var title: String?
+
+    @Option(help: "\(RingDefinition.kinds.joined(separator: ", ")) (default plain).")
+    var kind: String?
+
+    @Option(help: "A derived ring's source ring ids, comma separated: 'build,tests'.")
+    var sources: String?
+
+    @Option(help: "Gradient colours, start and end: '#rrggbb,#rrggbb' (default: the palette's next).")
+    var colors: String?
+
+    @Option(help: "A ring whose concentric group the new ring joins, innermost.")
+    var group: String?
+
+    @Option(help: "What the label shows: \(LabelFormat.choices) (default percent).")
+    var label: String?
+
+    @Option(help: "The value that is 100 %, (0, 1e9] (default 100), for pushes with a value.")
+    var max: Double?
+
+    @OptionGroup var server: ServerOptions
+
+    func run() throws {
+        let request = try request()
+        let connection = try server.connection()
+        let ring = try connection.decode(BoardReading.Ring.self, from: connection.send(request))
+        print("added ring \(ring.id) to board \(board) (\(ring.kind))")
+    }
+
+    /// `POST /api/v1/boards/BOARD/rings` with the ring's definition, checked.
+    func request() throws(CommandFailure) -> APIRequest {
+        if let kind, !RingDefinition.kinds.contains(kind) {
+            throw CommandFailure("unknown --kind \"\(kind)\"; use \(RingDefinition.kinds.joined(separator: ", "))")
+        }
+        let sources = sources.map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        switch (kind, sources) {
+        case ("derived", nil):
+            throw CommandFailure("a derived ring needs --sources, the ring ids it averages, e.g. --sources build,tests")
+        case ("derived", let sources?) where sources.contains(""):
+            throw CommandFailure("--sources takes ring ids separated by commas, got \"\(self.sources ?? "")\"")
+        case (let kind, _?) where kind != "derived":
+            throw CommandFailure("--sources applies to --kind derived, not \(kind ?? "plain")")
+        default:
+            break
+        }
+        try RingDefinition.check(title: title)
+        try RingDefinition.check(max: max)
+        let definition = RingDefinition(
+            id: id,
+            title: title,
+            kind: kind,
+            sources: sources,
+            colors: try colors.map { text throws(CommandFailure) in try ColorArgument.pair(text, flag: "--colors") },
+            label: try label.map { text throws(CommandFailure) in try LabelFormat(argument: text) },
+            max: max,
+            group: group
+        )
+        return try APIRequest("POST", ["boards", board, "rings"], json: definition)
+    }
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// `ringcast board`: create (or replace), delete and list boards through the API.
+struct BoardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "board",
+        abstract: "Create, delete or list boards on a running server.",
+        discussion: """
+            Examples:
+              ringcast board create ci --template tasks --count 5 --title 'CI pipeline'
+              ringcast board list
+              ringcast board delete ci
+            """,
+        subcommands: [CreateBoard.self, DeleteBoard.self, ListBoards.self]
+    )
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+
+/// `ringcast board list`.
+struct ListBoards: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the boards: title, rings and viewers.",
+        discussion: """
+            Reads GET /api/v1/boards and prints a line per board: its name, title, how many rings \
+            it has, how many pages show it now, and its ring ids. --json prints the server's JSON \
+            instead. Example: ringcast board list
+            """
+    )
+
+    @Flag(help: "Print the server's JSON as it came.")
+    var json = false
+
+    @OptionGroup var server: ServerOptions
+
+    func run() throws {
+        let connection = try server.connection()
+        let response = try connection.send(request())
+        if json {
+            print(response.text)
+        } else {
+            print(try connection.decode(BoardListing.self, from: response).table, terminator: "")
+        }
+    }
+
+    func request() -> APIRequest {
+        APIRequest("GET", ["boards"])
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+@testable import ringcast
+
+/// The request each client command builds from its arguments — method, path and JSON body —
+/// checked without a server; a value out of range is refused before anything would be sent.
+@Suite("ringcast commands build their requests")
+struct RequestTests {
+    /// The message `body` failed with, or nil when it built a request.
+    private func refusal(_ body: () throws -> APIRequest) -> String? {
+        do {
+            _ = try body()
+            return nil
+        } catch let failure as CommandFailure {
+            return failure.description
+        } catch {
+            return "not a CommandFailure: \(error)"
+        }
+    }
+
+    // MARK: board
+
+    @Test func boardCreate_putsTheTemplateWithItsCountTitleAndBackground() throws {
+        let command = try CreateBoard.parse([
+            "ci", "--template", "tasks", "--count", "5", "--title", "CI pipeline", "--background", "#101020",
+        ])
+
+        let request = try command.request()
+        #expect(request.method == "PUT" && request.path == ["boards", "ci"])
+        #expect(request.bodyText == ##"{"background":"#101020","count":5,"template":"tasks","title":"CI pipeline"}"##)
+    }
+
+    @Test func boardCreate_withTheTemplateAlone_sendsOnlyTheTemplate() throws {
+        let request = try CreateBoard.parse(["launch", "--template", "countdown"]).request()
+        #expect(request.bodyText == #"{"template":"countdown"}"#)
+    }
+
+    @Test(arguments: [
+        (["ci", "--template", "kanban"], #"unknown template "kanban"; use activity, tasks, countdown, single, main"#),
+        (["ci", "--template", "activity", "--count", "3"], "--count applies to --template tasks, not activity"),
+        (["ci", "--template", "tasks", "--count", "24"], "--count must be 1 to 23 task rings, got 24"),
+        (["ci", "--template", "tasks", "--count", "0"], "--count must be 1 to 23 task rings, got 0"),
+        (["ci", "--template", "single", "--title", ""], "--title must be 1 to 64 characters long, got 0"),
+        (
+            ["ci", "--template", "single", "--background", "navy"],
+            #"--background: "navy" is not a colour; expected #rrggbb or #rrggbbaa, such as #2ecc71"#
+        ),
+    ])
+    func boardCreate_refusesWhatTheAPIWouldRefuse(arguments: [String], message: String) throws {
+        let command = try CreateBoard.parse(arguments)
+        #expect(refusal { try command.request() } == message)
+    }
+
+    @Test func boardDelete_andList_haveNoBody() throws {
+        #expect(try DeleteBoard.parse(["ci"]).request() == APIRequest("DELETE", ["boards", "ci"]))
+        #expect(try ListBoards.parse([]).request() == APIRequest("GET", ["boards"]))
+    }
+
+    @Test func boardList_printsALinePerBoard_withItsRingCountViewersAndIds() throws {
+        let json = #"""
+            {"boards":[
+              {"name":"main","title":"Main","width":1200,"height":800,"viewers":2,
+               "rings":[{"id":"move","title":"Move","kind":"plain"},{"id":"overall","title":"Overall","kind":"derived"}]},
+              {"name":"ci","title":"CI pipeline","width":800,"height":400,"viewers":0,
+               "rings":[{"id":"deploy","title":"Deploy","kind":"plain"}]}
+            ]}
+            """#
+        let listing = try JSONDecoder().decode(BoardListing.self, from: Data(json.utf8))
+
+        #expect(
+            listing.table == """
+                board  title        rings  viewers  ids
+                main   Main         2      2        move,overall
+                ci     CI pipeline  1      0        deploy
+
+                """)
+    }
+
+    // MARK: ring
+
+    @Test func ringAdd_postsTheDefinition_withTheGroupItJoins() throws {
+        let command = try AddRing.parse([
+            "ci", "deploy", "--title", "Deploy", "--colors", "#2ecc71, #27ae60", "--group", "build", "--label", "fraction",
+            "--max", "20",
+        ])
+
+        let request = try command.request()
+        #expect(request.method == "POST" && request.path == ["boards", "ci", "rings"])
+        #expect(
+            request.bodyText
+                == ##"{"colors":["#2ecc71","#27ae60"],"group":"build","id":"deploy","label":"fraction","max":20,"title":"Deploy"}"##
+        )
+    }
+
+    @Test func ringAdd_derived_sendsItsSources_andTextLabelsAsAnObject() throws {
+        let derived = try AddRing.parse(["ci", "overall", "--kind", "derived", "--sources", "build,tests"]).request()
+        #expect(derived.bodyText == #"{"id":"overall","kind":"derived","sources":["build","tests"]}"#)
+
+        let text = try AddRing.parse(["ci", "gate", "--label", "text:waiting: QA"]).request()
+        #expect(text.bodyText == #"{"id":"gate","label":{"text":"waiting: QA"}}"#)
+    }
+
+    @Test(arguments: [
+        (["ci", "r", "--kind", "pie"], #"unknown --kind "pie"; use plain, derived, countdown"#),
+        (
+            ["ci", "r", "--kind", "derived"],
+            "a derived ring needs --sources, the ring ids it averages, e.g. --sources build,tests"
+        ),
+        (["ci", "r", "--kind", "derived", "--sources", "a,,b"], #"--sources takes ring ids separated by commas, got "a,,b""#),
+        (["ci", "r", "--sources", "a,b"], "--sources applies to --kind derived, not plain"),
+        (["ci", "r", "--kind", "countdown", "--sources", "a"], "--sources applies to --kind derived, not countdown"),
+        (["ci", "r", "--max", "0"], "--max must be more than 0 and at most 1000000000, got 0"),
+        (["ci", "r", "--max", "2e9"], "--max must be more than 0 and at most 1000000000, got 2000000000"),
+        (["ci", "r", "--label", "percentage"], #"unknown --label "percentage"; use percent, fraction, value or text:TEXT"#),
+        (
+            ["ci", "r", "--label", "text:" + String(repeating: "x", count: 33)],
+            #"--label text: at most 32 characters, got 33 in ""# + String(repeating: "x", count: 33) + #"""#
+        ),
+        (
+            ["ci", "r", "--colors", "#2ecc71"],
+            ##"--colors takes two colours, start and end, such as '#9b59b6,#8e44ad'; got 1 in "#2ecc71""##
+        ),
+        (["ci", "r", "--title", String(repeating: "t", count: 65)], "--title must be 1 to 64 characters long, got 65"),
+    ])
+    func ringAdd_refusesWhatTheAPIWouldRefuse(arguments: [String], message: String) throws {
+        let command = try AddRing.parse(arguments)
+        #expect(refusal { try command.request() } == message)
+    }
+
+    @Test func ringDelete_deletesTheRing() throws {
+        #expect(try DeleteRing.parse(["ci", "deploy"]).request() == APIRequest("DELETE", ["boards", "ci", "rings", "deploy"]))
+    }
+
+    // MARK: push
+
+    @Test func push_withoutMax_sendsAProgress() throws {
+        let request = try Push.parse(["main", "move", "0.8", "--animation", "easeOut"]).request()
+        #expect(request.method == "PUT" && request.path == ["boards", "main", "rings", "move"])
+        #expect(request.bodyText == #"{"animation":"easeOut","progress":0.8}"#)
+    }
+
+    @Test func push_withMax_sendsAValue_withTheLabelAndTitle() throws {
+        let fraction = try Push.parse(["ci", "tests", "12", "--max", "20", "--label", "fraction", "--title", "Tests"]).request()
+        #expect(fraction.bodyText == #"{"label":"fraction","max":20,"title":"Tests","value":12}"#)
+
+        let text = try Push.parse(["ci", "deploy", "1", "--label", "text:live"]).request()
+        #expect(text.bodyText == #"{"label":{"text":"live"},"progress":1}"#)
+    }
+
+    @Test(arguments: [
+        (["ci", "tests", "12", "--max=-1"], "--max must be more than 0 and at most 1000000000, got -1"),
+        (["ci", "tests", "--max", "20", "--", "-2"], "value must be a number from 0 with --max, got -2"),
+        (["ci", "tests", "12"], "value must be between 0 and 10 (1 = 100 %), got 12"),
+        (["ci", "tests", "0.5", "--label", "text"], #"unknown --label "text"; use percent, fraction, value or text:TEXT"#),
+    ])
+    func push_refusesWhatTheAPIWouldRefuse(arguments: [String], message: String) throws {
+        let command = try Push.parse(arguments)
+        #expect(refusal { try command.request() } == message)
+    }
+
+    // MARK: wiring
+
+    @Test(arguments: [
+        (["board", "create", "ci", "--template", "single"], "CreateBoard"),
+        (["board", "delete", "ci"], "DeleteBoard"),
+        (["board", "list"], "ListBoards"),
+        (["ring", "add", "ci", "deploy"], "AddRing"),
+        (["ring", "delete", "ci", "deploy"], "DeleteRing"),
+    ])
+    func rootCommand_routesTheSubcommands(arguments: [String], command: String) throws {
+        let parsed = try RingCastCommand.parseAsRoot(arguments)
+        #expect(String(describing: type(of: parsed)) == command)
+    }
+}

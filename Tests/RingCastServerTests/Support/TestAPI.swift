@@ -37,7 +37,8 @@ final class TestAPI {
         let clock = TickClock(fps: configuration.fps)
         let metrics = ServerMetrics()
         boards = Boards(
-            specs: configuration.boards, stored: [:], fps: configuration.fps, tick: clock.currentTick(), logger: logger)
+            specs: configuration.boards, stored: [:], fps: configuration.fps, tick: clock.currentTick(), logger: logger,
+            maximumBoards: configuration.maxBoards, maximumRings: configuration.maxRingsPerBoard)
         writer = BoardWriter(store: store, boards: boards, clock: clock, queue: queue, metrics: metrics, logger: logger)
         pipeline = Pipeline(
             configuration: configuration, boards: boards, writer: writer, metrics: metrics,

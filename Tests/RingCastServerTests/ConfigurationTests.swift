@@ -48,6 +48,26 @@ struct ConfigurationTests {
         #expect(activity.map(\.r) == activity.map(\.r).sorted(by: >))
     }
 
+    @Test func boardsWithoutCoordinates_areLaidOutByTheServer() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try #"""
+            {"boards": [
+              {"name": "ci", "title": "CI", "rings": [{"id": "build"}, {"id": "tests", "label": "fraction", "max": 20},
+                {"id": "all", "kind": "derived", "sources": ["build", "tests"]}], "groups": [["build", "tests"]]},
+              {"name": "wall", "template": "tasks", "count": 6}
+            ]}
+            """#.write(to: file, atomically: true, encoding: .utf8)
+        let configuration = try RingCastConfiguration.load(file: file.path, environment: [:])
+        let ci = try #require(configuration.boards.first)
+        #expect(ci.title == "CI")
+        #expect(ci.groups == [["build", "tests"]])
+        #expect(ci.arrangements.map(\.name) == ["landscape", "portrait"])
+        #expect(ci.ring(withID: "tests")?.label == .fraction)
+        #expect(ci.ring(withID: "tests")?.maximum == 20)
+        #expect(configuration.boards.last?.rings.count == 7)
+    }
+
     @Test func environmentOverridesTheFile() throws {
         let configuration = try RingCastConfiguration.load(
             file: Self.shipped.path,
@@ -102,6 +122,18 @@ struct ConfigurationTests {
             name: "tls key without cert", replace: #""fps": 60"#, with: #""fps": 60, "tls": {"key": "key.pem"}"#, key: "tls.cert"),
         ConfigMistake(
             name: "unknown log level", replace: #""fps": 60"#, with: #""fps": 60, "logLevel": "loud""#, key: "logLevel"),
+        ConfigMistake(
+            name: "a ring without coordinates among placed ones", replace: #""cx": 300, "cy": 330, "r": 220, "thickness": 38,"#,
+            with: "", key: "boards[0].rings[0]"),
+        ConfigMistake(
+            name: "unknown template", replace: #""name": "main","#, with: #""name": "main", "template": "pie","#,
+            key: "boards[0].template"),
+        ConfigMistake(
+            name: "template with rings", replace: #""name": "main","#, with: #""name": "main", "template": "single","#,
+            key: "boards[0].rings"),
+        ConfigMistake(
+            name: "too many rings", replace: #""limits": {"#, with: #""limits": {"maxRingsPerBoard": 3,"#,
+            key: "boards[0].rings"),
         ConfigMistake(
             name: "unknown tls key", replace: #""fps": 60"#, with: #""fps": 60, "tls": {"certificate": "cert.pem"}"#,
             key: "tls.certificate"),

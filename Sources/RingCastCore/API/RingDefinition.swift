@@ -94,6 +94,11 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         [Palette.lightYellow, Palette.darkYellow], [Palette.lightOrange, Palette.darkOrange],
     ]
 
+    /// The default gradient of the `position`-th ring of a board.
+    public static func defaultColors(at position: Int) -> [RGBAColor] {
+        defaultColors[position % defaultColors.count]
+    }
+
     /// The ring as the `position`-th of its board, not yet placed (the arranger places it).
     func spec(at position: Int) -> RingSpec {
         let text = TextSpec(x: 0, y: 0, size: 1, align: "center")
@@ -105,7 +110,7 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
             r: 1,
             thickness: 1,
             track: RingSpec.defaultTrack,
-            colors: colors ?? Self.defaultColors[position % Self.defaultColors.count],
+            colors: colors ?? Self.defaultColors(at: position),
             kind: kind,
             titleText: text,
             labelText: text,

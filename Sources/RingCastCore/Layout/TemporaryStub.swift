@@ -31,3 +31,6 @@ extension BoardSpec {
         return BoardSpec(name: name, title: title, width: Double(200 * rings.count), height: 200, background: background, rings: placed, groups: groups, alternates: [portrait])
     }
 }
+public enum LayoutCheck {
+    public static func problems(in spec: BoardSpec) -> [String] { [] }
+}

@@ -87,25 +87,35 @@ struct ConfigurationFile: Decodable {
         }
     }
 
+    /// A board: hand-placed (`width`, `height` and every ring's `cx`, `cy`, `r`, `thickness`), or
+    /// laid out by the server (`template`, or rings without coordinates, and `groups`).
     struct BoardEntry: Decodable {
         var name: String
-        var width: Double
-        var height: Double
+        var title: String?
+        var width: Double?
+        var height: Double?
         var background: RGBAColor?
-        var rings: [RingEntry]
+        var rings: [RingEntry]?
+        var groups: [[String]]?
+        var template: String?
+        var count: Int?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
-            case name, width, height, background, rings
+            case name, title, width, height, background, rings, groups, template, count
         }
 
         init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
             let c = try decoder.container(keyedBy: CodingKeys.self)
             name = try c.decode(String.self, forKey: .name)
-            width = try c.decode(Double.self, forKey: .width)
-            height = try c.decode(Double.self, forKey: .height)
+            title = try c.decodeIfPresent(String.self, forKey: .title)
+            width = try c.decodeIfPresent(Double.self, forKey: .width)
+            height = try c.decodeIfPresent(Double.self, forKey: .height)
             background = try c.decodeIfPresent(RGBAColor.self, forKey: .background)
-            rings = try c.decode([RingEntry].self, forKey: .rings)
+            rings = try c.decodeIfPresent([RingEntry].self, forKey: .rings)
+            groups = try c.decodeIfPresent([[String]].self, forKey: .groups)
+            template = try c.decodeIfPresent(String.self, forKey: .template)
+            count = try c.decodeIfPresent(Int.self, forKey: .count)
         }
     }
 
@@ -114,21 +124,26 @@ struct ConfigurationFile: Decodable {
         var title: String?
         var kind: String?
         var sources: [String]?
-        var cx: Double
-        var cy: Double
-        var r: Double
-        var thickness: Double
+        var cx: Double?
+        var cy: Double?
+        var r: Double?
+        var thickness: Double?
         var track: RGBAColor?
-        var colors: [RGBAColor]
+        var colors: [RGBAColor]?
         var titleText: TextSpec?
         var labelText: TextSpec?
         var titleColor: RGBAColor?
         var labelColor: RGBAColor?
+        var label: LabelFormat?
+        var max: Double?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
             case id, title, kind, sources, cx, cy, r, thickness, track, colors
-            case titleText, labelText, titleColor, labelColor
+            case titleText, labelText, titleColor, labelColor, label, max
         }
+
+        /// Whether the entry places the ring itself.
+        var isPlaced: Bool { cx != nil || cy != nil || r != nil || thickness != nil }
 
         init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
@@ -137,15 +152,17 @@ struct ConfigurationFile: Decodable {
             title = try c.decodeIfPresent(String.self, forKey: .title)
             kind = try c.decodeIfPresent(String.self, forKey: .kind)
             sources = try c.decodeIfPresent([String].self, forKey: .sources)
-            cx = try c.decode(Double.self, forKey: .cx)
-            cy = try c.decode(Double.self, forKey: .cy)
-            r = try c.decode(Double.self, forKey: .r)
-            thickness = try c.decode(Double.self, forKey: .thickness)
+            cx = try c.decodeIfPresent(Double.self, forKey: .cx)
+            cy = try c.decodeIfPresent(Double.self, forKey: .cy)
+            r = try c.decodeIfPresent(Double.self, forKey: .r)
+            thickness = try c.decodeIfPresent(Double.self, forKey: .thickness)
             track = try c.decodeIfPresent(RGBAColor.self, forKey: .track)
-            colors = try c.decode([RGBAColor].self, forKey: .colors)
+            colors = try c.decodeIfPresent([RGBAColor].self, forKey: .colors)
             titleText = try c.decodeIfPresent(TextSpec.self, forKey: .titleText)
             labelText = try c.decodeIfPresent(TextSpec.self, forKey: .labelText)
             titleColor = try c.decodeIfPresent(RGBAColor.self, forKey: .titleColor)
+            label = try c.decodeIfPresent(LabelFormat.self, forKey: .label)
+            max = try c.decodeIfPresent(Double.self, forKey: .max)
             labelColor = try c.decodeIfPresent(RGBAColor.self, forKey: .labelColor)
         }
     }

@@ -67,9 +67,14 @@ import Testing
         }
     }
 
-    @Test func oneConcentricGroupOf24_isLaidOutSoundly() {
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 8, 12, 24])
+    func groupsOfEqualSize_upTo24Rings_areLaidOutSoundly(size: Int) {
         let (rings, _) = BoardTemplate.tasks.rings(count: 23)
-        Self.expectSound(rings, groups: [rings.map(\.id)])
+        let ids = rings.map(\.id)
+        let groups = stride(from: 0, to: ids.count, by: size).map { Array(ids[$0..<min($0 + size, ids.count)]) }
+        Self.expectSound(rings, groups: groups)
+        // The same groups with lone rings between them.
+        Self.expectSound(rings, groups: groups.enumerated().filter { $0.offset % 2 == 0 }.map(\.element))
     }
 
     @Test func theSameBoard_isLaidOutTheSameTwice() {
@@ -236,8 +241,10 @@ import Testing
                     let outside = !a.box.reaches(x: placement.cx, y: placement.cy, radius: size.r + size.thickness / 2)
                     let inHole =
                         placement.id == a.id && groupOf[a.id] == nil
-                        && [(a.box.left, a.box.top), (a.box.right, a.box.top), (a.box.left, a.box.bottom),
-                            (a.box.right, a.box.bottom)].allSatisfy { x, y in
+                        && [
+                            (a.box.left, a.box.top), (a.box.right, a.box.top), (a.box.left, a.box.bottom),
+                            (a.box.right, a.box.bottom),
+                        ].allSatisfy { x, y in
                             let dx = x - placement.cx
                             let dy = y - placement.cy
                             return dx * dx + dy * dy <= (size.r - size.thickness / 2) * (size.r - size.thickness / 2)

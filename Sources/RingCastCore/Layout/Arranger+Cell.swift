@@ -73,8 +73,10 @@ extension Arranger {
             guard grouped else {
                 let hole = Self.holeUse * sizes[0].inner
                 let labelSize = min(Self.labelSize(size), Self.labelFit(sizes[0]))
-                // The widest box of that height whose corners stay in the hole.
-                let labelWidth = 2 * (hole * hole - labelSize * labelSize / 4).squareRoot()
+                // The widest box of that height whose corners stay in the hole, rounded down to 0.5;
+                // never under 3.5 sizes, which labelFit keeps in the hole.
+                let widest = 2 * (hole * hole - labelSize * labelSize / 4).squareRoot()
+                let labelWidth = max(3.5 * labelSize, halves(widest, .down))
                 return [
                     RingPlacement(
                         id: ids[0], cx: cx, cy: cy,

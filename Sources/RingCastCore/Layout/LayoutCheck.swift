@@ -106,7 +106,8 @@ public enum LayoutCheck {
             boxes.append(
                 Box(title, width: title.width ?? estimatedWidth(of: title, showing: ring.title), id: ring.id, name: "title"))
             boxes.append(
-                Box(label, width: label.width ?? estimatedWidth(of: label, showing: widestLabel(of: ring)), id: ring.id,
+                Box(
+                    label, width: label.width ?? estimatedWidth(of: label, showing: widestLabel(of: ring)), id: ring.id,
                     name: "label"))
         }
         for disc in discs

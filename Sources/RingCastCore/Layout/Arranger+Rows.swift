@@ -2,19 +2,15 @@ extension Arranger {
     /// The gap between cells and the canvas margin, in title sizes.
     static let gapRatio = 1.0
 
-    /// The plan with the smallest canvas over every count of cells per row (the fewest per row on a
-    /// tie). One cell per row always settles in portrait and one row in landscape, where the text
-    /// stacks least along the shorter side.
+    /// The plan with the smallest canvas over every count of cells per row and every limit on a
+    /// group's text rows; on a tie the first tried (the loosest limit, then the fewest per row). One
+    /// cell per row always settles in portrait and one row in landscape, where the text stacks least
+    /// along the shorter side.
     static func best(_ cells: [Cell], aspect: Double) -> Plan {
         var best: Plan?
         // A limit at or above the biggest group's ring count changes nothing.
         let biggest = cells.filter(\.grouped).map(\.ids.count).max() ?? 1
         for textRows in [biggest] + textRowLimits.filter({ $0 < biggest }) {
-            let cells = cells.map { cell in
-                var cell = cell
-                cell.textRows = textRows
-                return cell
-            }
             for columns in 1...cells.count {
                 guard let plan = plan(cells, columns: columns, textRows: textRows, aspect: aspect) else { continue }
                 if let current = best, current.width * current.height <= plan.width * plan.height { continue }
@@ -23,7 +19,7 @@ extension Arranger {
         }
         // Unreachable for the inputs the caller admits (the tests try them); a plan that does not
         // settle still places everything apart, only with text below the readable size.
-        return best ?? plan(cells, columns: cells.count, textRows: 1, aspect: aspect, settling: false)!
+        return best ?? plan(cells, columns: cells.count, textRows: biggest, aspect: aspect, settling: false)!
     }
 
     /// The limits on a group's text rows each arrangement tries: a group's texts fill the width under
@@ -35,6 +31,7 @@ extension Arranger {
     /// grows to the readable minimum of the canvas it makes until it is at least that. Nil if that
     /// does not settle (the text stacks 45 sizes or more along the shorter side).
     static func plan(_ cells: [Cell], columns: Int, textRows: Int, aspect: Double, settling: Bool = true) -> Plan? {
+        let cells = limit(cells, textRows: textRows)
         var size = baseTextSize
         for _ in 0..<maximumRounds {
             let (width, height) = canvas(cells, columns: columns, size: size, aspect: aspect)
@@ -71,12 +68,7 @@ extension Arranger {
     static func arrangement(named name: String, cells: [Cell], plan: Plan, order: [String]) -> Arrangement {
         let size = plan.size
         let gap = gapRatio * size
-        let cells = cells.map { cell in
-            var cell = cell
-            cell.textRows = plan.textRows
-            return cell
-        }
-        let rows = rows(cells, columns: plan.columns)
+        let rows = rows(limit(cells, textRows: plan.textRows), columns: plan.columns)
         let contentHeight = rows.reduce(gap) { $0 + rowHeight($1, size: size) + gap }
         let spareY = (plan.height - contentHeight) / Double(rows.count + 1)
         var placements: [String: RingPlacement] = [:]
@@ -95,6 +87,15 @@ extension Arranger {
             y += height + gap + spareY
         }
         return Arrangement(name: name, width: plan.width, height: plan.height, placements: order.compactMap { placements[$0] })
+    }
+
+    /// `cells` with their groups' texts in at most `textRows` rows.
+    static func limit(_ cells: [Cell], textRows: Int) -> [Cell] {
+        cells.map { cell in
+            var cell = cell
+            cell.textRows = textRows
+            return cell
+        }
     }
 
     static func rows(_ cells: [Cell], columns: Int) -> [ArraySlice<Cell>] {

@@ -12,8 +12,8 @@ extension Arranger {
         /// One per id.
         var sizes: [RingSize]
         var grouped: Bool
-        /// A group's texts take at most this many rows, unless more columns than that need would
-        /// not fit under its rings anyway.
+        /// A group's texts take at most this many rows: if the columns that fit under its rings are
+        /// too few for that, it takes more and the cell grows wider than the rings.
         var textRows = Int.max
 
         static let titleGap = 0.4

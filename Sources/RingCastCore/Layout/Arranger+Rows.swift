@@ -1,0 +1,112 @@
+extension Arranger {
+    /// The gap between cells and the canvas margin, in title sizes.
+    static let gapRatio = 1.0
+
+    /// The plan with the smallest canvas over every count of cells per row and every limit on a
+    /// group's text rows; on a tie the first tried (the loosest limit, then the fewest per row). One
+    /// cell per row always settles in portrait and one row in landscape, where the text stacks least
+    /// along the shorter side.
+    static func best(_ cells: [Cell], aspect: Double) -> Plan {
+        var best: Plan?
+        // A limit at or above the biggest group's ring count changes nothing.
+        let biggest = cells.filter(\.grouped).map(\.ids.count).max() ?? 1
+        for textRows in [biggest] + textRowLimits.filter({ $0 < biggest }) {
+            for columns in 1...cells.count {
+                guard let plan = plan(cells, columns: columns, textRows: textRows, aspect: aspect) else { continue }
+                if let current = best, current.width * current.height <= plan.width * plan.height { continue }
+                best = plan
+            }
+        }
+        // Unreachable for the inputs the caller admits (the tests try them); a plan that does not
+        // settle still places everything apart, only with text below the readable size.
+        return best ?? plan(cells, columns: cells.count, textRows: biggest, aspect: aspect, settling: false)!
+    }
+
+    /// The limits on a group's text rows each arrangement tries: a group's texts fill the width under
+    /// its rings, and take more columns where that makes too many rows. A big group's texts in few
+    /// wide rows suit a landscape canvas; under the rings, a portrait one.
+    static let textRowLimits = [24, 12, 8, 6, 4, 3, 2, 1]
+
+    /// The text size and canvas for `columns` cells per row: starting from `baseTextSize`, the size
+    /// grows to the readable minimum of the canvas it makes until it is at least that. Nil if that
+    /// does not settle (the text stacks 45 sizes or more along the shorter side).
+    static func plan(_ cells: [Cell], columns: Int, textRows: Int, aspect: Double, settling: Bool = true) -> Plan? {
+        let cells = limit(cells, textRows: textRows)
+        var size = baseTextSize
+        for _ in 0..<maximumRounds {
+            let (width, height) = canvas(cells, columns: columns, size: size, aspect: aspect)
+            let minimum = max(minimumTextSize, min(width, height) / readableDivisor)
+            if size >= minimum || !settling {
+                return Plan(columns: columns, textRows: textRows, size: size, minimum: minimum, width: width, height: height)
+            }
+            size = halves(minimum, .up)
+        }
+        return nil
+    }
+
+    /// The canvas the rows of `cells` need at text `size`, widened or heightened to `aspect` and
+    /// rounded up to whole units.
+    static func canvas(_ cells: [Cell], columns: Int, size: Double, aspect: Double) -> (Double, Double) {
+        let gap = gapRatio * size
+        var widest = 0.0
+        var height = 0.0
+        for row in rows(cells, columns: columns) {
+            widest = max(widest, rowWidth(row, size: size))
+            height += rowHeight(row, size: size) + gap
+        }
+        let contentWidth = widest + 2 * gap
+        let contentHeight = height + gap
+        return (
+            max(contentWidth, contentHeight * aspect).rounded(.up),
+            max(contentHeight, contentWidth / aspect).rounded(.up)
+        )
+    }
+
+    /// Places the cells as `plan` says: the spare room of the canvas is spread evenly over the
+    /// spaces above, between and below the rows, and in each row over the spaces beside and between
+    /// its cells; a cell lower than its row is centred in it. Placements come in `order`.
+    static func arrangement(named name: String, cells: [Cell], plan: Plan, order: [String]) -> Arrangement {
+        let size = plan.size
+        let gap = gapRatio * size
+        let rows = rows(limit(cells, textRows: plan.textRows), columns: plan.columns)
+        let contentHeight = rows.reduce(gap) { $0 + rowHeight($1, size: size) + gap }
+        let spareY = (plan.height - contentHeight) / Double(rows.count + 1)
+        var placements: [String: RingPlacement] = [:]
+        var y = gap + spareY
+        for row in rows {
+            let height = rowHeight(row, size: size)
+            let spareX = (plan.width - 2 * gap - rowWidth(row, size: size)) / Double(row.count + 1)
+            var x = gap + spareX
+            for cell in row {
+                let top = y + (height - cell.height(size: size)) / 2
+                for placement in cell.placements(x: halves(x, .down), y: halves(top, .down), size: size) {
+                    placements[placement.id] = placement
+                }
+                x += cell.width(size: size) + gap + spareX
+            }
+            y += height + gap + spareY
+        }
+        return Arrangement(name: name, width: plan.width, height: plan.height, placements: order.compactMap { placements[$0] })
+    }
+
+    /// `cells` with their groups' texts in at most `textRows` rows.
+    static func limit(_ cells: [Cell], textRows: Int) -> [Cell] {
+        cells.map { cell in
+            var cell = cell
+            cell.textRows = textRows
+            return cell
+        }
+    }
+
+    static func rows(_ cells: [Cell], columns: Int) -> [ArraySlice<Cell>] {
+        stride(from: 0, to: cells.count, by: columns).map { cells[$0..<min($0 + columns, cells.count)] }
+    }
+
+    static func rowWidth(_ row: ArraySlice<Cell>, size: Double) -> Double {
+        row.reduce(0) { $0 + $1.width(size: size) } + Double(row.count - 1) * gapRatio * size
+    }
+
+    static func rowHeight(_ row: ArraySlice<Cell>, size: Double) -> Double {
+        row.reduce(0) { max($0, $1.height(size: size)) }
+    }
+}

@@ -1,0 +1,85 @@
+/// The boards the API can create by name (issue 13): their rings and concentric groups, without
+/// geometry. `Arranger` places them; `BoardSpec.laidOut` does both.
+///
+/// Colours, track and text colours are config/ringcast.json's: `main` is that board's rings.
+public enum BoardTemplate: String, CaseIterable, Sendable {
+    /// Move, Exercise, Stand as one concentric group, outermost first.
+    case activity
+    /// N task rings and an Overall ring derived from all of them.
+    case tasks
+    /// One countdown ring.
+    case countdown
+    /// One plain ring.
+    case single
+    /// The default board: the activity group, four tasks, Overall and a countdown.
+    case main
+
+    /// The most task rings `tasks` makes: with Overall, a board's limit of 24 rings.
+    public static let maximumTaskCount = 23
+    /// How many task rings `tasks` makes without a count.
+    public static let defaultTaskCount = 4
+
+    /// The template's rings in drawing order (geometry and texts zero: the arranger fills them) and
+    /// its concentric groups by id. `count` is the number of task rings of `tasks` (default 4,
+    /// 1...23, which the caller checks); the other templates ignore it.
+    public func rings(count: Int?) -> (rings: [RingSpec], groups: [[String]]) {
+        switch self {
+        case .activity:
+            return (Self.activityRings, [Self.activityRings.map(\.id)])
+        case .tasks:
+            let count = count ?? Self.defaultTaskCount
+            precondition((1...Self.maximumTaskCount).contains(count), "tasks takes 1...23 rings, got \(count)")
+            return (Self.taskRings(count) + [Self.overall(of: count)], [])
+        case .countdown:
+            return ([Self.ring("countdown", "Countdown", Self.countdownColors, kind: .countdown)], [])
+        case .single:
+            return ([Self.ring("progress", "Progress", [Palette.lightBlue, Palette.darkBlue])], [])
+        case .main:
+            let rings =
+                Self.activityRings + Self.taskRings(Self.defaultTaskCount) + [
+                    Self.overall(of: Self.defaultTaskCount),
+                    Self.ring("countdown", "Countdown", Self.countdownColors, kind: .countdown),
+                ]
+            return (rings, [Self.activityRings.map(\.id)])
+        }
+    }
+
+    /// config/ringcast.json's track, the server's default.
+    static let track = RGBAColor(hex: "#2c2c2e")!
+
+    /// The task gradients of config/ringcast.json's main board, in order; task 5 takes the first again.
+    static let taskColors: [[RGBAColor]] = [
+        [Palette.lightPurple, Palette.darkPurple],
+        [Palette.lightYellow, Palette.darkYellow],
+        [Palette.lightOrange, Palette.darkOrange],
+        [Palette.darkPurple, Palette.lightYellow],
+    ]
+
+    static let countdownColors = [Palette.purpleBg, Palette.lightBlue]
+
+    private static let activityRings = [
+        ring("move", "Move", [Palette.lightRed, Palette.darkRed]),
+        ring("exercise", "Exercise", [Palette.lightGreen, Palette.darkGreen]),
+        ring("stand", "Stand", [Palette.lightBlue, Palette.darkBlue]),
+    ]
+
+    private static func taskRings(_ count: Int) -> [RingSpec] {
+        (1...count).map { number in
+            ring("task\(number)", "Task \(number)", taskColors[(number - 1) % taskColors.count])
+        }
+    }
+
+    private static func overall(of count: Int) -> RingSpec {
+        ring(
+            "overall", "Overall", [Palette.lightBlue, Palette.lightGreen],
+            kind: .derived(sources: (1...count).map { "task\($0)" }))
+    }
+
+    /// A ring without geometry; text colours automatic, as config/ringcast.json leaves them.
+    private static func ring(_ id: String, _ title: String, _ colors: [RGBAColor], kind: RingKind = .plain) -> RingSpec {
+        let unplaced = TextSpec(x: 0, y: 0, size: 0, align: "center")
+        return RingSpec(
+            id: id, title: title, cx: 0, cy: 0, r: 0, thickness: 0, track: track, colors: colors, kind: kind,
+            titleText: unplaced, labelText: unplaced, titleColor: nil, labelColor: nil)
+    }
+}

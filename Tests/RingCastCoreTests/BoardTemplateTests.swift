@@ -1,0 +1,95 @@
+import Foundation
+import RingCastCore
+import Testing
+
+@Suite struct BoardTemplateTests {
+    @Test func activity_isMoveExerciseStand_asOneConcentricGroup() {
+        let (rings, groups) = BoardTemplate.activity.rings(count: nil)
+        #expect(rings.map(\.id) == ["move", "exercise", "stand"])
+        #expect(rings.map(\.title) == ["Move", "Exercise", "Stand"])
+        #expect(rings.allSatisfy { $0.kind == .plain })
+        #expect(groups == [["move", "exercise", "stand"]])
+    }
+
+    @Test(arguments: [nil, 1, 7, 23] as [Int?])
+    func tasks_areNumberedTasks_andAnOverallDerivedFromAll(count: Int?) {
+        let (rings, groups) = BoardTemplate.tasks.rings(count: count)
+        let tasks = (1...(count ?? 4)).map { "task\($0)" }
+        #expect(rings.map(\.id) == tasks + ["overall"])
+        #expect(rings.dropLast().map(\.title) == (1...(count ?? 4)).map { "Task \($0)" })
+        #expect(rings.dropLast().allSatisfy { $0.kind == .plain })
+        #expect(rings.last?.title == "Overall")
+        #expect(rings.last?.kind == .derived(sources: tasks))
+        #expect(groups.isEmpty)
+    }
+
+    @Test func tasks_cycleConfigsTaskColours() {
+        let (rings, _) = BoardTemplate.tasks.rings(count: 6)
+        #expect(rings[4].colors == rings[0].colors)
+        #expect(rings[5].colors == rings[1].colors)
+        #expect(Set(rings[0..<4].map(\.colors)).count == 4)
+    }
+
+    @Test func countdown_isOneCountdownRing() {
+        let (rings, groups) = BoardTemplate.countdown.rings(count: nil)
+        #expect(rings.map(\.id) == ["countdown"])
+        #expect(rings[0].kind == .countdown)
+        #expect(groups.isEmpty)
+    }
+
+    @Test func single_isOnePlainRingCalledProgress() {
+        let (rings, groups) = BoardTemplate.single.rings(count: nil)
+        #expect(rings.map(\.id) == ["progress"])
+        #expect(rings.map(\.title) == ["Progress"])
+        #expect(rings[0].kind == .plain)
+        #expect(groups.isEmpty)
+    }
+
+    @Test func everyTemplate_leavesGeometryToTheArranger_andHasTwoColoursPerRing() {
+        for template in BoardTemplate.allCases {
+            for ring in template.rings(count: nil).rings {
+                #expect(ring.cx == 0 && ring.cy == 0 && ring.r == 0 && ring.thickness == 0, "\(template) \(ring.id)")
+                #expect(ring.colors.count == 2)
+            }
+        }
+    }
+
+    /// The shipped config's main board, as far as a template names it.
+    struct ConfigFile: Decodable {
+        struct Board: Decodable {
+            var name: String
+            var rings: [Ring]
+        }
+        struct Ring: Decodable {
+            var id: String
+            var title: String
+            var kind: String?
+            var sources: [String]?
+            var colors: [String]
+            var track: String?
+            var titleColor: String?
+            var labelColor: String?
+        }
+        var boards: [Board]
+    }
+
+    @Test func main_hasConfigsMainRings_idsTitlesKindsAndColours() throws {
+        let url = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("config/ringcast.json")
+        let config = try JSONDecoder().decode(ConfigFile.self, from: Data(contentsOf: url))
+        let main = try #require(config.boards.first { $0.name == "main" })
+        let (rings, groups) = BoardTemplate.main.rings(count: nil)
+        #expect(rings.map(\.id) == main.rings.map(\.id))
+        #expect(rings.map(\.title) == main.rings.map(\.title))
+        #expect(rings.map(\.kind.name) == main.rings.map { $0.kind ?? "plain" })
+        #expect(rings.map { ring in ring.colors.map(\.hex) } == main.rings.map { $0.colors.map { $0 + "ff" } })
+        for (ring, entry) in zip(rings, main.rings) {
+            if case .derived(let sources) = ring.kind { #expect(sources == entry.sources) }
+            #expect(ring.track == RGBAColor(hex: entry.track ?? "#2c2c2e"))
+            #expect(ring.titleColor == entry.titleColor.flatMap(RGBAColor.init(hex:)))
+            #expect(ring.labelColor == entry.labelColor.flatMap(RGBAColor.init(hex:)))
+        }
+        #expect(groups == [["move", "exercise", "stand"]])
+    }
+}

@@ -24,21 +24,13 @@ extension BinaryFrame {
             w.str8(arrangement.name)
             w.f32(Float(arrangement.width))
             w.f32(Float(arrangement.height))
-            // Exactly one place per ring, in ring order: the decoder reads ringCount of them.
-            for (index, ring) in rings.enumerated() {
-                let place =
-                    index < arrangement.rings.count && arrangement.rings[index].id == ring.id
-                    ? arrangement.rings[index] : arrangement.rings.first { $0.id == ring.id }
+            // One place per ring, in ring order (as `FrameComposer.layout` makes them): the decoder
+            // reads ringCount of them. The cap is relative to the centre, so it follows from r alone.
+            for (ring, place) in zip(rings, arrangement.rings) {
                 let cap = FrameComposer.capPosition(radius: ring.r)
-                for value in [place?.cx ?? 0, place?.cy ?? 0, cap.x, cap.y] { w.f32(Float(value)) }
-                for text in [place?.titleText, place?.labelText] {
-                    let text = text ?? TextSpec(x: 0, y: 0, size: 1, align: "center")
-                    w.f32(Float(text.x))
-                    w.f32(Float(text.y))
-                    w.f32(Float(text.size))
-                    w.u8(text.align == "left" ? 0 : text.align == "right" ? 2 : 1)
-                    w.f32(Float(text.width ?? 0))
-                }
+                for value in [place.cx, place.cy, cap.x, cap.y] { w.f32(Float(value)) }
+                write(place.titleText, to: &w)
+                write(place.labelText, to: &w)
             }
         }
         return w.bytes
@@ -84,6 +76,14 @@ extension BinaryFrame {
             write(entry.values, fields: entry.fields, to: &w)
         }
         return w.bytes
+    }
+
+    private static func write(_ text: TextSpec, to w: inout BinaryWriter) {
+        w.f32(Float(text.x))
+        w.f32(Float(text.y))
+        w.f32(Float(text.size))
+        w.u8(text.align == "left" ? 0 : text.align == "right" ? 2 : 1)
+        w.f32(Float(text.width ?? 0))
     }
 
     private static func write(_ shape: SplashShape, to w: inout BinaryWriter) {

@@ -221,6 +221,23 @@ struct BinaryFrameTests {
         }
     }
 
+    @Test func frameAfterTheBoardWasReshaped_isAKeyframeInBothFormats() throws {
+        // The board gained a ring in front: index 0 is another ring now, so nothing can be a delta.
+        var reshaped = Self.frame(0.5, seq: 8)
+        var other = reshaped.rings[0]
+        other.id = "s"
+        reshaped.rings.insert(other, at: 0)
+        guard case .frame(let decoded) = try BinaryFrame.decode(BinaryFrame.encode(reshaped, previous: Self.frame(0.5)))
+        else {
+            Issue.record("not a frame")
+            return
+        }
+        #expect(decoded.kind == .keyframe && decoded.rings.count == 2 && decoded.background != nil)
+        struct Message: Decodable { var keyframe: Bool }
+        let json = try JSONDecoder().decode(Message.self, from: Data(FrameEncoder.json(reshaped, previous: Self.frame(0.5))))
+        #expect(json.keyframe)
+    }
+
     @Test func movingRing_costsAtMost24BytesPlusItsLabel() {
         for (from, to) in [(0.40, 0.41), (0.97, 0.98), (1.40, 1.41)] {
             let delta = BinaryFrame.encode(Self.frame(to, seq: 8), previous: Self.frame(from))

@@ -37,8 +37,11 @@ extension BinaryFrame {
     }
 
     /// A frame message: a keyframe when `previous` is nil, else a delta carrying only what changed
-    /// since `previous` (the frame before it on the same board).
+    /// since `previous` (the frame before it on the same board). A `previous` with other rings (the
+    /// board was reshaped, and viewers were sent a new layout) gives a keyframe too: a delta's ring
+    /// indices would refer to a layout the viewer no longer holds.
     public static func encode(_ frame: Frame, previous: Frame?) -> [UInt8] {
+        let previous = previous.flatMap { frame.hasTheRings(of: $0) ? $0 : nil }
         let withBackground = previous == nil || previous?.background != frame.background
         var w = BinaryWriter(capacity: 32 + frame.rings.count * 32)
         w.bytes([magic, version, (previous == nil ? Kind.keyframe : Kind.delta).rawValue, withBackground ? 1 : 0])

@@ -2,6 +2,9 @@
 // callback, requested only when something new arrived or the canvas changed size, draws it (at
 // most once per display frame however many messages came in between).
 
+import { createApi } from "./api.js";
+import { chooseArrangement } from "./arrangement.js";
+import { boardEntries, showBoardIndex } from "./boards.js";
 import { openStream, streamAddress } from "./connection.js";
 import { drawBackdrop, drawBoard, fitBackdrop, fitCanvas } from "./draw.js";
 import { decode } from "./protocol.js";
@@ -17,12 +20,15 @@ const problem = document.getElementById("problem");
 const problemTitle = document.getElementById("problem-title");
 const problemDetail = document.getElementById("problem-detail");
 const problemLinks = document.getElementById("problem-links");
+const boardIndex = document.getElementById("board-index");
+const boardList = document.getElementById("board-list");
 const ctx = canvas.getContext("2d");
 const backdropCtx = backdrop.getContext("2d");
 
 // Everything the page knows. A layout resets it; frames update it; the draw loop reads it.
 const state = {
-  layout: null, // the last layout: board size and each ring's geometry and text spots
+  layout: null, // the last layout: each ring, and the arrangements that place them
+  arrangement: 0, // index of the arrangement drawn: the one whose shape is nearest the stage's
   rings: new Map(), // ring id of the layout → last values a frame carried for it (null before)
   background: null, // colour the board is filled with
   text: null, // the server's text colour for that background: automatic titles and the header
@@ -37,10 +43,9 @@ window.ringcast = Object.freeze({ state });
 
 // Under prefers-reduced-motion the server sends end states only; a change of the setting reconnects.
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
-const address = () => streamAddress(window.location, { reducedMotion: reducedMotion.matches }).url;
-
-const { board } = streamAddress(window.location);
-document.body.dataset.board = board;
+// The board shown: ?board=, else the server's only board, else "main" (start() sets it).
+let board = streamAddress(window.location).board;
+const address = () => streamAddress(window.location, { reducedMotion: reducedMotion.matches, board }).url;
 
 // ?kiosk=1: a wall screen — no header bar, no cursor. ?transparent=1: an overlay (an OBS browser
 // source) — no background and no splash, only the rings and their text over whatever is behind.
@@ -49,7 +54,6 @@ const kiosk = view.get("kiosk") === "1";
 const transparent = view.get("transparent") === "1";
 document.documentElement.toggleAttribute("data-kiosk", kiosk);
 document.documentElement.toggleAttribute("data-transparent", transparent);
-boardName.textContent = board;
 
 // --- messages ----------------------------------------------------------------------------------
 
@@ -76,20 +80,35 @@ function receive(data) {
   }
 }
 
-// A layout starts the picture over: new geometry, no ring values until the keyframe that follows.
+// A layout starts the picture over: new rings and arrangements, no ring values until the keyframe
+// that follows. It comes first on every connection, and again mid-stream when the board's structure
+// changed (the server then sends a keyframe at once); either way it replaces everything.
 function applyLayout(layout) {
   state.layout = layout;
   state.rings = new Map(layout.rings.map((ring) => [ring.id, null]));
   state.seq = null;
   state.splash = [];
   state.backdropDirty = true;
+  pickArrangement();
   setBackground(layout.background);
   announceSoon();
-  boardName.textContent = layout.board;
+  boardName.textContent = layout.title;
+  document.title = `${layout.title} · RingCast`;
   document.body.dataset.board = layout.board;
-  canvas.setAttribute("aria-label", `Progress rings of board ${layout.board}`);
+  canvas.setAttribute("aria-label", `Progress rings of board ${layout.title}`);
   invalidate();
   stream.live();
+}
+
+// Draws the arrangement whose aspect ratio is nearest the stage's; a change repaints the backdrop,
+// whose splash shapes are the arrangement's. Exposed as data-arrangement (its name) for tests.
+function pickArrangement() {
+  const index = chooseArrangement(state.layout.arrangements, stage.clientWidth, stage.clientHeight);
+  if (index !== state.arrangement) {
+    state.arrangement = index;
+    state.backdropDirty = true;
+  }
+  document.body.dataset.arrangement = state.layout.arrangements[index].name;
 }
 
 // A frame may carry only some rings: each one it carries replaces that ring's last values.
@@ -293,7 +312,9 @@ function render() {
     return;
   }
   state.dirty = false;
-  const scale = fitCanvas(canvas, stage.clientWidth, stage.clientHeight, state.layout, window.devicePixelRatio);
+  pickArrangement(); // the stage may have changed shape: every resize comes through here
+  const arrangement = state.layout.arrangements[state.arrangement];
+  const scale = fitCanvas(canvas, stage.clientWidth, stage.clientHeight, arrangement, window.devicePixelRatio);
   drawBoard(ctx, scale, state, { transparent });
   if (!transparent) {
     renderBackdrop();
@@ -318,7 +339,7 @@ function renderBackdrop() {
   if (resized || placement !== backdropPlacement || state.backdropDirty) {
     backdropPlacement = placement;
     state.backdropDirty = false;
-    drawBackdrop(backdropCtx, state.layout, board, whole, state);
+    drawBackdrop(backdropCtx, state.layout, state.arrangement, board, whole, state);
   }
 }
 
@@ -352,10 +373,50 @@ function pointerMoved() {
 window.addEventListener("pointermove", pointerMoved, { passive: true });
 pointerMoved();
 
-const resizes = new ResizeObserver(invalidate);
-resizes.observe(stage);
-resizes.observe(backdrop);
-watchPixelRatio();
-showStatus("connecting");
-const stream = openStream(address, { onData: receive, onStatus: showStatus });
-reducedMotion.addEventListener("change", () => stream.reconnect());
+// --- which board --------------------------------------------------------------------------------
+
+// The page at `/` without ?board= on a server with several boards lists them instead of guessing
+// one; with a single board it shows that one. A list it cannot read (no token, say) leaves the
+// stream to say what is wrong about the default board, as before there was an index.
+async function boardsOnServer() {
+  try {
+    const { body } = await createApi(() => view.get("token") ?? "").listBoards();
+    return boardEntries(body);
+  } catch {
+    return null;
+  }
+}
+
+function showIndex(entries) {
+  document.body.dataset.view = "index";
+  boardName.textContent = "RingCast";
+  showBoardIndex(boardList, entries, (name) => pageWith("board", name));
+  boardIndex.hidden = false;
+}
+
+let stream = null;
+
+function start() {
+  document.body.dataset.board = board;
+  boardName.textContent = board;
+  const resizes = new ResizeObserver(invalidate);
+  resizes.observe(stage);
+  resizes.observe(backdrop);
+  watchPixelRatio();
+  showStatus("connecting");
+  stream = openStream(address, { onData: receive, onStatus: showStatus });
+  reducedMotion.addEventListener("change", () => stream.reconnect());
+}
+
+if (view.get("board")) {
+  start();
+} else {
+  showStatus("connecting");
+  const entries = await boardsOnServer();
+  if (entries !== null && entries.length > 1) {
+    showIndex(entries);
+  } else {
+    board = entries?.length === 1 ? entries[0].name : board;
+    start();
+  }
+}

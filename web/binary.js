@@ -1,15 +1,17 @@
-// Decoder for RingCast's binary frames (format=binary), version 2. The byte diagram is in
+// Decoder for RingCast's binary frames (format=binary), version 3. The byte diagram is in
 // docs/PROTOCOL.md and on BinaryFrame in Sources/RingCastCore/BinaryFrame.swift.
 //
 // It turns each message into the same plain objects the JSON decoder yields, so the rest of the
 // page does not know which encoding arrived. Deltas carry only the fields that changed; the
 // decoder keeps each ring's last wire values and returns whole ring objects for every ring a
-// frame mentions. Rebuilding the JSON shapes takes no arithmetic: a0 is fixed at -π/2 in
-// version 1, the cap sits where the layout says, and the gradient stops are laid out from the
-// offsets the server sent.
+// frame mentions. Rebuilding the JSON shapes takes no arithmetic: a0 is fixed at -π/2, the cap
+// sits where the layout says (relative to the ring's centre, like the tip, so the same in every
+// arrangement), and the gradient stops are laid out from the offsets the server sent. Ring indices
+// refer to the newest layout: a layout arriving mid-stream (the board's structure changed) starts
+// the ring values over, and a keyframe follows it.
 
 const MAGIC = 0x52;
-const VERSION = 2;
+const VERSION = 3;
 const RING_AUTOMATIC_TITLE_COLOR = 0x01;
 const KIND_LAYOUT = 1;
 const KIND_KEYFRAME = 2;
@@ -63,29 +65,45 @@ export function createBinaryDecoder() {
   let wire = new Map(); // ring index → last wire values
 
   function decodeLayout(r) {
-    const width = r.f32();
-    const height = r.f32();
-    const background = r.color();
     const board = r.str8();
+    const title = r.str8();
+    const background = r.color();
     const count = r.u8();
     const rings = [];
     for (let i = 0; i < count; i++) {
       const id = r.str8();
-      const title = r.str8();
+      const ringTitle = r.str8();
       const kind = RING_KIND[r.u8()] ?? "plain";
       const ringFlags = r.u8();
-      const [cx, cy, rr, thickness, capX, capY] = [r.f32(), r.f32(), r.f32(), r.f32(), r.f32(), r.f32()];
+      const [rr, thickness] = [r.f32(), r.f32()];
       const track = r.color();
       const wireTitleColor = r.color();
       // null: automatic, the page draws the title in the frame's background.text.
       const titleColor = ringFlags & RING_AUTOMATIC_TITLE_COLOR ? null : wireTitleColor;
-      const text = () => ({ x: r.f32(), y: r.f32(), size: r.f32(), align: ALIGN[r.u8()] ?? "center" });
-      const titleText = text();
-      const labelText = text();
-      rings.push({ id, title, kind, cx, cy, r: rr, thickness, track, titleColor, titleText, labelText, capX, capY });
+      rings.push({ id, title: ringTitle, kind, r: rr, thickness, track, titleColor });
+    }
+    const text = () => {
+      const spot = { x: r.f32(), y: r.f32(), size: r.f32(), align: ALIGN[r.u8()] ?? "center" };
+      const width = r.f32();
+      spot.width = width > 0 ? width : null;
+      return spot;
+    };
+    const arrangements = [];
+    for (let n = r.u8(); n > 0; n--) {
+      const name = r.str8();
+      const width = r.f32();
+      const height = r.f32();
+      const places = rings.map((ring) => {
+        const [cx, cy, capX, capY] = [r.f32(), r.f32(), r.f32(), r.f32()];
+        // The cap is relative to the centre, the same in every arrangement: the ring keeps one.
+        ring.capX ??= capX;
+        ring.capY ??= capY;
+        return { id: ring.id, cx, cy, titleText: text(), labelText: text() };
+      });
+      arrangements.push({ name, width, height, rings: places });
     }
     r.end();
-    layout = { type: "layout", board, width, height, background, rings };
+    layout = { type: "layout", board, title, background, rings, arrangements };
     wire = new Map();
     return layout;
   }
@@ -97,17 +115,20 @@ export function createBinaryDecoder() {
     if (style === "angle") layer.angle = r.f32();
     layer.color = r.color();
     layer.progress = r.f32();
+    layer.shapes = [];
+    for (let n = r.u8(); n > 0; n--) layer.shapes.push(decodeShape(r));
+    return layer;
+  }
+
+  function decodeShape(r) {
     const shape = r.u8();
     if (shape === 0) {
       const points = [];
       for (let n = r.u8(); n > 0; n--) points.push([r.f32(), r.f32()]);
-      layer.shape = { polygon: points };
-    } else if (shape === 1) {
-      layer.shape = { circle: { cx: r.f32(), cy: r.f32(), r: r.f32() } };
-    } else {
-      throw new BinaryProtocolError("unknown splash shape");
+      return { polygon: points };
     }
-    return layer;
+    if (shape === 1) return { circle: { cx: r.f32(), cy: r.f32(), r: r.f32() } };
+    throw new BinaryProtocolError("unknown splash shape");
   }
 
   function readRing(r, previous) {
@@ -115,7 +136,7 @@ export function createBinaryDecoder() {
     const v = previous ? { ...previous } : {};
     if (fields & 0x01) v.state = r.u8();
     if (fields & 0x02) { v.p = r.f32(); v.a1 = r.f32(); }
-    if (fields & 0x04) { v.tipX = r.u16() / 16; v.tipY = r.u16() / 16; v.dx = r.i16() / 256; v.dy = r.i16() / 256; }
+    if (fields & 0x04) { v.tipX = r.i16() / 16; v.tipY = r.i16() / 16; v.dx = r.i16() / 256; v.dy = r.i16() / 256; }
     if (fields & 0x08) { v.o1 = r.u16() / 65535; v.o2 = r.u16() / 65535; }
     if (fields & 0x10) v.start = r.color();
     if (fields & 0x20) v.end = r.color();

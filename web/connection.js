@@ -9,11 +9,12 @@ const JITTER = 0.2; // each delay is spread ±20 % so viewers of a restarted ser
 const CONNECT_TIMEOUT_MS = 5_000; // from opening the socket to the first valid layout
 
 // The stream's address for this page: `ws` next to the page itself (so a proxy may serve RingCast
-// under any path prefix: /rc/ gives /rc/ws), ?board= (default "main") and ?token= passed on; with
-// reducedMotion, &motion=reduced asks the server for end states only (no in-between frames).
-export function streamAddress(location, { reducedMotion = false } = {}) {
+// under any path prefix: /rc/ gives /rc/ws), ?board= (default `board`, else "main") and ?token=
+// passed on; with reducedMotion, &motion=reduced asks the server for end states only (no
+// in-between frames).
+export function streamAddress(location, { reducedMotion = false, board: fallback = "main" } = {}) {
   const page = new URLSearchParams(location.search);
-  const board = page.get("board") || "main";
+  const board = page.get("board") || fallback;
   // The compact binary encoding by default; ?format=json asks for the same frames as JSON text
   // (for people watching the network panel, and the browser tests that read the frames).
   const format = page.get("format") === "json" ? "json" : "binary";

@@ -3,27 +3,31 @@
 // the board to the screen: the pixel scale (device pixels per logical unit) for the transform and
 // for shadows, which the canvas applies in device pixels whatever the transform, and placing the
 // board's coordinates on the backdrop behind it.
+//
+// The board is drawn in one of the layout's arrangements (app.js picks it): its canvas size, where
+// it puts each ring and its texts, and which of each splash layer's shapes to fill. A frame's ring
+// is relative to the ring's centre, so each ring is drawn after a translate to its place.
 
 const FONT_STACK = 'ui-rounded, "SF Pro Rounded", system-ui, sans-serif';
 const FULL_TURN = 2 * Math.PI;
 
-// Sizes the canvas to the largest box of the board's aspect ratio that fits boxWidth × boxHeight
+// Sizes the canvas to the largest box of the arrangement's aspect ratio that fits boxWidth × boxHeight
 // CSS pixels. The size is chosen in whole device pixels and the CSS size derived from it, so the
 // canvas covers exactly its backing store on screen and is never resampled (whole CSS pixels would
 // cover a fraction of a device pixel more or less at ratios like 1.25 and blur every edge).
 // Touches the backing store only when its size changed (assigning width or height, even unchanged,
 // reallocates and clears it). Returns the device pixels per logical unit.
-export function fitCanvas(canvas, boxWidth, boxHeight, layout, pixelRatio) {
-  const deviceScale = Math.min(boxWidth / layout.width, boxHeight / layout.height) * pixelRatio;
-  const width = Math.max(1, Math.floor(layout.width * deviceScale));
-  const height = Math.max(1, Math.floor(layout.height * deviceScale));
+export function fitCanvas(canvas, boxWidth, boxHeight, arrangement, pixelRatio) {
+  const deviceScale = Math.min(boxWidth / arrangement.width, boxHeight / arrangement.height) * pixelRatio;
+  const width = Math.max(1, Math.floor(arrangement.width * deviceScale));
+  const height = Math.max(1, Math.floor(arrangement.height * deviceScale));
   if (canvas.width !== width || canvas.height !== height) {
     canvas.width = width;
     canvas.height = height;
   }
   canvas.style.width = `${width / pixelRatio}px`; // unchanged values cost nothing here
   canvas.style.height = `${height / pixelRatio}px`;
-  return Math.min(width / layout.width, height / layout.height);
+  return Math.min(width / arrangement.width, height / arrangement.height);
 }
 
 // Sizes the backdrop canvas's backing store to its CSS box (the whole window, style.css) in device
@@ -43,52 +47,60 @@ export function fitBackdrop(canvas, pixelRatio) {
 // that a transition sweeps the letterbox around the board in step with the board itself: the
 // server's shapes reach that far (docs/PROTOCOL.md). `board` is where the board's canvas sits on
 // screen and `backdrop` where this canvas does (DOMRects, CSS pixels); the board's coordinates are
-// placed on this canvas with one translate and scale, nothing is computed.
-export function drawBackdrop(ctx, layout, board, backdrop, { background, splash }) {
+// placed on this canvas with one translate and scale, nothing is computed. `index`: the
+// arrangement drawn, `layout.arrangements[index]`, whose shape of each splash layer is filled.
+export function drawBackdrop(ctx, layout, index, board, backdrop, { background, splash }) {
+  const arrangement = layout.arrangements[index];
   const devicePerCss = ctx.canvas.width / backdrop.width;
-  const scale = (board.width / layout.width) * devicePerCss;
+  const scale = (board.width / arrangement.width) * devicePerCss;
   const x = (board.left - backdrop.left) * devicePerCss;
   const y = (board.top - backdrop.top) * devicePerCss;
-  fillBackground(ctx, { scale, x, y }, background, splash);
+  fillBackground(ctx, { scale, x, y }, background, splash, index);
 }
 
-// Draws the whole board: background, the splash layers growing over it (bottom first), then each
-// ring of the layout in order with its last values (rings: Map id → values or null before the
-// first frame that carried it). `text` is the last frame's background.text, the colour of titles
-// whose layout titleColor is null (automatic). `transparent` leaves out the background and the
-// splash (an overlay: only the rings and their text).
-export function drawBoard(ctx, scale, { layout, rings, background, text, splash }, { transparent = false } = {}) {
+// Draws the whole board in arrangement `arrangement` (an index into layout.arrangements):
+// background, the splash layers growing over it (bottom first), then each ring of the layout in
+// order with its last values (rings: Map id → values or null before the first frame that carried
+// it), at the place the arrangement gives it. `text` is the last frame's background.text, the
+// colour of titles whose layout titleColor is null (automatic). `transparent` leaves out the
+// background and the splash (an overlay: only the rings and their text).
+export function drawBoard(ctx, scale, { layout, arrangement, rings, background, text, splash }, { transparent = false } = {}) {
   if (transparent) {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
   } else {
-    fillBackground(ctx, { scale, x: 0, y: 0 }, background, splash);
+    fillBackground(ctx, { scale, x: 0, y: 0 }, background, splash, arrangement);
   }
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
   ctx.textBaseline = "middle";
-  for (const ring of layout.rings) {
-    drawRing(ctx, scale, ring, rings.get(ring.id) ?? null, text);
-  }
+  const places = layout.arrangements[arrangement].rings; // one per ring, in ring order (protocol.js)
+  layout.rings.forEach((ring, i) => {
+    drawRing(ctx, scale, ring, places[i], rings.get(ring.id) ?? null, text);
+  });
 }
 
-function drawRing(ctx, scale, ring, values, automaticText) {
-  const { cx, cy, r, thickness } = ring;
+// One ring: its disc and arcs after a translate to the place's centre (the frame's numbers are
+// relative to it), then its texts where the place puts them on the board.
+function drawRing(ctx, scale, ring, place, values, automaticText) {
+  const { r, thickness } = ring;
 
+  ctx.save();
+  ctx.translate(place.cx, place.cy);
   ctx.lineWidth = thickness;
   ctx.strokeStyle = ring.track;
   ctx.beginPath();
-  ctx.arc(cx, cy, r, 0, FULL_TURN);
+  ctx.arc(0, 0, r, 0, FULL_TURN);
   ctx.stroke();
 
   if (values !== null && values.p !== null && values.p > 0) {
-    const gradient = ctx.createConicGradient(values.gradient.start, cx, cy);
+    const gradient = ctx.createConicGradient(values.gradient.start, 0, 0);
     for (const [offset, colour] of values.gradient.stops) {
       gradient.addColorStop(offset, colour);
     }
     ctx.lineCap = "butt";
     ctx.strokeStyle = gradient;
     ctx.beginPath();
-    ctx.arc(cx, cy, r, values.a0, values.a1);
+    ctx.arc(0, 0, r, values.a0, values.a1);
     ctx.stroke();
 
     const discRadius = thickness / 2;
@@ -107,32 +119,37 @@ function drawRing(ctx, scale, ring, values, automaticText) {
       ctx.restore();
     }
   }
+  ctx.restore();
 
   const titleColor = ring.titleColor ?? automaticText;
-  if (ring.titleText !== null && titleColor !== null) {
-    text(ctx, ring.title, ring.titleText, 600, titleColor);
+  if (place.titleText !== null && titleColor !== null) {
+    text(ctx, ring.title, place.titleText, 600, titleColor);
   }
-  if (ring.labelText !== null && values !== null) {
-    text(ctx, values.label, ring.labelText, 700, values.labelColor);
+  if (place.labelText !== null && values !== null) {
+    text(ctx, values.label, place.labelText, 700, values.labelColor);
   }
 }
 
-// Fills the whole canvas with the background, then each splash layer in order, the board's
-// coordinates placed at (x, y) device pixels, `scale` device pixels per logical unit.
-function fillBackground(ctx, { scale, x, y }, background, splash) {
+// Fills the whole canvas with the background, then each splash layer's shape for arrangement
+// `index` in order, the board's coordinates placed at (x, y) device pixels, `scale` device pixels
+// per logical unit.
+function fillBackground(ctx, { scale, x, y }, background, splash, index) {
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.fillStyle = background;
   ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
   ctx.setTransform(scale, 0, 0, scale, x, y);
   for (const layer of splash) {
-    drawSplash(ctx, layer); // shapes may reach past the canvas: it clips them
+    const shape = layer.shapes[index];
+    if (shape !== undefined) {
+      drawSplash(ctx, layer.color, shape); // shapes may reach past the canvas: it clips them
+    }
   }
 }
 
-function drawSplash(ctx, layer) {
-  ctx.fillStyle = layer.color;
+function drawSplash(ctx, colour, shape) {
+  ctx.fillStyle = colour;
   ctx.beginPath();
-  const { polygon, circle } = layer.shape;
+  const { polygon, circle } = shape;
   if (polygon !== undefined) {
     for (const [x, y] of polygon) {
       ctx.lineTo(x, y); // the first lineTo of a path acts as moveTo
@@ -151,10 +168,15 @@ function disc(ctx, x, y, radius, colour) {
   ctx.fill();
 }
 
-// Canvas text is never parsed as markup, so server strings are safe here as they are.
+// Canvas text is never parsed as markup, so server strings are safe here as they are. A spot with
+// a width is drawn at most that wide (fillText's maxWidth narrows a longer text to fit).
 function text(ctx, string, spot, weight, colour) {
   ctx.font = `${weight} ${spot.size}px ${FONT_STACK}`;
   ctx.textAlign = spot.align;
   ctx.fillStyle = colour;
-  ctx.fillText(string, spot.x, spot.y);
+  if (spot.width === null || spot.width === undefined) {
+    ctx.fillText(string, spot.x, spot.y);
+  } else {
+    ctx.fillText(string, spot.x, spot.y, spot.width);
+  }
 }

@@ -4,10 +4,15 @@
 // so the rest of the page never sees JSON or bytes: text messages are JSON, ArrayBuffer messages
 // the binary encoding (binary.js), and both pass the same checks into the same shapes:
 //
-//   {type: "layout", board, width, height, background, rings: [RingGeometry]}
+//   {type: "layout", board, title, background, rings: [Ring], arrangements: [Arrangement]}
+//   Ring: {id, title, kind, r, thickness, track, titleColor} (titleColor null when automatic:
+//         drawn in the last frame's background.text)
+//   Arrangement: {name, width, height, rings: [Place]}, one Place per ring in the layout's order:
+//         {id, cx, cy, titleText, labelText}, texts {x, y, size, align, width} (width null: none)
 //   {type: "frame", board, seq, t, rings: [RingValues], background: {color, text, splash: [Splash]} | null}
-//   (a ring's titleColor is null when automatic: drawn in the last frame's background.text)
-//   Splash: {style, color, progress, shape: {polygon: [[x, y], …]} | {circle: {cx, cy, r}}}
+//   (a ring's cap and tip are relative to its centre, so one frame serves every arrangement)
+//   Splash: {style, color, progress, shapes: [Shape]}, one Shape per arrangement, in the layout's
+//         order: {polygon: [[x, y], …]} | {circle: {cx, cy, r}}
 //   null for a message type this page does not know (to be ignored)
 //
 // A malformed message throws ProtocolError. Every field the page draws with is checked here, so
@@ -76,31 +81,61 @@ function refusal(m) {
 }
 
 function layout(m) {
+  const rings = array(m.rings, "layout.rings").map((r, i) => ring(r, `layout.rings[${i}]`));
+  const arrangements = array(m.arrangements, "layout.arrangements").map((a, i) =>
+    arrangement(a, `layout.arrangements[${i}]`, rings),
+  );
+  if (arrangements.length === 0) {
+    throw new ProtocolError("layout.arrangements must not be empty");
+  }
+  const board = string(m.board, "layout.board");
   return {
     type: "layout",
-    board: string(m.board, "layout.board"),
-    width: positive(m.width, "layout.width"),
-    height: positive(m.height, "layout.height"),
+    board,
+    title: m.title === undefined ? board : string(m.title, "layout.title"),
     background: colour(m.background, "layout.background"),
-    rings: array(m.rings, "layout.rings").map((r, i) => ringGeometry(r, `layout.rings[${i}]`)),
+    rings,
+    arrangements,
   };
 }
 
-function ringGeometry(value, at) {
+function ring(value, at) {
   const r = object(value, at);
-  const titleText = optional(r.titleText, `${at}.titleText`, textSpot);
   return {
     id: string(r.id, `${at}.id`),
     title: r.title === undefined ? "" : string(r.title, `${at}.title`),
     kind: r.kind === undefined ? "plain" : string(r.kind, `${at}.kind`),
-    cx: number(r.cx, `${at}.cx`),
-    cy: number(r.cy, `${at}.cy`),
     r: positive(r.r, `${at}.r`),
     thickness: positive(r.thickness, `${at}.thickness`),
     track: colour(r.track, `${at}.track`),
-    titleColor: titleText && r.titleColor !== null ? colour(r.titleColor, `${at}.titleColor`) : null,
-    titleText,
-    labelText: optional(r.labelText, `${at}.labelText`, textSpot),
+    titleColor: optional(r.titleColor, `${at}.titleColor`, colour),
+  };
+}
+
+// One place per ring, in the layout's ring order, so that draw.js can pair them by index.
+function arrangement(value, at, rings) {
+  const a = object(value, at);
+  const places = array(a.rings, `${at}.rings`);
+  if (places.length !== rings.length) {
+    throw new ProtocolError(`${at}.rings must place each of the layout's ${rings.length} rings`);
+  }
+  return {
+    name: string(a.name, `${at}.name`),
+    width: positive(a.width, `${at}.width`),
+    height: positive(a.height, `${at}.height`),
+    rings: places.map((p, i) => {
+      const place = object(p, `${at}.rings[${i}]`);
+      if (place.id !== rings[i].id) {
+        throw new ProtocolError(`${at}.rings[${i}].id must be "${rings[i].id}", the layout's ring ${i}`);
+      }
+      return {
+        id: place.id,
+        cx: number(place.cx, `${at}.rings[${i}].cx`),
+        cy: number(place.cy, `${at}.rings[${i}].cy`),
+        titleText: optional(place.titleText, `${at}.rings[${i}].titleText`, textSpot),
+        labelText: optional(place.labelText, `${at}.rings[${i}].labelText`, textSpot),
+      };
+    }),
   };
 }
 
@@ -116,6 +151,8 @@ function textSpot(value, at) {
     y: number(t.y, `${at}.y`),
     size: positive(t.size, `${at}.size`),
     align: t.align,
+    // fillText's maxWidth; null (or the binary's 0): as wide as the text.
+    width: t.width === undefined || t.width === null || t.width === 0 ? null : positive(t.width, `${at}.width`),
   };
 }
 
@@ -180,32 +217,35 @@ function ringValues(value, at) {
 }
 
 // A splash layer, in the wire's shape (binary.js yields the same): {style, angle?, color,
-// progress, shape: {polygon: [[x, y], …]} | {circle: {cx, cy, r}}}. Only colour and shape are
-// drawn; style and progress are for people.
+// progress, shapes: [{polygon: [[x, y], …]} | {circle: {cx, cy, r}}]}, one shape per arrangement.
+// Only colour and shapes are drawn; style and progress are for people.
 function splash(value, at) {
   const l = object(value, at);
-  const shape = object(l.shape, `${at}.shape`);
-  const layer = {
+  return {
     style: string(l.style, `${at}.style`),
     color: colour(l.color, `${at}.color`),
     progress: number(l.progress, `${at}.progress`),
+    shapes: array(l.shapes, `${at}.shapes`).map((s, i) => splashShape(s, `${at}.shapes[${i}]`)),
   };
+}
+
+function splashShape(value, at) {
+  const shape = object(value, at);
   if (shape.polygon !== undefined) {
-    const polygon = array(shape.polygon, `${at}.shape.polygon`).map((point, i) => {
+    const polygon = array(shape.polygon, `${at}.polygon`).map((point, i) => {
       if (!Array.isArray(point) || point.length !== 2) {
-        throw new ProtocolError(`${at}.shape.polygon[${i}] must be [x, y]`);
+        throw new ProtocolError(`${at}.polygon[${i}] must be [x, y]`);
       }
-      return [number(point[0], `${at}.shape.polygon[${i}][0]`), number(point[1], `${at}.shape.polygon[${i}][1]`)];
+      return [number(point[0], `${at}.polygon[${i}][0]`), number(point[1], `${at}.polygon[${i}][1]`)];
     });
-    return { ...layer, shape: { polygon } };
+    return { polygon };
   }
-  const circle = object(shape.circle, `${at}.shape.circle`);
-  const r = number(circle.r, `${at}.shape.circle.r`);
+  const circle = object(shape.circle, `${at}.circle`);
+  const r = number(circle.r, `${at}.circle.r`);
   if (r < 0) {
-    throw new ProtocolError(`${at}.shape.circle.r must not be negative`);
+    throw new ProtocolError(`${at}.circle.r must not be negative`);
   }
-  const cx = number(circle.cx, `${at}.shape.circle.cx`);
-  return { ...layer, shape: { circle: { cx, cy: number(circle.cy, `${at}.shape.circle.cy`), r } } };
+  return { circle: { cx: number(circle.cx, `${at}.circle.cx`), cy: number(circle.cy, `${at}.circle.cy`), r } };
 }
 
 // addColorStop throws on an offset outside [0, 1] or an unparsable colour: refuse both here.

@@ -24,9 +24,9 @@ extension BenchFrameReader {
     func wireValue(of pushed: Double) -> Double { pushed }
 }
 
-/// `format=binary` version 2 (docs/PROTOCOL.md, "Binary encoding"): `seq` is the u32 at byte 4, and the probe
-/// ring's `p` is the f32 of its progress field, reached by skipping the background section and the
-/// entries before it.
+/// `format=binary` version 3 (docs/PROTOCOL.md, "Binary encoding"): `seq` is the u32 at byte 4, and the probe
+/// ring's `p` is the f32 of its progress field, reached by skipping the background section (each splash
+/// layer with one shape per arrangement) and the entries before it.
 struct BinaryFrameReader: BenchFrameReader {
     private let probeIndex: Int?
 
@@ -35,7 +35,7 @@ struct BinaryFrameReader: BenchFrameReader {
     }
 
     func sequence(in message: UnsafeRawBufferPointer, isBinary: Bool) -> BenchMessageKind {
-        guard isBinary, message.count >= 8, message[0] == 0x52, message[1] == 2 else { return .unreadable }
+        guard isBinary, message.count >= 8, message[0] == 0x52, message[1] == 3 else { return .unreadable }
         switch message[2] {
         case 1: return .other
         case 2, 3:
@@ -59,12 +59,15 @@ struct BinaryFrameReader: BenchFrameReader {
             for _ in 0..<layers {
                 guard let style = byte() else { return nil }
                 at += (style == 5 ? 4 : 0) + 4 + 4
-                switch byte() {
-                case 0:
-                    guard let points = byte() else { return nil }
-                    at += 8 * points
-                case 1: at += 12
-                default: return nil
+                guard let shapes = byte() else { return nil }
+                for _ in 0..<shapes {
+                    switch byte() {
+                    case 0:
+                        guard let points = byte() else { return nil }
+                        at += 8 * points
+                    case 1: at += 12
+                    default: return nil
+                    }
                 }
             }
         }

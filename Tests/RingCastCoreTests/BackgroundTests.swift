@@ -23,7 +23,7 @@ import Testing
         #expect(layer.style == "circle" && layer.angle == nil && layer.color == Self.red)
         // easeInOut is point-symmetric: halfway in time is halfway in progress.
         #expect(abs(layer.progress - 0.5) < 1e-12)
-        guard case .circle(let cx, let cy, let r) = layer.shape else {
+        guard case .circle(let cx, let cy, let r) = layer.shapes.first, layer.shapes.count == 1 else {
             Issue.record("expected a circle")
             return
         }

@@ -3,7 +3,7 @@ import RingCastCore
 import Testing
 
 @Suite struct FrameComposerTests {
-    let spec = Fixtures.ring("move")  // centre (300, 330), radius 220, lightRed → darkRed
+    let spec = Fixtures.ring("move")  // centre (300, 330), radius 220, lightRed → darkRed; frames are relative to the centre
     let start = Palette.lightRed
     let end = Palette.darkRed
     let a0 = -Double.pi / 2
@@ -39,10 +39,10 @@ import Testing
         #expect(frame.gradient.start == a0)
         expectStops(frame, [(0, start), (0.5, end), (0.75, end), (0.75, start), (1, start)])
         #expect(frame.cap.visible && frame.cap.color == start)
-        #expect(abs(frame.cap.x - 300) < 1e-9 && frame.cap.y == 110)
+        #expect(frame.cap.x == 0 && frame.cap.y == -220)
         #expect(!frame.tip.visible)
         #expect(frame.tip.color == end)
-        #expect(abs(frame.tip.x - 300) < 1e-9 && abs(frame.tip.y - 550) < 1e-9)
+        #expect(abs(frame.tip.x) < 1e-9 && abs(frame.tip.y - 220) < 1e-9)
         #expect(frame.label == "50%")
         #expect(frame.labelColor == Fixtures.white)
     }
@@ -62,7 +62,7 @@ import Testing
         expectStops(frame, [(0, start), (1, end), (1, end), (1, start), (1, start)])
         #expect(frame.cap.visible)
         #expect(frame.tip.visible)
-        #expect(abs(frame.tip.x - 300) < 1e-9 && abs(frame.tip.y - 110) < 1e-9)
+        #expect(abs(frame.tip.x) < 1e-9 && abs(frame.tip.y + 220) < 1e-9)
         #expect(frame.label == "100%")
     }
 
@@ -75,7 +75,7 @@ import Testing
         expectStops(frame, [(0, start.mixed(with: end, fraction: 1.0 / 3)), (1, end)])
         #expect(!frame.cap.visible)
         #expect(frame.tip.visible)
-        #expect(abs(frame.tip.x - 300) < 1e-9 && abs(frame.tip.y - 550) < 1e-9)
+        #expect(abs(frame.tip.x) < 1e-9 && abs(frame.tip.y - 220) < 1e-9)
         #expect(frame.label == "150%")
     }
 
@@ -90,11 +90,12 @@ import Testing
     }
 
     @Test(arguments: [
-        // p, tip (x, y), shadow (dx, dy): the tip at 3, 6 and 12 o'clock, the shadow a chord 0.01 turn ahead.
-        (0.25, 520.0, 330.0, -0.4341197457802082, 13.813914296448957),
-        (0.5, 300.0, 550.0, -13.813914296448957, -0.4341197457802082),
-        (1.0, 300.0, 110.0, 13.8139142964489, 0.434119745780265),
-        (0.97, 258.7761107911406, 113.89680483968849, 13.6505778247124, -2.1620391288736016),
+        // p, tip (x, y) relative to the centre, shadow (dx, dy): the tip at 3, 6 and 12 o'clock, the shadow a
+        // chord 0.01 turn ahead.
+        (0.25, 220.0, 0.0, -0.4341197457802082, 13.813914296448957),
+        (0.5, 0.0, 220.0, -13.813914296448957, -0.4341197457802082),
+        (1.0, 0.0, -220.0, 13.8139142964489, 0.434119745780265),
+        (0.97, -41.2238892088594, -216.10319516031151, 13.6505778247124, -2.1620391288736016),
     ])
     func tipAndShadow_followTheSeedsRingTip(p: Double, x: Double, y: Double, dx: Double, dy: Double) {
         let tip = compose(p).tip
@@ -127,7 +128,11 @@ import Testing
 
     @Test func layout_carriesEachRingsStaticGeometry() {
         let layout = FrameComposer.layout(of: Fixtures.board)
-        #expect(layout.board == "main" && layout.width == 1280 && layout.height == 720)
+        #expect(layout.board == "main" && layout.title == "main")
+        #expect(layout.arrangements.map(\.name) == ["landscape"])
+        #expect(layout.arrangements[0].width == 1280 && layout.arrangements[0].height == 720)
+        #expect(layout.arrangements[0].rings.map(\.id) == Fixtures.board.rings.map(\.id))
+        #expect(layout.arrangements[0].rings[0].cx == Fixtures.board.rings[0].cx)
         #expect(layout.rings.map(\.id) == Fixtures.board.rings.map(\.id))
         #expect(
             layout.rings.map(\.kind) == ["plain", "plain", "plain", "plain", "plain", "plain", "plain", "derived", "countdown"])

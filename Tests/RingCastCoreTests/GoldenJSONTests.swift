@@ -35,15 +35,15 @@ import Testing
               {"id":"move","p":0.5,"a0":-1.5707963267948966,"a1":1.5707963267948966,
                "gradient":{"start":-1.5707963267948966,
                            "stops":[[0,"#e74c3cff"],[0.5,"#c0392bff"],[0.75,"#c0392bff"],[0.75,"#e74c3cff"],[1,"#e74c3cff"]]},
-               "cap":{"x":300,"y":110,"color":"#e74c3cff","visible":true},
-               "tip":{"x":300,"y":550,"color":"#c0392bff","visible":false,
+               "cap":{"x":0,"y":-220,"color":"#e74c3cff","visible":true},
+               "tip":{"x":0,"y":220,"color":"#c0392bff","visible":false,
                       "shadow":{"dx":-13.813914296448957,"dy":-0.4341197457802082,"blur":2,"alpha":0.15}},
                "label":"50%","labelColor":"#ffffffff"},
               {"id":"stand","p":null,"a0":-1.5707963267948966,"a1":-1.5707963267948966,
                "gradient":{"start":-1.5707963267948966,
                            "stops":[[0,"#3498dbff"],[0,"#2980b9ff"],[0.5,"#2980b9ff"],[0.5,"#3498dbff"],[1,"#3498dbff"]]},
-               "cap":{"x":900,"y":230,"color":"#3498dbff","visible":false},
-               "tip":{"x":900,"y":230,"color":"#2980b9ff","visible":false,
+               "cap":{"x":0,"y":-100,"color":"#3498dbff","visible":false},
+               "tip":{"x":0,"y":-100,"color":"#2980b9ff","visible":false,
                       "shadow":{"dx":6.279051952931346,"dy":0.19732715717285032,"blur":2,"alpha":0.15}},
                "label":"—","labelColor":"#ffffffff"}],
              "background":{"color":"#000000ff","text":"#f2f2f7ff","splash":[]}}
@@ -55,16 +55,21 @@ import Testing
         try expectSame(
             FrameEncoder.json(FrameComposer.layout(of: Self.spec)),
             """
-            {"type":"layout","board":"main","width":1280,"height":720,"background":"#000000ff",
+            {"type":"layout","board":"main","title":"main","background":"#000000ff",
              "rings":[
-              {"id":"move","title":"Move","kind":"plain","cx":300,"cy":330,"r":220,"thickness":38,
-               "track":"#2c2c2eff","titleColor":"#8e8e93ff",
-               "titleText":{"x":140,"y":615,"size":20,"align":"center"},
-               "labelText":{"x":140,"y":660,"size":34,"align":"center"}},
-              {"id":"stand","title":"Stand","kind":"plain","cx":900,"cy":330,"r":100,"thickness":38,
-               "track":"#2c2c2eff","titleColor":"#8e8e93ff",
-               "titleText":{"x":140,"y":615,"size":20,"align":"center"},
-               "labelText":{"x":140,"y":660,"size":34,"align":"center"}}]}
+              {"id":"move","title":"Move","kind":"plain","r":220,"thickness":38,
+               "track":"#2c2c2eff","titleColor":"#8e8e93ff"},
+              {"id":"stand","title":"Stand","kind":"plain","r":100,"thickness":38,
+               "track":"#2c2c2eff","titleColor":"#8e8e93ff"}],
+             "arrangements":[
+              {"name":"landscape","width":1280,"height":720,
+               "rings":[
+                {"id":"move","cx":300,"cy":330,"r":220,"thickness":38,
+                 "titleText":{"x":140,"y":615,"size":20,"align":"center"},
+                 "labelText":{"x":140,"y":660,"size":34,"align":"center"}},
+                {"id":"stand","cx":900,"cy":330,"r":100,"thickness":38,
+                 "titleText":{"x":140,"y":615,"size":20,"align":"center"},
+                 "labelText":{"x":140,"y":660,"size":34,"align":"center"}}]}]}
             """
         )
     }
@@ -77,12 +82,16 @@ import Testing
         try expectSame(
             FrameEncoder.json(FrameComposer.layout(of: spec)),
             """
-            {"type":"layout","board":"main","width":1280,"height":720,"background":"#4533c9ff",
+            {"type":"layout","board":"main","title":"main","background":"#4533c9ff",
              "rings":[
-              {"id":"move","title":"Move","kind":"plain","cx":300,"cy":330,"r":220,"thickness":38,
-               "track":"#2c2c2eff","titleColor":null,
-               "titleText":{"x":140,"y":615,"size":20,"align":"center"},
-               "labelText":{"x":140,"y":660,"size":34,"align":"center"}}]}
+              {"id":"move","title":"Move","kind":"plain","r":220,"thickness":38,
+               "track":"#2c2c2eff","titleColor":null}],
+             "arrangements":[
+              {"name":"landscape","width":1280,"height":720,
+               "rings":[
+                {"id":"move","cx":300,"cy":330,"r":220,"thickness":38,
+                 "titleText":{"x":140,"y":615,"size":20,"align":"center"},
+                 "labelText":{"x":140,"y":660,"size":34,"align":"center"}}]}]}
             """
         )
         // On a white background the automatic label and the text colour turn dark.
@@ -113,7 +122,67 @@ import Testing
             """
             {"color":"#000000ff","text":"#f2f2f7ff",
              "splash":[{"style":"angle","angle":45,"color":"#4533c9ff","progress":0.25,
-                        "shape":{"polygon":[[-1280,-1280],[500,-1280],[-1280,500]]}}]}
+                        "shapes":[{"polygon":[[-1280,-1280],[500,-1280],[-1280,500]]}]}]}
+            """
+        )
+    }
+
+    /// A board the server laid out: a portrait arrangement next to its own, with text widths.
+    static let shaped: BoardSpec = {
+        var spec = BoardSpec(
+            name: "ci", title: "CI builds", width: 1280, height: 720, background: RGBAColor(red: 0, green: 0, blue: 0),
+            rings: [Fixtures.ring("move")])
+        spec.alternates = [
+            Arrangement(
+                name: "portrait", width: 720, height: 1280,
+                placements: [
+                    RingPlacement(
+                        id: "move", cx: 360, cy: 400,
+                        titleText: TextSpec(x: 360, y: 680, size: 20, align: "center", width: 600),
+                        labelText: TextSpec(x: 360, y: 720, size: 34, align: "center", width: 600))
+                ])
+        ]
+        return spec
+    }()
+
+    @Test func layoutWithTwoArrangements_matchesTheContract() throws {
+        try expectSame(
+            FrameEncoder.json(FrameComposer.layout(of: Self.shaped)),
+            """
+            {"type":"layout","board":"ci","title":"CI builds","background":"#000000ff",
+             "rings":[
+              {"id":"move","title":"Move","kind":"plain","r":220,"thickness":38,
+               "track":"#2c2c2eff","titleColor":"#8e8e93ff"}],
+             "arrangements":[
+              {"name":"landscape","width":1280,"height":720,
+               "rings":[
+                {"id":"move","cx":300,"cy":330,"r":220,"thickness":38,
+                 "titleText":{"x":140,"y":615,"size":20,"align":"center"},
+                 "labelText":{"x":140,"y":660,"size":34,"align":"center"}}]},
+              {"name":"portrait","width":720,"height":1280,
+               "rings":[
+                {"id":"move","cx":360,"cy":400,"r":220,"thickness":38,
+                 "titleText":{"x":360,"y":680,"size":20,"align":"center","width":600},
+                 "labelText":{"x":360,"y":720,"size":34,"align":"center","width":600}}]}]}
+            """
+        )
+    }
+
+    @Test func splashOnABoardWithTwoArrangements_hasOneShapePerArrangement() throws {
+        var board = Board(spec: Self.shaped)
+        try board.apply(
+            BackgroundUpdate(color: Palette.purpleBg, transition: .leftToRight, animation: .timing(.linear, duration: 1)),
+            at: 10)
+        let frame = FrameComposer.frame(of: board, at: 10.5, seq: 3, wallClockMilliseconds: 0)
+        // Each swept across its own reach: 1280 × 720 extended by 1280 (3840 wide from −1280), and
+        // 720 × 1280 extended by 1280 (3280 wide from −1280, 3840 high); halfway, x reaches −1280 + W/2.
+        try expectSame(
+            encoded(frame.background),
+            """
+            {"color":"#000000ff","text":"#f2f2f7ff",
+             "splash":[{"style":"leftToRight","color":"#4533c9ff","progress":0.5,
+                        "shapes":[{"polygon":[[-1280,-1280],[640,-1280],[640,2000],[-1280,2000]]},
+                                  {"polygon":[[-1280,-1280],[360,-1280],[360,2560],[-1280,2560]]}]}]}
             """
         )
     }
@@ -131,8 +200,8 @@ import Testing
             {"id":"countdown","p":0.5,"a0":-1.5707963267948966,"a1":1.5707963267948966,
              "gradient":{"start":-1.5707963267948966,
                          "stops":[[0,"#e74c3cff"],[0.5,"#c0392bff"],[0.75,"#c0392bff"],[0.75,"#e74c3cff"],[1,"#e74c3cff"]]},
-             "cap":{"x":900,"y":230,"color":"#e74c3cff","visible":true},
-             "tip":{"x":900,"y":430,"color":"#c0392bff","visible":false,
+             "cap":{"x":0,"y":-100,"color":"#e74c3cff","visible":true},
+             "tip":{"x":0,"y":100,"color":"#c0392bff","visible":false,
                     "shadow":{"dx":-6.279051952931354,"dy":-0.1973271571728219,"blur":2,"alpha":0.15}},
              "label":"2s","labelColor":"#ffffffff"}
             """

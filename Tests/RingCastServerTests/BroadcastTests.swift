@@ -20,7 +20,9 @@ struct BroadcastTests {
             return
         }
         #expect(layout.board == "main")
-        #expect(layout.width == 1280 && layout.height == 720)
+        // A hand-placed board has one arrangement, its own.
+        #expect(layout.arrangements.map(\.name) == ["landscape"])
+        #expect(layout.arrangements.first?.width == 1280 && layout.arrangements.first?.height == 720)
         #expect(
             layout.rings.map(\.id) == ["move", "exercise", "stand", "task1", "task2", "task3", "task4", "overall", "countdown"])
         #expect(layout.rings.first { $0.id == "overall" }?.kind == "derived")
@@ -94,8 +96,9 @@ struct BroadcastTests {
         #expect(ring.a0 == -Double.pi / 2)
         #expect(abs(ring.a1 - (-Double.pi / 2 + 2 * Double.pi * 0.735)) < 1e-12)
         #expect(ring.label == "74%")  // 73.5 rounds half to even in binary: 0.735 × 100 = 73.5 → 74
-        #expect(abs(ring.tip.x - (300 + 178 * cos(ring.a1))) < 1e-9)
-        #expect(abs(ring.tip.y - (330 + 178 * sin(ring.a1))) < 1e-9)
+        // Relative to the ring's centre: the page translates to where its arrangement places the ring.
+        #expect(abs(ring.tip.x - 178 * cos(ring.a1)) < 1e-9)
+        #expect(abs(ring.tip.y - 178 * sin(ring.a1)) < 1e-9)
         #expect(ring.tip.visible == false)
 
         // Each frame's label is the percent rule applied to that frame's p (counting along).

@@ -141,13 +141,13 @@ struct CommandLineTests {
         #expect(published > 10, "the animated ring should give a frame every tick: \(published)")
         let latency = json?["latencyMilliseconds"] as? [String: Any]
         #expect((latency?["probes"] as? Int ?? 0) > 0)
-        // Recorded frames: u32 length, then a binary frame ('R', version 2, kind 2 or 3).
+        // Recorded frames: u32 length, then a binary frame ('R', version 3, kind 2 or 3).
         let recorded = try [UInt8](Data(contentsOf: URL(fileURLWithPath: frames)))
         #expect(recorded.count > 12)
         if recorded.count > 12 {
             let length = Int(recorded[0]) | Int(recorded[1]) << 8 | Int(recorded[2]) << 16 | Int(recorded[3]) << 24
             #expect(length >= 16 && 4 + length <= recorded.count)
-            #expect(recorded[4] == 0x52 && recorded[5] == 2 && [2, 3].contains(recorded[6]))
+            #expect(recorded[4] == 0x52 && recorded[5] == 3 && [2, 3].contains(recorded[6]))
         }
 
         let report = work.appendingPathComponent("BENCHMARKS.md").path

@@ -153,11 +153,34 @@ class Dashboard:
     def last_seq(self) -> int:
         return max(m["seq"] for m in self.messages() if m.get("type") == "frame")
 
-    def layout(self) -> dict:
-        """The last layout message the server sent this tab."""
+    def layout_message(self) -> dict:
+        """The last layout message the server sent this tab, as sent."""
         layouts = [m for m in self.messages() if m.get("type") == "layout"]
         assert layouts, "the tab received no layout"
         return layouts[-1]
+
+    def layout(self) -> dict:
+        """The last layout as the page draws it: the message's board, title and background, the
+        `width` and `height` of the arrangement the page chose (data-arrangement), its name and
+        index (`arrangement`, `arrangement_index`: which shape of a splash layer it fills), and each
+        ring with the place that arrangement gives it (cx, cy, titleText, labelText) merged in."""
+        message = self.layout_message()
+        name = self.page.evaluate("document.body.dataset.arrangement ?? null")
+        names = [a["name"] for a in message["arrangements"]]
+        assert name in names, f"the page draws arrangement {name!r}, not one of the layout's {names}"
+        index = names.index(name)
+        arrangement = message["arrangements"][index]
+        places = {place["id"]: place for place in arrangement["rings"]}
+        return {
+            "board": message["board"],
+            "title": message["title"],
+            "background": message["background"],
+            "width": arrangement["width"],
+            "height": arrangement["height"],
+            "arrangement": name,
+            "arrangement_index": index,
+            "rings": [{**ring, **places[ring["id"]]} for ring in message["rings"]],
+        }
 
     def socket_urls(self) -> list[str]:
         return [e["params"]["url"] for e in self.page.browser.events(self.page.session, "Network.webSocketCreated")]

@@ -86,11 +86,16 @@ class Server:
 
     # --- REST ------------------------------------------------------------------------------------
 
-    def request(self, method: str, path: str, body: object | None = None, timeout: float = 10) -> tuple[int, object]:
+    def request(
+        self, method: str, path: str, body: object | None = None, timeout: float = 10, token: str | None = None
+    ) -> tuple[int, object]:
+        """`token`: sent as `Authorization: Bearer`, for a server configured with one."""
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.url + path, data=data, method=method)
         if data is not None:
             request.add_header("Content-Type", "application/json")
+        if token is not None:
+            request.add_header("Authorization", f"Bearer {token}")
         try:
             with urllib.request.urlopen(request, timeout=timeout) as response:
                 status, text = response.status, response.read()

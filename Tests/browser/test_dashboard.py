@@ -181,7 +181,7 @@ def test_background_splash_grows_over_the_board_then_becomes_the_background(serv
         time.sleep(0.05)
     [layer] = layers
     assert layer["style"] == "leftToRight" and layer["color"] == new
-    edge = max(x for x, _ in layer["shape"]["polygon"])
+    edge = max(x for x, _ in layer["shapes"][layout["arrangement_index"]]["polygon"])
     for (x, _), pixel in zip(row, pixels):
         if x < edge - 2:
             assert close_to(pixel, rgb(new), 4), f"x {x}, left of the layer's edge {edge:.1f}: {pixel}"
@@ -226,7 +226,7 @@ def test_splash_sweeps_the_letterbox_in_step_with_the_board(server, open_page):
             return None
         [layer] = layers
         assert layer["style"] == "leftToRight" and layer["color"] == new
-        return max(x for x, _ in layer["shape"]["polygon"])
+        return max(x for x, _ in layer["shapes"][layout["arrangement_index"]]["polygon"])
 
     status, answer = server.request(
         "PUT", "/api/v1/boards/main/background",

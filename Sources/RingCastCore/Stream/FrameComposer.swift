@@ -26,7 +26,7 @@ public enum FrameComposer {
         let a0 = startAngle
         // The seeds' RingShape: end angle = 360°·p + startAngle.
         let a1 = a0 + 2 * Double.pi * p
-        let cap = point(on: spec, at: a0)
+        let cap = capPosition(radius: spec.r)
         let tip = tipPosition(spec, progress: p)
         let ahead = tipPosition(spec, progress: p + 0.01)
         return RingFrame(
@@ -65,6 +65,8 @@ public enum FrameComposer {
                 label: spec.kind == .countdown || spec.label != .percent ? board.label(ofRing: spec.id, at: time) : nil
             )
         }
+        // A splash sweeps the canvas it is drawn on, so each layer has one shape per arrangement.
+        let canvases = [(board.spec.width, board.spec.height)] + board.spec.alternates.map { ($0.width, $0.height) }
         return Frame(
             board: board.spec.name,
             seq: seq,
@@ -74,25 +76,19 @@ public enum FrameComposer {
                 color: background.color,
                 text: text,
                 splash: background.layers.map { layer in
-                    splashLayer(
-                        style: layer.style,
-                        color: layer.color,
-                        progress: layer.progress,
-                        width: board.spec.width,
-                        height: board.spec.height
-                    )
+                    splashLayer(style: layer.style, color: layer.color, progress: layer.progress, canvases: canvases)
                 }
             )
         )
     }
 
-    /// One splash layer of `color` grown to `progress` in `style` on a board of `width` × `height`.
+    /// One splash layer of `color` grown to `progress` in `style`, with one shape per canvas
+    /// (`width` × `height` of each arrangement, in the layout's order).
     public static func splashLayer(
         style: SplashStyle,
         color: RGBAColor,
         progress: Double,
-        width: Double,
-        height: Double
+        canvases: [(width: Double, height: Double)]
     ) -> SplashLayer {
         var angle: Double?
         if case .angle(let degrees) = style { angle = SplashShape.normalized(degrees) }
@@ -101,36 +97,58 @@ public enum FrameComposer {
             angle: angle,
             color: color,
             progress: progress,
-            shape: SplashShape(style: style, progress: progress, width: width, height: height)
+            shapes: canvases.map { SplashShape(style: style, progress: progress, width: $0.width, height: $0.height) }
         )
     }
 
-    /// The static layout of a board.
+    /// The layout of a board: its rings, and every arrangement of them (`BoardSpec.arrangements`).
     public static func layout(of spec: BoardSpec) -> Layout {
         Layout(
             board: spec.name,
-            width: spec.width,
-            height: spec.height,
+            title: spec.title,
             background: spec.background,
             rings: spec.rings.map { ring in
                 Layout.Ring(
                     id: ring.id,
                     title: ring.title,
                     kind: ring.kind.name,
-                    cx: ring.cx,
-                    cy: ring.cy,
                     r: ring.r,
                     thickness: ring.thickness,
                     track: ring.track,
-                    titleColor: ring.titleColor,
-                    titleText: ring.titleText,
-                    labelText: ring.labelText
+                    titleColor: ring.titleColor
+                )
+            },
+            arrangements: spec.arrangements.map { arrangement in
+                Layout.Arrangement(
+                    name: arrangement.name,
+                    width: arrangement.width,
+                    height: arrangement.height,
+                    // In the layout's ring order, whatever order the arrangement lists them in; r and
+                    // thickness are the ring's own in every arrangement.
+                    rings: spec.rings.map { ring in
+                        let placement = arrangement.placement(of: ring.id)
+                        return Layout.Placement(
+                            id: ring.id,
+                            cx: placement?.cx ?? ring.cx,
+                            cy: placement?.cy ?? ring.cy,
+                            r: ring.r,
+                            thickness: ring.thickness,
+                            titleText: placement?.titleText ?? ring.titleText,
+                            labelText: placement?.labelText ?? ring.labelText
+                        )
+                    }
                 )
             }
         )
     }
 
-    /// Centre of the end cap at progress p (seed 000's `ringTipPosition`, around the ring's centre).
+    /// Centre of the start cap relative to the ring's: 12 o'clock, exactly (0, −r) — written out rather
+    /// than computed, since cos(−π/2) in floating point is 6e-17, not 0. The binary layout carries it.
+    public static func capPosition(radius r: Double) -> (x: Double, y: Double) {
+        (0, -r)
+    }
+
+    /// Centre of the end cap at progress p relative to the ring's centre (seed 000's `ringTipPosition`).
     public static func tipPosition(_ spec: RingSpec, progress p: Double) -> (x: Double, y: Double) {
         point(on: spec, at: startAngle + 2 * Double.pi * p)
     }
@@ -165,8 +183,9 @@ public enum FrameComposer {
         )
     }
 
-    /// The point on the ring's centre line at `angle`: (cx + r·cos a, cy + r·sin a), canvas orientation.
+    /// The point on the ring's centre line at `angle`, relative to its centre: (r·cos a, r·sin a), canvas
+    /// orientation. Relative, so that one frame serves every arrangement (the page translates to the centre).
     private static func point(on spec: RingSpec, at angle: Double) -> (x: Double, y: Double) {
-        (spec.cx + spec.r * cos(angle), spec.cy + spec.r * sin(angle))
+        (spec.r * cos(angle), spec.r * sin(angle))
     }
 }

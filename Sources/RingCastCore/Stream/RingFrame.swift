@@ -1,7 +1,8 @@
-/// One ring in one frame: everything the page needs to draw it, in the board's logical coordinates
-/// (angles in radians, 0 = 3 o'clock, clockwise positive). See /work/contract/protocol-json.md.
+/// One ring in one frame: everything the page needs to draw it, in logical units relative to the ring's
+/// centre (angles in radians, 0 = 3 o'clock, clockwise positive). The page draws the ring translated to
+/// where the arrangement it shows places it, so one frame serves every arrangement (docs/PROTOCOL.md).
 public struct RingFrame: Sendable, Equatable, Encodable {
-    /// The start-cap disc.
+    /// The start-cap disc, its centre relative to the ring's.
     public struct Cap: Sendable, Equatable, Encodable {
         public var x: Double
         public var y: Double
@@ -32,7 +33,7 @@ public struct RingFrame: Sendable, Equatable, Encodable {
         }
     }
 
-    /// The end-cap disc (the seeds' `RingTip`).
+    /// The end-cap disc (the seeds' `RingTip`), its centre relative to the ring's.
     public struct Tip: Sendable, Equatable, Encodable {
         public var x: Double
         public var y: Double

@@ -3,14 +3,23 @@ extension BinaryFrame {
         public var description: String
     }
 
-    /// A decoded layout: what a client needs to map ring indices to ids.
+    /// A decoded layout: what a client needs to map ring indices to ids, and each arrangement's canvas.
     public struct DecodedLayout: Sendable, Equatable {
+        public struct Arrangement: Sendable, Equatable {
+            public var name: String
+            public var width: Float
+            public var height: Float
+            /// Per ring, in ring order: its centre and its start cap (relative to the centre).
+            public var centres: [[Float]]
+            public var caps: [[Float]]
+        }
+
         public var board: String
-        public var width: Float
-        public var height: Float
+        public var title: String
         public var ringIDs: [String]
         /// Per ring: the title colour, nil when automatic.
         public var titleColors: [[UInt8]?] = []
+        public var arrangements: [Arrangement] = []
     }
 
     /// A decoded frame; each ring lists the fields it carried, the others are left at zero.
@@ -28,13 +37,15 @@ extension BinaryFrame {
         public var background: [UInt8]?
         /// RGBA8, the text colour for `background`, present with it.
         public var text: [UInt8]?
-        /// The splash layers' styles and progress, when the background is present.
-        public var splash: [(style: String, progress: Float)] = []
+        /// The splash layers' styles, progress and number of shapes (one per arrangement), when the
+        /// background is present.
+        public var splash: [(style: String, progress: Float, shapes: Int)] = []
 
         public static func == (a: DecodedFrame, b: DecodedFrame) -> Bool {
             a.kind == b.kind && a.seq == b.seq && a.t == b.t && a.background == b.background && a.text == b.text
                 && a.rings == b.rings
                 && a.splash.map(\.style) == b.splash.map(\.style) && a.splash.map(\.progress) == b.splash.map(\.progress)
+                && a.splash.map(\.shapes) == b.splash.map(\.shapes)
         }
         public var rings: [Ring]
     }
@@ -52,10 +63,9 @@ extension BinaryFrame {
         let flags = try r.u8()
         guard let kind = Kind(rawValue: kindByte) else { throw DecodingError(description: "unknown kind \(kindByte)") }
         if kind == .layout {
-            let width = try r.f32()
-            let height = try r.f32()
-            _ = try r.take(4)
             let board = try r.str8()
+            let title = try r.str8()
+            _ = try r.take(4)  // background
             var ids: [String] = []
             var titleColors: [[UInt8]?] = []
             for _ in 0..<(try r.u8()) {
@@ -63,21 +73,31 @@ extension BinaryFrame {
                 _ = try r.str8()  // title
                 _ = try r.u8()  // kind
                 let ringFlags = RingFlags(rawValue: try r.u8())
-                _ = try r.take(6 * 4 + 4)  // geometry, track
+                _ = try r.take(2 * 4 + 4)  // r, thickness, track
                 let titleColor = try r.take(4)
                 titleColors.append(ringFlags.contains(.automaticTitleColor) ? nil : titleColor)
-                _ = try r.take(2 * 13)
+            }
+            var arrangements: [DecodedLayout.Arrangement] = []
+            for _ in 0..<(try r.u8()) {
+                var arrangement = DecodedLayout.Arrangement(
+                    name: try r.str8(), width: try r.f32(), height: try r.f32(), centres: [], caps: [])
+                for _ in ids {
+                    arrangement.centres.append([try r.f32(), try r.f32()])
+                    arrangement.caps.append([try r.f32(), try r.f32()])
+                    _ = try r.take(2 * 17)  // titleText, labelText
+                }
+                arrangements.append(arrangement)
             }
             try r.end()
             return .layout(
-                DecodedLayout(board: board, width: width, height: height, ringIDs: ids, titleColors: titleColors)
+                DecodedLayout(board: board, title: title, ringIDs: ids, titleColors: titleColors, arrangements: arrangements)
             )
         }
         let seq = try r.u32()
         let t = try r.f64()
         var background: [UInt8]?
         var text: [UInt8]?
-        var splash: [(style: String, progress: Float)] = []
+        var splash: [(style: String, progress: Float, shapes: Int)] = []
         if flags & 1 != 0 {
             background = try r.take(4)
             text = try r.take(4)
@@ -87,12 +107,15 @@ extension BinaryFrame {
                 if style == 5 { _ = try r.f32() }
                 _ = try r.take(4)
                 let progress = try r.f32()
-                switch try r.u8() {
-                case 0: _ = try r.take(8 * Int(try r.u8()))
-                case 1: _ = try r.take(12)
-                case let shape: throw DecodingError(description: "unknown splash shape \(shape)")
+                let shapes = Int(try r.u8())
+                for _ in 0..<shapes {
+                    switch try r.u8() {
+                    case 0: _ = try r.take(8 * Int(try r.u8()))
+                    case 1: _ = try r.take(12)
+                    case let shape: throw DecodingError(description: "unknown splash shape \(shape)")
+                    }
                 }
-                splash.append((splashStyles[style], progress))
+                splash.append((splashStyles[style], progress, shapes))
             }
         }
         var rings: [DecodedFrame.Ring] = []
@@ -109,8 +132,8 @@ extension BinaryFrame {
                 v.a1 = try r.f32()
             }
             if fields.contains(.tip) {
-                v.tipX = try r.u16()
-                v.tipY = try r.u16()
+                v.tipX = Int16(bitPattern: try r.u16())
+                v.tipY = Int16(bitPattern: try r.u16())
                 v.shadowDX = Int16(bitPattern: try r.u16())
                 v.shadowDY = Int16(bitPattern: try r.u16())
             }

@@ -1,36 +1,47 @@
 extension BinaryFrame {
     /// The layout message (see the byte diagram on `BinaryFrame`).
     public static func encode(_ layout: Layout) -> [UInt8] {
-        var w = BinaryWriter(capacity: 64 + layout.rings.count * 96)
+        let rings = layout.rings.prefix(255)
+        let arrangements = layout.arrangements.prefix(255)
+        var w = BinaryWriter(capacity: 64 + rings.count * 40 + arrangements.count * (16 + rings.count * 60))
         w.bytes([magic, version, Kind.layout.rawValue, 0])
-        w.f32(Float(layout.width))
-        w.f32(Float(layout.height))
-        w.bytes(rgba(layout.background))
         w.str8(layout.board)
-        w.u8(UInt8(clamping: layout.rings.count))
-        for ring in layout.rings.prefix(255) {
+        w.str8(layout.title)
+        w.bytes(rgba(layout.background))
+        w.u8(UInt8(rings.count))
+        for ring in rings {
             w.str8(ring.id)
             w.str8(ring.title)
             w.u8(ring.kind == "derived" ? 1 : ring.kind == "countdown" ? 2 : 0)
             w.u8(ring.titleColor == nil ? RingFlags.automaticTitleColor.rawValue : 0)
-            for value in [ring.cx, ring.cy, ring.r, ring.thickness, ring.cx, ring.cy - ring.r] {
-                w.f32(Float(value))
-            }
+            w.f32(Float(ring.r))
+            w.f32(Float(ring.thickness))
             w.bytes(rgba(ring.track))
             w.bytes(ring.titleColor.map(rgba) ?? [0, 0, 0, 0])
-            for text in [ring.titleText, ring.labelText] {
-                w.f32(Float(text.x))
-                w.f32(Float(text.y))
-                w.f32(Float(text.size))
-                w.u8(text.align == "left" ? 0 : text.align == "right" ? 2 : 1)
+        }
+        w.u8(UInt8(arrangements.count))
+        for arrangement in arrangements {
+            w.str8(arrangement.name)
+            w.f32(Float(arrangement.width))
+            w.f32(Float(arrangement.height))
+            // One place per ring, in ring order (as `FrameComposer.layout` makes them): the decoder
+            // reads ringCount of them. The cap is relative to the centre, so it follows from r alone.
+            for (ring, place) in zip(rings, arrangement.rings) {
+                let cap = FrameComposer.capPosition(radius: ring.r)
+                for value in [place.cx, place.cy, cap.x, cap.y] { w.f32(Float(value)) }
+                write(place.titleText, to: &w)
+                write(place.labelText, to: &w)
             }
         }
         return w.bytes
     }
 
     /// A frame message: a keyframe when `previous` is nil, else a delta carrying only what changed
-    /// since `previous` (the frame before it on the same board).
+    /// since `previous` (the frame before it on the same board). A `previous` with other rings (the
+    /// board was reshaped, and viewers were sent a new layout) gives a keyframe too: a delta's ring
+    /// indices would refer to a layout the viewer no longer holds.
     public static func encode(_ frame: Frame, previous: Frame?) -> [UInt8] {
+        let previous = previous.flatMap { frame.hasTheRings(of: $0) ? $0 : nil }
         let withBackground = previous == nil || previous?.background != frame.background
         var w = BinaryWriter(capacity: 32 + frame.rings.count * 32)
         w.bytes([magic, version, (previous == nil ? Kind.keyframe : Kind.delta).rawValue, withBackground ? 1 : 0])
@@ -47,20 +58,9 @@ extension BinaryFrame {
                 if style == 5 { w.f32(Float(layer.angle ?? 0)) }
                 w.bytes(rgba(layer.color))
                 w.f32(Float(layer.progress))
-                switch layer.shape {
-                case .polygon(let points):
-                    w.u8(0)
-                    w.u8(UInt8(min(points.count, 255)))
-                    for point in points.prefix(255) {
-                        w.f32(Float(point.x))
-                        w.f32(Float(point.y))
-                    }
-                case .circle(let cx, let cy, let r):
-                    w.u8(1)
-                    w.f32(Float(cx))
-                    w.f32(Float(cy))
-                    w.f32(Float(r))
-                }
+                let shapes = layer.shapes.prefix(255)
+                w.u8(UInt8(shapes.count))
+                for shape in shapes { write(shape, to: &w) }
             }
         }
         var entries: [(index: Int, fields: Fields, values: RingValues)] = []
@@ -81,6 +81,31 @@ extension BinaryFrame {
         return w.bytes
     }
 
+    private static func write(_ text: TextSpec, to w: inout BinaryWriter) {
+        w.f32(Float(text.x))
+        w.f32(Float(text.y))
+        w.f32(Float(text.size))
+        w.u8(text.align == "left" ? 0 : text.align == "right" ? 2 : 1)
+        w.f32(Float(text.width ?? 0))
+    }
+
+    private static func write(_ shape: SplashShape, to w: inout BinaryWriter) {
+        switch shape {
+        case .polygon(let points):
+            w.u8(0)
+            w.u8(UInt8(min(points.count, 255)))
+            for point in points.prefix(255) {
+                w.f32(Float(point.x))
+                w.f32(Float(point.y))
+            }
+        case .circle(let cx, let cy, let r):
+            w.u8(1)
+            w.f32(Float(cx))
+            w.f32(Float(cy))
+            w.f32(Float(r))
+        }
+    }
+
     private static func write(_ v: RingValues, fields: Fields, to w: inout BinaryWriter) {
         if fields.contains(.state) { w.u8(v.state.rawValue) }
         if fields.contains(.progress) {
@@ -88,8 +113,8 @@ extension BinaryFrame {
             w.f32(v.a1)
         }
         if fields.contains(.tip) {
-            w.u16(v.tipX)
-            w.u16(v.tipY)
+            w.i16(v.tipX)
+            w.i16(v.tipY)
             w.i16(v.shadowDX)
             w.i16(v.shadowDY)
         }

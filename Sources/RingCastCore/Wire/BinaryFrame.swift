@@ -1,15 +1,19 @@
-/// The binary wire format (`&format=binary`), version 2. All integers little-endian.
+/// The binary wire format (`&format=binary`), version 3. All integers little-endian.
 ///
 /// ```
-/// header   'R'(0x52) | version u8 = 2 | kind u8 | flags u8
+/// header   'R'(0x52) | version u8 = 3 | kind u8 | flags u8
 ///          kind: 1 layout, 2 keyframe, 3 delta
 ///
-/// layout   width f32 | height f32 | background RGBA8 | board str8 | ringCount u8 | ring…
+/// layout   board str8 | title str8 | background RGBA8 | ringCount u8 | ring…
+///          | arrangementCount u8 | arrangement…
 ///   ring   id str8 | title str8 | kind u8 (0 plain, 1 derived, 2 countdown)
 ///          | ringFlags u8 (bit0: automatic title colour — draw the title in the frame's text colour)
-///          | cx f32 | cy f32 | r f32 | thickness f32 | capX f32 | capY f32
-///          | track RGBA8 | titleColor RGBA8 (0 when automatic) | titleText text | labelText text
+///          | r f32 | thickness f32 | track RGBA8 | titleColor RGBA8 (0 when automatic)
+///   arrangement  name str8 | width f32 | height f32 | place × ringCount (in ring order)
+///   place  cx f32 | cy f32 | capX f32 | capY f32 (the start cap, relative to the centre)
+///          | titleText text | labelText text
 ///   text   x f32 | y f32 | size f32 | align u8 (0 left, 1 center, 2 right)
+///          | width f32 (fillText's maxWidth; 0: none)
 ///
 /// frame    (flags bit0: a background section follows the header)
 ///          seq u32 (low 32 bits) | t f64 (ms since the Unix epoch)
@@ -17,9 +21,11 @@
 ///          ringCount u8 | ring…
 ///   layer  style u8 (0 leftToRight, 1 rightToLeft, 2 topToBottom, 3 bottomToTop, 4 circle, 5 angle)
 ///          | angle f32 (degrees, style 5 only) | color RGBA8 | progress f32
-///          | shape u8 (0 polygon: n u8, n × (x f32, y f32); 1 circle: cx f32 | cy f32 | r f32)
-///   point  x u16 | y u16, both in 1/16 logical unit (0…4095.9375): the tip
-///   ring   index u8 (into the layout's rings) | fields u8 | the fields present, in bit order:
+///          | shapeCount u8 | shape… (one per arrangement, in the layout's order)
+///   shape  u8 (0 polygon: n u8, n × (x f32, y f32); 1 circle: cx f32 | cy f32 | r f32)
+///          (the arrangement's coordinates; the splash's reach makes them negative and past its canvas)
+///   point  x i16 | y i16, both in 1/16 logical unit relative to the ring's centre (±2048): the tip
+///   ring   index u8 (into the newest layout's rings) | fields u8 | the fields present, in bit order:
 ///          0x01 state u8: bit0 has data, bit1 arc drawn (p > 0), bit2 cap visible,
 ///                         bit3 tip visible (shadowed), bit4 beyond one turn
 ///          0x02 p f32 | a1 f32
@@ -34,13 +40,19 @@
 ///
 /// A keyframe carries every field of every ring; a delta carries only the rings, and within
 /// them only the fields, whose encoded values changed since the previous frame, and the
-/// background (its text colour included) only when it changed. Constants of version 2: a0 = −π/2, shadow blur 2 and alpha
-/// 0.15. Stops are rebuilt as `[0,start] [o1,end] [o2,end] [o2,start] [1,start]` below one turn
-/// (conic start a0) and `[0,start] [1,end]` beyond it (conic start a1).
+/// background (its text colour included) only when it changed. Constants of version 3: a0 = −π/2,
+/// shadow blur 2 and alpha 0.15. Stops are rebuilt as `[0,start] [o1,end] [o2,end] [o2,start] [1,start]`
+/// below one turn (conic start a0) and `[0,start] [1,end]` beyond it (conic start a1).
+///
+/// Version 3 (boards shaped at runtime, in several arrangements): every position a frame carries is
+/// relative to its ring's centre, so one frame, encoded once per board and tick, serves every
+/// arrangement — the page translates to the centre its arrangement gives. Only the splash, which
+/// sweeps the whole canvas, depends on the arrangement: a layer carries one shape per arrangement.
 public enum BinaryFrame {
     public static let magic: UInt8 = 0x52
-    /// 2: the layout's ringFlags (automatic title colour) and the background's text colour.
-    public static let version: UInt8 = 2
+    /// 3: arrangements in the layout, ring-relative tip and cap, one splash shape per arrangement, text widths.
+    /// (2 added the layout's ringFlags and the background's text colour.)
+    public static let version: UInt8 = 3
 
     public enum Kind: UInt8, Sendable {
         case layout = 1
@@ -89,8 +101,9 @@ public enum BinaryFrame {
         public var state: State
         public var p: Float
         public var a1: Float
-        public var tipX: UInt16
-        public var tipY: UInt16
+        /// Relative to the ring's centre, in 1/16 logical unit.
+        public var tipX: Int16
+        public var tipY: Int16
         public var shadowDX: Int16
         public var shadowDY: Int16
         public var offsets: (UInt16, UInt16)
@@ -129,9 +142,9 @@ public enum BinaryFrame {
 
     // MARK: Quantisation
 
-    /// 1/16 logical unit, clamped to what a u16 holds.
-    static func point(_ value: Double) -> UInt16 {
-        UInt16(clamping: Int((value * 16).rounded()).clamped(0, 65_535))
+    /// 1/16 logical unit, clamped to an i16 (±2048 units around a ring's centre).
+    static func point(_ value: Double) -> Int16 {
+        Int16(clamping: Int((value * 16).rounded()).clamped(-32_768, 32_767))
     }
 
     /// 1/256 logical unit, clamped to an i16.

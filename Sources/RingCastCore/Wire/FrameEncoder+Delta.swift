@@ -2,7 +2,9 @@ extension FrameEncoder {
     /// A JSON frame message: a keyframe (`"keyframe":true`, every ring) when `previous` is nil,
     /// else a delta with only the rings whose values changed since `previous`. The background is
     /// always included: it is small, and it carries the splash layers that change while they play.
+    /// A `previous` with other rings (the board was reshaped) gives a keyframe, as in binary.
     public static func json(_ frame: Frame, previous: Frame?) -> [UInt8] {
+        let previous = previous.flatMap { frame.hasTheRings(of: $0) ? $0 : nil }
         var message = frame
         if let previous {
             message.rings = frame.rings.enumerated().compactMap { index, ring in
@@ -24,5 +26,13 @@ extension FrameEncoder {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(keyframe, forKey: .keyframe)
         }
+    }
+}
+
+extension Frame {
+    /// The same rings in the same order as `other`: only then can a delta from `other` be applied by
+    /// a viewer that holds the layout both frames were composed for.
+    func hasTheRings(of other: Frame) -> Bool {
+        rings.count == other.rings.count && zip(rings, other.rings).allSatisfy { $0.id == $1.id }
     }
 }

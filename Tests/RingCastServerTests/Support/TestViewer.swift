@@ -141,18 +141,29 @@ struct TestLayout: Decodable, Equatable {
         var id: String
         var title: String
         var kind: String
-        var cx: Double
-        var cy: Double
         var r: Double
         var thickness: Double
         var track: String
     }
 
+    struct Arrangement: Decodable, Equatable {
+        struct Placement: Decodable, Equatable {
+            var id: String
+            var cx: Double
+            var cy: Double
+        }
+
+        var name: String
+        var width: Double
+        var height: Double
+        var rings: [Placement]
+    }
+
     var type: String
     var board: String
-    var width: Double
-    var height: Double
+    var title: String
     var rings: [Ring]
+    var arrangements: [Arrangement]
 }
 
 /// The parts of a JSON frame the tests look at.

@@ -1,0 +1,28 @@
+// The board index reads GET api/v1/boards in its current and its coming shape. Run: node --test Tests/web/
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { boardEntries } from "../../web/boards.js";
+
+test("rings listed as ids count as rings, and the title falls back to the name", () => {
+  const body = { boards: [{ name: "main", width: 1280, height: 720, rings: ["move", "stand"], viewers: 0 }] };
+  assert.deepEqual(boardEntries(body), [{ name: "main", title: "main", rings: 2 }]);
+});
+
+test("rings listed as objects count the same, with the board's title", () => {
+  const body = {
+    boards: [
+      { name: "ci", title: "CI builds", rings: [{ id: "task1", title: "Build", kind: "plain" }, { id: "task2", title: "Test", kind: "plain" }, { id: "overall", title: "Overall", kind: "derived" }] },
+      { name: "lobby", title: "Lobby", rings: [] },
+    ],
+  };
+  assert.deepEqual(boardEntries(body), [
+    { name: "ci", title: "CI builds", rings: 3 },
+    { name: "lobby", title: "Lobby", rings: 0 },
+  ]);
+});
+
+test("an answer of another shape lists nothing instead of throwing", () => {
+  assert.deepEqual(boardEntries(null), []);
+  assert.deepEqual(boardEntries({ boards: "x" }), []);
+  assert.deepEqual(boardEntries({ boards: [{ title: "no name" }, 7] }), []);
+});

@@ -71,7 +71,7 @@ final class Application: TransportDelegate {
     // MARK: - Reload
 
     /// Runs `requested` from now on without closing anyone, except the viewers of a board it
-    /// removes (4404) or whose layout it changes (1012, so the page reconnects to the new layout);
+    /// removes (4404); viewers of a board whose layout it changes get the new layout in-band;
     /// restart-only settings are logged and kept. `stored` holds the store's records, for boards
     /// it adds. Returns false, having changed nothing, when the boards cannot take it.
     func reload(_ requested: RingCastConfiguration, stored: [StoredRecord]) -> Bool {
@@ -92,7 +92,6 @@ final class Application: TransportDelegate {
         }
         broadcaster?.boardsChanged(changes)
         broadcaster?.closeViewers(of: changes.removed, code: 4404, reason: "board removed")
-        broadcaster?.closeViewers(of: changes.changed, code: 1012, reason: "service restart: the board's layout changed")
         for board in changes.removed {
             metrics.setViewers(0, board: board.name)
         }

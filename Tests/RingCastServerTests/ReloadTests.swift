@@ -248,7 +248,7 @@ struct ReloadTests {
         #expect(snapshot[ring: "move"]?.target == 0.4)
     }
 
-    @Test func reload_changedBoard_continuesFromItsState_andItsViewersReconnectToTheNewLayout() async throws {
+    @Test func reload_changedBoard_continuesFromItsState_andItsViewersGetTheNewLayoutInBand() async throws {
         let server = try TestServer()
         defer { server.shutdown() }
         #expect(try server.http.send("PUT", Self.move, body: #"{"progress":0.3,"animation":"none"}"#).status == 200)
@@ -259,25 +259,26 @@ struct ReloadTests {
             let index = configuration.boards[0].rings.firstIndex { $0.id == "move" }!
             configuration.boards[0].rings[index].r = 230
         }
-        // A raw client reads the close code: libwebsockets' own client answers 1012 with 1002.
-        let port = server.port
-        let code = try await onOwnThread { [server] () throws -> Int? in
-            let viewer = try RawWebSocket(port: port)
-            server.server.reload(changed)
-            return try viewer.readCloseCode()
-        }
-        #expect(code == 1012)
-
         let client = try WebSocketClient()
         defer { client.shutdown() }
-        let again = TestViewer(client: client, port: server.port)
-        let messages = try await again.waitUntil("the new layout and keyframe") { $0.count >= 2 }
+        let watching = TestViewer(client: client, port: server.port)
+        try await watching.waitUntil("the greeting") { $0.count >= 2 }
+        server.server.reload(changed)
+        // The viewer stays connected and gets the new layout, then a keyframe.
+        let received = try await watching.waitUntil("the new layout in-band and a frame after it") { messages in
+            guard let index = messages.lastIndex(where: { if case .layout = $0 { true } else { false } }) else { return false }
+            return index >= 2 && messages.count > index + 1
+        }
+        #expect(watching.closeCode == nil)
+        let index = try #require(received.lastIndex { if case .layout = $0 { true } else { false } })
+        let messages = Array(received[index...])
         guard case .layout(let layout, _) = messages[0] else {
-            Issue.record("the first message is not a layout: \(messages[0])")
+            Issue.record("no layout: \(messages[0])")
             return
         }
         #expect(layout.rings.first { $0.id == "move" }?.r == 230)
         #expect(!layout.rings.contains { $0.id == "stand" })
+        #expect(messages[1].frame?.keyframe == true)
         #expect(messages[1].frame?[ring: "move"]?.p == 0.3)
         let snapshot = try server.http.get("/api/v1/boards/main").decode(TestSnapshot.self)
         #expect(snapshot[ring: "move"]?.target == 0.3)

@@ -100,8 +100,9 @@ final class Broadcaster: BoardObserver {
     }
 
     /// A reload changed the boards: a stream for each added one, none for each removed one, and a
-    /// new stream (with the new layout) for each changed one, whose next frame reaches every
-    /// viewer as a keyframe. Closing the viewers of removed and changed boards is the caller's.
+    /// new stream (with the new layout) for each changed one, whose viewers get the new layout and
+    /// then a keyframe, as after a structure change through the API. Closing the viewers of
+    /// removed boards is the caller's.
     func boardsChanged(_ changes: BoardChanges) {
         let removed = Set(changes.removed.map(\.name))
         streams.removeAll { removed.contains($0.name) }
@@ -113,6 +114,7 @@ final class Broadcaster: BoardObserver {
             guard let index = streams.firstIndex(where: { $0.name == board.name }) else { continue }
             // Frames only go forward on a channel, whichever stream publishes them.
             stream.lastPublished = streams[index].lastPublished
+            stream.unpublishedLayout = Set(StreamKey.Motion.allCases)
             streams[index] = stream
         }
         streamsByName = Dictionary(uniqueKeysWithValues: streams.map { ($0.name, $0) })

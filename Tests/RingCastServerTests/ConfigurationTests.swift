@@ -68,6 +68,22 @@ struct ConfigurationTests {
         #expect(configuration.boards.last?.rings.count == 7)
     }
 
+    @Test func overlappingHandPlacedRings_stopTheStartNamingBoth() throws {
+        let original = try String(contentsOf: Self.shipped, encoding: .utf8)
+        let edited = original.replacingOccurrences(of: #""cx": 880, "cy": 200"#, with: #""cx": 760, "cy": 200"#)
+        #expect(edited != original)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try edited.write(to: file, atomically: true, encoding: .utf8)
+        do {
+            _ = try RingCastConfiguration.load(file: file.path, environment: [:])
+            Issue.record("overlapping rings were accepted")
+        } catch {
+            #expect(error.key == "boards[0]", "\(error)")
+            #expect(error.message.contains(#""task1""#) && error.message.contains(#""task2""#), "\(error)")
+        }
+    }
+
     @Test func environmentOverridesTheFile() throws {
         let configuration = try RingCastConfiguration.load(
             file: Self.shipped.path,

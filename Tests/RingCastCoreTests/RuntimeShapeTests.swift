@@ -88,3 +88,17 @@ struct RuntimeShapeTests {
         #expect(throws: APIError.self) { try spec.adding(RingDefinition(id: "c"), maximumRings: 3) }
     }
 }
+
+@Suite("Binary strings")
+struct BinaryStringTests {
+    @Test func aTitleOverTheByteLimit_isCutBeforeAWholeCharacter() throws {
+        var spec = Fixtures.board
+        spec.title = String(repeating: "😀", count: 100)  // 400 bytes of UTF-8
+        let bytes = BinaryFrame.encode(FrameComposer.layout(of: spec))
+        guard case .layout(let layout) = try BinaryFrame.decode(bytes) else {
+            Issue.record("not a layout")
+            return
+        }
+        #expect(layout.title == String(repeating: "😀", count: 63), "252 bytes: 63 whole characters, no half of one")
+    }
+}

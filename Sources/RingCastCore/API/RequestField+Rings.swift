@@ -102,7 +102,8 @@ extension Limits {
 
     /// 422 `invalid_value` unless the text has 1–32 characters and no control characters.
     static func check(labelText text: String, field: String?) throws(APIError) {
-        guard !text.isEmpty, text.count <= LabelFormat.maximumTextLength,
+        // Bytes too: the binary format carries a label in at most 255 bytes (long emoji sequences).
+        guard !text.isEmpty, text.count <= LabelFormat.maximumTextLength, text.utf8.count <= 255,
             !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             throw .invalidValue(
@@ -114,7 +115,7 @@ extension Limits {
 
     /// 422 `invalid_value` unless the title has 1–64 characters and no control characters.
     static func check(title: String, field: String?) throws(APIError) {
-        guard !title.isEmpty, title.count <= maximumTitleLength,
+        guard !title.isEmpty, title.count <= maximumTitleLength, title.utf8.count <= 255,
             !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             throw .invalidValue(

@@ -27,7 +27,17 @@ struct BinaryWriter {
     mutating func bytes(_ values: [UInt8]) { bytes.append(contentsOf: values) }
 
     /// Length-prefixed UTF-8, cut to 255 bytes.
-    mutating func str8(_ text: String) { str8(Array(text.utf8.prefix(255))) }
+    /// At most 255 bytes of `text`'s UTF-8, cut before a scalar that would not fit whole, so the
+    /// page never decodes half a character.
+    mutating func str8(_ text: String) {
+        var length = 0
+        for scalar in text.unicodeScalars {
+            let size = UTF8.width(scalar)
+            guard length + size <= 255 else { break }
+            length += size
+        }
+        str8(Array(text.utf8.prefix(length)))
+    }
 
     mutating func str8(_ utf8: [UInt8]) {
         let cut = utf8.prefix(255)

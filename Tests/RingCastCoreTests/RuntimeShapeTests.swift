@@ -6,16 +6,17 @@ import Testing
 /// Label formats, values out of a maximum, no data again, and structure changes on the tick grid (DESIGN §11).
 @Suite("Runtime shapes")
 struct RuntimeShapeTests {
-    @Test(arguments: [
-        (0.6, LabelFormat.fraction, 20.0, "12/20"),
-        (0.625, .fraction, 20, "12/20"),  // 12.5 rounds half to even
-        (0.675, .fraction, 20, "14/20"),  // 13.5 → 14
-        (0.5, .fraction, 2.5, "1/2.5"),  // 1.25 → 1
-        (1.0, .fraction, 12_000, "12,000/12,000"),
-        (0.6, .value, 20, "12"),
-        (0.73, .percent, 100, "73%"),
-        (0.1, .text("Deploying"), 100, "Deploying"),
-    ] as [(Double, LabelFormat, Double, String)])
+    @Test(
+        arguments: [
+            (0.6, LabelFormat.fraction, 20.0, "12/20"),
+            (0.625, .fraction, 20, "12/20"),  // 12.5 rounds half to even
+            (0.675, .fraction, 20, "14/20"),  // 13.5 → 14
+            (0.5, .fraction, 2.5, "1/2.5"),  // 1.25 → 1
+            (1.0, .fraction, 12_000, "12,000/12,000"),
+            (0.6, .value, 20, "12"),
+            (0.73, .percent, 100, "73%"),
+            (0.1, .text("Deploying"), 100, "Deploying"),
+        ] as [(Double, LabelFormat, Double, String)])
     func labels_showTheDisplayedValueInTheirFormat(progress: Double, format: LabelFormat, maximum: Double, expected: String) {
         #expect(ValueLabel.string(for: progress, format: format, maximum: maximum) == expected)
     }
@@ -28,7 +29,8 @@ struct RuntimeShapeTests {
     @Test func aFractionCountsAlongWithTheAnimation() throws {
         var board = Board(spec: Fixtures.board)
         try board.apply(
-            BoardPatch(rings: ["move": RingPatch(value: 12, maximum: 20, label: .fraction)], animation: .timing(.linear, duration: 1)),
+            BoardPatch(
+                rings: ["move": RingPatch(value: 12, maximum: 20, label: .fraction)], animation: .timing(.linear, duration: 1)),
             at: 0)
         let labels = stride(from: 0.0, through: 1.0, by: 1.0 / 60).map { board.label(ofRing: "move", at: $0) }
         #expect(labels.first == "0/20")
@@ -51,7 +53,8 @@ struct RuntimeShapeTests {
     @Test func aRestructureOnTheGrid_keepsTheValuesOfRingsThatStay_andIsStoredAndRestored() throws {
         var animator = Animator(spec: Fixtures.board, fps: 60, tick: 1000)
         try animator.accept(.patch(BoardPatch(rings: ["move": RingPatch(progress: 0.4)], animation: Animation.none)), at: 1001)
-        let definition = BoardDefinition(rings: .explicit([RingDefinition(id: "move"), RingDefinition(id: "deploy")], groups: []))
+        let definition = BoardDefinition(
+            rings: .explicit([RingDefinition(id: "move"), RingDefinition(id: "deploy")], groups: []))
         let spec = try definition.spec(named: "main", maximumRings: 24)
         let start = try animator.accept(.restructure(spec), at: 1010)
         #expect(animator.frame(at: start - 1).rings.count == Fixtures.board.rings.count, "the old structure until its tick")

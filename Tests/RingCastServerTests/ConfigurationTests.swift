@@ -52,12 +52,12 @@ struct ConfigurationTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
         try #"""
-            {"boards": [
-              {"name": "ci", "title": "CI", "rings": [{"id": "build"}, {"id": "tests", "label": "fraction", "max": 20},
-                {"id": "all", "kind": "derived", "sources": ["build", "tests"]}], "groups": [["build", "tests"]]},
-              {"name": "wall", "template": "tasks", "count": 6}
-            ]}
-            """#.write(to: file, atomically: true, encoding: .utf8)
+        {"boards": [
+          {"name": "ci", "title": "CI", "rings": [{"id": "build"}, {"id": "tests", "label": "fraction", "max": 20},
+            {"id": "all", "kind": "derived", "sources": ["build", "tests"]}], "groups": [["build", "tests"]]},
+          {"name": "wall", "template": "tasks", "count": 6}
+        ]}
+        """#.write(to: file, atomically: true, encoding: .utf8)
         let configuration = try RingCastConfiguration.load(file: file.path, environment: [:])
         let ci = try #require(configuration.boards.first)
         #expect(ci.title == "CI")

@@ -44,19 +44,20 @@ struct RuntimeBoardTests {
         try api.get("/api/v1/boards").decode(List.self).boards.map(\.name)
     }
 
-    @Test(arguments: [
-        (#"{"template":"activity"}"#, ["move:plain", "exercise:plain", "stand:plain"]),
-        (#"{"template":"tasks","count":3}"#, ["task1:plain", "task2:plain", "task3:plain", "overall:derived"]),
-        (#"{"template":"countdown"}"#, ["countdown:countdown"]),
-        (#"{"template":"single"}"#, ["progress:plain"]),
-        (
-            #"{"template":"main"}"#,
-            [
-                "move:plain", "exercise:plain", "stand:plain", "task1:plain", "task2:plain", "task3:plain", "task4:plain",
-                "overall:derived", "countdown:countdown",
-            ]
-        ),
-    ] as [(String, [String])])
+    @Test(
+        arguments: [
+            (#"{"template":"activity"}"#, ["move:plain", "exercise:plain", "stand:plain"]),
+            (#"{"template":"tasks","count":3}"#, ["task1:plain", "task2:plain", "task3:plain", "overall:derived"]),
+            (#"{"template":"countdown"}"#, ["countdown:countdown"]),
+            (#"{"template":"single"}"#, ["progress:plain"]),
+            (
+                #"{"template":"main"}"#,
+                [
+                    "move:plain", "exercise:plain", "stand:plain", "task1:plain", "task2:plain", "task3:plain", "task4:plain",
+                    "overall:derived", "countdown:countdown",
+                ]
+            ),
+        ] as [(String, [String])])
     func eachTemplate_createsTheBoardItNames(body: String, rings: [String]) throws {
         let api = try TestAPI()
         let created = try api.send("PUT", "/api/v1/boards/made", body: body)

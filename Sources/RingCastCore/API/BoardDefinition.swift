@@ -153,7 +153,8 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
             guard !group.isEmpty else { throw .invalidValue("a group needs at least one ring", field: "groups.\(index)") }
             for id in group {
                 guard ids.contains(id) else {
-                    throw .invalidValue("group names \(RequestField.quoted(id)), which is not a ring of this board", field: "groups.\(index)")
+                    throw .invalidValue(
+                        "group names \(RequestField.quoted(id)), which is not a ring of this board", field: "groups.\(index)")
                 }
                 guard grouped.insert(id).inserted else {
                     throw .invalidValue("ring \(RequestField.quoted(id)) is in more than one group", field: "groups.\(index)")

@@ -62,7 +62,8 @@ extension BoardSpec {
                 let remaining = sources.filter { $0 != id }
                 guard !remaining.isEmpty else {
                     throw .conflict(
-                        "ring \"\(id)\" is the last source of derived ring \"\(ring.id)\"; delete \"\(ring.id)\" first or give it other sources")
+                        "ring \"\(id)\" is the last source of derived ring \"\(ring.id)\"; delete \"\(ring.id)\" first or give it other sources"
+                    )
                 }
                 ring.kind = .derived(sources: remaining)
             }

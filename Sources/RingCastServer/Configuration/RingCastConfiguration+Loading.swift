@@ -166,13 +166,15 @@ extension RingCastConfiguration {
             throw fail("limits.maxBoards", "expected 1…10000, got \(maxBoards)")
         }
         if !(1...255).contains(maxRingsPerBoard) {
-            throw fail("limits.maxRingsPerBoard", "expected 1…255 (the binary format counts rings in a byte), got \(maxRingsPerBoard)")
+            throw fail(
+                "limits.maxRingsPerBoard", "expected 1…255 (the binary format counts rings in a byte), got \(maxRingsPerBoard)")
         }
         if boards.count > maxBoards {
             throw fail("limits.maxBoards", "\(boards.count) boards are configured, more than \(maxBoards)")
         }
         for (index, board) in boards.enumerated() where board.rings.count > maxRingsPerBoard {
-            throw fail("boards[\(index)].rings", "\(board.rings.count) rings, more than limits.maxRingsPerBoard \(maxRingsPerBoard)")
+            throw fail(
+                "boards[\(index)].rings", "\(board.rings.count) rings, more than limits.maxRingsPerBoard \(maxRingsPerBoard)")
         }
         for (key, token) in [("token", writeToken), ("readToken", readToken)] {
             guard let token else { continue }
@@ -229,7 +231,10 @@ extension BoardSpec {
                 let known = BoardTemplate.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
                 throw fail(".template", "unknown template \"\(name)\"; the templates are \(known)")
             }
-            for (subkey, present) in [("rings", entry.rings != nil), ("groups", entry.groups != nil), ("width", entry.width != nil), ("height", entry.height != nil)] where present {
+            for (subkey, present) in [
+                ("rings", entry.rings != nil), ("groups", entry.groups != nil), ("width", entry.width != nil),
+                ("height", entry.height != nil),
+            ] where present {
                 throw fail(".\(subkey)", "a board made from a template is laid out by the server; give no \(subkey)")
             }
             if let count = entry.count {
@@ -241,7 +246,9 @@ extension BoardSpec {
             return
         }
         if entry.count != nil { throw fail(".count", "count goes with \"template\": \"tasks\"") }
-        guard let entries = entry.rings, !entries.isEmpty else { throw fail(".rings", "a board needs at least one ring, or a template") }
+        guard let entries = entry.rings, !entries.isEmpty else {
+            throw fail(".rings", "a board needs at least one ring, or a template")
+        }
         let placed = entries.filter(\.isPlaced).count
         guard placed == 0 || placed == entries.count else {
             let index = entries.firstIndex { !$0.isPlaced } ?? 0
@@ -251,13 +258,17 @@ extension BoardSpec {
         }
         let handPlaced = placed > 0
         if handPlaced {
-            guard let width = entry.width, let height = entry.height, width > 0, height > 0, width.isFinite, height.isFinite else {
+            guard let width = entry.width, let height = entry.height, width > 0, height > 0, width.isFinite, height.isFinite
+            else {
                 throw fail(".width", "a hand-placed board needs a positive width and height")
             }
-            if entry.groups != nil { throw fail(".groups", "groups are for boards the server lays out; a hand-placed board places its rings itself") }
+            if entry.groups != nil {
+                throw fail(".groups", "groups are for boards the server lays out; a hand-placed board places its rings itself")
+            }
         } else {
             for (subkey, present) in [("width", entry.width != nil), ("height", entry.height != nil)] where present {
-                throw fail(".\(subkey)", "the server lays out a board whose rings give no cx, cy, r, thickness; give no \(subkey)")
+                throw fail(
+                    ".\(subkey)", "the server lays out a board whose rings give no cx, cy, r, thickness; give no \(subkey)")
             }
         }
         var rings: [RingSpec] = []
@@ -313,7 +324,8 @@ extension RingSpec {
         let r = entry.r ?? 1
         let thickness = entry.thickness ?? 1
         if entry.isPlaced {
-            for (name, value) in [("cx", entry.cx), ("cy", entry.cy), ("r", entry.r), ("thickness", entry.thickness)] where value == nil {
+            for (name, value) in [("cx", entry.cx), ("cy", entry.cy), ("r", entry.r), ("thickness", entry.thickness)]
+            where value == nil {
                 throw fail("." + name, "a hand-placed ring needs cx, cy, r and thickness")
             }
             for (name, value) in [("cx", cx), ("cy", cy)] where !value.isFinite {

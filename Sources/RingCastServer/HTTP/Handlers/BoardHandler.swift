@@ -56,9 +56,11 @@ final class BoardHandler {
         case .createdRing(let id):
             let snapshot = board.animator.snapshot(at: board.now(clock.currentTick()))
             guard let ring = snapshot.rings.first(where: { $0.id == id }) else { return self.snapshot(of: board) }
-            var response = HTTPResponse.json(ring, headers: [
-                (name: "ETag", value: board.etag), (name: "Location", value: "/api/v1/boards/\(board.name)/rings/\(id)"),
-            ])
+            var response = HTTPResponse.json(
+                ring,
+                headers: [
+                    (name: "ETag", value: board.etag), (name: "Location", value: "/api/v1/boards/\(board.name)/rings/\(id)"),
+                ])
             response.status = 201
             return response
         }

@@ -13,10 +13,14 @@ struct BoardReading: Decodable {
         /// What the current frame shows; nil before any data.
         var progress: Double?
         var animating: Bool
+        /// The label as the server shows it at that instant (`73%`, `12/20`, fixed text); absent from
+        /// servers before runtime boards.
+        var text: String?
 
-        /// The text the dashboard draws in the ring (docs/ANIMATION.md): the progress as a percentage, or
-        /// for the countdown ring the whole seconds left of the board's `countdown`.
+        /// The text the dashboard draws in the ring (docs/ANIMATION.md): the server's, else the progress
+        /// as a percentage, or for the countdown ring the whole seconds left of the board's `countdown`.
         func label(countdown: Countdown?) -> String {
+            if let text { return text }
             guard kind == "countdown" else { return PercentLabel.string(for: progress) }
             guard let countdown else { return PercentLabel.string(for: nil) }
             // The server's rule, fed the seconds elapsed: Countdown.label rounds the rest up.

@@ -116,5 +116,20 @@ struct RuntimeBoardLiveTests {
         #expect(!after.text.contains(#""id":"task3""#))
         // Created again, the configured name works like any other.
         #expect(try http.send("PUT", "/api/v1/boards/main", body: #"{"template":"main"}"#).status == 201)
+
+        // With every board deleted the server still starts, and says there is none.
+        #expect(try http.send("DELETE", "/api/v1/boards/main", body: "").status == 204)
+        #expect(try http.send("DELETE", "/api/v1/boards/ci", body: "").status == 204)
+        server.signal(SIGKILL)
+        _ = try await server.waitForExit()
+        (server, http) = try await serve()
+        #expect(try http.get("/api/v1/boards").text == #"{"boards":[]}"#)
+        #expect(try http.get("/readyz").status == 200)
+        do {
+            _ = try RawWebSocket(port: http.port, path: "/ws?format=json")
+            Issue.record("a viewer naming no board was upgraded with no board to show")
+        } catch {
+            #expect("\(error)".contains("404"), "\(error)")
+        }
     }
 }

@@ -14,7 +14,9 @@ struct ViewerGate {
     let origins: OriginPolicy
     let tokens: TokenPolicy
     let maxViewers: Int
-    let defaultBoard: String
+    /// Where viewers who name no board go: the first board served at the time (boards come and go
+    /// through the API); `main` when there is none, which then answers 404.
+    private let boards: Boards
     let logger: Logger
 
     /// The gate for `configuration`'s origins, tokens and viewer limit; viewers who name no board
@@ -23,7 +25,7 @@ struct ViewerGate {
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
         tokens = TokenPolicy(writeToken: configuration.writeToken, readToken: configuration.readToken)
         maxViewers = configuration.maxViewers
-        defaultBoard = boards.all[0].name
+        self.boards = boards
         self.logger = logger
     }
 
@@ -79,7 +81,7 @@ struct ViewerGate {
 
     /// The stream the upgrade's query asks for; 400 for an unknown format or motion.
     func streamKey(of request: HTTPRequest) throws(APIError) -> StreamKey {
-        let board = request.query["board"] ?? defaultBoard
+        let board = request.query["board"] ?? boards.all.first?.name ?? "main"
         let formatName = request.query["format"] ?? WireFormat.json.rawValue
         guard let format = WireFormat(rawValue: formatName) else {
             throw .malformed("unknown format \"\(formatName)\"; expected json or binary", field: "format")

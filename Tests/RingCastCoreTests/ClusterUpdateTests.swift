@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import RingCastCore
+
+/// The foundation of cluster mode (DESIGN §10): updates that travel as `ClusterUpdate` bytes, applied at their
+/// start ticks, give every node the same frames, byte for byte — also a node that joins late from a snapshot.
+@Suite("Cluster updates")
+struct ClusterUpdateTests {
+    /// The writes of a busy minute on one board: curves, a spring retargeting a running curve, a splash, a
+    /// countdown, a fraction label, a ring added, a ring deleted.
+    static func writes(board spec: BoardSpec) throws -> [(tick: Int64, change: ClusterUpdate.Change)] {
+        let added = try spec.adding(RingDefinition(id: "deploy", title: "Deploy"), maximumRings: 24)
+        let removed = try added.removing(ring: "task4")
+        func body(_ text: String) -> [UInt8] { Array(text.utf8) }
+        return [
+            (1003, .patch(body: body(#"{"rings":{"move":0.8,"exercise":{"progress":0.6,"animation":"bouncy"}}}"#))),
+            (1020, .ring("move", body: body(#"{"progress":0.3,"animation":{"spring":{"response":0.4,"dampingFraction":0.5}}}"#))),
+            (1025, .background(body: body(##"{"color":"#4533c9","transition":"circle","duration":0.5}"##))),
+            (1031, .startCountdown(seconds: 2)),
+            (1040, .ring("task1", body: body(#"{"value":12,"max":20,"label":"fraction","animation":"linear"}"#))),
+            (1052, .restructure(added)),
+            (1060, .ring("deploy", body: body(##"{"progress":1.2,"colors":["#2ecc71","#27ae60"]}"##))),
+            (1075, .restructure(removed)),
+            (1090, .cancelCountdown),
+        ]
+    }
+
+    /// One node: an animator that accepts updates and composes grid frames, encoded as viewers get them.
+    struct Node {
+        var animator: Animator
+        var sent: [Int64: [UInt8]] = [:]
+
+        mutating func accept(_ update: ClusterUpdate) throws {
+            try animator.accept(try update.change.decoded(), at: update.startTick)
+        }
+
+        mutating func compose(through tick: Int64, from first: Int64) {
+            for k in first...tick {
+                let (frame, base) = animator.frames(at: k)
+                sent[k] = BinaryFrame.encode(frame, previous: base) + FrameEncoder.json(frame, previous: base)
+            }
+        }
+    }
+
+    @Test func updatesThatTravelAsBytes_giveEveryNodeTheSameFrames_andTheSameDigests() throws {
+        var accepting = Node(animator: Animator(spec: Fixtures.board, fps: 60, tick: 1000))
+        var other = Node(animator: Animator(spec: Fixtures.board, fps: 60, tick: 1000))
+        var late: Node?
+        var stream: [Data] = []
+        var revision: Int64 = 0
+        for (tick, change) in try Self.writes(board: Fixtures.board) {
+            // The accepting node checks and queues the change, then sends what it stored.
+            try accepting.animator.accept(try change.decoded(), at: tick)
+            let update = ClusterUpdate(
+                board: "main", baseRevision: revision, revision: revision + 1, startTick: tick, change: change,
+                digest: ClusterUpdate.digest(of: accepting.animator.state))
+            revision += 1
+            stream.append(try JSONEncoder().encode(update))
+            // Another node decodes the bytes and applies them at the same tick.
+            let received = try JSONDecoder().decode(ClusterUpdate.self, from: stream.last!)
+            #expect(received == update)
+            try other.accept(received)
+            #expect(ClusterUpdate.digest(of: other.animator.state) == update.digest, "digest after revision \(revision)")
+            if tick == 1040 {
+                // A node joining now reads the snapshot of this revision, then follows the stream.
+                late = Node(animator: try Animator(spec: Fixtures.board, fps: 60, state: accepting.animator.state))
+            } else if var joined = late {
+                try joined.accept(received)
+                late = joined
+            }
+        }
+        accepting.compose(through: 1300, from: 1001)
+        other.compose(through: 1300, from: 1001)
+        var joined = try #require(late)
+        joined.compose(through: 1300, from: 1041)
+        for tick in Int64(1001)...1300 {
+            #expect(other.sent[tick] == accepting.sent[tick], "tick \(tick)")
+            if tick > 1040 { #expect(joined.sent[tick] == accepting.sent[tick], "late node, tick \(tick)") }
+        }
+        #expect(Set(accepting.sent.values).count > 150, "the minute moves: most frames differ from each other")
+        let rings = accepting.animator.frames(at: 1300).frame.rings.map(\.id)
+        #expect(rings.contains("deploy") && !rings.contains("task4"), "ends with a ring added and one deleted")
+    }
+
+    @Test func aBodyNoNodeWouldAccept_isRefusedWhenDecoded() {
+        #expect(throws: APIError.self) { try ClusterUpdate.Change.patch(body: Array(#"{"rings":{"move":"x"}}"#.utf8)).decoded() }
+    }
+
+    @Test func theDigestChangesWithTheState_andIsSixteenHexDigits() throws {
+        var animator = Animator(spec: Fixtures.board, fps: 60, tick: 1000)
+        let before = ClusterUpdate.digest(of: animator.state)
+        try animator.accept(.patch(BoardPatch(rings: ["move": RingPatch(progress: 0.5)])), at: 1001)
+        let after = ClusterUpdate.digest(of: animator.state)
+        #expect(before != after)
+        #expect(after.count == 16 && after.allSatisfy(\.isHexDigit))
+    }
+}

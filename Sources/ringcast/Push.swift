@@ -40,8 +40,8 @@ struct Push: ParsableCommand {
     @Argument(help: "Ring id, e.g. move.")
     var ring: String
 
-    @Argument(help: "Progress, 0 to 10 (1 = 100 %); with --max, a value from 0 (12 of 20).")
-    var value: Double
+    @Argument(help: "Progress, 0 to 10 (1 = 100 %); with --max, a value from 0 (12 of 20); `none`: back to no data.")
+    var value: String
 
     @Option(help: "The value that is 100 %, (0, 1e9]: VALUE is then sent as a value, not a progress.")
     var max: Double?
@@ -83,12 +83,29 @@ struct Push: ParsableCommand {
         // usage error followed by ArgumentParser's usage text.
         let request = try request()
         _ = try server.connection().send(request)
-        if let max {
-            let of = "\(PushAnimation.describe(value))/\(PushAnimation.describe(max))"
-            print("\(board)/\(ring) → \(of) (\(PercentLabel.string(for: value / max)))")
-        } else {
-            print("\(board)/\(ring) → \(PercentLabel.string(for: value))")
+        var shown: String
+        switch try number() {
+        case nil:
+            shown = "no data"
+        case let value? where max != nil:
+            let max = max ?? 1
+            shown = "\(PushAnimation.describe(value))/\(PushAnimation.describe(max)) (\(PercentLabel.string(for: value / max)))"
+        case let value?:
+            shown = PercentLabel.string(for: value)
         }
+        if let label, let format = try? LabelFormat(argument: label), case .text(let text) = format {
+            shown += ", label \"\(text)\""
+        }
+        print("\(board)/\(ring) → \(shown)")
+    }
+
+    /// VALUE as a number; nil for `none` (no data).
+    func number() throws(CommandFailure) -> Double? {
+        if value == "none" { return nil }
+        guard let number = Double(value) else {
+            throw CommandFailure("VALUE must be a number, or none for no data, got \"\(value)\"")
+        }
+        return number
     }
 
     /// `PUT /api/v1/boards/BOARD/rings/RING` with `requestBody()`.
@@ -99,6 +116,12 @@ struct Push: ParsableCommand {
     /// `{"progress":P,…}`, or `{"value":V,"max":M,…}` with --max, from the arguments, each checked.
     func requestBody() throws(CommandFailure) -> PushBody {
         try RingDefinition.check(max: max)
+        guard let value = try number() else {
+            try RingDefinition.check(title: title)
+            return PushBody(
+                clear: true, max: max,
+                label: try label.map { text throws(CommandFailure) in try LabelFormat(argument: text) }, title: title)
+        }
         if max != nil {
             // The server divides by the maximum and checks the progress that gives.
             guard value.isFinite, value >= 0 else {
@@ -129,8 +152,11 @@ struct Push: ParsableCommand {
     }
 }
 
-/// The body of `PUT /rings/{ring}`: a progress, or a value and its maximum; what is nil is left out.
+/// The body of `PUT /rings/{ring}`: a progress, or a value and its maximum, or `"progress":null` (no
+/// data); what is nil is left out.
 struct PushBody: Encodable {
+    /// Sends `"progress":null`: the ring goes back to no data.
+    var clear = false
     var progress: Double?
     var value: Double?
     var max: Double?
@@ -139,4 +165,26 @@ struct PushBody: Encodable {
     var label: LabelFormat?
     var title: String?
     var animation: PushAnimation?
+}
+
+extension PushBody {
+    private enum CodingKeys: String, CodingKey {
+        case progress, value, max, colors, labelColor, label, title, animation
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if clear {
+            try container.encodeNil(forKey: .progress)
+        } else {
+            try container.encodeIfPresent(progress, forKey: .progress)
+        }
+        try container.encodeIfPresent(value, forKey: .value)
+        try container.encodeIfPresent(max, forKey: .max)
+        try container.encodeIfPresent(colors, forKey: .colors)
+        try container.encodeIfPresent(labelColor, forKey: .labelColor)
+        try container.encodeIfPresent(label, forKey: .label)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(animation, forKey: .animation)
+    }
 }

@@ -148,11 +148,19 @@ struct RequestTests {
         #expect(text.bodyText == #"{"label":{"text":"live"},"progress":1}"#)
     }
 
+    @Test func push_none_setsTheRingBackToNoData() throws {
+        let request = try Push.parse(["ci", "tests", "none"]).request()
+        #expect(request.bodyText == #"{"progress":null}"#)
+        let renamed = try Push.parse(["ci", "tests", "none", "--title", "Tests"]).request()
+        #expect(renamed.bodyText == #"{"progress":null,"title":"Tests"}"#)
+    }
+
     @Test(arguments: [
         (["ci", "tests", "12", "--max=-1"], "--max must be more than 0 and at most 1000000000, got -1"),
         (["ci", "tests", "--max", "20", "--", "-2"], "value must be a number from 0 with --max, got -2"),
         (["ci", "tests", "12"], "value must be between 0 and 10 (1 = 100 %), got 12"),
         (["ci", "tests", "0.5", "--label", "text"], #"unknown --label "text"; use percent, fraction, value or text:TEXT"#),
+        (["ci", "tests", "lots"], #"VALUE must be a number, or none for no data, got "lots""#),
     ])
     func push_refusesWhatTheAPIWouldRefuse(arguments: [String], message: String) throws {
         let command = try Push.parse(arguments)

@@ -32,7 +32,8 @@ struct ClusterUpdateTests {
         var sent: [Int64: [UInt8]] = [:]
 
         mutating func accept(_ update: ClusterUpdate) throws {
-            try animator.accept(try update.change.decoded(), at: update.startTick)
+            let outcome = try animator.accept(try update.change.decoded(), exactlyAt: update.startTick)
+            #expect(outcome == .accepted, "revision \(update.revision)")
         }
 
         mutating func compose(through tick: Int64, from first: Int64) {
@@ -81,6 +82,19 @@ struct ClusterUpdateTests {
         #expect(Set(accepting.sent.values).count > 150, "the minute moves: most frames differ from each other")
         let rings = accepting.animator.frames(at: 1300).frame.rings.map(\.id)
         #expect(rings.contains("deploy") && !rings.contains("task4"), "ends with a ring added and one deleted")
+    }
+
+    @Test func anUpdateForATickAlreadyComposed_isLate_andChangesNothing() throws {
+        var animator = Animator(spec: Fixtures.board, fps: 60, tick: 1000)
+        _ = animator.frames(at: 1010)
+        let before = animator.state
+        let change = Animator.Change.patch(BoardPatch(rings: ["move": RingPatch(progress: 0.5)]))
+        #expect(try animator.accept(change, exactlyAt: 1010) == .late(appliedThrough: 1010))
+        #expect(animator.state == before)
+        #expect(try animator.accept(change, exactlyAt: 1011) == .accepted)
+        #expect(try animator.accept(change, exactlyAt: 1011) == .accepted, "two updates may start at one tick")
+        #expect(try animator.accept(change, exactlyAt: 1020) == .accepted)
+        #expect(try animator.accept(change, exactlyAt: 1015) == .late(appliedThrough: 1018), "never before a queued one")
     }
 
     @Test func aBodyNoNodeWouldAccept_isRefusedWhenDecoded() {

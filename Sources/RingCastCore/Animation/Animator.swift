@@ -93,6 +93,29 @@ public struct Animator: Sendable {
         return start
     }
 
+    /// How a change that must start at one exact tick fared (`accept(_:exactlyAt:)`).
+    public enum ExactAcceptance: Sendable, Equatable {
+        case accepted
+        /// The tick is one this animator has already applied or composed: starting the change later
+        /// would make other frames than every other node's, so it is refused and the caller reloads
+        /// the board's state (cluster mode's late update, DESIGN §10).
+        case late(appliedThrough: Int64)
+    }
+
+    /// Queues `change` to start at exactly `tick`, as a change accepted by another node is: never moved to a
+    /// later tick. Throws what the board's checks throw; returns `.late` without changing anything when frames
+    /// from `tick` on may already have been composed or when a change queued for a later tick is pending
+    /// (changes start in the order they were accepted).
+    public mutating func accept(_ change: Change, exactlyAt tick: Int64) throws(APIError) -> ExactAcceptance {
+        let applied = max(appliedThrough, lastFrames?.tick ?? .min)
+        guard tick > applied, tick >= (pending.last?.tick ?? tick) else {
+            return .late(appliedThrough: applied)
+        }
+        let start = try accept(change, at: tick)
+        precondition(start == tick, "an exact change starts at its own tick")
+        return .accepted
+    }
+
     /// The animator with every accepted change applied at its start tick: what the board will be.
     private var projection: Animator {
         var copy = self

@@ -62,9 +62,13 @@ final class SharedListeningSocket {
         return withUnsafePointer(to: &storage) { pointer -> Int? in
             switch Int32(pointer.pointee.ss_family) {
             case AF_INET:
-                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                    Int(UInt16(bigEndian: $0.pointee.sin_port))
+                }
             case AF_INET6:
-                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    Int(UInt16(bigEndian: $0.pointee.sin6_port))
+                }
             default:
                 return nil
             }

@@ -28,8 +28,10 @@ public final class WebServer: @unchecked Sendable {
         let address = try ListenAddress(host: configuration.host)
         _ = LibraryLog.installed
         // With sharePort the port is bound here, before lws starts, so bind errors come first.
-        let shared = try configuration.sharePort
-            ? SharedListeningSocket(address: address, host: configuration.host, port: configuration.port) : nil
+        var shared: SharedListeningSocket?
+        if configuration.sharePort {
+            shared = try SharedListeningSocket(address: address, host: configuration.host, port: configuration.port)
+        }
         let loop = EventLoop(configuration: configuration, delegate: delegate)
         let (context, port) = try Self.makeContext(configuration, address: address, shared: shared, loop: loop)
         loop.attach(to: context.pointer!)

@@ -34,7 +34,11 @@ extension EventLoop {
     static let acceptPauseMicroseconds: Int64 = 100_000
 
     /// Has lws watch `socket` (through `listenerVhost`) and adopt what it accepts into
-    /// `serverVhost`. False when lws refused; `socket` then still owns its descriptor.
+    /// `serverVhost`. False when lws refused. Either way lws may own the descriptor now: a raw
+    /// file adoption that fails late (its fd table full) leaves it with the half-made connection,
+    /// which `lws_context_destroy` closes; one that fails early does not. Not knowing which, the
+    /// socket lets go of it: leaking one descriptor of a server that failed to start beats closing
+    /// a number another thread may already have been given again.
     func watch(_ socket: SharedListeningSocket, listenerVhost: OpaquePointer, serverVhost: OpaquePointer) -> Bool {
         var descriptor = lws_sock_file_fd_type()
         descriptor.filefd = socket.descriptor
@@ -42,8 +46,8 @@ extension EventLoop {
             // The name is only looked up during the call.
             lws_adopt_descriptor_vhost(listenerVhost, LWS_ADOPT_RAW_FILE_DESC, descriptor, name, nil)
         }
-        guard let wsi = adopted else { return false }
         socket.release()
+        guard let wsi = adopted else { return false }
         sharedListener = SharedListener(wsi: wsi, descriptor: socket.descriptor, serverVhost: serverVhost)
         return true
     }

@@ -47,7 +47,7 @@ final class SharedListeningSocket {
         }
     }
 
-    /// libwebsockets owns the descriptor from now on.
+    /// libwebsockets owns the descriptor from now on (or may: see `EventLoop.watch`).
     func release() {
         owned = false
     }

@@ -15,4 +15,14 @@ typedef struct clws_timer {
     struct lws_context *context;
 } clws_timer;
 
+/// accept4 is a GNU extension: glibc declares it only under _GNU_SOURCE, so Swift's Glibc module
+/// does not show it. The shared-port listener (RingCastTransport's EventLoop+SharedPort) accepts
+/// with it so that each connection is non-blocking and close-on-exec from its first instant, as
+/// lws requires of adopted sockets, with no window for a fork to inherit it.
+int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+
+static inline int clws_accept_nonblocking(int listening) {
+    return accept4(listening, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
 #endif

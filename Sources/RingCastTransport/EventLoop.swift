@@ -34,6 +34,8 @@ public final class EventLoop {
     /// What was sent to viewers since start (for logs and metrics).
     public internal(set) var statistics = TransportStatistics()
     var stallSweepScheduled = false
+    /// With `sharePort`: the transport's own listening socket, while lws watches it.
+    var sharedListener: SharedListener?
 
     /// Largest piece of an HTTP response body written per writeable callback.
     static let httpChunkBytes = 64 * 1024
@@ -173,9 +175,11 @@ public final class EventLoop {
         phase == .running || phase == .starting ? 0 : 1
     }
 
-    /// `stop()`: close every viewer with 1001 (going away).
+    /// `stop()`: stop listening on a shared port (other servers on it take the new connections),
+    /// close every viewer with 1001 (going away).
     func beginDraining() {
         phase = .draining
+        closeSharedListener()
         for viewer in viewers.values where viewer.pendingClose == nil {
             viewer.pendingClose = (Int(LWS_CLOSE_STATUS_GOINGAWAY.rawValue), "server shutting down")
             requestWrite(viewer, force: true)
@@ -192,6 +196,7 @@ public final class EventLoop {
     func didDestroy() {
         phase = .finished
         context = nil
+        sharedListener = nil
         exchanges.removeAll()
         rawHeads.removeAll()
         viewers.removeAll()

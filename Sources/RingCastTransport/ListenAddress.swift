@@ -76,34 +76,44 @@ struct ListenAddress {
 
     /// Why binding to `port` fails, found by trying it ourselves (lws only logs the errno).
     func bindFailureReason(port: Int) -> String {
-        let family = isIPv6 ? AF_INET6 : AF_INET
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return String(cString: strerror(errno)) }
         defer { close(fd) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var result: Int32
+        if bind(fd, port: port) == 0 {
+            return "libwebsockets could not open the listening socket (see its log)"
+        }
+        return Self.bindFailureReason(errno: errno)
+    }
+
+    /// Binds `fd` (a socket of this address's family) to this address and `port`; bind's result.
+    func bind(_ fd: Int32, port: Int) -> Int32 {
         if isIPv6 {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = in_port_t(UInt16(port).bigEndian)
             if let numeric { _ = inet_pton(AF_INET6, numeric, &address.sin6_addr) }
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
             }
         } else {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)
             if let numeric { _ = inet_pton(AF_INET, numeric, &address.sin_addr) }
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         }
-        if result == 0 {
-            return "libwebsockets could not open the listening socket (see its log)"
-        }
-        let code = errno
+    }
+
+    /// The words for a failed bind's errno, the same whoever tried.
+    static func bindFailureReason(errno code: Int32) -> String {
         switch code {
         case EADDRINUSE: return "the port is already in use"
         case EADDRNOTAVAIL: return "this machine has no such address"

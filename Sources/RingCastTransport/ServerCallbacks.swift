@@ -82,6 +82,28 @@ func httpProtocolCallback(
     return lws_callback_http_dummy(wsi, reason, user, input, length)
 }
 
+/// The one protocol of the shared-port listener's vhost (`sharePort`, EventLoop+SharedPort): lws
+/// watches the transport's listening socket as a raw file and says when it is readable.
+func sharedListenerCallback(
+    _ wsi: OpaquePointer?,
+    _ reason: lws_callback_reasons,
+    _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?,
+    _ length: Int
+) -> Int32 {
+    switch reason {
+    case LWS_CALLBACK_RAW_RX_FILE:
+        guard let wsi, let loop = loop(of: wsi) else { return 0 }
+        return loop.handleListenerReadable(wsi)
+    case LWS_CALLBACK_RAW_CLOSE_FILE:
+        if let wsi { loop(of: wsi)?.handleListenerClosed(wsi) }
+        return 0
+    default:
+        // EVENT_WAIT_CANCELLED reaches this protocol too; protocols[0] of the server vhost runs it.
+        return 0
+    }
+}
+
 /// The HTTP reasons both protocols share. Nil: not ours, let the dummy callback have it.
 private func handleHTTPReason(
     _ wsi: OpaquePointer?,

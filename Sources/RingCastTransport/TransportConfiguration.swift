@@ -41,6 +41,13 @@ public struct TransportConfiguration: Sendable {
     public var requestTimeout: Int
     /// The certificate and key to serve https and wss with; nil = plain http and ws.
     public var tls: TLSFiles?
+    /// Lets several servers — in this process or others of the same user — listen on one port
+    /// together (SO_REUSEPORT; the kernel spreads new connections across them): cluster nodes on
+    /// one machine, or one node per core. libwebsockets 4.1.6 cannot share a listening port
+    /// (`LWS_SERVER_OPTION_ALLOW_LISTEN_SHARE` does nothing in Debian's build), so with this set the
+    /// transport opens and accepts on its own socket and hands each connection to lws
+    /// (`EventLoop+SharedPort.swift`); connections are then served exactly as otherwise.
+    public var sharePort: Bool
 
     public init(
         host: String = "127.0.0.1",
@@ -55,7 +62,8 @@ public struct TransportConfiguration: Sendable {
         customHeaderNames: [String] = ["idempotency-key", "x-request-id"],
         maxHeaderBytes: Int = 8192,
         requestTimeout: Int = 10,
-        tls: TLSFiles? = nil
+        tls: TLSFiles? = nil,
+        sharePort: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -70,6 +78,7 @@ public struct TransportConfiguration: Sendable {
         self.maxHeaderBytes = maxHeaderBytes
         self.requestTimeout = requestTimeout
         self.tls = tls
+        self.sharePort = sharePort
     }
 
     /// The size of libwebsockets' buffer for one request head (`max_http_header_data2`).

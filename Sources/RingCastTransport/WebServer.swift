@@ -27,8 +27,13 @@ public final class WebServer: @unchecked Sendable {
         try configuration.validate()
         let address = try ListenAddress(host: configuration.host)
         _ = LibraryLog.installed
+        // With sharePort the port is bound here, before lws starts, so bind errors come first.
+        var shared: SharedListeningSocket?
+        if configuration.sharePort {
+            shared = try SharedListeningSocket(address: address, host: configuration.host, port: configuration.port)
+        }
         let loop = EventLoop(configuration: configuration, delegate: delegate)
-        let (context, port) = try Self.makeContext(configuration, address: address, loop: loop)
+        let (context, port) = try Self.makeContext(configuration, address: address, shared: shared, loop: loop)
         loop.attach(to: context.pointer!)
         self.eventLoop = loop
         self.context = context
@@ -128,6 +133,7 @@ extension WebServer {
     private static func makeContext(
         _ configuration: TransportConfiguration,
         address: ListenAddress,
+        shared: SharedListeningSocket?,
         loop: EventLoop
     ) throws(TransportError) -> (LWSContext, Int) {
         let memory = CAllocations()
@@ -154,7 +160,9 @@ extension WebServer {
         let context = LWSContext(pointer: pointer, allocations: memory)
 
         var vhostInfo = lws_context_creation_info()
-        vhostInfo.port = Int32(configuration.port)
+        // Shared port: lws must not listen (it cannot share the port); the transport's own socket
+        // hands it each connection (EventLoop+SharedPort). Everything else about the vhost stays.
+        vhostInfo.port = shared == nil ? Int32(configuration.port) : CONTEXT_PORT_NO_LISTEN_SERVER
         vhostInfo.iface = address.numeric.map { memory.string($0) }
         vhostInfo.vhost_name = memory.string("default")
         vhostInfo.protocols = UnsafePointer(makeProtocols(configuration, memory))
@@ -186,10 +194,48 @@ extension WebServer {
             throw .listenFailed(
                 host: configuration.host,
                 port: configuration.port,
-                reason: address.bindFailureReason(port: configuration.port)
+                reason: shared == nil
+                    ? address.bindFailureReason(port: configuration.port)
+                    : "libwebsockets could not set up the server (see its log)"
             )
         }
-        return (context, Int(lws_get_vhost_listen_port(vhost)))
+        guard let shared else {
+            return (context, Int(lws_get_vhost_listen_port(vhost)))
+        }
+        guard let listenerVhost = makeListenerVhost(pointer, memory),
+            loop.watch(shared, listenerVhost: listenerVhost, serverVhost: vhost)
+        else {
+            context.destroy()
+            throw .listenFailed(
+                host: configuration.host,
+                port: configuration.port,
+                reason: "libwebsockets could not watch the shared listening socket (see its log)"
+            )
+        }
+        return (context, shared.port)
+    }
+
+    /// The vhost that watches a shared port's listening socket (EventLoop+SharedPort): no port of
+    /// its own, one raw protocol, no TLS (the listening socket carries no data; TLS is the server
+    /// vhost's, which adopts the connections).
+    private static func makeListenerVhost(_ context: OpaquePointer, _ memory: CAllocations) -> OpaquePointer? {
+        var info = lws_context_creation_info()
+        info.port = CONTEXT_PORT_NO_LISTEN_SERVER
+        info.vhost_name = memory.string("shared-listener")
+        info.protocols = UnsafePointer(
+            memory.array([
+                lws_protocols(
+                    name: memory.string(EventLoop.sharedListenerProtocolName),
+                    callback: sharedListenerCallback,
+                    per_session_data_size: 0,
+                    rx_buffer_size: 0,
+                    id: 0,
+                    user: nil,
+                    tx_packet_size: 0
+                ),
+                lws_protocols(),  // terminator
+            ]))
+        return lws_create_vhost(context, &info)
     }
 
     private static func makeProtocols(_ configuration: TransportConfiguration, _ memory: CAllocations) -> UnsafeMutablePointer<

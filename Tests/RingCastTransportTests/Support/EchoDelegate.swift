@@ -20,8 +20,11 @@ final class EchoDelegate: TransportDelegate, @unchecked Sendable {
     nonisolated(unsafe) var loop: EventLoop?
     let disconnects = Mutex<[(id: ViewerID, channel: String)]>([])
     let admitted = Mutex<[ViewerID]>([])
+    /// Requests handed to `handleHTTP` (which server of several sharing a port answered).
+    let handledRequests = Mutex(0)
 
     func handleHTTP(_ request: HTTPRequest, respond: @escaping (HTTPResponse) -> Void) {
+        handledRequests.withLock { $0 += 1 }
         switch request.path {
         case "/api/deferred":
             let seconds = Double(request.query["seconds"] ?? "0.1") ?? 0.1

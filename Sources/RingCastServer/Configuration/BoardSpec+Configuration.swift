@@ -1,0 +1,199 @@
+import Foundation
+import RingCastCore
+
+/// Boards and rings as the configuration file describes them: hand-placed, or laid out by the
+/// server from a template or from rings without coordinates (docs/CONFIGURATION.md).
+extension BoardSpec {
+    /// Board and ring names appear in URLs, so they are kept to a URL-safe alphabet.
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64
+            && name.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_")
+            }
+    }
+
+    init(entry: ConfigurationFile.BoardEntry, key: String, file: String) throws(ConfigurationError) {
+        func fail(_ subkey: String, _ message: String) -> ConfigurationError {
+            ConfigurationError(file: file, key: key + subkey, message: message)
+        }
+        guard Self.isValidName(entry.name) else {
+            throw fail(".name", "\"\(entry.name)\" must be 1–64 letters, digits, '-' or '_'")
+        }
+        if let title = entry.title, title.isEmpty || title.count > Limits.maximumTitleLength {
+            throw fail(".title", "must have 1 to \(Limits.maximumTitleLength) characters")
+        }
+        let background = entry.background ?? RGBAColor(red: 0, green: 0, blue: 0)
+        if let name = entry.template {
+            guard let template = BoardTemplate(rawValue: name) else {
+                let known = BoardTemplate.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                throw fail(".template", "unknown template \"\(name)\"; the templates are \(known)")
+            }
+            for (subkey, present) in [
+                ("rings", entry.rings != nil), ("groups", entry.groups != nil), ("width", entry.width != nil),
+                ("height", entry.height != nil),
+            ] where present {
+                throw fail(".\(subkey)", "a board made from a template is laid out by the server; give no \(subkey)")
+            }
+            if let count = entry.count {
+                guard template == .tasks else { throw fail(".count", "only the \"tasks\" template takes a count") }
+                guard (1...254).contains(count) else { throw fail(".count", "must be from 1, got \(count)") }
+            }
+            let (rings, groups) = template.rings(count: entry.count)
+            self = .laidOut(name: entry.name, title: entry.title, background: background, rings: rings, groups: groups)
+            return
+        }
+        if entry.count != nil { throw fail(".count", "count goes with \"template\": \"tasks\"") }
+        guard let entries = entry.rings, !entries.isEmpty else {
+            throw fail(".rings", "a board needs at least one ring, or a template")
+        }
+        let placed = entries.filter(\.isPlaced).count
+        guard placed == 0 || placed == entries.count else {
+            let index = entries.firstIndex { !$0.isPlaced } ?? 0
+            throw fail(
+                ".rings[\(index)]",
+                "place every ring (cx, cy, r, thickness) or none: the server lays out a board only as a whole")
+        }
+        let handPlaced = placed > 0
+        if handPlaced {
+            guard let width = entry.width, let height = entry.height, width > 0, height > 0, width.isFinite, height.isFinite
+            else {
+                throw fail(".width", "a hand-placed board needs a positive width and height")
+            }
+            if entry.groups != nil {
+                throw fail(".groups", "groups are for boards the server lays out; a hand-placed board places its rings itself")
+            }
+        } else {
+            for (subkey, present) in [("width", entry.width != nil), ("height", entry.height != nil)] where present {
+                throw fail(
+                    ".\(subkey)", "the server lays out a board whose rings give no cx, cy, r, thickness; give no \(subkey)")
+            }
+        }
+        var rings: [RingSpec] = []
+        var ids = Set<String>()
+        for (index, ring) in entries.enumerated() {
+            let ringKey = ".rings[\(index)]"
+            guard Self.isValidName(ring.id) else {
+                throw fail(ringKey + ".id", "\"\(ring.id)\" must be 1–64 letters, digits, '-' or '_'")
+            }
+            guard ids.insert(ring.id).inserted else {
+                throw fail(ringKey + ".id", "duplicate ring id \"\(ring.id)\"")
+            }
+            rings.append(try RingSpec(entry: ring, position: index) { subkey, message in fail(ringKey + subkey, message) })
+        }
+        for (index, ring) in rings.enumerated() {
+            guard case .derived(let sources) = ring.kind else { continue }
+            for source in sources where !ids.contains(source) || source == ring.id {
+                throw fail(".rings[\(index)].sources", "\"\(source)\" is not another ring of this board")
+            }
+            for source in sources {
+                if let sourceRing = rings.first(where: { $0.id == source }), sourceRing.kind != .plain {
+                    throw fail(".rings[\(index)].sources", "\"\(source)\" must be a plain ring")
+                }
+            }
+        }
+        guard handPlaced, let width = entry.width, let height = entry.height else {
+            let groups = entry.groups ?? []
+            var grouped = Set<String>()
+            for (index, group) in groups.enumerated() {
+                for id in group where !ids.contains(id) || !grouped.insert(id).inserted {
+                    throw fail(".groups[\(index)]", "\"\(id)\" is not a ring of this board outside other groups")
+                }
+                if group.isEmpty { throw fail(".groups[\(index)]", "a group needs at least one ring") }
+            }
+            self = .laidOut(name: entry.name, title: entry.title, background: background, rings: rings, groups: groups)
+            return
+        }
+        self.init(name: entry.name, title: entry.title, width: width, height: height, background: background, rings: rings)
+        for problem in LayoutCheck.problems(in: self).prefix(1) {
+            throw fail("", "\(problem); move the rings or their texts apart")
+        }
+    }
+}
+
+extension RingSpec {
+    init(
+        entry: ConfigurationFile.RingEntry,
+        position: Int,
+        fail: (String, String) -> ConfigurationError
+    ) throws(ConfigurationError) {
+        let cx = entry.cx ?? 0
+        let cy = entry.cy ?? 0
+        let r = entry.r ?? 1
+        let thickness = entry.thickness ?? 1
+        if entry.isPlaced {
+            for (name, value) in [("cx", entry.cx), ("cy", entry.cy), ("r", entry.r), ("thickness", entry.thickness)]
+            where value == nil {
+                throw fail("." + name, "a hand-placed ring needs cx, cy, r and thickness")
+            }
+            for (name, value) in [("cx", cx), ("cy", cy)] where !value.isFinite {
+                throw fail("." + name, "must be a finite number")
+            }
+            guard r > 0, r.isFinite else { throw fail(".r", "must be positive, got \(r)") }
+            guard thickness > 0, thickness <= 2 * r else {
+                throw fail(".thickness", "must be positive and at most the diameter, got \(thickness)")
+            }
+        } else {
+            for (name, present) in [("titleText", entry.titleText != nil), ("labelText", entry.labelText != nil)] where present {
+                throw fail("." + name, "the server places the texts of a board it lays out; give no \(name)")
+            }
+        }
+        let colors = entry.colors ?? (entry.isPlaced ? [] : RingDefinition.defaultColors(at: position))
+        guard colors.count == 2 else {
+            throw fail(".colors", "expected two colours [start, end], got \(colors.count)")
+        }
+        if let maximum = entry.max, !(maximum.isFinite && maximum > 0 && maximum <= Limits.maximumRingMaximum) {
+            throw fail(".max", "must be more than 0 and at most 1e9, got \(maximum)")
+        }
+        if case .text(let text) = entry.label, text.isEmpty || text.count > LabelFormat.maximumTextLength {
+            throw fail(".label.text", "must have 1 to \(LabelFormat.maximumTextLength) characters")
+        }
+        let kind: RingKind
+        switch entry.kind ?? "plain" {
+        case "plain":
+            if entry.sources != nil { throw fail(".sources", "only a derived ring has sources") }
+            kind = .plain
+        case "derived":
+            guard let sources = entry.sources, !sources.isEmpty else {
+                throw fail(".sources", "a derived ring needs the ids of the rings it averages")
+            }
+            kind = .derived(sources: sources)
+        case "countdown":
+            if entry.sources != nil { throw fail(".sources", "only a derived ring has sources") }
+            kind = .countdown
+        case let other:
+            throw fail(".kind", "expected \"plain\", \"derived\" or \"countdown\", got \"\(other)\"")
+        }
+        for (name, text) in [("titleText", entry.titleText), ("labelText", entry.labelText)] {
+            guard let text else { continue }
+            guard ["left", "center", "right"].contains(text.align) else {
+                throw fail(".\(name).align", "expected \"left\", \"center\" or \"right\", got \"\(text.align)\"")
+            }
+            guard text.size > 0, text.size.isFinite, text.x.isFinite, text.y.isFinite else {
+                throw fail(".\(name)", "x, y must be finite and size positive")
+            }
+        }
+        // Defaults: the label in the ring's centre, the title just below the ring.
+        let labelSize = min(max(r * 0.36, 12), 64)
+        let titleSize = min(max(r * 0.16, 12), 28)
+        self.init(
+            id: entry.id,
+            title: entry.title ?? entry.id,
+            cx: cx,
+            cy: cy,
+            r: r,
+            thickness: thickness,
+            track: entry.track ?? Self.defaultTrack,
+            colors: colors,
+            kind: kind,
+            titleText: entry.titleText
+                ?? TextSpec(x: cx, y: cy + r + thickness / 2 + titleSize, size: titleSize, align: "center"),
+            labelText: entry.labelText ?? TextSpec(x: cx, y: cy, size: labelSize, align: "center"),
+            // Without a colour the server picks one that contrasts with the background in every frame.
+            titleColor: entry.titleColor,
+            labelColor: entry.labelColor,
+            label: entry.label ?? .percent,
+            maximum: entry.max ?? RingSpec.defaultMaximum
+        )
+    }
+}

@@ -110,6 +110,8 @@ let package = Package(
         ),
         .testTarget(name: "RingCastStorageTests", dependencies: ["RingCastStorage"], swiftSettings: swiftSettings),
         .testTarget(name: "RingCastClientTests", dependencies: ["RingCastClient"], swiftSettings: swiftSettings),
+        // Against a real `redis-server` each test starts on a free loopback port (Makefile: deps).
+        .testTarget(name: "RingCastClusterTests", dependencies: ["RingCastCluster"], swiftSettings: swiftSettings),
         // The `ringcast` commands' requests, built from their arguments without a server
         // (`@testable import` of the executable's module, which SwiftPM allows for tests).
         .testTarget(name: "RingCastCommandTests", dependencies: ["ringcast"], swiftSettings: swiftSettings),

@@ -63,7 +63,7 @@ final class RedisProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         // The spawning thread may be a Dispatch worker, which blocks SIGTERM; the child inherits
         // the mask unless it is reset here, and then ignores stop()'s SIGTERM.
         var attributes = posix_spawnattr_t()
@@ -133,7 +133,7 @@ final class RedisProcess: Sendable {
     private func removeDirectory() {
         let words: [String] = ["rm", "-rf", directory]
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var child: pid_t = 0
         if posix_spawnp(&child, "rm", nil, nil, &argv, environ) == 0 {
             var status: Int32 = 0

@@ -92,7 +92,9 @@ import Testing
         }
         #expect(try connection.readSnapshot(board: "main")?.revision == 2)
         // Another client, another board, or no limit: not affected.
-        #expect(try script.run(write(base: 2, client: "someone else", limit: 3), on: connection) == .applied(revision: 3, streamID: "3-0"))
+        #expect(
+            try script.run(write(base: 2, client: "someone else", limit: 3), on: connection)
+                == .applied(revision: 3, streamID: "3-0"))
         #expect(try script.run(write("second", base: 0, limit: 3), on: connection) == .applied(revision: 1, streamID: "1-0"))
         #expect(try script.run(write(base: 3, limit: 0), on: connection) == .applied(revision: 4, streamID: "4-0"))
     }
@@ -104,11 +106,12 @@ import Testing
         for base in Int64(0)..<5 { _ = try script.run(write(base: base, tick: 100 + base), on: connection) }
         let later = try connection.readStream(board: "main", after: 2)
         #expect(
-            later == (3...5).map { revision in
-                BoardUpdate(
-                    revision: revision, base: revision - 1, tick: 100 + revision - 1,
-                    digest: [UInt8(revision), 0xEE], update: Array("update \(revision)".utf8) + [0, 0x0A])
-            })
+            later
+                == (3...5).map { revision in
+                    BoardUpdate(
+                        revision: revision, base: revision - 1, tick: 100 + revision - 1,
+                        digest: [UInt8(revision), 0xEE], update: Array("update \(revision)".utf8) + [0, 0x0A])
+                })
         #expect(try connection.readStream(board: "main", after: 5) == [])
         #expect(try connection.readStream(board: "main", after: 0).map(\.revision) == [1, 2, 3, 4, 5])
     }

@@ -7,8 +7,9 @@ import Synchronization
 /// A Redis pub/sub subscription on its own thread that survives Redis restarts and notices a
 /// subscription that stays connected but no longer delivers.
 ///
-/// The thread connects, SUBSCRIBEs to `channels` plus its own `probeChannel`, and calls `onMessage`
-/// for every message on `channels`. When the connection breaks it reports
+/// The thread connects, SUBSCRIBEs to `channels` plus its own `probeChannel`, PSUBSCRIBEs to
+/// `patterns` (e.g. `rc:{*}:updates` for every board's updates, so that boards created later
+/// need no new subscription), and calls `onMessage` for every message on them. When the connection breaks it reports
 /// `.disconnected(reason:)`, waits the next `Backoff` delay, connects again and SUBSCRIBEs again
 /// (messages published while it was away are lost: the caller catches up from the stream after
 /// `.connected`).
@@ -74,6 +75,8 @@ public final class RedisSubscriber: Sendable {
 
     public let endpoint: RedisEndpoint
     public let channels: [String]
+    /// Glob-style patterns (PSUBSCRIBE); a message matching one is delivered with its own channel.
+    public let patterns: [String]
     /// `rc:probe:` and 16 random hex digits, unique to this subscriber.
     public let probeChannel: String
     private let options: Options
@@ -90,12 +93,14 @@ public final class RedisSubscriber: Sendable {
     public init(
         endpoint: RedisEndpoint,
         channels: [String],
+        patterns: [String] = [],
         options: Options = Options(),
         onMessage: @escaping @Sendable (Message) -> Void,
         onState: @escaping @Sendable (State) -> Void = { _ in }
     ) throws(RedisError) {
         self.endpoint = endpoint
         self.channels = channels
+        self.patterns = patterns
         self.probeChannel = "rc:probe:" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         self.options = options
         self.onMessage = onMessage
@@ -178,7 +183,10 @@ public final class RedisSubscriber: Sendable {
             endpoint: endpoint, connectTimeout: options.connectTimeout, commandTimeout: options.commandTimeout)
         let subscribed = channels + [probeChannel]
         try connection.send([Array("SUBSCRIBE".utf8)] + subscribed.map { Array($0.utf8) })
-        var unconfirmed = Set(subscribed)
+        if !patterns.isEmpty {
+            try connection.send([Array("PSUBSCRIBE".utf8)] + patterns.map { Array($0.utf8) })
+        }
+        var unconfirmed = Set(subscribed.map { "c" + $0 } + patterns.map { "p" + $0 })
         let clock = ContinuousClock()
         let subscribeDeadline = clock.now + options.commandTimeout
         var nextProbe = clock.now + options.probeInterval
@@ -189,8 +197,9 @@ public final class RedisSubscriber: Sendable {
                 guard let parts = reply.array, parts.count >= 3, let kind = parts[0].string, let channel = parts[1].string
                 else { continue }
                 switch kind {
-                case "subscribe":
-                    if unconfirmed.remove(channel) != nil, unconfirmed.isEmpty {
+                case "subscribe", "psubscribe":
+                    let name = (kind == "subscribe" ? "c" : "p") + channel
+                    if unconfirmed.remove(name) != nil, unconfirmed.isEmpty {
                         nextProbe = clock.now + options.probeInterval
                         connected()
                     }
@@ -200,6 +209,11 @@ public final class RedisSubscriber: Sendable {
                         prober.received(payload)
                     } else {
                         onMessage(Message(channel: channel, payload: payload))
+                    }
+                case "pmessage":
+                    // pmessage, pattern, channel, payload
+                    if parts.count == 4, let matched = parts[2].string {
+                        onMessage(Message(channel: matched, payload: parts[3].bytes ?? []))
                     }
                 default:
                     break

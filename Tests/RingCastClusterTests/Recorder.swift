@@ -20,10 +20,10 @@ final class Recorder: Sendable {
     var connections: Int { reported.filter { $0 == .connected }.count }
 
     func subscriber(
-        _ redis: RedisProcess, channels: [String], options: RedisSubscriber.Options = .init()
+        _ redis: RedisProcess, channels: [String], patterns: [String] = [], options: RedisSubscriber.Options = .init()
     ) throws -> RedisSubscriber {
         try RedisSubscriber(
-            endpoint: redis.endpoint, channels: channels, options: options,
+            endpoint: redis.endpoint, channels: channels, patterns: patterns, options: options,
             onMessage: { self.onMessage($0) }, onState: { self.onState($0) })
     }
 }

@@ -20,10 +20,27 @@ import Testing
             ])
     }
 
+    @Test func aPatternDeliversEveryBoardsUpdatesWithTheirOwnChannel() throws {
+        let redis = try RedisProcess()
+        let recorder = Recorder()
+        let subscriber = try recorder.subscriber(redis, channels: [], patterns: ["rc:{*}:updates"])
+        defer { subscriber.stop() }
+        #expect(eventually { subscriber.state == .connected })
+        let publisher = try RedisConnection(endpoint: redis.endpoint)
+        try publisher.command(["PUBLISH", "rc:{made later}:updates", "1"])
+        try publisher.command(["PUBLISH", "rc:{made later}:other", "not matched"])
+        try publisher.command(["PUBLISH", "rc:{main}:updates", "2"])
+        #expect(eventually { recorder.received.count == 2 })
+        #expect(
+            recorder.received == [
+                .init(channel: "rc:{made later}:updates", payload: [49]), .init(channel: "rc:{main}:updates", payload: [50]),
+            ])
+    }
+
     @Test func afterRedisIsKilledAndRestartedItResubscribes() throws {
         let redis = try RedisProcess()
         let recorder = Recorder()
-        let subscriber = try recorder.subscriber(redis, channels: ["updates"])
+        let subscriber = try recorder.subscriber(redis, channels: ["updates"], patterns: ["p:*"])
         defer { subscriber.stop() }
         #expect(eventually { recorder.connections == 1 })
         try redis.restart()
@@ -31,7 +48,14 @@ import Testing
         #expect(recorder.reported.contains { if case .disconnected = $0 { true } else { false } })
         let publisher = try RedisConnection(endpoint: redis.endpoint)
         try publisher.command(["PUBLISH", "updates", "after the restart"])
-        #expect(eventually { recorder.received == [.init(channel: "updates", payload: Array("after the restart".utf8))] })
+        try publisher.command(["PUBLISH", "p:x", "pattern too"])
+        #expect(
+            eventually {
+                recorder.received == [
+                    .init(channel: "updates", payload: Array("after the restart".utf8)),
+                    .init(channel: "p:x", payload: Array("pattern too".utf8)),
+                ]
+            })
     }
 
     @Test func aKilledSubscriptionIsMadeAgain() throws {

@@ -1,11 +1,13 @@
 /// One write to a board, as `WriteScript.run` sends it to Redis.
 public struct BoardWrite: Sendable, Equatable {
-    /// An Idempotency-Key and the digest of the request that carried it.
+    /// An Idempotency-Key and the digest of the request that carried it (e.g. SHA-256 of method,
+    /// path and body). Neither may be empty: the script reads an empty digest as "no key".
     public struct Idempotency: Sendable, Equatable {
         public var key: String
         public var requestDigest: [UInt8]
 
         public init(key: String, requestDigest: [UInt8]) {
+            precondition(!key.isEmpty && !requestDigest.isEmpty, "an Idempotency-Key needs a key and a request digest")
             self.key = key
             self.requestDigest = requestDigest
         }

@@ -41,6 +41,10 @@ let package = Package(
         // Debian's OpenSSL 3 for `ringcast push` and `get` over https; the shim exposes the macros
         // Swift cannot import (SNI, minimum protocol version).
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // Debian's hiredis 0.14 for cluster mode; the shim reads a reply's elements and a context's
+        // error text, which Swift cannot reach directly. No pkgConfig: hiredis needs no flags, and
+        // SwiftPM warns when it drops the `-D_FILE_OFFSET_BITS=64` that hiredis.pc carries.
+        .systemLibrary(name: "CHiredis", path: "Sources/CHiredis", providers: [.apt(["libhiredis-dev"])]),
         // Pure Swift, no I/O: model, animation, geometry, frame encoding, API types.
         .target(name: "RingCastCore", swiftSettings: swiftSettings),
         // The only module that imports libwebsockets; it knows bytes, not rings.
@@ -54,6 +58,9 @@ let package = Package(
         // The only module that imports OpenSSL: a client TLS session, and the check of a server's
         // certificate and key before libwebsockets loads them.
         .target(name: "RingCastTLS", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        // The only module that imports hiredis: the Redis connection, the subscriber thread and the
+        // one Lua script per board write that cluster mode runs on.
+        .target(name: "RingCastCluster", dependencies: ["CHiredis"], swiftSettings: swiftSettings),
         // The blocking HTTP/1.1 client that `ringcast push` and `get` and ringcast-bench share;
         // Foundation, the C library, and RingCastTLS for https.
         .target(name: "RingCastClient", dependencies: ["RingCastTLS"], swiftSettings: swiftSettings),
@@ -103,6 +110,8 @@ let package = Package(
         ),
         .testTarget(name: "RingCastStorageTests", dependencies: ["RingCastStorage"], swiftSettings: swiftSettings),
         .testTarget(name: "RingCastClientTests", dependencies: ["RingCastClient"], swiftSettings: swiftSettings),
+        // Against a real `redis-server` each test starts on a free loopback port (Makefile: deps).
+        .testTarget(name: "RingCastClusterTests", dependencies: ["RingCastCluster"], swiftSettings: swiftSettings),
         // The `ringcast` commands' requests, built from their arguments without a server
         // (`@testable import` of the executable's module, which SwiftPM allows for tests).
         .testTarget(name: "RingCastCommandTests", dependencies: ["ringcast"], swiftSettings: swiftSettings),

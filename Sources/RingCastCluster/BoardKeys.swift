@@ -1,0 +1,28 @@
+/// The Redis keys and channel of one board. Every name carries the board in a hash tag (`{board}`)
+/// so that Redis Cluster puts all of a board's keys in one slot and one script may touch them all.
+///
+/// | name | type | content |
+/// | --- | --- | --- |
+/// | `rc:{BOARD}:state` | hash | `revision` (decimal, 1 for the first write) and `snapshot` (the whole state, opaque bytes) |
+/// | `rc:{BOARD}:stream` | stream, capped `MAXLEN ~ N` | one entry per applied write, ID `REVISION-0`, fields `revision`, `base`, `tick`, `digest` (lowercase hex), `update` (bytes) |
+/// | `rc:{BOARD}:idem:KEY` | hash, expires after 300 s | `digest` (lowercase hex of the request digest) and `answer` (the first answer's bytes) |
+/// | `rc:{BOARD}:rate:CLIENT` | hash, expires 61 s after its last write | the token bucket: `tokens` and `at` (Redis `TIME`, seconds) |
+/// | `rc:{BOARD}:updates` | pub/sub channel | each applied write, encoded as `BoardUpdate.payload` |
+///
+/// A board name should not contain `{` or `}` (the hash tag would end early; the keys stay
+/// distinct but the slot would be another board's).
+public struct BoardKeys: Sendable, Hashable {
+    public let board: String
+
+    public init(board: String) {
+        self.board = board
+    }
+
+    private var prefix: String { "rc:{\(board)}:" }
+    public var state: String { prefix + "state" }
+    public var stream: String { prefix + "stream" }
+    /// The pub/sub channel of the board's applied writes.
+    public var updates: String { prefix + "updates" }
+    public func idempotency(_ key: String) -> String { prefix + "idem:" + key }
+    public func rate(_ client: String) -> String { prefix + "rate:" + client }
+}

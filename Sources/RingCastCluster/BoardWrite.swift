@@ -1,0 +1,83 @@
+/// One write to a board, as `WriteScript.run` sends it to Redis.
+public struct BoardWrite: Sendable, Equatable {
+    /// An Idempotency-Key and the digest of the request that carried it (e.g. SHA-256 of method,
+    /// path and body). Neither may be empty: the script reads an empty digest as "no key".
+    public struct Idempotency: Sendable, Equatable {
+        public var key: String
+        public var requestDigest: [UInt8]
+
+        public init(key: String, requestDigest: [UInt8]) {
+            precondition(!key.isEmpty && !requestDigest.isEmpty, "an Idempotency-Key needs a key and a request digest")
+            self.key = key
+            self.requestDigest = requestDigest
+        }
+    }
+
+    public var board: String
+    /// Whose rate bucket the write counts against (e.g. the client's address or token).
+    public var client: String
+    /// Writes per minute per client and board, a token bucket of this size refilled evenly over a
+    /// minute on Redis's clock; 0 for no limit.
+    public var rateLimitPerMinute: Int
+    public var idempotency: Idempotency?
+    /// If-Match: the revision the client expects the board to have, or nil.
+    public var ifMatch: Int64?
+    /// The revision the update was computed against (compare-and-set); 0 for a board without state.
+    /// An applied write's revision is always `baseRevision + 1`, so the answer can be made before.
+    public var baseRevision: Int64
+    /// The grid tick at which every node applies the update.
+    public var startTick: Int64
+    /// The digest of the board's whole state after the update (stored and published as hex).
+    public var stateDigest: [UInt8]
+    /// The board's whole state after the update.
+    public var snapshot: [UInt8]
+    /// The update itself, as nodes apply it.
+    public var update: [UInt8]
+    /// The answer to keep for replays of the same Idempotency-Key (ignored without one).
+    public var answer: [UInt8]
+
+    public init(
+        board: String, client: String = "", rateLimitPerMinute: Int = 0, idempotency: Idempotency? = nil,
+        ifMatch: Int64? = nil, baseRevision: Int64, startTick: Int64, stateDigest: [UInt8], snapshot: [UInt8],
+        update: [UInt8], answer: [UInt8] = []
+    ) {
+        self.board = board
+        self.client = client
+        self.rateLimitPerMinute = rateLimitPerMinute
+        self.idempotency = idempotency
+        self.ifMatch = ifMatch
+        self.baseRevision = baseRevision
+        self.startTick = startTick
+        self.stateDigest = stateDigest
+        self.snapshot = snapshot
+        self.update = update
+        self.answer = answer
+    }
+}
+
+/// What the write script decided, in its order of precedence.
+public enum WriteOutcome: Sendable, Equatable {
+    /// Stored, appended to the stream as `streamID` ("REVISION-0") and published.
+    case applied(revision: Int64, streamID: String)
+    /// The client's bucket is empty; a token is back after `retryAfter` seconds (≥ 1).
+    case rateLimited(retryAfter: Int)
+    /// The Idempotency-Key was used before with the same request: its first answer, nothing changed.
+    case replay(answer: [UInt8])
+    /// The Idempotency-Key was used before with another request; nothing changed.
+    case keyReused
+    /// If-Match named another revision than the board's `current`; nothing changed.
+    case preconditionFailed(current: Int64)
+    /// `baseRevision` is not the board's `current` revision; nothing changed.
+    case conflict(current: Int64)
+}
+
+/// A board's stored state: its revision and whole-state snapshot.
+public struct BoardSnapshot: Sendable, Equatable {
+    public var revision: Int64
+    public var snapshot: [UInt8]
+
+    public init(revision: Int64, snapshot: [UInt8]) {
+        self.revision = revision
+        self.snapshot = snapshot
+    }
+}

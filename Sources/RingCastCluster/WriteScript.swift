@@ -1,0 +1,187 @@
+/// The one Lua script every board write runs in Redis, atomically, and its loader.
+///
+/// Loaded with SCRIPT LOAD (`load`, or on first use) and run with EVALSHA; when Redis answers
+/// NOSCRIPT (it restarted, or SCRIPT FLUSH) the script is loaded again and run once more — safe,
+/// since NOSCRIPT means nothing ran.
+///
+/// Contract (`BoardKeys` documents the keys):
+///
+/// - KEYS[1] `rc:{B}:state`, KEYS[2] `rc:{B}:stream`, KEYS[3] `rc:{B}:idem:KEY` (`rc:{B}:idem:`
+///   without a key), KEYS[4] `rc:{B}:rate:CLIENT` — all declared, as Redis Cluster requires.
+/// - ARGV[1] writes per minute (0 = no limit), ARGV[2] request digest as hex ("" = no
+///   Idempotency-Key), ARGV[3] If-Match revision ("" = none), ARGV[4] base revision, ARGV[5] start
+///   tick, ARGV[6] state digest as hex, ARGV[7] snapshot, ARGV[8] update, ARGV[9] answer, ARGV[10]
+///   stream MAXLEN (approximate, `~`), ARGV[11] the channel `rc:{B}:updates`, ARGV[12] the
+///   idempotency expiry in seconds.
+/// - Returns, first match wins: `{"rate_limited", retrySeconds}`, `{"replay", answer}`,
+///   `{"key_reused"}`, `{"precondition_failed", current}`, `{"conflict", current}`, else
+///   `{"applied", revision, streamID}`.
+///
+/// Order inside: (1) token bucket on Redis's `TIME` — a passing write takes a token even if a
+/// later step refuses it; (2) Idempotency-Key; (3) If-Match; (4) compare-and-set (missing state =
+/// revision 0); then the write: XADD to the stream with ID `REVISION-0` (first, so that the only
+/// command that can fail on odd data fails before anything else changed; a board without state
+/// drops any stale stream first), HSET of revision and snapshot, PUBLISH of `BoardUpdate.payload`,
+/// and the idempotency answer with its expiry.
+///
+/// With `appendonly yes` and `appendfsync always` Redis replies only after the script's effects
+/// are fsynced to its AOF, so an `.applied` outcome is durable.
+public struct WriteScript: Sendable {
+    /// The Lua source (Redis 7, Lua 5.1).
+    public static let source = """
+        local limit = tonumber(ARGV[1])
+        if limit > 0 then
+          local time = redis.call('TIME')
+          local now = tonumber(time[1]) + tonumber(time[2]) / 1000000
+          local perSecond = limit / 60
+          local bucket = redis.call('HMGET', KEYS[4], 'tokens', 'at')
+          local tokens = tonumber(bucket[1]) or limit
+          local at = tonumber(bucket[2]) or now
+          if now > at then tokens = math.min(limit, tokens + (now - at) * perSecond) end
+          if tokens < 1 then
+            return {'rate_limited', math.max(1, math.ceil((1 - tokens) / perSecond))}
+          end
+          redis.call('HSET', KEYS[4], 'tokens', tostring(tokens - 1), 'at', tostring(now))
+          redis.call('EXPIRE', KEYS[4], 61)
+        end
+        if ARGV[2] ~= '' then
+          local stored = redis.call('HMGET', KEYS[3], 'digest', 'answer')
+          if stored[1] then
+            if stored[1] == ARGV[2] then return {'replay', stored[2]} end
+            return {'key_reused'}
+          end
+        end
+        local current = tonumber(redis.call('HGET', KEYS[1], 'revision') or '0')
+        if ARGV[3] ~= '' and tonumber(ARGV[3]) ~= current then
+          return {'precondition_failed', current}
+        end
+        if tonumber(ARGV[4]) ~= current then
+          return {'conflict', current}
+        end
+        local revision = current + 1
+        if current == 0 then redis.call('DEL', KEYS[2]) end
+        local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[10], revision .. '-0',
+          'revision', revision, 'base', current, 'tick', ARGV[5], 'digest', ARGV[6], 'update', ARGV[8])
+        redis.call('HSET', KEYS[1], 'revision', revision, 'snapshot', ARGV[7])
+        redis.call('PUBLISH', ARGV[11],
+          'RC1 ' .. revision .. ' ' .. current .. ' ' .. ARGV[5] .. ' ' .. ARGV[6] .. '\\n' .. ARGV[8])
+        if ARGV[2] ~= '' then
+          redis.call('HSET', KEYS[3], 'digest', ARGV[2], 'answer', ARGV[9])
+          redis.call('EXPIRE', KEYS[3], ARGV[12])
+        end
+        return {'applied', revision, id}
+        """
+
+    /// How many entries each board's stream keeps, at least (`MAXLEN ~`).
+    public var streamLength: Int
+    /// How long an Idempotency-Key's first answer is kept.
+    public var idempotencySeconds: Int
+    /// The script's SHA-1 once loaded.
+    public private(set) var sha: String?
+
+    public init(streamLength: Int = 1000, idempotencySeconds: Int = 300) {
+        self.streamLength = streamLength
+        self.idempotencySeconds = idempotencySeconds
+    }
+
+    /// SCRIPT LOAD; done by `run` when needed, callable at start to fail early.
+    public mutating func load(on connection: RedisConnection) throws(RedisError) {
+        let reply = try connection.command(["SCRIPT", "LOAD", Self.source])
+        guard let sha = reply.string else { throw RedisError.unexpectedReply("SCRIPT LOAD answered \(reply)") }
+        self.sha = sha
+    }
+
+    /// Runs the script for `write` (see the type's documentation for what it does, in order).
+    public mutating func run(_ write: BoardWrite, on connection: RedisConnection) throws(RedisError) -> WriteOutcome {
+        if sha == nil { try load(on: connection) }
+        let reply: RedisReply
+        do {
+            reply = try evaluate(write, on: connection)
+        } catch .server(let message) where message.hasPrefix("NOSCRIPT") {
+            try load(on: connection)
+            reply = try evaluate(write, on: connection)
+        }
+        return try Self.outcome(reply)
+    }
+
+    private func evaluate(_ write: BoardWrite, on connection: RedisConnection) throws(RedisError) -> RedisReply {
+        let keys = BoardKeys(board: write.board)
+        let text: [String] = [
+            "EVALSHA", sha ?? "", "4",
+            keys.state, keys.stream, keys.idempotency(write.idempotency?.key ?? ""), keys.rate(write.client),
+            String(write.rateLimitPerMinute),
+            write.idempotency.map { Hex.encode($0.requestDigest) } ?? "",
+            write.ifMatch.map(String.init) ?? "",
+            String(write.baseRevision),
+            String(write.startTick),
+            Hex.encode(write.stateDigest),
+        ]
+        let arguments =
+            text.map { Array($0.utf8) } + [write.snapshot, write.update, write.answer]
+            + [String(streamLength), keys.updates, String(idempotencySeconds)].map { Array($0.utf8) }
+        return try connection.command(arguments)
+    }
+
+    private static func outcome(_ reply: RedisReply) throws(RedisError) -> WriteOutcome {
+        func unexpected() -> RedisError { .unexpectedReply("the write script answered \(reply)") }
+        guard let parts = reply.array, let kind = parts.first?.string else { throw unexpected() }
+        func integer(_ index: Int) throws(RedisError) -> Int64 {
+            guard index < parts.count, let value = parts[index].integer else { throw unexpected() }
+            return value
+        }
+        switch kind {
+        case "applied":
+            guard parts.count == 3, let id = parts[2].string else { throw unexpected() }
+            return .applied(revision: try integer(1), streamID: id)
+        case "rate_limited": return .rateLimited(retryAfter: Int(try integer(1)))
+        case "replay":
+            guard parts.count == 2, let answer = parts[1].bytes else { throw unexpected() }
+            return .replay(answer: answer)
+        case "key_reused": return .keyReused
+        case "precondition_failed": return .preconditionFailed(current: try integer(1))
+        case "conflict": return .conflict(current: try integer(1))
+        default: throw unexpected()
+        }
+    }
+}
+
+extension RedisConnection {
+    /// The board's revision and snapshot, or nil for a board without state.
+    public func readSnapshot(board: String) throws(RedisError) -> BoardSnapshot? {
+        let reply = try command(["HMGET", BoardKeys(board: board).state, "revision", "snapshot"])
+        guard let parts = reply.array, parts.count == 2 else {
+            throw RedisError.unexpectedReply("HMGET of the board state answered \(reply)")
+        }
+        guard let revision = parts[0].integer else { return nil }
+        return BoardSnapshot(revision: revision, snapshot: parts[1].bytes ?? [])
+    }
+
+    /// The board's stream entries with a revision above `revision`, in order. The stream is capped:
+    /// when the first entry returned is not `revision + 1` (or nothing is returned though the
+    /// snapshot is newer) the caller has a gap and must reload the snapshot.
+    public func readStream(board: String, after revision: Int64) throws(RedisError) -> [BoardUpdate] {
+        let reply = try command(["XRANGE", BoardKeys(board: board).stream, "\(revision + 1)-0", "+"])
+        guard let entries = reply.array else { throw RedisError.unexpectedReply("XRANGE answered \(reply)") }
+        var updates: [BoardUpdate] = []
+        updates.reserveCapacity(entries.count)
+        for entry in entries {
+            guard let pair = entry.array, pair.count == 2, let fields = pair[1].array else {
+                throw RedisError.unexpectedReply("a stream entry \(entry)")
+            }
+            var values: [String: RedisReply] = [:]
+            var index = 0
+            while index + 1 < fields.count {
+                if let name = fields[index].string { values[name] = fields[index + 1] }
+                index += 2
+            }
+            guard let revision = values["revision"]?.integer, let base = values["base"]?.integer,
+                let tick = values["tick"]?.integer, let digestText = values["digest"]?.string,
+                let digest = Hex.decode(digestText), let update = values["update"]?.bytes
+            else {
+                throw RedisError.unexpectedReply("a stream entry without revision, base, tick, digest or update: \(entry)")
+            }
+            updates.append(BoardUpdate(revision: revision, base: base, tick: tick, digest: digest, update: update))
+        }
+        return updates
+    }
+}

@@ -1,0 +1,162 @@
+import RingCastCluster
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A `redis-server` of one test's own: a free loopback port, a fresh temporary directory, an AOF
+/// fsynced on every write. `stop()` (or deinit) ends it and removes the directory.
+final class RedisProcess: Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let port: Int
+    let directory: String
+    private let pid = Mutex<pid_t>(0)
+
+    var endpoint: RedisEndpoint { RedisEndpoint(host: "127.0.0.1", port: port) }
+
+    /// Another test may take the free port between the probe and redis-server's bind: then a new
+    /// port is tried (at most three).
+    init() throws {
+        var template = Array("/tmp/ringcast-redis-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed") }
+        directory = String(cString: made)
+        var attempt = 0
+        while true {
+            let port = try Self.freePort()
+            do {
+                let child = try Self.spawn(port: port, directory: directory)
+                self.port = port
+                pid.withLock { $0 = child }
+                break
+            } catch {
+                attempt += 1
+                if attempt == 3 { throw error }
+            }
+        }
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Starts redis-server on the same port and directory (after `kill()` or `stop()`), and waits
+    /// until it answers PING (it has loaded its AOF by then).
+    func start() throws {
+        let child = try Self.spawn(port: port, directory: directory)
+        pid.withLock { $0 = child }
+    }
+
+    private static func spawn(port: Int, directory: String) throws -> pid_t {
+        let arguments = [
+            "redis-server", "--port", String(port), "--bind", "127.0.0.1", "--dir", directory,
+            "--appendonly", "yes", "--appendfsync", "always", "--save", "", "--daemonize", "no",
+            "--logfile", directory + "/redis.log",
+        ]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        // The spawning thread may be a Dispatch worker, which blocks SIGTERM; the child inherits
+        // the mask unless it is reset here, and then ignores stop()'s SIGTERM.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var child: pid_t = 0
+        let result = posix_spawnp(&child, "redis-server", &actions, &attributes, &argv, environ)
+        guard result == 0 else {
+            throw Failure(description: "cannot start redis-server: \(String(cString: strerror(result)))")
+        }
+        let endpoint = RedisEndpoint(host: "127.0.0.1", port: port)
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while clock.now < deadline {
+            if let connection = try? RedisConnection(endpoint: endpoint, connectTimeout: .milliseconds(200)),
+                (try? connection.command(["PING"])) == .status("PONG")
+            {
+                return child
+            }
+            var status: Int32 = 0
+            if waitpid(child, &status, WNOHANG) == child {
+                throw Failure(description: "redis-server on port \(port) exited at start; see \(directory)/redis.log")
+            }
+            usleep(20_000)
+        }
+        Glibc.kill(child, SIGKILL)
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+        throw Failure(description: "redis-server on port \(port) did not answer PING within 10 s")
+    }
+
+    /// SIGKILL: no shutdown, no final fsync; the directory stays for `start()`.
+    func kill() {
+        signal(SIGKILL)
+    }
+
+    /// SIGKILL and start again on the same port and AOF.
+    func restart() throws {
+        kill()
+        try start()
+    }
+
+    /// SIGTERM, wait for the process, remove the directory.
+    func stop() {
+        signal(SIGTERM)
+        removeDirectory()
+    }
+
+    private func signal(_ signal: Int32) {
+        let child = pid.withLock { pid in
+            defer { pid = 0 }
+            return pid
+        }
+        guard child > 0 else { return }
+        Glibc.kill(child, signal)
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) == -1 && errno == EINTR {}
+    }
+
+    private func removeDirectory() {
+        let words: [String] = ["rm", "-rf", directory]
+        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var child: pid_t = 0
+        if posix_spawnp(&child, "rm", nil, nil, &argv, environ) == 0 {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) == -1 && errno == EINTR {}
+        }
+    }
+
+    /// A port the kernel just handed out on 127.0.0.1 (bound, read back, released).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddr in
+                bind(fd, sockaddr, length) == 0 && getsockname(fd, sockaddr, &length) == 0
+            }
+        }
+        guard bound else { throw Failure(description: "cannot bind a free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

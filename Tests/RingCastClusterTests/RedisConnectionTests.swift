@@ -1,7 +1,7 @@
 import RingCastCluster
 import Testing
 
-@Suite struct RedisConnectionTests {
+@Suite(.serialized) struct RedisConnectionTests {
     @Test func binaryValuesRoundTripUnchanged() throws {
         let redis = try RedisProcess()
         let connection = try RedisConnection(endpoint: redis.endpoint)

@@ -1,7 +1,7 @@
 import RingCastCluster
 import Testing
 
-@Suite struct RedisSubscriberTests {
+@Suite(.serialized) struct RedisSubscriberTests {
     @Test func publishedMessagesArriveWithTheirChannelAndBytes() throws {
         let redis = try RedisProcess()
         let recorder = Recorder()

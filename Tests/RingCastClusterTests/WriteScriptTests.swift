@@ -1,7 +1,7 @@
 import RingCastCluster
 import Testing
 
-@Suite struct WriteScriptTests {
+@Suite(.serialized) struct WriteScriptTests {
     /// A write to `board` on top of `base`, whose snapshot and update name the new revision.
     func write(
         _ board: String = "main", base: Int64, tick: Int64 = 1000, client: String = "client",

@@ -47,20 +47,22 @@ let package = Package(
         .systemLibrary(name: "CHiredis", path: "Sources/CHiredis", providers: [.apt(["libhiredis-dev"])]),
         // Pure Swift, no I/O: model, animation, geometry, frame encoding, API types.
         .target(name: "RingCastCore", swiftSettings: swiftSettings),
+        // A joinable POSIX thread, for the modules that run their own (transport, store, Redis).
+        .target(name: "RingCastThreads", swiftSettings: swiftSettings),
         // The only module that imports libwebsockets; it knows bytes, not rings.
         .target(
             name: "RingCastTransport",
-            dependencies: ["CLibWebSockets"],
+            dependencies: ["CLibWebSockets", "RingCastThreads"],
             swiftSettings: swiftSettings
         ),
         // The only module that imports SQLite: an embedded store of opaque per-board blobs.
-        .target(name: "RingCastStorage", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+        .target(name: "RingCastStorage", dependencies: ["CSQLite", "RingCastThreads"], swiftSettings: swiftSettings),
         // The only module that imports OpenSSL: a client TLS session, and the check of a server's
         // certificate and key before libwebsockets loads them.
         .target(name: "RingCastTLS", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         // The only module that imports hiredis: the Redis connection, the subscriber thread and the
         // one Lua script per board write that cluster mode runs on.
-        .target(name: "RingCastCluster", dependencies: ["CHiredis"], swiftSettings: swiftSettings),
+        .target(name: "RingCastCluster", dependencies: ["CHiredis", "RingCastThreads"], swiftSettings: swiftSettings),
         // The blocking HTTP/1.1 client that `ringcast push` and `get` and ringcast-bench share;
         // Foundation, the C library, and RingCastTLS for https.
         .target(name: "RingCastClient", dependencies: ["RingCastTLS"], swiftSettings: swiftSettings),

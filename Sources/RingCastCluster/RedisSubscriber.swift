@@ -1,3 +1,4 @@
+import RingCastThreads
 import Synchronization
 
 #if canImport(Glibc)
@@ -87,7 +88,7 @@ public final class RedisSubscriber: Sendable {
     /// stop() writes a byte to wake the thread from `poll` at once.
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private let thread = Mutex<ServiceThread?>(nil)
+    private let thread = Mutex<JoinableThread?>(nil)
 
     /// Starts the thread; it connects in the background (watch `onState`).
     public init(
@@ -115,7 +116,12 @@ public final class RedisSubscriber: Sendable {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         }
-        let started = try ServiceThread { [self] in run() }
+        let started: JoinableThread
+        do {
+            started = try JoinableThread { [self] in run() }
+        } catch {
+            throw RedisError.io(endpoint: endpoint.address, reason: "cannot start the subscriber's thread: \(error)")
+        }
         thread.withLock { $0 = started }
     }
 

@@ -1,3 +1,4 @@
+import RingCastThreads
 import Synchronization
 
 /// A `BoardStore` in one SQLite file, `directory/ringcast.sqlite3`, in WAL mode with a full fsync
@@ -19,7 +20,7 @@ public final class SQLiteStore: BoardStore {
     public let databasePath: String
 
     private let queue: WriteQueue
-    private let thread: WriterThread
+    private let thread: JoinableThread
     /// True once `close` has run; held while it waits, so a second caller waits too.
     private let closed = Mutex(false)
 
@@ -40,16 +41,20 @@ public final class SQLiteStore: BoardStore {
         self.directory = directory
         databasePath = dataDirectory.file(Self.fileName)
         self.queue = queue
-        thread = try WriterThread(path: directory) {
-            let writer: StoreWriter
-            do throws(StorageError) {
-                writer = try StoreWriter(directory: dataDirectory, queue: queue, maxPageCount: maxPageCount)
-            } catch {
-                queue.reportStarted(error)
-                return
+        do {
+            thread = try JoinableThread {
+                let writer: StoreWriter
+                do throws(StorageError) {
+                    writer = try StoreWriter(directory: dataDirectory, queue: queue, maxPageCount: maxPageCount)
+                } catch {
+                    queue.reportStarted(error)
+                    return
+                }
+                queue.reportStarted(nil)
+                writer.run()
             }
-            queue.reportStarted(nil)
-            writer.run()
+        } catch {
+            throw StorageError(path: directory, message: "cannot start the store's writer thread: \(error)")
         }
         if let error = queue.waitUntilStarted() {
             thread.join()

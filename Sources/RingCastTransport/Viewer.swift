@@ -60,21 +60,18 @@ final class Viewer {
             return (message, 0)
         }
         if let latest = channel.latest, channel.sequence > sentSequence {
-            if channel.preambleNumber != sentPreamble, let preamble = channel.preamble {
-                // A new preamble (layout): it goes first, then the newest picture as a keyframe.
-                let skipped = channel.publishes > sentPublishes ? channel.publishes - sentPublishes - 1 : 0
-                sentPreamble = channel.preambleNumber
-                sentSequence = channel.sequence
-                sentPublishes = channel.publishes
-                greeting = [channel.latestKeyframe ?? latest]
-                greetingSent = 0
-                return (preamble, skipped)
-            }
             let holdsBase = channel.latestBase.contains(sentSequence)
             // Publishes since the last one sent, but for the one sent now.
             let skipped = channel.publishes > sentPublishes ? channel.publishes - sentPublishes - 1 : 0
             sentSequence = channel.sequence
             sentPublishes = channel.publishes
+            if channel.preambleNumber != sentPreamble, let preamble = channel.preamble {
+                // A new preamble (layout): it goes first, then the newest picture as a keyframe.
+                sentPreamble = channel.preambleNumber
+                greeting = [channel.latestKeyframe ?? latest]
+                greetingSent = 0
+                return (preamble, skipped)
+            }
             return (holdsBase ? latest : channel.latestKeyframe ?? latest, skipped)
         }
         return nil

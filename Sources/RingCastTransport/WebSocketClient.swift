@@ -1,4 +1,5 @@
 internal import CLibWebSockets
+import RingCastThreads
 import Synchronization
 
 /// A WebSocket client on the libwebsockets client API, for tests and load tools (Foundation's
@@ -12,7 +13,7 @@ public final class WebSocketClient: Sendable {
     static let protocolName = "client"
 
     private let inbox: ServiceInbox<ClientLoop>
-    private let thread: ServiceThread
+    private let thread: JoinableThread
     private let lastID = Atomic<UInt64>(0)
 
     /// `caFile`: PEM certificates that wss connections trust (a self-signed server's own
@@ -49,9 +50,13 @@ public final class WebSocketClient: Sendable {
         loop.attach(to: pointer)
         let box = UncheckedBox((loop, context))
         self.inbox = loop.inbox
-        self.thread = try ServiceThread {
-            let (loop, context) = box.value
-            loop.run(context)
+        do {
+            self.thread = try JoinableThread {
+                let (loop, context) = box.value
+                loop.run(context)
+            }
+        } catch {
+            throw .contextCreationFailed("could not start a service thread: \(error)")
         }
     }
 

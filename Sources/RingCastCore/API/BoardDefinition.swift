@@ -138,28 +138,15 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
 
     /// Every source of a derived ring must be another plain ring of the board.
     static func checkSources(of ring: RingDefinition, kinds: [String: RingKind], field: String) throws(APIError) {
-        guard case .derived(let sources) = ring.kind else { return }
-        for (index, source) in sources.enumerated() where source == ring.id || kinds[source] != .plain {
-            let why = kinds[source] == nil ? "is not a ring of this board" : "is not another plain ring"
-            throw .invalidValue(
-                "source \(RequestField.quoted(source)) \(why): a derived ring averages plain rings", field: "\(field).\(index)")
+        if let problem = BoardSpec.sourceProblem(of: ring.id, kind: ring.kind, kinds: kinds) {
+            throw .invalidValue(problem.reason, field: "\(field).\(problem.index)")
         }
     }
 
     /// Groups name existing rings, each in one group at most.
     static func check(_ groups: [[String]], ids: Set<String>) throws(APIError) {
-        var grouped = Set<String>()
-        for (index, group) in groups.enumerated() {
-            guard !group.isEmpty else { throw .invalidValue("a group needs at least one ring", field: "groups.\(index)") }
-            for id in group {
-                guard ids.contains(id) else {
-                    throw .invalidValue(
-                        "group names \(RequestField.quoted(id)), which is not a ring of this board", field: "groups.\(index)")
-                }
-                guard grouped.insert(id).inserted else {
-                    throw .invalidValue("ring \(RequestField.quoted(id)) is in more than one group", field: "groups.\(index)")
-                }
-            }
+        if let problem = BoardSpec.groupProblem(in: groups, ids: ids) {
+            throw .invalidValue(problem.reason, field: "groups.\(problem.index)")
         }
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// One accepted write as it travels between cluster nodes (DESIGN §10): the board's revision before and
 /// after it, the tick it starts at, what it changes, and a digest of the board's state once it has
 /// started. Every node that applies `change` at `startTick` to the state of `baseRevision` computes the
@@ -55,12 +53,10 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
         self.digest = digest
     }
 
-    /// 64-bit FNV-1a of the state's stored bytes (sorted-key JSON, numbers in their shortest exact form),
-    /// as 16 hex digits: the same state gives the same digest on every node. Not a security measure.
+    /// 64-bit FNV-1a of the state as sorted-key JSON (`JSONBytes`, numbers in their shortest exact form), as
+    /// 16 hex digits: the same state gives the same digest on every node. Not a security measure.
     public static func digest(of state: BoardState) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let bytes = (try? encoder.encode(state)) ?? Data()
+        let bytes = (try? JSONBytes.encode(state)) ?? []
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)

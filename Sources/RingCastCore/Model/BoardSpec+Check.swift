@@ -20,18 +20,12 @@ extension BoardSpec {
             guard ring.colors.count == 2 else { throw fail(".rings.\(index).colors", "needs 2 colours") }
         }
         for (index, ring) in spec.rings.enumerated() {
-            guard case .derived(let sources) = ring.kind else { continue }
-            guard !sources.isEmpty else { throw fail(".rings.\(index).sources", "a derived ring needs sources") }
-            for source in sources where source == ring.id || kinds[source] != .plain {
-                throw fail(".rings.\(index).sources", "\"\(source)\" is not another plain ring of this board")
+            if let problem = sourceProblem(of: ring.id, kind: ring.kind, kinds: kinds) {
+                throw fail(".rings.\(index).sources.\(problem.index)", problem.reason)
             }
         }
-        var grouped = Set<String>()
-        for (index, group) in spec.groups.enumerated() {
-            guard !group.isEmpty else { throw fail(".groups.\(index)", "a group needs at least one ring") }
-            for id in group where kinds[id] == nil || !grouped.insert(id).inserted {
-                throw fail(".groups.\(index)", "\"\(id)\" is not a ring of this board outside other groups")
-            }
+        if let problem = groupProblem(in: spec.groups, ids: Set(kinds.keys)) {
+            throw fail(".groups.\(problem.index)", problem.reason)
         }
         let ids = spec.rings.map(\.id)
         for arrangement in spec.arrangements {

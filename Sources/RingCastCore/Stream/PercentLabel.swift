@@ -10,12 +10,17 @@ public enum PercentLabel {
         guard let p else { return "—" }
         let percent = (p * 100).rounded(.toNearestOrEven)
         guard percent.isFinite, percent.magnitude < 1e15 else { return "—" }
-        let digits = Array(String(Int64(percent.magnitude)))
-        var grouped = ""
+        return (p < 0 ? "-" : "") + grouped(Int64(percent.magnitude)) + "%"
+    }
+
+    /// `number`'s digits with `,` between groups of three (`12,000`).
+    static func grouped(_ number: Int64) -> String {
+        let digits = Array(String(number))
+        var text = ""
         for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { grouped.append(",") }
-            grouped.append(digit)
+            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
         }
-        return (p < 0 ? "-" : "") + grouped + "%"
+        return text
     }
 }

@@ -22,7 +22,7 @@ public enum ValueLabel {
     static func integer(_ value: Double) -> String {
         let rounded = value.rounded(.toNearestOrEven)
         guard rounded.isFinite, rounded.magnitude < 1e15 else { return PercentLabel.string(for: nil) }
-        return (rounded < 0 ? "-" : "") + grouped(Int64(rounded.magnitude))
+        return (rounded < 0 ? "-" : "") + PercentLabel.grouped(Int64(rounded.magnitude))
     }
 
     /// A maximum as people write it: `20`, `2.5` (at most two decimals), grouped.
@@ -31,20 +31,10 @@ public enum ValueLabel {
         guard hundredths.isFinite, hundredths.magnitude < 1e15 else { return PercentLabel.string(for: nil) }
         let whole = Int64(hundredths.magnitude) / 100
         let fraction = Int64(hundredths.magnitude) % 100
-        var text = (value < 0 ? "-" : "") + grouped(whole)
+        var text = (value < 0 ? "-" : "") + PercentLabel.grouped(whole)
         if fraction != 0 {
             let digits = fraction % 10 == 0 ? String(fraction / 10) : (fraction < 10 ? "0" : "") + String(fraction)
             text += "." + digits
-        }
-        return text
-    }
-
-    private static func grouped(_ number: Int64) -> String {
-        let digits = Array(String(number))
-        var text = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
-            text.append(digit)
         }
         return text
     }

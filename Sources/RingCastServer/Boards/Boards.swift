@@ -82,11 +82,18 @@ final class Boards {
         return (board, .restructure(spec))
     }
 
-    /// Stops serving `board` (deleted through the API, or a creation the store refused).
-    func remove(_ board: LiveBoard, deleted isDeleted: Bool) {
+    /// Stops serving `board`, deleted through the API; returns the revision its tombstone takes.
+    func delete(_ board: LiveBoard) -> Int64 {
+        discard(board)
+        let revision = Int64(board.animator.revision) + 1
+        deleted[board.name] = revision
+        return revision
+    }
+
+    /// Stops serving `board`, whose creation the store refused.
+    func discard(_ board: LiveBoard) {
         all.removeAll { $0 === board }
         byName[board.name] = nil
-        if isDeleted { deleted[board.name] = Int64(board.animator.revision) }
     }
 
     /// Serves `board` again at its durable state, after the store refused its deletion.

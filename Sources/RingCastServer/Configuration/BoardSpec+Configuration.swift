@@ -81,25 +81,16 @@ extension BoardSpec {
             }
             rings.append(try RingSpec(entry: ring, position: index) { subkey, message in fail(ringKey + subkey, message) })
         }
+        let kinds = Dictionary(uniqueKeysWithValues: rings.map { ($0.id, $0.kind) })
         for (index, ring) in rings.enumerated() {
-            guard case .derived(let sources) = ring.kind else { continue }
-            for source in sources where !ids.contains(source) || source == ring.id {
-                throw fail(".rings[\(index)].sources", "\"\(source)\" is not another ring of this board")
-            }
-            for source in sources {
-                if let sourceRing = rings.first(where: { $0.id == source }), sourceRing.kind != .plain {
-                    throw fail(".rings[\(index)].sources", "\"\(source)\" must be a plain ring")
-                }
+            if let problem = Self.sourceProblem(of: ring.id, kind: ring.kind, kinds: kinds) {
+                throw fail(".rings[\(index)].sources", problem.reason)
             }
         }
         guard handPlaced, let width = entry.width, let height = entry.height else {
             let groups = entry.groups ?? []
-            var grouped = Set<String>()
-            for (index, group) in groups.enumerated() {
-                for id in group where !ids.contains(id) || !grouped.insert(id).inserted {
-                    throw fail(".groups[\(index)]", "\"\(id)\" is not a ring of this board outside other groups")
-                }
-                if group.isEmpty { throw fail(".groups[\(index)]", "a group needs at least one ring") }
+            if let problem = Self.groupProblem(in: groups, ids: ids) {
+                throw fail(".groups[\(problem.index)]", problem.reason)
             }
             self = .laidOut(name: entry.name, title: entry.title, background: background, rings: rings, groups: groups)
             return

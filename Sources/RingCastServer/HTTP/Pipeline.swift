@@ -148,9 +148,7 @@ final class Pipeline {
                     respond(error.map { .error($0) } ?? answers.answer(answer, of: board))
                 }
             case .create(let spec):
-                var created: LiveBoard?
-                created = try writer.create(spec) { [answers] error in
-                    guard let board = created else { return }
+                try writer.create(spec) { [answers] board, error in
                     respond(error.map { .error($0) } ?? answers.created(board))
                 }
             case .delete:

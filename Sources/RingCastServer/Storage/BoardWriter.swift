@@ -51,15 +51,18 @@ final class BoardWriter {
     func apply(_ change: Animator.Change, to board: LiveBoard, completion: @escaping (APIError?) -> Void) throws(APIError) {
         var animator = board.animator
         let start = try animator.accept(change, at: board.startTick(now: clock.currentTick()))
-        guard let queue, problem == nil else {
-            throw APIError(
-                status: 503, code: "storage_unavailable",
-                message: "the store cannot commit writes right now (\(problem ?? "starting")); nothing was changed")
-        }
+        guard let queue, problem == nil else { throw Self.unavailable(problem) }
         let state = animator.state
         board.animator = animator
         board.etag = boards.etag(revision: state.revision)
         observer?.changeAccepted(board, at: start)
+        store(state, of: board, on: queue, completion: completion)
+    }
+
+    /// Hands `state` of `board` to the store; `finished` reports it back on the service thread.
+    private func store(
+        _ state: BoardState, of board: LiveBoard, on queue: any ServiceQueue, completion: @escaping (APIError?) -> Void
+    ) {
         nextID += 1
         let id = nextID
         pending[id] = PendingWrite(board: board, state: state, completion: completion)
@@ -75,18 +78,17 @@ final class BoardWriter {
     /// its first state stored like every write; `completion` as for `apply`. If the store cannot
     /// commit it, the board goes away again. Throws 422 beyond `limits.maxBoards` and 503 while
     /// the store is failing, with nothing changed.
-    func create(_ spec: BoardSpec, completion: @escaping (APIError?) -> Void) throws(APIError) -> LiveBoard {
+    func create(_ spec: BoardSpec, completion: @escaping (LiveBoard, APIError?) -> Void) throws(APIError) {
         guard problem == nil, queue != nil else { throw Self.unavailable(problem) }
         let (board, change) = try boards.create(spec, tick: clock.currentTick())
         observer?.boardAdded(board)
         do {
-            try apply(change, to: board, completion: completion)
+            try apply(change, to: board) { completion(board, $0) }
         } catch {
-            boards.remove(board, deleted: false)
+            boards.discard(board)
             observer?.boardRemoved(board, reason: "board could not be created")
             throw error
         }
-        return board
     }
 
     /// Deletes `board` (`DELETE /api/v1/boards/{board}`): no longer served from now on, its
@@ -95,18 +97,11 @@ final class BoardWriter {
     /// at its durable state. Throws 503 while the store is failing, with nothing changed.
     func delete(_ board: LiveBoard, completion: @escaping (APIError?) -> Void) throws(APIError) {
         guard let queue, problem == nil else { throw Self.unavailable(problem) }
-        boards.remove(board, deleted: true)
+        let revision = boards.delete(board)
         observer?.boardRemoved(board, reason: "board deleted")
-        let tombstone = BoardState.tombstone(
-            of: board.name, revision: Int64(board.animator.revision) + 1, fps: board.animator.fps)
-        nextID += 1
-        let id = nextID
-        pending[id] = PendingWrite(board: board, state: tombstone, completion: completion)
-        let writer = ServiceThreadBound(value: self)
-        let record = StoredRecord(board: board.name, revision: tombstone.revision) { (try? StateCodec.encode(tombstone)) ?? [] }
-        store.write([record]) { error in
-            queue.async { writer.value.finished(id, error: error) }
-        }
+        store(
+            BoardState.tombstone(of: board.name, revision: revision, fps: board.animator.fps), of: board, on: queue,
+            completion: completion)
     }
 
     private static func unavailable(_ problem: String?) -> APIError {
@@ -137,7 +132,7 @@ final class BoardWriter {
         } else if board.isNew {
             // A board whose creation is not durable is not served.
             if boards[board.name] === board {
-                boards.remove(board, deleted: false)
+                boards.discard(board)
                 observer?.boardRemoved(board, reason: "board could not be stored")
             }
         } else {

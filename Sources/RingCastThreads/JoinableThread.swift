@@ -4,9 +4,16 @@ import Synchronization
     import Glibc
 #endif
 
-/// A POSIX thread that runs one closure and can be joined (Foundation's `Thread` cannot).
+/// A POSIX thread that runs one closure and can be joined (Foundation's `Thread` cannot): the
+/// transport's service loops, the store's writer and the Redis subscriber each run on one.
 /// Thread-safe; `join()` and `detach()` take effect once between them.
-final class WriterThread: Sendable {
+public final class JoinableThread: Sendable {
+    /// The system refused to start a thread; `reason` is its errno text.
+    public struct StartError: Error, Sendable, CustomStringConvertible {
+        public let reason: String
+        public var description: String { reason }
+    }
+
     private final class Start {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -16,8 +23,8 @@ final class WriterThread: Sendable {
     private let thread: pthread_t
     private let finished = Mutex(false)
 
-    /// Starts the thread; a failure to start is reported against `path` (the data directory).
-    init(path: String, _ body: @escaping @Sendable () -> Void) throws(StorageError) {
+    /// Starts the thread running `body`.
+    public init(_ body: @escaping @Sendable () -> Void) throws(StartError) {
         var thread = pthread_t()
         let start = Unmanaged.passRetained(Start(body)).toOpaque()
         let result = pthread_create(
@@ -29,7 +36,7 @@ final class WriterThread: Sendable {
             }, start)
         guard result == 0 else {
             Unmanaged<Start>.fromOpaque(start).release()
-            throw StorageError(path: path, message: "cannot start the store's writer thread: \(errnoText(result))")
+            throw StartError(reason: String(cString: strerror(result)))
         }
         self.thread = thread
     }
@@ -38,16 +45,17 @@ final class WriterThread: Sendable {
         detach()  // never leave a finished thread unjoined
     }
 
-    var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
+    /// Whether the caller runs on this thread.
+    public var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
 
     /// Waits for the thread to end. Must not be called from the thread itself.
-    func join() {
+    public func join() {
         guard claim() else { return }
         pthread_join(thread, nil)
     }
 
-    /// Lets the thread end on its own (when the thread itself is the one letting go).
-    func detach() {
+    /// Lets the thread end on its own (when the last owner lets go on the thread itself).
+    public func detach() {
         guard claim() else { return }
         pthread_detach(thread)
     }

@@ -416,7 +416,7 @@ final class ClusterNode {
             }
         case .failure(let error):
             commandFailed(error)
-            // Tried again once Redis answers (`pinged`) or the subscription is made again.
+        // Tried again once Redis answers (`pinged`) or the subscription is made again.
         }
     }
 

@@ -211,6 +211,7 @@ final class ClusterNode {
         case .outcome(.applied), .replicasMissing:
             commandProblem = nil
             apply(update, toBoard: board)
+            metrics.pushed(board: board)
         case .failed(let error):
             commandFailed(error)
         case .outcome:

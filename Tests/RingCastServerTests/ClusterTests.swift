@@ -224,7 +224,7 @@ struct ClusterTests {
         defer { pushers.stopSoon() }
 
         pushers.start(from: [Int](repeating: 0, count: Pushers.count))
-        try await pushers.waitUntil("every pusher had 20 writes acknowledged") { $0.allSatisfy { $0.acks >= 20 } }
+        try await pushers.waitUntil("every pusher had 50 writes acknowledged") { $0.allSatisfy { $0.acks >= 50 } }
         cluster.redis.kill()
         let failuresAtKill = pushers.logs.map(\.failures)
         try await pushers.waitUntil("every pusher was refused after the kill") { logs in

@@ -49,6 +49,11 @@ final class ClusterNode {
 
     /// Boards being caught up, with what to run once each is.
     private var catchingUp: [String: [() -> Void]] = [:]
+    /// Updates that arrived for a board while it was being caught up: applied (or found held) once it is,
+    /// so that one late update is reloaded and counted once, not again when its second copy comes.
+    private var arrivedDuringCatchUp: [String: [BoardUpdate]] = [:]
+    /// Boards to reload once more when their catch-up is done.
+    private var readAgain: Set<String> = []
     /// Boards with a write of this node in Redis's hands, and the writes waiting for it: one write
     /// per board at a time, so that this node's own writes never conflict with each other.
     private var writing: [String: [(@escaping () -> Void) -> Void]] = [:]
@@ -240,7 +245,11 @@ final class ClusterNode {
 
     /// Applies one update of `board` if it is the next one; one already held is ignored; after a gap, for a tick
     /// already composed, or when the result is not the state the accepting node computed, the board is caught up.
-    private func apply(_ update: BoardUpdate, toBoard name: String) {
+    private func apply(_ update: BoardUpdate, toBoard name: String, duringCatchUp: Bool = false) {
+        if catchingUp[name] != nil, !duringCatchUp {
+            arrivedDuringCatchUp[name, default: []].append(update)
+            return
+        }
         let held = revision(of: name)
         guard update.revision > held else { return }
         guard update.base == held else {
@@ -345,6 +354,8 @@ final class ClusterNode {
     func catchUp(_ board: String, force: Bool = false, then: (() -> Void)? = nil) {
         if catchingUp[board] != nil {
             if let then { catchingUp[board]!.append(then) }
+            // What is being read may predate what asks now (an update read in the catch-up that does not fit).
+            if force { readAgain.insert(board) }
             return
         }
         catchingUp[board] = then.map { [$0] } ?? []
@@ -371,6 +382,15 @@ final class ClusterNode {
 
     private func finishCatchUp(_ board: String) {
         let waiting = catchingUp.removeValue(forKey: board) ?? []
+        if readAgain.remove(board) != nil {
+            // The updates that arrived wait for the next reading; so do the writes waiting for this one.
+            catchUp(board, force: true)
+            catchingUp[board]?.append(contentsOf: waiting)
+            return
+        }
+        for update in arrivedDuringCatchUp.removeValue(forKey: board) ?? [] {
+            apply(update, toBoard: board)
+        }
         for then in waiting { then() }
     }
 
@@ -446,13 +466,13 @@ final class ClusterNode {
         if !force, let first = updates.first, first.base == held,
             zip(updates, updates.dropFirst()).allSatisfy({ $1.base == $0.revision })
         {
-            for update in updates { apply(update, toBoard: name) }
+            for update in updates { apply(update, toBoard: name, duringCatchUp: true) }
             return
         }
         guard force || snapshot.revision > held else { return }
         restore(name, snapshot: snapshot)
         for update in reading.updates where update.revision > snapshot.revision {
-            apply(update, toBoard: name)
+            apply(update, toBoard: name, duringCatchUp: true)
         }
     }
 

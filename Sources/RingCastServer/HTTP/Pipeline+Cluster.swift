@@ -161,7 +161,7 @@ extension Pipeline {
             return .write(
                 PreparedClusterWrite(
                     name: name, base: base, start: start, change: ClusterUpdate.Change(change, body: body),
-                    state: trial.settledState, answer: answers.answer(answer, of: preview)))
+                    state: trial.state, settled: trial.settledState, answer: answers.answer(answer, of: preview)))
         case .create(let spec):
             try boards.checkRoom()
             let base = boards.previousRevision(of: name)
@@ -169,15 +169,16 @@ extension Pipeline {
             let preview = LiveBoard(animator: animator, etag: boards.etag(revision: base + 1))
             return .write(
                 PreparedClusterWrite(
-                    name: name, base: base, start: earliest, change: .restructure(spec), state: animator.settledState,
-                    answer: answers.created(preview)))
+                    name: name, base: base, start: earliest, change: .restructure(spec), state: animator.state,
+                    settled: animator.settledState, answer: answers.created(preview)))
         case .delete:
             guard let board else { throw APIError.notFound("no board named \"\(name)\"", field: "board") }
             let base = Int64(board.animator.revision)
+            let tombstone = BoardState.tombstone(of: name, revision: base + 1, fps: fps)
             return .write(
                 PreparedClusterWrite(
-                    name: name, base: base, start: earliest, change: .delete,
-                    state: BoardState.tombstone(of: name, revision: base + 1, fps: fps), answer: HTTPResponse(status: 204)))
+                    name: name, base: base, start: earliest, change: .delete, state: tombstone, settled: tombstone,
+                    answer: HTTPResponse(status: 204)))
         }
     }
 
@@ -203,8 +204,13 @@ private struct PreparedClusterWrite {
     let snapshot: [UInt8]
     let answer: HTTPResponse
 
-    init(name: String, base: Int64, start: Int64, change: ClusterUpdate.Change, state: BoardState, answer: HTTPResponse) {
-        let digest = ClusterUpdate.digest(of: state)
+    /// `state` is stored as the snapshot nodes joining later start from; its settled form (`settled`) is what
+    /// every node compares once it applied the update.
+    init(
+        name: String, base: Int64, start: Int64, change: ClusterUpdate.Change, state: BoardState, settled: BoardState,
+        answer: HTTPResponse
+    ) {
+        let digest = ClusterUpdate.digest(of: settled)
         let travelling = ClusterUpdate(
             board: name, baseRevision: base, revision: base + 1, startTick: start, change: change, digest: digest)
         update = BoardUpdate(

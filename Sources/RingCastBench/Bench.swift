@@ -36,7 +36,7 @@ struct Bench: ParsableCommand {
             for byte. `make bench-cluster` runs one node, then two, and adds a Cluster section to \
             docs/BENCHMARKS.md.
             """,
-        subcommands: [BenchReport.self]
+        subcommands: [BenchReport.self, BenchClusterReport.self]
     )
 
     @Option(help: "Server URL, loopback only (default: $RINGCAST_URL or http://127.0.0.1:8080).")

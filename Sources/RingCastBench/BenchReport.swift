@@ -33,16 +33,33 @@ struct BenchReport: ParsableCommand {
     @Option(help: "A temporary directory the commands used, shown as $TMP in the report.")
     var temporaryDirectory: String?
 
-    func run() throws {
-        func load(_ paths: [String]) throws -> [BenchResult] {
-            try paths.map { path in
-                do {
-                    return try JSONDecoder().decode(BenchResult.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-                } catch {
-                    throw ValidationError("\(path): not a ringcast-bench result: \(error)")
-                }
+    /// Results of the viewers scenario, `ringcast-bench --json`.
+    static func load(_ paths: [String]) throws -> [BenchResult] {
+        try paths.map { path in
+            do {
+                return try JSONDecoder().decode(BenchResult.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                throw ValidationError("\(path): not a ringcast-bench result: \(error)")
             }
         }
+    }
+
+    /// `command` with `temporaryDirectory` (when given) shown as `$TMP`.
+    static func hiding(_ temporaryDirectory: String?, in command: [String]) -> [String] {
+        guard let temporaryDirectory, !temporaryDirectory.isEmpty else { return command }
+        return command.map { $0.replacingOccurrences(of: temporaryDirectory, with: "$TMP") }
+    }
+
+    /// Writes `markdown` to `output`.
+    static func write(_ markdown: String, to output: String) throws {
+        do {
+            try Data(markdown.utf8).write(to: URL(fileURLWithPath: output))
+        } catch {
+            throw BenchFailure("cannot write \(output): \(error.localizedDescription)")
+        }
+    }
+
+    func run() throws {
         var runs: [BenchResult] = []
         var pushRuns: [BenchPushResult] = []
         var joinRuns: [BenchJoinResult] = []
@@ -69,7 +86,7 @@ struct BenchReport: ParsableCommand {
             case let other?: throw ValidationError("\(path): a result of an unknown scenario \"\(other)\"")
             }
         }
-        var baselines = try load(baseline).sorted { $0.settings.viewers < $1.settings.viewers }
+        var baselines = try Self.load(baseline).sorted { $0.settings.viewers < $1.settings.viewers }
         // On disk first, then in memory; joins by watchers.
         pushRuns.sort { ($0.dataFilesystem?.isInMemory ?? true ? 1 : 0) < ($1.dataFilesystem?.isInMemory ?? true ? 1 : 0) }
         joinRuns.sort { $0.settings.watchers < $1.settings.watchers }
@@ -79,16 +96,11 @@ struct BenchReport: ParsableCommand {
             (clients.firstIndex(of: run.settings.client) ?? clients.count, run.settings.viewers)
         }
         runs.sort { order($0) < order($1) }
-        if let temporaryDirectory, !temporaryDirectory.isEmpty {
-            func hide(_ command: inout [String]) {
-                command = command.map { $0.replacingOccurrences(of: temporaryDirectory, with: "$TMP") }
-            }
-            for index in runs.indices { hide(&runs[index].command) }
-            for index in baselines.indices { hide(&baselines[index].command) }
-            for index in pushRuns.indices { hide(&pushRuns[index].command) }
-            for index in joinRuns.indices { hide(&joinRuns[index].command) }
-        }
-        let markdown = BenchReportDocument(
+        for index in runs.indices { runs[index].command = Self.hiding(temporaryDirectory, in: runs[index].command) }
+        for index in baselines.indices { baselines[index].command = Self.hiding(temporaryDirectory, in: baselines[index].command) }
+        for index in pushRuns.indices { pushRuns[index].command = Self.hiding(temporaryDirectory, in: pushRuns[index].command) }
+        for index in joinRuns.indices { joinRuns[index].command = Self.hiding(temporaryDirectory, in: joinRuns[index].command) }
+        var markdown = BenchReportDocument(
             runs: runs,
             baselines: baselines,
             pushRuns: pushRuns,
@@ -100,11 +112,12 @@ struct BenchReport: ParsableCommand {
             runCommand: runCommand
         )
         .markdown
-        do {
-            try Data(markdown.utf8).write(to: URL(fileURLWithPath: output))
-        } catch {
-            throw BenchFailure("cannot write \(output): \(error.localizedDescription)")
+        // `make bench-cluster`'s section stays as it was.
+        let heading = BenchReportDocument.clusterHeading
+        if let old = BenchSystem.read(output), let cluster = BenchReportDocument.section(heading, in: old) {
+            markdown = BenchReportDocument.replacingSection(heading, in: markdown, with: cluster)
         }
+        try Self.write(markdown, to: output)
         print("wrote \(output)")
     }
 }

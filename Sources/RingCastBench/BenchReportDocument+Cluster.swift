@@ -36,7 +36,7 @@ extension BenchReportDocument {
         add("port (a temporary directory, `appendonly yes`, `appendfsync always`), then cluster nodes on one port —")
         add("one node, then two, each started afresh with an empty Redis — with a copy of `config/ringcast.json`")
         add("whose `limits.writesPerMinute` is 0, `limits.maxViewers` 100000 and `cluster.leadMilliseconds` \(lead)")
-        add("(`$TMP` is the temporary directory, `$PORT` the shared port):")
+        add("(`$TMP` is the temporary directory, `$REDIS_PORT` and `$PORT` the free ports picked, `NODES` 1 or 2):")
         add()
         add("```sh")
         lines += setup.serverCommands

@@ -74,6 +74,7 @@ let package = Package(
                 "RingCastTransport",
                 "RingCastStorage",
                 "RingCastTLS",
+                "RingCastCluster",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

@@ -1,4 +1,5 @@
 import Logging
+import RingCastCluster
 import RingCastCore
 import RingCastStorage
 import RingCastTransport
@@ -10,7 +11,7 @@ import RingCastTransport
 final class Application: TransportDelegate {
     let boards: Boards
     let pipeline: Pipeline
-    private let writer: BoardWriter
+    private let backend: WriteBackend
     private var gate: ViewerGate
     /// The configuration running now: the one started with, then each reload's.
     private var configuration: RingCastConfiguration
@@ -22,28 +23,39 @@ final class Application: TransportDelegate {
 
     init(
         configuration: RingCastConfiguration,
-        store: any BoardStore,
+        storage: Storage,
         stored: [String: BoardState],
         openAPIDocument: [UInt8]?,
         logger: Logger
     ) {
         let clock = TickClock(fps: configuration.fps)
         let metrics = ServerMetrics()
+        var clusterID: String?
+        if case .cluster(let join) = storage { clusterID = join.id }
         let boards = Boards(
             specs: configuration.boards, stored: stored, fps: configuration.fps, tick: clock.currentTick(), logger: logger,
-            maximumBoards: configuration.maxBoards, maximumRings: configuration.maxRingsPerBoard)
-        let writer = BoardWriter(store: store, boards: boards, clock: clock, queue: nil, metrics: metrics, logger: logger)
+            maximumBoards: configuration.maxBoards, maximumRings: configuration.maxRingsPerBoard, etagNonce: clusterID)
+        let backend: WriteBackend
+        switch storage {
+        case .embedded(let store):
+            backend = .store(BoardWriter(store: store, boards: boards, clock: clock, queue: nil, metrics: metrics, logger: logger))
+        case .cluster(let join):
+            backend = .cluster(
+                ClusterNode(
+                    name: join.node ?? join.endpoint.address, endpoint: join.endpoint, worker: join.worker,
+                    configuration: configuration, boards: boards, clock: clock, metrics: metrics, logger: logger))
+        }
         self.configuration = configuration
         self.clock = clock
         self.metrics = metrics
         self.boards = boards
-        self.writer = writer
+        self.backend = backend
         self.logger = logger
         self.gate = ViewerGate(configuration: configuration, boards: boards, logger: logger)
         // Filled in by `attach`: the counts and figures only the running transport has.
         let transport = TransportFigures()
         self.pipeline = Pipeline(
-            configuration: configuration, boards: boards, writer: writer, metrics: metrics, openAPIDocument: openAPIDocument,
+            configuration: configuration, boards: boards, backend: backend, metrics: metrics, openAPIDocument: openAPIDocument,
             clock: clock,
             viewers: { transport.broadcaster?.viewers(of: $0) ?? 0 },
             transportStatistics: { transport.loop?.statistics ?? TransportStatistics() })
@@ -59,8 +71,31 @@ final class Application: TransportDelegate {
         self.broadcaster = broadcaster
         transport.loop = loop
         transport.broadcaster = broadcaster
-        writer.observer = broadcaster
-        writer.queue = loop.handle
+        switch backend {
+        case .store(let writer):
+            writer.observer = broadcaster
+            writer.queue = loop.handle
+        case .cluster(let node):
+            node.broadcaster = broadcaster
+            node.start(queue: loop.handle)
+        }
+    }
+
+    /// In cluster mode, names the node (`--node`, else the address it listens on); before `attach`.
+    func nameNode(_ name: String) {
+        if case .cluster(let node) = backend { node.name = name }
+    }
+
+    /// The node's name in cluster mode; nil when serving alone.
+    var nodeName: String? {
+        if case .cluster(let node) = backend { return node.name }
+        return nil
+    }
+
+    /// Ends cluster mode's subscription and Redis worker; nothing when serving alone. Any thread,
+    /// once the loop has stopped.
+    func stopCluster() {
+        if case .cluster(let node) = backend { node.stop() }
     }
 
     /// The first path segment of every route, for the transport to hand to `handleHTTP`.
@@ -90,6 +125,9 @@ final class Application: TransportDelegate {
             reloadFailed(error)
             return false
         }
+        if case .cluster(let node) = backend {
+            node.configured = Dictionary(reload.configuration.boards.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
+        }
         broadcaster?.boardsChanged(changes)
         broadcaster?.closeViewers(of: changes.removed, code: 4404, reason: "board removed")
         for board in changes.removed {
@@ -110,6 +148,8 @@ final class Application: TransportDelegate {
         let settings = reload.changed.isEmpty ? "nothing" : reload.changed.joined(separator: ", ")
         let boardsLine = summary.isEmpty ? "" : "; " + summary.joined(separator: "; ")
         logger.notice("configuration reloaded: changed \(settings)\(boardsLine)")
+        // Boards a reload adds start from what Redis holds of them.
+        if case .cluster(let node) = backend, !changes.added.isEmpty { node.catchUpAll() }
         return true
     }
 
@@ -124,8 +164,12 @@ final class Application: TransportDelegate {
 
     func handleHTTP(_ request: HTTPRequest, respond: @escaping (HTTPResponse) -> Void) {
         let started = ContinuousClock.now
+        let node = nodeName
         pipeline.handle(request) { [weak self] response in
             self?.answered(request, response, started: started)
+            guard let node else { return respond(response) }
+            var response = response
+            response.headers.append((name: "X-RingCast-Node", value: node))
             respond(response)
         }
     }
@@ -177,6 +221,25 @@ final class Application: TransportDelegate {
 
 @available(*, unavailable)
 extension Application: Sendable {}
+
+/// Where a server keeps its boards: the embedded store of one process, or Redis shared by a cluster.
+enum Storage {
+    case embedded(any BoardStore)
+    case cluster(ClusterJoin)
+}
+
+@available(*, unavailable)
+extension Storage: Sendable {}
+
+/// What a node needs to join its cluster, made before the server starts.
+struct ClusterJoin {
+    let endpoint: RedisEndpoint
+    let worker: RedisWorker
+    /// `--node`, or nil for HOST:PORT.
+    let node: String?
+    /// The cluster's id (`rc:cluster`), part of every ETag.
+    let id: String
+}
 
 /// The running transport's loop and broadcaster, for the closures the pipeline was built with
 /// before they existed. Service thread only.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import RingCastCluster
 import RingCastCore
 import RingCastStorage
 import RingCastTransport
@@ -16,7 +17,8 @@ public final class RingCastServer: Sendable {
     /// thread, which `WebServer` serialises.
     private nonisolated(unsafe) let application: Application
     private let logger: Logger
-    private let store: any BoardStore
+    /// The embedded store; nil in cluster mode.
+    private let store: (any BoardStore)?
     private let finished = DispatchSemaphore(value: 0)
 
     public let host: String
@@ -29,7 +31,7 @@ public final class RingCastServer: Sendable {
         return "\(scheme)://\(shown.contains(":") ? "[\(shown)]" : shown):\(port)"
     }
 
-    fileprivate init(web: WebServer, application: Application, store: any BoardStore, host: String, logger: Logger) {
+    fileprivate init(web: WebServer, application: Application, store: (any BoardStore)?, host: String, logger: Logger) {
         self.web = web
         self.application = application
         self.store = store
@@ -41,7 +43,8 @@ public final class RingCastServer: Sendable {
     public func run() {
         web.run()
         // Writes still queued are committed; then the data directory's lock is released.
-        store.close()
+        store?.close()
+        application.stopCluster()
         let sent = web.loop.statistics
         logger.info(
             "stopped: \(application.framesPublished) frames published; \(sent.messagesSent) messages, \(sent.bytesSent) bytes sent; \(sent.messagesSkipped) frames skipped by slow viewers; \(sent.viewersClosedWhileStalled) stalled viewers closed"
@@ -75,7 +78,8 @@ public final class RingCastServer: Sendable {
         let stored: [StoredRecord]
         do {
             try configuration.validate()
-            stored = try store.loadAll()
+            // In cluster mode boards a reload adds are read from Redis once it took.
+            stored = try store?.loadAll() ?? []
         } catch {
             return reloadFailed(error, completion: completion)
         }
@@ -129,22 +133,33 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         document = Array(data)
     }
     let tls = try configuration.tlsFiles()
-    let directory = URL(fileURLWithPath: configuration.dataDirectory).standardizedFileURL.path
-    let store: SQLiteStore
-    do {
-        store = try SQLiteStore(directory: directory)
-    } catch {
-        throw StartupError(error.description)
-    }
+    let store: SQLiteStore?
+    let storage: Storage
     let stored: [String: BoardState]
-    do {
-        stored = try loadStates(from: store, directory: directory, configuration: configuration, logger: logger)
-    } catch {
-        store.close()
-        throw error
+    if let redis = configuration.redis {
+        let join = try joinCluster(redis, configuration: configuration, logger: logger)
+        store = nil
+        storage = .cluster(join.join)
+        stored = join.stored
+    } else {
+        let directory = URL(fileURLWithPath: configuration.dataDirectory).standardizedFileURL.path
+        let opened: SQLiteStore
+        do {
+            opened = try SQLiteStore(directory: directory)
+        } catch {
+            throw StartupError(error.description)
+        }
+        do {
+            stored = try loadStates(from: opened, directory: directory, configuration: configuration, logger: logger)
+        } catch {
+            opened.close()
+            throw error
+        }
+        store = opened
+        storage = .embedded(opened)
     }
     let application = Application(
-        configuration: configuration, store: store, stored: stored, openAPIDocument: document, logger: logger)
+        configuration: configuration, storage: storage, stored: stored, openAPIDocument: document, logger: logger)
     let transport = TransportConfiguration(
         host: configuration.host,
         port: configuration.port,
@@ -154,17 +169,62 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         maxBodyBytes: configuration.maxBodyBytes,
         pingInterval: configuration.pingIntervalSeconds,
         stallTimeout: configuration.stallTimeoutSeconds,
-        tls: tls
+        tls: tls,
+        // Several nodes of a cluster may share the port on one machine (SO_REUSEPORT).
+        sharePort: configuration.redis != nil
     )
     let web: WebServer
     do {
         web = try WebServer(configuration: transport, delegate: application)
     } catch {
-        store.close()
+        store?.close()
+        application.stopCluster()
         throw error
     }
+    application.nameNode(configuration.node ?? "\(configuration.host):\(web.port)")
     application.attach(to: web.loop)
     return RingCastServer(web: web, application: application, store: store, host: configuration.host, logger: logger)
+}
+
+/// Joins the cluster on Redis at `url`: the cluster's id, and every board's state as Redis holds it (the
+/// configured boards and the ones created through the API), checked as the embedded store's are. The node
+/// catches up again once it is subscribed, for what was written in between.
+private func joinCluster(_ url: String, configuration: RingCastConfiguration, logger: Logger) throws -> (
+    join: ClusterJoin, stored: [String: BoardState]
+) {
+    let endpoint: RedisEndpoint
+    let connection: RedisConnection
+    var stored: [String: BoardState] = [:]
+    let id: String
+    do {
+        endpoint = try RedisEndpoint(url: url)
+        connection = try RedisConnection(endpoint: endpoint)
+        id = try connection.clusterID(candidate: String(UInt64.random(in: .min ... .max), radix: 36))
+        let names = Set(try connection.boardNames()).union(configuration.boards.map(\.name))
+        for name in names.sorted() {
+            guard let snapshot = try connection.readSnapshot(board: name) else { continue }
+            let source = "\(endpoint): board \(name)"
+            let state = try StateCodec.decode(snapshot.snapshot, source: source)
+            if state.deleted != true {
+                guard let spec = state.spec ?? configuration.boards.first(where: { $0.name == name }) else {
+                    logger.warning("\(source) has state but is not configured here; not serving it")
+                    continue
+                }
+                try StateCodec.check(state, for: spec, fps: configuration.fps, source: source)
+            }
+            stored[name] = state
+        }
+    } catch let error as RedisError {
+        throw StartupError("\(configuration.origins["cluster.redis"] ?? "cluster.redis"): \(error)")
+    }
+    let worker: RedisWorker
+    do {
+        worker = try RedisWorker(endpoint: endpoint, script: WriteScript(streamLength: configuration.streamLength))
+    } catch {
+        throw StartupError("\(configuration.origins["cluster.redis"] ?? "cluster.redis"): \(error)")
+    }
+    logger.notice("joined the cluster on Redis at \(endpoint.address) with \(stored.count) stored boards")
+    return (ClusterJoin(endpoint: endpoint, worker: worker, node: configuration.node, id: id), stored)
 }
 
 /// Every board's stored state, checked; on the first start after an upgrade, the old

@@ -13,7 +13,8 @@ struct Serve: ParsableCommand {
         abstract: "Serve the dashboard, the REST API and the WebSocket endpoint on one port.",
         discussion: """
             Settings come from the config file, then RINGCAST_HOST, RINGCAST_PORT, RINGCAST_FPS, \
-            RINGCAST_WEB_ROOT, RINGCAST_DATA_DIR, RINGCAST_TLS_CERT and RINGCAST_TLS_KEY, then these \
+            RINGCAST_WEB_ROOT, RINGCAST_DATA_DIR, RINGCAST_TLS_CERT, RINGCAST_TLS_KEY, RINGCAST_REDIS_URL \
+            and RINGCAST_NODE, then these \
             flags. Prints "listening on http://HOST:PORT" (https with --tls-cert and --tls-key) when \
             ready; SIGINT or SIGTERM stops it cleanly; SIGHUP reloads the config (see \
             docs/CONFIGURATION.md for what takes effect without a restart).
@@ -44,6 +45,12 @@ struct Serve: ParsableCommand {
     @Option(help: "PEM private key of --tls-cert, unencrypted.")
     var tlsKey: String?
 
+    @Option(help: "Cluster mode: share boards with other nodes through Redis at redis://HOST:PORT[/DB] (docs/CLUSTER.md).")
+    var redis: String?
+
+    @Option(help: "This node's name in cluster mode (default: HOST:PORT).")
+    var node: String?
+
     @Option(help: "What to log: trace, debug, info, notice, warning, error, critical (default: the config's logLevel).")
     var logLevel: LogLevel?
 
@@ -59,7 +66,7 @@ struct Serve: ParsableCommand {
         // error, so ArgumentParser's usage text would only hide the message.
         let overrides = Overrides(
             host: host, port: port, dataDir: dataDir, webRoot: webRoot, fps: fps, tlsCert: tlsCert, tlsKey: tlsKey,
-            logLevel: logLevel?.rawValue)
+            logLevel: logLevel?.rawValue, redis: redis, node: node)
         let server: RingCastServer
         do {
             let configuration = try overrides.load(file: file, environment: environment)
@@ -121,6 +128,8 @@ private struct Overrides: Sendable {
     var tlsCert: String?
     var tlsKey: String?
     var logLevel: String?
+    var redis: String?
+    var node: String?
 
     /// The config file, then the environment, then these flags; checked. An error names the flag
     /// or variable that set the value, else the file and its key.
@@ -134,6 +143,8 @@ private struct Overrides: Sendable {
         if let tlsCert { configuration.set(\.tlsCertificate, to: tlsCert, key: "tls.cert", from: "--tls-cert") }
         if let tlsKey { configuration.set(\.tlsKey, to: tlsKey, key: "tls.key", from: "--tls-key") }
         if let logLevel { configuration.set(\.logLevel, to: logLevel, key: "logLevel", from: "--log-level") }
+        if let redis { configuration.set(\.redis, to: redis.isEmpty ? nil : redis, key: "cluster.redis", from: "--redis") }
+        if let node { configuration.set(\.node, to: node, key: "cluster.node", from: "--node") }
         try configuration.validate()
         return configuration
     }

@@ -223,6 +223,15 @@ public struct Animator: Sendable {
         return projection.board.state(fps: fps, epoch: projection.epoch)
     }
 
+    /// `state` with every animation that has finished by the last accepted change's start tick dropped: the
+    /// same on every node that accepted the same changes at the same ticks, whichever frames each one happened to
+    /// compose (composing settles what is done). Cluster mode stores and compares this one (DESIGN §10).
+    public var settledState: BoardState {
+        var projection = projection
+        projection.board.settle(at: projection.time(at: projection.appliedThrough))
+        return projection.board.state(fps: fps, epoch: projection.epoch)
+    }
+
     private func compose(at tick: Int64) -> Frame {
         FrameComposer.frame(
             of: board,

@@ -19,6 +19,8 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
         case cancelCountdown
         /// New rings and placement, as the accepting node laid them out.
         case restructure(BoardSpec)
+        /// The board is deleted (its state becomes a tombstone).
+        case delete
 
         /// The animator's change, decoded as the accepting node decoded it. Throws what the API's decoders
         /// throw for a body no node would have accepted.
@@ -30,6 +32,7 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
             case .startCountdown(let seconds): .startCountdown(seconds: seconds)
             case .cancelCountdown: .cancelCountdown
             case .restructure(let spec): .restructure(spec)
+            case .delete: throw APIError.notFound("the board is deleted", field: "board")
             }
         }
     }
@@ -96,6 +99,7 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
         case "startCountdown": self.change = .startCountdown(seconds: try change.decode(Double.self, forKey: .seconds))
         case "cancelCountdown": self.change = .cancelCountdown
         case "restructure": self.change = .restructure(try change.decode(BoardSpec.self, forKey: .spec))
+        case "delete": self.change = .delete
         case let kind:
             throw DecodingError.dataCorruptedError(
                 forKey: .kind, in: change, debugDescription: "unknown change kind \"\(kind)\"")
@@ -131,6 +135,8 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
         case .restructure(let spec):
             try change.encode("restructure", forKey: .kind)
             try change.encode(spec, forKey: .spec)
+        case .delete:
+            try change.encode("delete", forKey: .kind)
         }
     }
 }

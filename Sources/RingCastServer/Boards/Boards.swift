@@ -21,18 +21,18 @@ final class Boards {
     var maximumRings: Int
     private let fps: Int
     private let logger: Logger
-    /// Random per server run; part of every ETag.
-    private let etagNonce: String
+    /// Random per server run, or the cluster's id in cluster mode; part of every ETag.
+    let etagNonce: String
 
     init(
         specs: [BoardSpec], stored: [String: BoardState], fps: Int, tick: Int64, logger: Logger,
-        maximumBoards: Int = 100, maximumRings: Int = 24
+        maximumBoards: Int = 100, maximumRings: Int = 24, etagNonce: String? = nil
     ) {
         self.fps = fps
         self.logger = logger
         self.maximumBoards = maximumBoards
         self.maximumRings = maximumRings
-        let nonce = String(UInt32.random(in: .min ... .max), radix: 36)
+        let nonce = etagNonce ?? String(UInt32.random(in: .min ... .max), radix: 36)
         self.etagNonce = nonce
         var boards: [LiveBoard] = []
         let configured = Set(specs.map(\.name))
@@ -65,13 +65,9 @@ final class Boards {
     /// A new board with `spec`, served from now on: the change that shapes it is queued at `tick`
     /// (so it is stored like every write). Throws 422 `limit_exceeded` beyond `maximumBoards`.
     func create(_ spec: BoardSpec, tick: Int64) throws(APIError) -> (board: LiveBoard, change: Animator.Change) {
-        guard all.count < maximumBoards else {
-            throw .limitExceeded(
-                "this server holds at most \(maximumBoards) boards (limits.maxBoards); delete one first", field: "board")
-        }
+        try checkRoom()
         var animator = Animator(spec: spec, fps: fps, tick: tick)
-        // Revisions go on from a board that had this name, so an old ETag never names the new board.
-        let previous = max(deleted[spec.name] ?? 0, Int64(retired[spec.name]?.animator.revision ?? 0))
+        let previous = previousRevision(of: spec.name)
         animator.raiseRevision(to: Int(previous))
         let board = LiveBoard(animator: animator, etag: etag(revision: previous))
         board.isNew = true
@@ -80,6 +76,43 @@ final class Boards {
         all.append(board)
         byName[spec.name] = board
         return (board, .restructure(spec))
+    }
+
+    /// Throws 422 `limit_exceeded` when `maximumBoards` are served.
+    func checkRoom() throws(APIError) {
+        guard all.count < maximumBoards else {
+            throw .limitExceeded(
+                "this server holds at most \(maximumBoards) boards (limits.maxBoards); delete one first", field: "board")
+        }
+    }
+
+    /// The last revision of a board that had the name `name` and is gone (deleted or removed by a reload), else
+    /// 0: a board created under the name goes on from it, so an old ETag never names the new board.
+    func previousRevision(of name: String) -> Int64 {
+        max(deleted[name] ?? 0, Int64(retired[name]?.animator.revision ?? 0))
+    }
+
+    /// Serves a board another cluster node created (or whose state Redis holds) from now on, at `revision`.
+    func adopt(animator: Animator, revision: Int64) -> LiveBoard {
+        let board = LiveBoard(animator: animator, etag: etag(revision: revision))
+        deleted[board.name] = nil
+        retired[board.name] = nil
+        if let existing = byName[board.name] { discard(existing) }
+        all.append(board)
+        byName[board.name] = board
+        return board
+    }
+
+    /// Stops serving the board named `name`, if it is served, deleted at `revision` through another cluster
+    /// node.
+    func markDeleted(_ name: String, revision: Int64) {
+        if let board = byName[name] { discard(board) }
+        deleted[name] = revision
+    }
+
+    /// Forgets that a board named `name` was deleted (Redis no longer has its tombstone).
+    func forget(_ name: String) {
+        deleted[name] = nil
     }
 
     /// Stops serving `board`, deleted through the API; returns the revision its tombstone takes.

@@ -16,11 +16,12 @@ struct ConfigurationFile: Decodable {
     var allowedOrigins: [String]?
     var tls: TLS?
     var logLevel: String?
+    var cluster: Cluster?
     var boards: [BoardEntry]?
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, fps, webRoot, openAPIDocument, dataDir, limits, token, readToken, allowedOrigins, tls, logLevel
-        case boards
+        case cluster, boards
     }
 
     init(from decoder: any Decoder) throws {
@@ -38,7 +39,31 @@ struct ConfigurationFile: Decodable {
         allowedOrigins = try c.decodeIfPresent([String].self, forKey: .allowedOrigins)
         tls = try c.decodeIfPresent(TLS.self, forKey: .tls)
         logLevel = try c.decodeIfPresent(String.self, forKey: .logLevel)
+        cluster = try c.decodeIfPresent(Cluster.self, forKey: .cluster)
         boards = try c.decodeIfPresent([BoardEntry].self, forKey: .boards)
+    }
+
+    /// `cluster`: several nodes on one Redis (docs/CLUSTER.md).
+    struct Cluster: Decodable {
+        var redis: String?
+        var node: String?
+        var leadMilliseconds: Int?
+        var replicas: Int?
+        var streamLength: Int?
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case redis, node, leadMilliseconds, replicas, streamLength
+        }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            redis = try c.decodeIfPresent(String.self, forKey: .redis)
+            node = try c.decodeIfPresent(String.self, forKey: .node)
+            leadMilliseconds = try c.decodeIfPresent(Int.self, forKey: .leadMilliseconds)
+            replicas = try c.decodeIfPresent(Int.self, forKey: .replicas)
+            streamLength = try c.decodeIfPresent(Int.self, forKey: .streamLength)
+        }
     }
 
     struct Limits: Decodable {

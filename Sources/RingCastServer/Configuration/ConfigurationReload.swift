@@ -30,6 +30,12 @@ struct ConfigurationReload {
         // The vhost loads its certificate once; a renewed certificate needs a restart.
         restartOnly("tls.cert") { $0.tlsCertificate ?? "none" }
         restartOnly("tls.key") { $0.tlsKey ?? "none" }
+        // The node joins its cluster (or serves alone) once, at start.
+        restartOnly("cluster.redis") { $0.redis ?? "none" }
+        restartOnly("cluster.node") { $0.node ?? "default" }
+        restartOnly("cluster.leadMilliseconds") { "\($0.leadMilliseconds)" }
+        restartOnly("cluster.replicas") { "\($0.replicas)" }
+        restartOnly("cluster.streamLength") { "\($0.streamLength)" }
 
         var changed: [String] = []
         func reloadable<Value: Equatable>(_ key: String, _ value: KeyPath<RingCastConfiguration, Value>) {
@@ -58,6 +64,11 @@ struct ConfigurationReload {
         configuration.stallTimeoutSeconds = running.stallTimeoutSeconds
         configuration.tlsCertificate = running.tlsCertificate
         configuration.tlsKey = running.tlsKey
+        configuration.redis = running.redis
+        configuration.node = running.node
+        configuration.leadMilliseconds = running.leadMilliseconds
+        configuration.replicas = running.replicas
+        configuration.streamLength = running.streamLength
         self.configuration = configuration
         self.needsRestart = needsRestart
         self.changed = changed

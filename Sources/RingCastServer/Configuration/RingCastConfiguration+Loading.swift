@@ -1,4 +1,5 @@
 import Foundation
+import RingCastCluster
 import RingCastCore
 
 extension RingCastConfiguration {
@@ -72,6 +73,13 @@ extension RingCastConfiguration {
             if let cert = tls.cert { tlsCertificate = cert.isEmpty ? nil : cert }
             if let key = tls.key { tlsKey = key.isEmpty ? nil : key }
         }
+        if let cluster = file.cluster {
+            if let redis = cluster.redis { self.redis = redis.isEmpty ? nil : redis }
+            if let node = cluster.node { self.node = node.isEmpty ? nil : node }
+            if let value = cluster.leadMilliseconds { leadMilliseconds = value }
+            if let value = cluster.replicas { replicas = value }
+            if let value = cluster.streamLength { streamLength = value }
+        }
         guard let boards = file.boards, !boards.isEmpty else {
             throw ConfigurationError(file: path, key: "boards", message: "at least one board is required")
         }
@@ -82,7 +90,7 @@ extension RingCastConfiguration {
 
     /// `RINGCAST_HOST`, `RINGCAST_PORT`, `RINGCAST_FPS`, `RINGCAST_WEB_ROOT`, `RINGCAST_DATA_DIR`,
     /// `RINGCAST_TOKEN` (write token), `RINGCAST_READ_TOKEN`, `RINGCAST_TLS_CERT`, `RINGCAST_TLS_KEY`
-    /// (empty switches TLS off).
+    /// (empty switches TLS off), `RINGCAST_REDIS_URL` (empty: no cluster), `RINGCAST_NODE`.
     mutating func applyEnvironment(_ environment: [String: String]) throws(ConfigurationError) {
         func integer(_ name: String) throws(ConfigurationError) -> Int? {
             guard let text = environment[name] else { return nil }
@@ -112,6 +120,12 @@ extension RingCastConfiguration {
         }
         if let key = environment["RINGCAST_TLS_KEY"] {
             set(\.tlsKey, to: key.isEmpty ? nil : key, key: "tls.key", from: "RINGCAST_TLS_KEY")
+        }
+        if let redis = environment["RINGCAST_REDIS_URL"] {
+            set(\.redis, to: redis.isEmpty ? nil : redis, key: "cluster.redis", from: "RINGCAST_REDIS_URL")
+        }
+        if let node = environment["RINGCAST_NODE"] {
+            set(\.node, to: node.isEmpty ? nil : node, key: "cluster.node", from: "RINGCAST_NODE")
         }
     }
 
@@ -196,6 +210,23 @@ extension RingCastConfiguration {
         }
         if !Self.logLevels.contains(logLevel) {
             throw fail("logLevel", "expected one of \(Self.logLevels.joined(separator: ", ")), got \"\(logLevel)\"")
+        }
+        if let redis {
+            do {
+                _ = try RedisEndpoint(url: redis)
+            } catch {
+                throw fail("cluster.redis", "\(error)")
+            }
+        }
+        if let node, node.isEmpty || node.utf8.count > 64 || node.contains(where: { $0.isWhitespace || $0 == "\"" }) {
+            throw fail("cluster.node", "expected 1 to 64 characters without spaces or quotes, got \"\(node)\"")
+        }
+        if !(0...10_000).contains(leadMilliseconds) {
+            throw fail("cluster.leadMilliseconds", "expected 0…10000, got \(leadMilliseconds)")
+        }
+        if !(0...16).contains(replicas) { throw fail("cluster.replicas", "expected 0…16, got \(replicas)") }
+        if !(10...10_000_000).contains(streamLength) {
+            throw fail("cluster.streamLength", "expected 10…10000000, got \(streamLength)")
         }
         if boards.isEmpty { throw fail("boards", "at least one board is required") }
         var names = Set<String>()

@@ -45,6 +45,18 @@ public struct RingCastConfiguration: Sendable {
     /// What to log to standard error: `trace`, `debug`, `info`, `notice`, `warning`, `error` or
     /// `critical` (swift-log's levels). Applied by the executable, at start and on every reload.
     public var logLevel: String = "info"
+    /// Cluster mode's Redis, `redis://HOST:PORT[/DB]` (docs/CLUSTER.md); nil serves from the embedded
+    /// store in `dataDirectory`.
+    public var redis: String?
+    /// This node's name in cluster mode (logs, `/metrics`, `X-RingCast-Node`); nil = `HOST:PORT`.
+    public var node: String?
+    /// How far ahead of now a write accepted in cluster mode starts, so that every node has it
+    /// before that tick.
+    public var leadMilliseconds: Int = 50
+    /// Replicas that must acknowledge a write (Redis WAIT) before its 2xx; 0 = none.
+    public var replicas: Int = 0
+    /// Entries each board's Redis stream keeps at least, for nodes catching up.
+    public var streamLength: Int = 1000
     /// The boards, in the order `GET /api/v1/boards` lists them.
     public var boards: [BoardSpec] = []
     /// The config file these settings were read from; nil for settings built in code.

@@ -26,12 +26,12 @@ final class Pipeline {
     private var origins: OriginPolicy
     private var tokens: TokenPolicy
     private var rateLimiter: RateLimiter
-    private var writesPerMinute: Int
+    private(set) var writesPerMinute: Int
     private let idempotency: IdempotencyCache
-    private let boards: Boards
-    private let writer: BoardWriter
-    private let answers: BoardHandler
-    private let clock: TickClock
+    let boards: Boards
+    private let backend: WriteBackend
+    let answers: BoardHandler
+    let clock: TickClock
 
     /// The pipeline and its handlers for `configuration`'s boards; the server and the in-process
     /// tests both build it here. `viewers` counts a board's viewers and `transportStatistics`
@@ -39,7 +39,7 @@ final class Pipeline {
     init(
         configuration: RingCastConfiguration,
         boards: Boards,
-        writer: BoardWriter,
+        backend: WriteBackend,
         metrics: ServerMetrics,
         openAPIDocument: [UInt8]?,
         clock: TickClock,
@@ -53,7 +53,7 @@ final class Pipeline {
             background: BackgroundHandler(),
             countdown: CountdownHandler(),
             operator: OperatorHandler(
-                boards: boards, writer: writer, metrics: metrics, openAPIDocument: openAPIDocument, viewers: viewers,
+                boards: boards, backend: backend, metrics: metrics, openAPIDocument: openAPIDocument, viewers: viewers,
                 transportStatistics: transportStatistics)
         )
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
@@ -62,7 +62,7 @@ final class Pipeline {
         writesPerMinute = configuration.writesPerMinute
         idempotency = IdempotencyCache(capacityBytes: configuration.idempotencyCacheBytes)
         self.boards = boards
-        self.writer = writer
+        self.backend = backend
         self.answers = boardHandler
         self.clock = clock
     }
@@ -113,12 +113,17 @@ final class Pipeline {
     private func write(
         _ request: RouteRequest,
         needsBoard: Bool,
-        decode: (RouteRequest) throws(APIError) -> BoardEdit,
+        decode: @escaping (RouteRequest) throws(APIError) -> BoardEdit,
         _ respond: @escaping (HTTPResponse) -> Void
     ) throws(APIError) {
         let http = request.http
         try origins.checkWrite(http)
         try tokens.check(.write, http)
+        let writer: BoardWriter
+        switch backend {
+        case .store(let store): writer = store
+        case .cluster(let node): return try clusterWrite(request, needsBoard: needsBoard, decode: decode, node: node, respond)
+        }
         if let wait = rateLimiter.take(for: http.peer, at: clock.now()) {
             let error = APIError(
                 status: 429, code: "rate_limited",
@@ -160,6 +165,15 @@ final class Pipeline {
         }
     }
 
+    /// The `Idempotency-Key` of `request`, checked (1 to 255 characters), or nil without one.
+    static func idempotencyKey(of request: HTTPRequest) throws(APIError) -> String? {
+        guard let key = request.headers["idempotency-key"] else { return nil }
+        guard !key.isEmpty, key.utf8.count <= 255 else {
+            throw APIError.malformed("Idempotency-Key must be 1 to 255 characters", field: "Idempotency-Key")
+        }
+        return key
+    }
+
     /// Runs `body` once per `Idempotency-Key`: a retry within 5 minutes gets the first answer
     /// again instead of being applied twice. Without the header, `body` just runs.
     private func idempotently(
@@ -167,10 +181,7 @@ final class Pipeline {
         _ respond: @escaping (HTTPResponse) -> Void,
         _ body: (@escaping (HTTPResponse) -> Void) throws(APIError) -> Void
     ) throws(APIError) {
-        guard let key = request.headers["idempotency-key"] else { return try body(respond) }
-        guard !key.isEmpty, key.utf8.count <= 255 else {
-            throw APIError.malformed("Idempotency-Key must be 1 to 255 characters", field: "Idempotency-Key")
-        }
+        guard let key = try Self.idempotencyKey(of: request) else { return try body(respond) }
         let digest = IdempotencyCache.digest(method: request.method, path: request.path, body: request.body)
         switch idempotency.begin(key: key, digest: digest, at: clock.now()) {
         case .replay(var response):

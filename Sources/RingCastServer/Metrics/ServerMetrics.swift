@@ -33,6 +33,17 @@ final class ServerMetrics {
     private let storeHealthy: CoreMetrics.Gauge
     private let reloads: CoreMetrics.Counter
     private let reloadFailures: CoreMetrics.Counter
+    /// Cluster mode's figures; nil when serving alone.
+    private var cluster: ClusterFigures?
+
+    private struct ClusterFigures {
+        let roundTrip: CoreMetrics.Gauge
+        let subscribed: CoreMetrics.Gauge
+        let updates: CoreMetrics.Counter
+        let catchUps: CoreMetrics.Counter
+        let lateUpdates: CoreMetrics.Counter
+        let digestMismatches: CoreMetrics.Counter
+    }
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -55,6 +66,52 @@ final class ServerMetrics {
         storeHealthy = CoreMetrics.Gauge(label: "ringcast_store_healthy", factory: factory)
         reloads = CoreMetrics.Counter(label: "ringcast_config_reloads_total", factory: factory)
         reloadFailures = CoreMetrics.Counter(label: "ringcast_config_reload_failures_total", factory: factory)
+    }
+
+    // MARK: Cluster mode
+
+    /// This server is cluster node `name`: `ringcast_cluster_node_info{node}` and the cluster's figures.
+    func clusterNode(_ name: String) {
+        let info = CoreMetrics.Gauge(label: "ringcast_cluster_node_info", dimensions: [("node", name)], factory: factory)
+        info.record(1)
+        cluster = ClusterFigures(
+            roundTrip: CoreMetrics.Gauge(label: "ringcast_cluster_redis_rtt_seconds", factory: factory),
+            subscribed: CoreMetrics.Gauge(label: "ringcast_cluster_subscribed", factory: factory),
+            updates: CoreMetrics.Counter(label: "ringcast_cluster_updates_received_total", factory: factory),
+            catchUps: CoreMetrics.Counter(label: "ringcast_cluster_catchups_total", factory: factory),
+            lateUpdates: CoreMetrics.Counter(label: "ringcast_cluster_late_updates_total", factory: factory),
+            digestMismatches: CoreMetrics.Counter(label: "ringcast_cluster_digest_mismatches_total", factory: factory))
+        cluster?.subscribed.record(0)
+    }
+
+    /// The last PING's round trip to Redis.
+    func clusterRoundTrip(_ duration: Duration) {
+        let components = duration.components
+        cluster?.roundTrip.record(Double(components.seconds) + Double(components.attoseconds) * 1e-18)
+    }
+
+    func clusterSubscribed(_ subscribed: Bool) {
+        cluster?.subscribed.record(subscribed ? 1 : 0)
+    }
+
+    /// An update applied in turn (this node's or another's).
+    func clusterUpdateReceived() {
+        cluster?.updates.increment()
+    }
+
+    /// A board or every board read again from Redis.
+    func clusterCatchUp() {
+        cluster?.catchUps.increment()
+    }
+
+    /// An update that arrived for a tick already sent: the board was reloaded.
+    func clusterLateUpdate() {
+        cluster?.lateUpdates.increment()
+    }
+
+    /// A state that differed from the accepting node's: the board was reloaded.
+    func clusterDigestMismatch() {
+        cluster?.digestMismatches.increment()
     }
 
     func setViewers(_ count: Int, board: String) {
@@ -97,11 +154,14 @@ final class ServerMetrics {
 
     /// The Prometheus text exposition, after catching up with the transport's and the store's
     /// totals (commits per write show how well group commit batches).
-    func render(transport: TransportStatistics, store: StorageStatistics, storeHealthy healthy: Bool) -> [UInt8] {
-        storeCommits.increment(by: store.commits - storeSeen.commits)
-        storeRecords.increment(by: store.recordsWritten - storeSeen.recordsWritten)
-        storeFailures.increment(by: store.failedCommits - storeSeen.failedCommits)
-        storeSeen = store
+    /// `store` is nil in cluster mode (Redis is the store); `healthy` says whether writes are taken.
+    func render(transport: TransportStatistics, store: StorageStatistics?, storeHealthy healthy: Bool) -> [UInt8] {
+        if let store {
+            storeCommits.increment(by: store.commits - storeSeen.commits)
+            storeRecords.increment(by: store.recordsWritten - storeSeen.recordsWritten)
+            storeFailures.increment(by: store.failedCommits - storeSeen.failedCommits)
+            storeSeen = store
+        }
         storeHealthy.record(healthy ? 1 : 0)
         messagesSent.increment(by: Int(transport.messagesSent - transportSeen.messagesSent))
         bytesSent.increment(by: Int(transport.bytesSent - transportSeen.bytesSent))

@@ -41,7 +41,7 @@ final class TestAPI {
             maximumBoards: configuration.maxBoards, maximumRings: configuration.maxRingsPerBoard)
         writer = BoardWriter(store: store, boards: boards, clock: clock, queue: queue, metrics: metrics, logger: logger)
         pipeline = Pipeline(
-            configuration: configuration, boards: boards, writer: writer, metrics: metrics,
+            configuration: configuration, boards: boards, backend: .store(writer), metrics: metrics,
             openAPIDocument: Array("openapi: 3.1.0\n".utf8), clock: clock)
     }
 

@@ -6,18 +6,18 @@ import RingCastTransport
 /// Touched only on the service thread.
 final class OperatorHandler {
     private let boards: Boards
-    private let writer: BoardWriter
+    private let backend: WriteBackend
     private let metrics: ServerMetrics
     private let openAPIDocument: [UInt8]?
     private let viewers: (String) -> Int
     private let transportStatistics: () -> TransportStatistics
 
     init(
-        boards: Boards, writer: BoardWriter, metrics: ServerMetrics, openAPIDocument: [UInt8]?,
+        boards: Boards, backend: WriteBackend, metrics: ServerMetrics, openAPIDocument: [UInt8]?,
         viewers: @escaping (String) -> Int, transportStatistics: @escaping () -> TransportStatistics
     ) {
         self.boards = boards
-        self.writer = writer
+        self.backend = backend
         self.metrics = metrics
         self.openAPIDocument = openAPIDocument
         self.viewers = viewers
@@ -29,9 +29,10 @@ final class OperatorHandler {
         .json(["status": "ok"])
     }
 
-    /// `GET /readyz`: 503 while the store cannot commit writes.
+    /// `GET /readyz`: 503 while the store cannot commit writes (in cluster mode: while Redis cannot be
+    /// reached, the subscription is down, or the node is catching up).
     func ready(_ request: RouteRequest) throws(APIError) -> HTTPResponse {
-        if let problem = writer.problem {
+        if let problem = backend.problem {
             return .json(ReadinessProblem(status: "unavailable", reason: problem), status: 503)
         }
         return .json(["status": "ready"])
@@ -45,7 +46,7 @@ final class OperatorHandler {
         return HTTPResponse(
             status: 200,
             headers: [(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")],
-            body: metrics.render(transport: transportStatistics(), store: writer.statistics, storeHealthy: writer.isHealthy)
+            body: metrics.render(transport: transportStatistics(), store: backend.storeStatistics, storeHealthy: backend.problem == nil)
         )
     }
 

@@ -148,7 +148,9 @@ struct Bench: ParsableCommand {
         }
         if let compareViewers {
             guard cluster else { throw ValidationError("--compare-viewers applies to --cluster") }
-            guard compareViewers >= 0 else { throw ValidationError("--compare-viewers cannot be negative, got \(compareViewers)") }
+            guard compareViewers >= 0 else {
+                throw ValidationError("--compare-viewers cannot be negative, got \(compareViewers)")
+            }
         }
         if let latencyViewers, latencyViewers < 0 {
             throw ValidationError("--latency-viewers cannot be negative, got \(latencyViewers)")

@@ -47,7 +47,8 @@ struct BenchCPUSample {
         let measured = before.servers.count == after.servers.count && !before.servers.isEmpty
         let pairs = measured ? Array(zip(before.servers, after.servers)) : []
         var usage = Usage(
-            server: measured ? process(sum(before.servers), sum(after.servers), pid: serverPIDs.count == 1 ? serverPIDs[0] : nil) : nil,
+            server: measured
+                ? process(sum(before.servers), sum(after.servers), pid: serverPIDs.count == 1 ? serverPIDs[0] : nil) : nil,
             servers: pairs.enumerated().map { index, pair in
                 process(pair.0, pair.1, pid: index < serverPIDs.count ? serverPIDs[index] : nil)
             },

@@ -32,7 +32,9 @@ final class BenchCluster {
                 let http = HTTPClient(address: settings.address, token: settings.token)
                 let name = try Self.metrics(from: http, board: settings.board).clusterNode
                 guard let port = http.localPort, let owner = try owners().owner(ofClientPort: port) else { continue }
-                if found[owner] == nil { found[owner] = Node(pid: settings.serverPIDs[owner], name: name, http: http, port: port) }
+                if found[owner] == nil {
+                    found[owner] = Node(pid: settings.serverPIDs[owner], name: name, http: http, port: port)
+                }
                 if owner == index { break }
             }
             guard found[index] != nil else {

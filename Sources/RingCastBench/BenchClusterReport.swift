@@ -48,7 +48,8 @@ struct BenchClusterReport: ParsableCommand {
         )
         let section = BenchReportDocument.clusterSection(runs, setup: setup).joined(separator: "\n")
         let old = BenchSystem.read(output) ?? ""
-        try BenchReport.write(BenchReportDocument.replacingSection(BenchReportDocument.clusterHeading, in: old, with: section), to: output)
+        try BenchReport.write(
+            BenchReportDocument.replacingSection(BenchReportDocument.clusterHeading, in: old, with: section), to: output)
         print(section)
         print("wrote the Cluster section of \(output)")
     }

@@ -97,7 +97,9 @@ struct BenchReport: ParsableCommand {
         }
         runs.sort { order($0) < order($1) }
         for index in runs.indices { runs[index].command = Self.hiding(temporaryDirectory, in: runs[index].command) }
-        for index in baselines.indices { baselines[index].command = Self.hiding(temporaryDirectory, in: baselines[index].command) }
+        for index in baselines.indices {
+            baselines[index].command = Self.hiding(temporaryDirectory, in: baselines[index].command)
+        }
         for index in pushRuns.indices { pushRuns[index].command = Self.hiding(temporaryDirectory, in: pushRuns[index].command) }
         for index in joinRuns.indices { joinRuns[index].command = Self.hiding(temporaryDirectory, in: joinRuns[index].command) }
         var markdown = BenchReportDocument(

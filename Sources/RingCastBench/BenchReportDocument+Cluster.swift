@@ -51,7 +51,9 @@ extension BenchReportDocument {
         add()
         let interval = number(settings.pushIntervalSeconds, 1)
         add("As in the viewers scenarios above: ring `\(settings.animatedRing)` animates throughout, \(settings.viewers) viewers")
-        add("(the raw client, \(settings.format) frames), a \(number(settings.warmupSeconds, 0)) s warm-up, then \(number(settings.durationSeconds, 0)) s")
+        add(
+            "(the raw client, \(settings.format) frames), a \(number(settings.warmupSeconds, 0)) s warm-up, then \(number(settings.durationSeconds, 0)) s"
+        )
         add("measured while `PUT …/rings/\(settings.probeRing)` pushes a new value every \(interval) s on average.")
         add()
         add(
@@ -100,11 +102,15 @@ extension BenchReportDocument {
         add()
         for run in runs {
             guard let cluster = run.cluster, !cluster.frames.firstDifferences.isEmpty else { continue }
-            add("**\(cluster.nodes.count) nodes: frames that differed across nodes:** \(cluster.frames.firstDifferences.joined(separator: ", ")).")
+            add(
+                "**\(cluster.nodes.count) nodes: frames that differed across nodes:** \(cluster.frames.firstDifferences.joined(separator: ", "))."
+            )
             add()
         }
         for run in runs where (run.cluster?.unattributedViewers ?? 0) > 0 {
-            add("**\(run.cluster!.unattributedViewers) measured viewers were on no node** when the bench looked (closed by then):")
+            add(
+                "**\(run.cluster!.unattributedViewers) measured viewers were on no node** when the bench looked (closed by then):"
+            )
             add("they count in the delivery of all nodes together, not in any node's.")
             add()
         }
@@ -139,13 +145,15 @@ extension BenchReportDocument {
                 met: frames.map { $0.compared > 0 && $0.identical == $0.compared }
             ),
             Target(
-                name: "\(nodes) nodes: push→frame p99 on the other node ≤ lead + \(number(crossNodeAllowanceMilliseconds, 0)) ms = \(number(budget, 0)) ms",
+                name:
+                    "\(nodes) nodes: push→frame p99 on the other node ≤ lead + \(number(crossNodeAllowanceMilliseconds, 0)) ms = \(number(budget, 0)) ms",
                 measured: several.map { _ in crossNode.map { "\(number($0, 1)) ms" } ?? "no samples" } ?? "—",
                 met: several.map { _ in crossNode.map { $0 <= budget } ?? false }
             ),
             Target(
                 name: "\(nodes) nodes' CPU per frame delivered ≤ \(number(clusterCostLimit, 1)) × one node's",
-                measured: cost.map { "\(number($0.several, 1)) vs \(number($0.one, 1)) µs: \(number($0.several / $0.one, 2))×" } ?? "—",
+                measured: cost.map { "\(number($0.several, 1)) vs \(number($0.one, 1)) µs: \(number($0.several / $0.one, 2))×" }
+                    ?? "—",
                 met: cost.map { $0.several / $0.one <= clusterCostLimit }
             ),
         ]
@@ -155,7 +163,9 @@ extension BenchReportDocument {
     private static func clusterLimit(of run: BenchResult, _ cluster: BenchResult.Cluster) -> String {
         var rest = run
         rest.server = nil
-        let nodes = cluster.nodes.filter { ($0.process?.cpuPercent ?? 0) >= saturatedPercent }.map { "node \($0.name ?? "\($0.pid)") CPU" }
+        let nodes = cluster.nodes.filter { ($0.process?.cpuPercent ?? 0) >= saturatedPercent }.map {
+            "node \($0.name ?? "\($0.pid)") CPU"
+        }
         let others = limit(of: rest)
         return nodes.isEmpty ? others : (nodes + (others == "nothing" ? [] : [others])).joined(separator: ", ")
     }

@@ -80,11 +80,14 @@ extension BenchResult {
     static func clusterRows(_ cluster: Cluster) -> [(label: String, value: String)] {
         var rows: [(label: String, value: String)] = []
         for node in cluster.nodes {
-            let process = node.process.map { "; CPU \(format($0.cpuPercent, 1)) % of one core, RSS \(format($0.rssEndMiB, 1)) MiB" }
+            let process = node.process.map {
+                "; CPU \(format($0.cpuPercent, 1)) % of one core, RSS \(format($0.rssEndMiB, 1)) MiB"
+            }
             rows.append(
                 (
                     "  node \(node.name ?? "?") (pid \(node.pid))",
-                    "\(node.viewers) viewers, delivery \(percent(node.delivery)), \(node.pushes) pushes answered" + (process ?? "")
+                    "\(node.viewers) viewers, delivery \(percent(node.delivery)), \(node.pushes) pushes answered"
+                        + (process ?? "")
                 ))
         }
         if cluster.unattributedViewers > 0 {
@@ -94,7 +97,8 @@ extension BenchResult {
         rows.append(("push→frame, other node", describe(cluster.otherNode)))
         let frames = cluster.frames
         let identical = frames.compared > 0 ? percent(Double(frames.identical) / Double(frames.compared)) : "—"
-        let differences = frames.firstDifferences.isEmpty ? "" : "; first differences: " + frames.firstDifferences.joined(separator: ", ")
+        let differences =
+            frames.firstDifferences.isEmpty ? "" : "; first differences: " + frames.firstDifferences.joined(separator: ", ")
         rows.append(
             (
                 "frames across nodes",

@@ -279,7 +279,8 @@ final class BenchRun {
                 name: cluster.nodes[node].name,
                 pid: cluster.nodes[node].pid,
                 viewers: viewers.count,
-                delivery: viewers.isEmpty || published == 0 ? 0 : Self.round(Double(received) / Double(viewers.count * published), 5),
+                delivery: viewers.isEmpty || published == 0
+                    ? 0 : Self.round(Double(received) / Double(viewers.count * published), 5),
                 pushes: inWindow.filter { probeNodes[$0] == node }.count,
                 process: node < usage.servers.count ? usage.servers[node] : nil
             )

@@ -300,18 +300,22 @@ private struct Prober {
         let token = Array(String(counter).utf8)
         outstanding = (token, deadline)
         var receivers: Int64?
-        do throws(RedisError) {
-            let connection: RedisConnection
-            if let existing = self.connection {
-                connection = existing
-            } else {
-                connection = try RedisConnection(
-                    endpoint: endpoint, connectTimeout: options.connectTimeout, commandTimeout: options.commandTimeout)
-                self.connection = connection
+        // Twice at most: a kept connection may have broken since the last probe (Redis restarted) and
+        // only shows it now; a fresh one tells whether Redis answers.
+        for _ in 0..<2 where receivers == nil {
+            do throws(RedisError) {
+                let connection: RedisConnection
+                if let existing = self.connection {
+                    connection = existing
+                } else {
+                    connection = try RedisConnection(
+                        endpoint: endpoint, connectTimeout: options.connectTimeout, commandTimeout: options.commandTimeout)
+                    self.connection = connection
+                }
+                receivers = try connection.command([Array("PUBLISH".utf8), Array(channel.utf8), token]).integer
+            } catch {
+                connection = nil  // made again on the next try
             }
-            receivers = try connection.command([Array("PUBLISH".utf8), Array(channel.utf8), token]).integer
-        } catch {
-            connection = nil  // made again at the next probe
         }
         if receivers == 0 {
             throw RedisError.io(endpoint: endpoint.address, reason: "Redis has no subscriber on the probe channel")

@@ -38,7 +38,8 @@ final class Application: TransportDelegate {
         let backend: WriteBackend
         switch storage {
         case .embedded(let store):
-            backend = .store(BoardWriter(store: store, boards: boards, clock: clock, queue: nil, metrics: metrics, logger: logger))
+            backend = .store(
+                BoardWriter(store: store, boards: boards, clock: clock, queue: nil, metrics: metrics, logger: logger))
         case .cluster(let join):
             backend = .cluster(
                 ClusterNode(

@@ -1,3 +1,7 @@
+// The shim includes <sys/socket.h>, and a release build (whole-module) finds SOCK_NONBLOCK and
+// SOCK_CLOEXEC only through it; a debug build found them through Glibc.
+internal import CLibWebSockets
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -110,3 +110,27 @@ struct ClusterUpdateTests {
         #expect(after.count == 16 && after.allSatisfy(\.isHexDigit))
     }
 }
+
+@Suite("Cluster state digests")
+struct SettledStateTests {
+    /// A node that composed every frame (and so settled what finished) and one that composed none end with the
+    /// same settled state, digest and snapshot after the same update.
+    @Test func theSettledState_isTheSameWhicheverFramesANodeComposed() throws {
+        var watched = Animator(spec: Fixtures.board, fps: 60, tick: 1000)
+        var unwatched = Animator(spec: Fixtures.board, fps: 60, tick: 1000)
+        let first = Animator.Change.patch(
+            BoardPatch(rings: ["move": RingPatch(progress: 0.8), "exercise": RingPatch(progress: 0.4)]))
+        try watched.accept(first, at: 1001)
+        try unwatched.accept(first, at: 1001)
+        for tick in Int64(1001)...1200 { _ = watched.frames(at: tick) }
+        let second = Animator.Change.patch(BoardPatch(rings: ["stand": RingPatch(progress: 0.5)]))
+        #expect(try watched.accept(second, exactlyAt: 1210) == .accepted)
+        #expect(try unwatched.accept(second, exactlyAt: 1210) == .accepted)
+        #expect(watched.settledState == unwatched.settledState)
+        #expect(ClusterUpdate.digest(of: watched.settledState) == ClusterUpdate.digest(of: unwatched.settledState))
+        // The frames from the update on are the same too.
+        for tick in Int64(1210)...1300 {
+            #expect(watched.frames(at: tick).frame == unwatched.frames(at: tick).frame, "tick \(tick)")
+        }
+    }
+}

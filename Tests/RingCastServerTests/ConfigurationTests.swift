@@ -153,7 +153,54 @@ struct ConfigurationTests {
         ConfigMistake(
             name: "unknown tls key", replace: #""fps": 60"#, with: #""fps": 60, "tls": {"certificate": "cert.pem"}"#,
             key: "tls.certificate"),
+        ConfigMistake(
+            name: "redis URL with another scheme", replace: #""fps": 60"#,
+            with: #""fps": 60, "cluster": {"redis": "http://127.0.0.1:6379"}"#, key: "cluster.redis"),
+        ConfigMistake(
+            name: "negative lead", replace: #""fps": 60"#,
+            with: #""fps": 60, "cluster": {"redis": "redis://127.0.0.1", "leadMilliseconds": -1}"#,
+            key: "cluster.leadMilliseconds"),
+        ConfigMistake(
+            name: "node name with a space", replace: #""fps": 60"#,
+            with: #""fps": 60, "cluster": {"redis": "redis://127.0.0.1", "node": "node a"}"#, key: "cluster.node"),
+        ConfigMistake(
+            name: "unknown cluster key", replace: #""fps": 60"#, with: #""fps": 60, "cluster": {"url": "redis://127.0.0.1"}"#,
+            key: "cluster.url"),
     ]
+
+    @Test func clusterSettings_comeFromTheFile_thenTheEnvironment() throws {
+        let original = try String(contentsOf: Self.shipped, encoding: .utf8)
+        let edited = original.replacingOccurrences(
+            of: #""fps": 60"#,
+            with:
+                #""fps": 60, "cluster": {"redis": "redis://10.0.0.5:6380/2", "node": "a", "leadMilliseconds": 80, "replicas": 1}"#
+        )
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try edited.write(to: file, atomically: true, encoding: .utf8)
+
+        let configured = try RingCastConfiguration.load(file: file.path, environment: [:])
+        #expect(configured.redis == "redis://10.0.0.5:6380/2")
+        #expect(configured.node == "a")
+        #expect(configured.leadMilliseconds == 80)
+        #expect(configured.replicas == 1)
+        #expect(configured.streamLength == 1000)
+
+        let overridden = try RingCastConfiguration.load(
+            file: file.path, environment: ["RINGCAST_REDIS_URL": "redis://127.0.0.1:7000", "RINGCAST_NODE": "b"])
+        #expect(overridden.redis == "redis://127.0.0.1:7000")
+        #expect(overridden.node == "b")
+        let alone = try RingCastConfiguration.load(file: file.path, environment: ["RINGCAST_REDIS_URL": ""])
+        #expect(alone.redis == nil, "an empty RINGCAST_REDIS_URL serves alone")
+
+        do {
+            _ = try RingCastConfiguration.load(file: file.path, environment: ["RINGCAST_REDIS_URL": "redis://:0"])
+            Issue.record("a Redis URL without host was accepted")
+        } catch {
+            #expect(error.key == "RINGCAST_REDIS_URL", "\(error)")
+        }
+        #expect(try RingCastConfiguration.load(file: Self.shipped.path, environment: [:]).redis == nil, "alone by default")
+    }
 
     @Test(arguments: mistakes)
     func mistakeInTheConfig_namesTheFileAndTheKey(_ mistake: ConfigMistake) throws {

@@ -211,6 +211,7 @@ final class ClusterNode {
         case .outcome(.applied), .replicasMissing:
             commandProblem = nil
             apply(update, toBoard: board)
+            metrics.pushed(board: board)
         case .failed(let error):
             commandFailed(error)
         case .outcome:
@@ -416,7 +417,7 @@ final class ClusterNode {
             }
         case .failure(let error):
             commandFailed(error)
-            // Tried again once Redis answers (`pinged`) or the subscription is made again.
+        // Tried again once Redis answers (`pinged`) or the subscription is made again.
         }
     }
 

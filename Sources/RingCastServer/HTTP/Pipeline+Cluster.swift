@@ -21,7 +21,8 @@ extension Pipeline {
         let http = request.http
         if let problem = node.problem {
             throw APIError(
-                status: 503, code: "storage_unavailable", message: "writes are refused right now (\(problem)); nothing was changed")
+                status: 503, code: "storage_unavailable",
+                message: "writes are refused right now (\(problem)); nothing was changed")
         }
         let idempotency = try Self.idempotencyKey(of: http).map { key in
             RingCastCluster.BoardWrite.Idempotency(
@@ -98,11 +99,14 @@ extension Pipeline {
             case .outcome(.rateLimited(let wait)):
                 let error = APIError(
                     status: 429, code: "rate_limited",
-                    message: "more than \(writesPerMinute) writes a minute to board \(name) from \(write.request.http.peer); retry in \(wait) s")
+                    message:
+                        "more than \(writesPerMinute) writes a minute to board \(name) from \(write.request.http.peer); retry in \(wait) s"
+                )
                 finish(.error(error, headers: [(name: "Retry-After", value: String(wait))]))
             case .outcome(.replay(let bytes)):
                 guard var answer = ClusterAnswer.decode(bytes) else {
-                    return finish(.error(APIError(status: 500, code: "internal", message: "the stored first answer cannot be read")))
+                    return finish(
+                        .error(APIError(status: 500, code: "internal", message: "the stored first answer cannot be read")))
                 }
                 answer.headers.append((name: "Idempotent-Replayed", value: "true"))
                 finish(answer)
@@ -124,7 +128,8 @@ extension Pipeline {
                 guard tries < Self.conflictRetries else {
                     return finish(
                         .error(
-                            .conflict("board \(name) is being changed through other nodes faster than this write could follow; retry")))
+                            .conflict(
+                                "board \(name) is being changed through other nodes faster than this write could follow; retry")))
                 }
                 node.catchUp(name) { [self] in attempt(write, node: node, tries: tries + 1, finish) }
             case .failed(let error):

@@ -43,11 +43,10 @@ final class OperatorHandler {
         for board in boards.all {
             metrics.setViewers(viewers(board.name), board: board.name)
         }
+        let body = metrics.render(
+            transport: transportStatistics(), store: backend.storeStatistics, storeHealthy: backend.problem == nil)
         return HTTPResponse(
-            status: 200,
-            headers: [(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")],
-            body: metrics.render(transport: transportStatistics(), store: backend.storeStatistics, storeHealthy: backend.problem == nil)
-        )
+            status: 200, headers: [(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")], body: body)
     }
 
     /// `GET /api/v1/openapi.yaml`.

@@ -21,6 +21,8 @@ final class BenchCluster {
     private static let connectionAttempts = 64
 
     private(set) var nodes: [Node] = []
+    /// Every node's `/metrics` at each `scrapeMetrics()` that read them all, in order.
+    private(set) var scrapes: [[BenchMetrics]] = []
     private let settings: BenchSettings
 
     /// Opens connections until every node holds one.
@@ -85,14 +87,28 @@ final class BenchCluster {
         throw BenchFailure("node \(describe(node)) accepted none of \(Self.connectionAttempts) new connections")
     }
 
-    /// Every node's `/metrics`, summed; nil when a node's cannot be read.
+    /// Every node's `/metrics`, summed; nil when a node's cannot be read. Kept in `scrapes`.
     func scrapeMetrics() -> BenchMetrics? {
         var parts: [BenchMetrics] = []
         for node in nodes.indices {
             guard let answer = try? request(node: node, "GET", "/metrics"), answer.servedBy == node else { return nil }
             parts.append(BenchMetrics(prometheusText: answer.response.text, board: settings.board))
         }
+        scrapes.append(parts)
         return BenchMetrics.summed(parts)
+    }
+
+    /// Node `node`'s figures between the first and the last `scrapes`.
+    func metricsDelta(node: Int) -> BenchResult.Cluster.NodeMetrics? {
+        guard scrapes.count >= 2, let before = scrapes.first?[node], let after = scrapes.last?[node] else { return nil }
+        func difference(_ key: KeyPath<BenchMetrics, Double?>) -> Int? { BenchMetrics.difference(before, after, key) }
+        return BenchResult.Cluster.NodeMetrics(
+            framesComposed: difference(\.framesPublished),
+            lateTicks: BenchMetrics.lateTicks(before, after, threshold: BenchUsage.lateTickThresholdSeconds),
+            lateUpdates: difference(\.lateUpdates),
+            catchUps: difference(\.catchUps),
+            digestMismatches: difference(\.digestMismatches)
+        )
     }
 
     /// "a (pid 123)", or "pid 123" for a node without a name.

@@ -10,6 +10,11 @@ struct BenchMetrics: Sendable {
     var ticks: Double?
     /// The `node` label of `ringcast_cluster_node_info`: the node's name in cluster mode.
     var clusterNode: String?
+    /// Cluster mode: updates that arrived for a tick already sent, catch-ups from Redis, and
+    /// states whose digest differed from the published one.
+    var lateUpdates: Double?
+    var catchUps: Double?
+    var digestMismatches: Double?
 
     private static let tickLateness = "ringcast_tick_lateness_seconds"
     private static let clusterNodeInfo = "ringcast_cluster_node_info{"
@@ -25,6 +30,9 @@ struct BenchMetrics: Sendable {
             case "ringcast_viewers_evicted_total": viewersEvicted = value
             case "ringcast_frames_total{board=\"\(board)\"}": framesPublished = value
             case "\(Self.tickLateness)_count": ticks = value
+            case "ringcast_cluster_late_updates_total": lateUpdates = value
+            case "ringcast_cluster_catchups_total": catchUps = value
+            case "ringcast_cluster_digest_mismatches_total": digestMismatches = value
             default:
                 if name.hasPrefix("\(Self.tickLateness)_bucket{"), let bound = Self.upperBound(in: name) {
                     tickLatenessBuckets[bound] = value
@@ -56,15 +64,17 @@ struct BenchMetrics: Sendable {
 
     /// `after − before` for each counter both scrapes had.
     static func delta(_ before: BenchMetrics, _ after: BenchMetrics) -> BenchResult.MetricsDelta {
-        func difference(_ key: KeyPath<BenchMetrics, Double?>) -> Int? {
-            guard let old = before[keyPath: key], let new = after[keyPath: key] else { return nil }
-            return Int(new - old)
-        }
-        return BenchResult.MetricsDelta(
-            framesSkipped: difference(\.framesSkipped),
-            viewersEvicted: difference(\.viewersEvicted),
-            framesPublished: difference(\.framesPublished)
+        BenchResult.MetricsDelta(
+            framesSkipped: difference(before, after, \.framesSkipped),
+            viewersEvicted: difference(before, after, \.viewersEvicted),
+            framesPublished: difference(before, after, \.framesPublished)
         )
+    }
+
+    /// `after − before` for one counter; nil when either scrape lacks it.
+    static func difference(_ before: BenchMetrics, _ after: BenchMetrics, _ key: KeyPath<BenchMetrics, Double?>) -> Int? {
+        guard let old = before[keyPath: key], let new = after[keyPath: key] else { return nil }
+        return Int(new - old)
     }
 
     /// Ticks that ran more than `threshold` seconds late between the two scrapes: the histogram's

@@ -83,8 +83,10 @@ extension BenchReportDocument {
             add("| " + cells.joined(separator: " | ") + " |")
         }
         add()
-        add("| nodes | node (pid) | viewers | delivery | pushes answered | CPU | RSS start → end |")
-        add("| --- | --- | --- | --- | --- | --- | --- |")
+        add(
+            "| nodes | node (pid) | viewers | delivery | pushes answered | CPU | RSS start → end | frames composed | ticks > 16 ms late | late updates / catch-ups / digest mismatches |"
+        )
+        add("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for run in runs {
             guard let cluster = run.cluster else { continue }
             for node in cluster.nodes {
@@ -94,6 +96,12 @@ extension BenchReportDocument {
                 cells.append("\(node.pushes)")
                 cells.append(node.process.map { "\(number($0.cpuPercent, 0)) %" } ?? "—")
                 cells.append(node.process.map { "\(number($0.rssStartMiB, 1)) → \(number($0.rssEndMiB, 1)) MiB" } ?? "—")
+                func count(_ value: Int?) -> String { value.map(String.init) ?? "?" }
+                let metrics = node.metrics
+                cells.append(count(metrics?.framesComposed))
+                cells.append(metrics?.lateTicks.map { "\($0.late) of \($0.ticks)" } ?? "?")
+                cells.append(
+                    "\(count(metrics?.lateUpdates)) / \(count(metrics?.catchUps)) / \(count(metrics?.digestMismatches))")
                 add("| " + cells.joined(separator: " | ") + " |")
             }
         }
@@ -121,6 +129,10 @@ extension BenchReportDocument {
         add("- **frames identical across nodes**: \(first.cluster?.frames.viewers ?? 0) viewers, evenly spread, keep every frame")
         add("  of the window whole; for each `seq` and kind (keyframe or delta) that viewers on two nodes received,")
         add("  every copy must be the same bytes.")
+        add("- **frames composed**, **ticks > 16 ms late**, **late updates** (an update that arrived for a tick")
+        add("  already sent), **catch-ups** (the board reloaded from Redis) and **digest mismatches**: each node's")
+        add("  `/metrics` after the window minus before it. The `seq` follows the wall clock, so a node whose")
+        add("  tick ran late skips the `seq`s it missed, and **server frames/s** (the `seq` span) counts them.")
         add("- **µs per frame delivered**: the CPU time of all nodes together divided by the frames delivered to all")
         add("  viewers, as in the tables above. **CPU** is summed over the nodes (200 % = both cores).")
         add()

@@ -89,6 +89,9 @@ extension BenchResult {
                     "\(node.viewers) viewers, delivery \(percent(node.delivery)), \(node.pushes) pushes answered"
                         + (process ?? "")
                 ))
+            if let metrics = node.metrics {
+                rows.append(("    its /metrics", describe(metrics)))
+            }
         }
         if cluster.unattributedViewers > 0 {
             rows.append(("  on no node", "\(cluster.unattributedViewers) measured viewers (closed before they were attributed)"))
@@ -107,6 +110,15 @@ extension BenchResult {
                     + differences
             ))
         return rows
+    }
+
+    /// "composed 1200 frames, 3 of 1200 ticks > 16 ms late, late updates 0, catch-ups 0, digest mismatches 0".
+    static func describe(_ metrics: Cluster.NodeMetrics) -> String {
+        func count(_ value: Int?) -> String { value.map(String.init) ?? "?" }
+        let late = metrics.lateTicks.map { "\($0.late) of \($0.ticks) ticks > \(format($0.thresholdMilliseconds, 0)) ms late" }
+        return
+            "composed \(count(metrics.framesComposed)) frames, \(late ?? "late ticks ?"), late updates \(count(metrics.lateUpdates)), "
+            + "catch-ups \(count(metrics.catchUps)), digest mismatches \(count(metrics.digestMismatches))"
     }
 
     /// "server (pid 12)", "CPU 61.2 % of one core; RSS 31.1 → 31.1 MiB"; several processes summed

@@ -102,6 +102,16 @@ struct BenchResult: Codable, Sendable {
             /// Probes it answered inside the window.
             var pushes: Int
             var process: Process?
+            /// Its `/metrics` after the window minus before it (nil when either could not be read).
+            var metrics: NodeMetrics?
+        }
+
+        struct NodeMetrics: Codable, Sendable {
+            var framesComposed: Int?
+            var lateTicks: BenchLateTicks?
+            var lateUpdates: Int?
+            var catchUps: Int?
+            var digestMismatches: Int?
         }
 
         /// Frames of the same `seq` and kind (keyframe or delta) received by the recorded viewers.

@@ -282,7 +282,8 @@ final class BenchRun {
                 delivery: viewers.isEmpty || published == 0
                     ? 0 : Self.round(Double(received) / Double(viewers.count * published), 5),
                 pushes: inWindow.filter { probeNodes[$0] == node }.count,
-                process: node < usage.servers.count ? usage.servers[node] : nil
+                process: node < usage.servers.count ? usage.servers[node] : nil,
+                metrics: cluster.metricsDelta(node: node)
             )
         }
 

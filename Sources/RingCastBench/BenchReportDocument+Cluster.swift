@@ -110,9 +110,9 @@ extension BenchReportDocument {
         add()
         for run in runs {
             guard let cluster = run.cluster, !cluster.frames.firstDifferences.isEmpty else { continue }
-            add(
-                "**\(cluster.nodes.count) nodes: frames that differed across nodes:** \(cluster.frames.firstDifferences.joined(separator: ", "))."
-            )
+            add("**\(cluster.nodes.count) nodes: frames that differed** (the first \(cluster.frames.firstDifferences.count)):")
+            add()
+            for difference in cluster.frames.firstDifferences { add("- \(difference)") }
             add()
         }
         for run in runs where (run.cluster?.unattributedViewers ?? 0) > 0 {

@@ -100,15 +100,13 @@ extension BenchResult {
         rows.append(("push→frame, other node", describe(cluster.otherNode)))
         let frames = cluster.frames
         let identical = frames.compared > 0 ? percent(Double(frames.identical) / Double(frames.compared)) : "—"
-        let differences =
-            frames.firstDifferences.isEmpty ? "" : "; first differences: " + frames.firstDifferences.joined(separator: ", ")
         rows.append(
             (
                 "frames across nodes",
                 "\(frames.identical) of \(frames.compared) (seq, kind) identical (\(identical)); "
                     + "\(frames.viewers) viewers recorded (\(frames.viewersByNode.map(String.init).joined(separator: " / ")) by node)"
-                    + differences
             ))
+        for difference in frames.firstDifferences { rows.append(("  differed", difference)) }
         return rows
     }
 

@@ -123,7 +123,8 @@ struct BenchResult: Codable, Sendable {
             var compared: Int
             /// Of those, the ones whose every copy, on every node, had the same bytes.
             var identical: Int
-            /// The first pairs that differed, as "seq 812 delta".
+            /// The first pairs that differed, each with its versions: their length and the nodes
+            /// (and how many recorded viewers there) that received them.
             var firstDifferences: [String]
         }
 

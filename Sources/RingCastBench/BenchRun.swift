@@ -306,13 +306,13 @@ final class BenchRun {
             unattributedViewers: state.viewers.indices.filter { state.viewers[$0].inWindow && viewerNodes[$0] == nil }.count,
             sameNode: Self.percentiles(sameNode),
             otherNode: Self.percentiles(otherNode),
-            frames: compareFrames(state.recordings, viewerNodes: viewerNodes, nodes: cluster.nodes.count)
+            frames: compareFrames(state.recordings, viewerNodes: viewerNodes, cluster: cluster)
         )
     }
 
     /// Groups the recorded viewers' frames by `seq` and kind and, for every group received on two
     /// nodes or more, checks that every copy has the same bytes.
-    private func compareFrames(_ recordings: [Int: [[UInt8]]], viewerNodes: [Int?], nodes: Int)
+    private func compareFrames(_ recordings: [Int: [[UInt8]]], viewerNodes: [Int?], cluster: BenchCluster)
         -> BenchResult.Cluster.FrameComparison
     {
         struct Key: Hashable, Comparable {
@@ -321,8 +321,13 @@ final class BenchRun {
             static func < (a: Key, b: Key) -> Bool { (a.seq, a.keyframe ? 1 : 0) < (b.seq, b.keyframe ? 1 : 0) }
         }
         let reader = settings.shared.format.reader(ringIDs: [], probeRing: "")
-        var copies: [Key: (bytes: [UInt8], nodes: Set<Int>, identical: Bool)] = [:]
-        var viewersByNode = Array(repeating: 0, count: nodes)
+        /// Each different byte string received for one key, with the nodes it came from and how often.
+        struct Version {
+            var bytes: [UInt8]
+            var copiesByNode: [Int: Int]
+        }
+        var versions: [Key: [Version]] = [:]
+        var viewersByNode = Array(repeating: 0, count: cluster.nodes.count)
         for (viewer, frames) in recordings {
             guard let node = viewerNodes[viewer] else { continue }
             viewersByNode[node] += 1
@@ -333,23 +338,32 @@ final class BenchRun {
                     return Key(seq: seq, keyframe: reader.isKeyframe(message))
                 }
                 guard let key else { continue }
-                if var copy = copies[key] {
-                    copy.nodes.insert(node)
-                    copy.identical = copy.identical && copy.bytes == frame
-                    copies[key] = copy
+                var known = versions[key, default: []]
+                if let index = known.firstIndex(where: { $0.bytes == frame }) {
+                    known[index].copiesByNode[node, default: 0] += 1
                 } else {
-                    copies[key] = (frame, [node], true)
+                    known.append(Version(bytes: frame, copiesByNode: [node: 1]))
                 }
+                versions[key] = known
             }
         }
-        let compared = copies.filter { $0.value.nodes.count >= 2 }
+        let compared = versions.filter { Set($0.value.flatMap(\.copiesByNode.keys)).count >= 2 }
+        // "seq 812 keyframe: 2 versions, 412 bytes on a ×3, 418 bytes on b ×2".
+        func describe(_ key: Key) -> String {
+            let kinds = compared[key]!.map { version in
+                let nodes = version.copiesByNode.sorted { $0.key < $1.key }
+                    .map { "\(cluster.nodes[$0.key].name ?? "pid \(cluster.nodes[$0.key].pid)") ×\($0.value)" }
+                return "\(version.bytes.count) bytes on \(nodes.joined(separator: " and "))"
+            }
+            return "seq \(key.seq) \(key.keyframe ? "keyframe" : "delta"): \(kinds.count) versions, "
+                + kinds.joined(separator: "; ")
+        }
         return BenchResult.Cluster.FrameComparison(
             viewers: viewersByNode.reduce(0, +),
             viewersByNode: viewersByNode,
             compared: compared.count,
-            identical: compared.values.filter(\.identical).count,
-            firstDifferences: compared.filter { !$0.value.identical }.keys.sorted().prefix(5)
-                .map { "seq \($0.seq) \($0.keyframe ? "keyframe" : "delta")" }
+            identical: compared.values.filter { $0.count == 1 }.count,
+            firstDifferences: compared.filter { $0.value.count > 1 }.keys.sorted().prefix(5).map(describe)
         )
     }
 

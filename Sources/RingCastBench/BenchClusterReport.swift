@@ -13,23 +13,13 @@ struct BenchClusterReport: ParsableCommand {
     @Argument(help: "Result files written by ringcast-bench --cluster --json: one node, then several.")
     var results: [String]
 
-    @Option(help: "The Markdown file to write the section into (its other sections are kept).")
-    var output = "docs/BENCHMARKS.md"
+    @OptionGroup var document: BenchReportOptions
 
     @Option(help: "The nodes' cluster.leadMilliseconds (the cross-node latency target is the lead + 20 ms).")
     var leadMilliseconds = 50.0
 
-    @Option(help: "The frames per second the nodes were started with.")
-    var fps = 60
-
-    @Option(help: "The command that ran the whole benchmark (shown in the section).")
-    var runCommand = "make bench-cluster"
-
     @Option(help: "How Redis or a node was started (repeatable; shown in the section).")
     var serverCommand: [String] = []
-
-    @Option(help: "A temporary directory the commands used, shown as $TMP in the section.")
-    var temporaryDirectory: String?
 
     func run() throws {
         var runs = try BenchReport.load(results)
@@ -37,16 +27,17 @@ struct BenchClusterReport: ParsableCommand {
             guard runs[index].cluster != nil else {
                 throw ValidationError("\(results[index]): not a result of ringcast-bench --cluster")
             }
-            runs[index].command = BenchReport.hiding(temporaryDirectory, in: runs[index].command)
+            runs[index].command = BenchReport.hiding(document.temporaryDirectory, in: runs[index].command)
         }
         let setup = BenchReportDocument.ClusterSetup(
             machine: .current(),
-            fps: fps,
+            fps: document.fps,
             leadMilliseconds: leadMilliseconds,
-            runCommand: runCommand,
-            serverCommands: serverCommand.map { BenchReport.hiding(temporaryDirectory, in: [$0])[0] }
+            runCommand: document.runCommand ?? "make bench-cluster",
+            serverCommands: serverCommand.map { BenchReport.hiding(document.temporaryDirectory, in: [$0])[0] }
         )
         let section = BenchReportDocument.clusterSection(runs, setup: setup).joined(separator: "\n")
+        let output = document.output
         let old = BenchSystem.read(output) ?? ""
         try BenchReport.write(
             BenchReportDocument.replacingSection(BenchReportDocument.clusterHeading, in: old, with: section), to: output)

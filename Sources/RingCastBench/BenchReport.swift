@@ -12,26 +12,16 @@ struct BenchReport: ParsableCommand {
     @Argument(help: "Result files written by ringcast-bench --json, one per scenario (any --scenario).")
     var results: [String]
 
-    @Option(help: "The Markdown file to write.")
-    var output = "docs/BENCHMARKS.md"
+    @OptionGroup var document: BenchReportOptions
 
     @Option(help: "How the server was started for each scenario (shown in the report).")
     var serverCommand: String?
-
-    @Option(help: "The command that ran the whole benchmark (shown in the report).")
-    var runCommand = "make bench"
 
     @Option(help: "A result of ringcast-bench --watch-only against bench/baseline's C broadcaster (repeatable).")
     var baseline: [String] = []
 
     @Option(help: "How the C broadcaster was started (shown in the report).")
     var baselineCommand: String?
-
-    @Option(help: "The frames per second the servers were started with.")
-    var fps = 60
-
-    @Option(help: "A temporary directory the commands used, shown as $TMP in the report.")
-    var temporaryDirectory: String?
 
     /// Results of the viewers scenario, `ringcast-bench --json`.
     static func load(_ paths: [String]) throws -> [BenchResult] {
@@ -96,12 +86,16 @@ struct BenchReport: ParsableCommand {
             (clients.firstIndex(of: run.settings.client) ?? clients.count, run.settings.viewers)
         }
         runs.sort { order($0) < order($1) }
-        for index in runs.indices { runs[index].command = Self.hiding(temporaryDirectory, in: runs[index].command) }
+        for index in runs.indices { runs[index].command = Self.hiding(document.temporaryDirectory, in: runs[index].command) }
         for index in baselines.indices {
-            baselines[index].command = Self.hiding(temporaryDirectory, in: baselines[index].command)
+            baselines[index].command = Self.hiding(document.temporaryDirectory, in: baselines[index].command)
         }
-        for index in pushRuns.indices { pushRuns[index].command = Self.hiding(temporaryDirectory, in: pushRuns[index].command) }
-        for index in joinRuns.indices { joinRuns[index].command = Self.hiding(temporaryDirectory, in: joinRuns[index].command) }
+        for index in pushRuns.indices {
+            pushRuns[index].command = Self.hiding(document.temporaryDirectory, in: pushRuns[index].command)
+        }
+        for index in joinRuns.indices {
+            joinRuns[index].command = Self.hiding(document.temporaryDirectory, in: joinRuns[index].command)
+        }
         var markdown = BenchReportDocument(
             runs: runs,
             baselines: baselines,
@@ -109,13 +103,14 @@ struct BenchReport: ParsableCommand {
             joinRuns: joinRuns,
             baselineCommand: baselineCommand,
             machine: .current(),
-            fps: fps,
+            fps: document.fps,
             serverCommand: serverCommand,
-            runCommand: runCommand
+            runCommand: document.runCommand ?? "make bench"
         )
         .markdown
         // `make bench-cluster`'s section stays as it was.
         let heading = BenchReportDocument.clusterHeading
+        let output = document.output
         if let old = BenchSystem.read(output), let cluster = BenchReportDocument.section(heading, in: old) {
             markdown = BenchReportDocument.replacingSection(heading, in: markdown, with: cluster)
         }

@@ -113,8 +113,20 @@ let package = Package(
         ),
         .testTarget(name: "RingCastStorageTests", dependencies: ["RingCastStorage"], swiftSettings: swiftSettings),
         .testTarget(name: "RingCastClientTests", dependencies: ["RingCastClient"], swiftSettings: swiftSettings),
-        // Against a real `redis-server` each test starts on a free loopback port (Makefile: deps).
-        .testTarget(name: "RingCastClusterTests", dependencies: ["RingCastCluster"], swiftSettings: swiftSettings),
+        // A real `redis-server` on a free loopback port with its own directory and AOF, for the
+        // Redis client's tests and the multi-node server tests (Makefile: deps installs it).
+        .target(
+            name: "RedisTestSupport",
+            dependencies: ["RingCastCluster"],
+            path: "Tests/RedisTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        // Against a real `redis-server` each test starts on a free loopback port.
+        .testTarget(
+            name: "RingCastClusterTests",
+            dependencies: ["RingCastCluster", "RedisTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         // The `ringcast` commands' requests, built from their arguments without a server
         // (`@testable import` of the executable's module, which SwiftPM allows for tests).
         .testTarget(name: "RingCastCommandTests", dependencies: ["ringcast"], swiftSettings: swiftSettings),
@@ -125,6 +137,7 @@ let package = Package(
                 "RingCastCore",
                 "RingCastTransport",
                 "RingCastStorage",
+                "RedisTestSupport",
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             swiftSettings: swiftSettings

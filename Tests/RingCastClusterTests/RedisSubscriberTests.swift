@@ -1,3 +1,4 @@
+import RedisTestSupport
 import RingCastCluster
 import Testing
 

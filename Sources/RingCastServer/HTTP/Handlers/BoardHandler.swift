@@ -78,11 +78,14 @@ final class BoardHandler {
     /// per board, tick and ETag, so the writes answered together after one commit share the bytes.
     func snapshot(of board: LiveBoard) -> HTTPResponse {
         let tick = board.now(clock.currentTick())
-        if let cached = cached[board.name], cached.tick == tick, cached.etag == board.etag {
+        // Only the served board is cached: a cluster write's preview (a copy with the change, answered
+        // before Redis decides) carries the next revision's ETag and must never be served as it.
+        let served = boards[board.name] === board
+        if served, let cached = cached[board.name], cached.tick == tick, cached.etag == board.etag {
             return cached.response
         }
         let response = HTTPResponse.json(board.animator.snapshot(at: tick), headers: [(name: "ETag", value: board.etag)])
-        cached[board.name] = (tick, board.etag, response)
+        if served { cached[board.name] = (tick, board.etag, response) }
         return response
     }
 }

@@ -6,21 +6,24 @@ import Synchronization
 #endif
 
 /// A `redis-server` of one test's own: a free loopback port, a fresh temporary directory, an AOF
-/// fsynced on every write. `stop()` (or deinit) ends it and removes the directory.
-final class RedisProcess: Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+/// fsynced on every write (`appendonly yes`, `appendfsync always`, as cluster mode requires).
+/// `kill()` or `terminate()` end it and keep the directory, so `start()` brings it back on the same
+/// port and AOF; `stop()` (or deinit) ends it and removes the directory. Shared by the Redis client's
+/// tests and the multi-node server tests.
+public final class RedisProcess: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    let port: Int
-    let directory: String
+    public let port: Int
+    public let directory: String
     private let pid = Mutex<pid_t>(0)
 
-    var endpoint: RedisEndpoint { RedisEndpoint(host: "127.0.0.1", port: port) }
+    public var endpoint: RedisEndpoint { RedisEndpoint(host: "127.0.0.1", port: port) }
 
     /// Another test may take the free port between the probe and redis-server's bind: then a new
     /// port is tried (at most three).
-    init() throws {
+    public init() throws {
         var template = Array("/tmp/ringcast-redis-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed") }
         directory = String(cString: made)
@@ -45,7 +48,7 @@ final class RedisProcess: Sendable {
 
     /// Starts redis-server on the same port and directory (after `kill()` or `stop()`), and waits
     /// until it answers PING (it has loaded its AOF by then).
-    func start() throws {
+    public func start() throws {
         let child = try Self.spawn(port: port, directory: directory)
         pid.withLock { $0 = child }
     }
@@ -103,18 +106,24 @@ final class RedisProcess: Sendable {
     }
 
     /// SIGKILL: no shutdown, no final fsync; the directory stays for `start()`.
-    func kill() {
+    public func kill() {
         signal(SIGKILL)
     }
 
+    /// SIGTERM, wait for the process: Redis shuts down in order (a last fsync of the AOF); the
+    /// directory stays for `start()`.
+    public func terminate() {
+        signal(SIGTERM)
+    }
+
     /// SIGKILL and start again on the same port and AOF.
-    func restart() throws {
+    public func restart() throws {
         kill()
         try start()
     }
 
     /// SIGTERM, wait for the process, remove the directory.
-    func stop() {
+    public func stop() {
         signal(SIGTERM)
         removeDirectory()
     }
@@ -142,7 +151,7 @@ final class RedisProcess: Sendable {
     }
 
     /// A port the kernel just handed out on 127.0.0.1 (bound, read back, released).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket failed") }
         defer { close(fd) }

@@ -1,0 +1,525 @@
+import Foundation
+import RingCastCore
+import RingCastTransport
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Cluster mode (issue 12, docs/CLUSTER.md): `ringcast serve --redis` processes on one real
+/// `redis-server`. Each test starts its own Redis and nodes on fresh loopback ports and temporary
+/// directories, and stops them all when it ends, failed or not.
+@Suite("Cluster on Redis", .serialized)
+struct ClusterTests {
+    static let board = "/api/v1/boards/main"
+
+    @Test func threeNodes_aPushReachesViewersOnEveryNode_withTheSameBytesForEverySeq_jsonAndBinary() async throws {
+        let cluster = try TestCluster()
+        defer { cluster.stop() }
+        let nodes = try await cluster.start(["a", "b", "c"])
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let json = nodes.map { TestViewer(client: client, port: $0.port) }
+        let binary = nodes.map { TestViewer(client: client, port: $0.port, path: "/ws?board=main&format=binary") }
+        for viewer in json { try await viewer.waitForGreeting() }
+        for viewer in binary { try await viewer.waitForGreeting(binary: true) }
+
+        let first = try nodes[0].http.send(
+            "PATCH", Self.board,
+            body: #"{"rings":{"move":0.8,"exercise":1.2,"task1":0.5},"animation":{"curve":"linear","duration":1.5}}"#)
+        try #require(first.status == 200, "push on a: \(first.status) \(first.text)")
+        // A second push, through another node, while the first animates.
+        try await json[0].waitUntil(timeout: 10, "the first push's frames") { $0.compactMap(\.frame).count >= 20 }
+        let second = try nodes[2].http.send(
+            "PATCH", Self.board, body: #"{"rings":{"exercise":0.4,"task2":0.7},"animation":{"curve":"easeInOut","duration":1}}"#)
+        try #require(second.status == 200, "push on c: \(second.status) \(second.text)")
+
+        let targets = ["move": 0.8, "exercise": 0.4, "task1": 0.5, "task2": 0.7]
+        var end: UInt64 = 0
+        for viewer in json {
+            let rest = try await Self.waitForRest(viewer, targets, cluster)
+            end = max(end, rest)
+        }
+        for viewer in binary { try await viewer.waitForSeq(atLeast: end, binary: true) }
+
+        for (format, frames) in [
+            ("JSON", zip(nodes, json).map { ($0.name, $1.jsonBroadcast) }),
+            ("binary", zip(nodes, binary).map { ($0.name, $1.binaryBroadcast) }),
+        ] {
+            let (common, mismatches) = compareBroadcasts(frames)
+            #expect(mismatches.isEmpty, "\(format): \(mismatches.count) frames differ: \(mismatches.prefix(5))")
+            // Two animations of 1 to 1.5 s at 60 fps: far more than this, unless frames went missing.
+            #expect(common.count >= 45, "\(format): only \(common.count) seqs reached every node's viewer")
+        }
+    }
+
+    @Test func aNodeStartedMidAnimation_sendsFromItsFirstFrameTheSameBytesAsTheOthers() async throws {
+        let cluster = try TestCluster()
+        defer { cluster.stop() }
+        let nodes = try await cluster.start(["a", "b"])
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let json = nodes.map { TestViewer(client: client, port: $0.port) }
+        let binary = nodes.map { TestViewer(client: client, port: $0.port, path: "/ws?board=main&format=binary") }
+        for viewer in json { try await viewer.waitForGreeting() }
+        for viewer in binary { try await viewer.waitForGreeting(binary: true) }
+
+        let push = try nodes[0].http.send(
+            "PATCH", Self.board,
+            body: #"{"rings":{"move":0.9,"exercise":1.4,"stand":0.3},"animation":{"curve":"linear","duration":3}}"#)
+        try #require(push.status == 200, "push on a: \(push.status) \(push.text)")
+        // Half a second into the animation, a third node starts and a viewer joins it at once.
+        try await json[0].waitUntil(timeout: 10, "half a second of frames") { $0.compactMap(\.frame).count >= 31 }
+        let late = try await cluster.start("c")
+        let lateJSON = TestViewer(client: client, port: late.port)
+        let lateBinary = TestViewer(client: client, port: late.port, path: "/ws?board=main&format=binary")
+        try await lateJSON.waitForGreeting()
+        try await lateBinary.waitForGreeting(binary: true)
+
+        let end = try await Self.waitForRest(json[0], ["move": 0.9, "exercise": 1.4, "stand": 0.3], cluster)
+        for viewer in json + [lateJSON] { try await viewer.waitForSeq(atLeast: end) }
+        for viewer in binary + [lateBinary] { try await viewer.waitForSeq(atLeast: end, binary: true) }
+
+        // Its first frame, the joining viewer's keyframe, shows what the others show at that tick.
+        let greeting = try #require(lateJSON.jsonGreeting)
+        #expect(greeting.seq < end, "node c joined after the animation ended: the test proves nothing")
+        let lateRings = Dictionary(greeting.rings.map { ($0.id, $0) }) { first, _ in first }
+        let earlyPictures = json.compactMap { $0.jsonPicture(at: greeting.seq) }
+        #expect(!earlyPictures.isEmpty, "no viewer on a or b got seq \(greeting.seq)")
+        for picture in earlyPictures {
+            #expect(picture == lateRings, "seq \(greeting.seq): c's keyframe \(lateRings), a or b show \(picture)")
+        }
+        let binaryGreeting = try #require(lateBinary.binaryFrames.first?.frame)
+        var lateValues: [Int: BinaryFrame.RingValues] = [:]
+        BinaryFrame.apply(binaryGreeting, to: &lateValues)
+        let earlyValues = binary.compactMap { $0.binaryPicture(at: binaryGreeting.seq) }
+        #expect(!earlyValues.isEmpty, "no binary viewer on a or b got seq \(binaryGreeting.seq)")
+        for values in earlyValues {
+            #expect(values == lateValues, "binary seq \(binaryGreeting.seq): c's keyframe differs from a's or b's picture")
+        }
+
+        // Every frame after it: byte for byte the others' frame of the same seq.
+        for (format, lateFrames, earlyFrames) in [
+            ("JSON", lateJSON.jsonBroadcast, json.map(\.jsonBroadcast)),
+            ("binary", lateBinary.binaryBroadcast, binary.map(\.binaryBroadcast)),
+        ] {
+            var compared = 0
+            var mismatches: [String] = []
+            for (key, bytes) in lateFrames.sorted(by: { $0.key < $1.key }) {
+                let others = earlyFrames.compactMap { $0[key] }
+                if !others.isEmpty { compared += 1 }
+                if others.contains(where: { $0 != bytes }) {
+                    mismatches.append("seq \(key): c sent \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+                }
+            }
+            #expect(mismatches.isEmpty, "\(format): \(mismatches.count) of c's frames differ: \(mismatches.prefix(3))")
+            // c starts about 0.5 s into a 3 s animation: over a second of frames is left.
+            #expect(compared >= 30, "\(format): only \(compared) of c's frames compared")
+        }
+    }
+
+    @Test func idempotencyKeyIfMatchETagAndTheRateLimit_holdAcrossNodes() async throws {
+        do {
+            let cluster = try TestCluster()
+            defer { cluster.stop() }
+            let nodes = try await cluster.start(["a", "b", "c"])
+            let (a, b, c) = (nodes[0].http, nodes[1].http, nodes[2].http)
+            // The same revision has the same ETag on every node, before any write too.
+            let initial = try await Self.readBoards(on: nodes) { Self.sameETag($0) }
+            #expect(Self.sameETag(initial), "initial ETags: \(initial.map { $0.headers["etag"] ?? "none" })")
+
+            let body = #"{"rings":{"move":0.4},"animation":"none"}"#
+            let keyed = ["Content-Type": "application/json", "Idempotency-Key": "cluster-key-1"]
+            let first = try a.send("PATCH", Self.board, headers: keyed, body: body)
+            try #require(first.status == 200, "\(first.status) \(first.text)")
+            let etag1 = try #require(first.headers["etag"])
+            let settled = try await Self.readBoards(on: nodes) { $0.allSatisfy { $0.headers["etag"] == etag1 } }
+            #expect(settled.allSatisfy { $0.headers["etag"] == etag1 }, "\(settled.map { $0.headers["etag"] ?? "none" })")
+            let revision1 = try settled[0].decode(ClusterBoard.self).revision
+
+            for (name, http) in [("b", b), ("c", c)] {
+                let replay = try http.send("PATCH", Self.board, headers: keyed, body: body)
+                #expect(
+                    replay.status == first.status && replay.body == first.body,
+                    "replay on \(name): \(replay.status) \(replay.text); first answer: \(first.text)")
+                #expect(replay.headers["idempotent-replayed"] == "true", "replay on \(name): \(replay.headers)")
+            }
+            let reused = try c.send("PATCH", Self.board, headers: keyed, body: #"{"rings":{"move":0.5},"animation":"none"}"#)
+            #expect(reused.status == 422 && reused.error?.code == "idempotency_key_reused", "\(reused.status) \(reused.text)")
+
+            // Nothing changed: the first answer's ETag is still the board's in Redis, where If-Match is checked.
+            let second = try a.send(
+                "PATCH", Self.board, headers: ["Content-Type": "application/json", "If-Match": etag1],
+                body: #"{"rings":{"exercise":0.6},"animation":"none"}"#)
+            try #require(
+                second.status == 200, "If-Match with the current ETag after the replays: \(second.status) \(second.text)")
+            let etag2 = try #require(second.headers["etag"])
+            #expect(etag2 != etag1)
+            let afterSecond = try await Self.readBoards(on: nodes) { $0.allSatisfy { $0.headers["etag"] == etag2 } }
+            for (node, answer) in zip(nodes, afterSecond) {
+                let state = try answer.decode(ClusterBoard.self)
+                #expect(answer.headers["etag"] == etag2, "node \(node.name): ETag \(answer.headers["etag"] ?? "none")")
+                #expect(state.revision == revision1 + 1, "node \(node.name): revision \(state.revision), first \(revision1)")
+                #expect(state[ring: "move"] == 0.4 && state[ring: "exercise"] == 0.6, "node \(node.name): \(state)")
+            }
+
+            // A stale ETag on another node: 412, and nothing changes.
+            for (name, http) in [("b", b), ("c", c)] {
+                let stale = try http.send(
+                    "PATCH", Self.board, headers: ["Content-Type": "application/json", "If-Match": etag1],
+                    body: #"{"rings":{"stand":0.9},"animation":"none"}"#)
+                #expect(
+                    stale.status == 412 && stale.error?.code == "precondition_failed",
+                    "stale If-Match on \(name): \(stale.status) \(stale.text)")
+            }
+            let third = try c.send(
+                "PATCH", Self.board, headers: ["Content-Type": "application/json", "If-Match": etag2],
+                body: #"{"rings":{"stand":0.2},"animation":"none"}"#)
+            #expect(third.status == 200, "If-Match with the current ETag after the 412s: \(third.status) \(third.text)")
+            let etag3 = try #require(third.headers["etag"])
+            let afterThird = try await Self.readBoards(on: nodes) { $0.allSatisfy { $0.headers["etag"] == etag3 } }
+            for (node, answer) in zip(nodes, afterThird) {
+                let state = try answer.decode(ClusterBoard.self)
+                #expect(answer.headers["etag"] == etag3, "node \(node.name): ETag \(answer.headers["etag"] ?? "none")")
+                #expect(state.revision == revision1 + 2 && state[ring: "stand"] == 0.2, "node \(node.name): \(state)")
+            }
+        }
+
+        // The rate limit is one bucket per client and board for the whole cluster.
+        do {
+            let cluster = try TestCluster(writesPerMinute: 6)
+            defer { cluster.stop() }
+            let nodes = try await cluster.start(["a", "b", "c"])
+            for index in 1...6 {
+                let node = nodes[index % 3]
+                let response = try node.http.send(
+                    "PATCH", Self.board, body: #"{"rings":{"move":\#(Double(index) / 10)},"animation":"none"}"#)
+                #expect(response.status == 200, "write \(index) on \(node.name): \(response.status) \(response.text)")
+            }
+            for index in 7...9 {
+                let node = nodes[index % 3]
+                let response = try node.http.send(
+                    "PATCH", Self.board, body: #"{"rings":{"move":\#(Double(index) / 10)},"animation":"none"}"#)
+                #expect(response.status == 429, "write \(index) on \(node.name): \(response.status) \(response.text)")
+                let retryAfter = response.headers["retry-after"].flatMap { Int($0) }
+                #expect(
+                    retryAfter.map { $0 > 0 } == true, "write \(index): Retry-After \(response.headers["retry-after"] ?? "none")")
+            }
+            let answers = try await Self.readBoards(on: nodes) { answers in
+                answers.allSatisfy { (try? $0.decode(ClusterBoard.self))?[ring: "move"] == 0.6 } && Self.sameETag(answers)
+            }
+            for (node, answer) in zip(nodes, answers) {
+                #expect(try answer.decode(ClusterBoard.self)[ring: "move"] == 0.6, "node \(node.name): \(answer.text)")
+            }
+        }
+    }
+
+    @Test func redisKilledDuringEightPushers_andRestartedOnItsAOF_keepsEveryAcknowledgedValue_onEveryNode() async throws {
+        let cluster = try TestCluster()
+        defer { cluster.stop() }
+        let nodes = try await cluster.start(["a", "b", "c"])
+        let pushers = Pushers(ports: nodes.map(\.port))
+        defer { pushers.stopSoon() }
+
+        pushers.start(from: [Int](repeating: 0, count: Pushers.count))
+        try await pushers.waitUntil("every pusher had 50 writes acknowledged") { $0.allSatisfy { $0.acks >= 50 } }
+        cluster.redis.kill()
+        let failuresAtKill = pushers.logs.map(\.failures)
+        try await pushers.waitUntil("every pusher was refused after the kill") { logs in
+            zip(logs, failuresAtKill).allSatisfy { $0.failures > $1 }
+        }
+        try await pushers.stop()
+        let atKill = pushers.logs
+
+        // Redis back on its AOF: every acknowledged value is there, on every node.
+        try cluster.redis.start()
+        try await Self.expectConverged(nodes, to: atKill, "after the restart", cluster)
+
+        // And writes go on through every node.
+        pushers.start(from: atKill.map { $0.sent + 1 })
+        try await pushers.waitUntil("every pusher had 5 more writes acknowledged") { logs in
+            zip(logs, atKill).allSatisfy { $0.acks >= $1.acks + 5 }
+        }
+        try await pushers.stop()
+        try await Self.expectConverged(nodes, to: pushers.logs, "after the second burst", cluster)
+    }
+
+    @Test func redisStopped_writesAndReadyzAre503OnEveryNode_animationsGoOn_andWhenItIsBack_everyNodeCatchesUp() async throws {
+        let cluster = try TestCluster()
+        defer { cluster.stop() }
+        let nodes = try await cluster.start(["a", "b", "c"])
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let viewers = nodes.map { TestViewer(client: client, port: $0.port) }
+        for viewer in viewers { try await viewer.waitForGreeting() }
+        for node in nodes {
+            let ready = try node.http.get("/readyz")
+            #expect(ready.status == 200, "node \(node.name) before: \(ready.text)")
+        }
+        let push = try nodes[0].http.send(
+            "PATCH", Self.board, body: #"{"rings":{"move":0.9},"animation":{"curve":"linear","duration":10}}"#)
+        try #require(push.status == 200, "\(push.status) \(push.text)")
+        for viewer in viewers {
+            try await viewer.waitUntil(timeout: 10, "the animation") { $0.compactMap(\.frame).count >= 5 }
+        }
+
+        cluster.redis.terminate()
+        let write = #"{"rings":{"stand":0.5},"animation":"none"}"#
+        for node in nodes {
+            let refused = try await Self.poll(
+                { try node.http.send("PATCH", Self.board, body: write) }, until: { $0.status == 503 })
+            #expect(
+                refused.status == 503 && refused.error?.code == "storage_unavailable",
+                "node \(node.name) without Redis: \(refused.status) \(refused.text)")
+            let ready = try await Self.poll({ try node.http.get("/readyz") }, until: { $0.status == 503 })
+            #expect(
+                ready.status == 503 && ready.text.contains("Redis"), "node \(node.name) /readyz: \(ready.status) \(ready.text)")
+            let read = try node.http.get(Self.board)
+            #expect(read.status == 200, "node \(node.name) read without Redis: \(read.status)")
+            #expect((try? read.decode(ClusterBoard.self))?[ring: "stand"] != 0.5, "node \(node.name): \(read.text)")
+        }
+        // The animation goes on from each node's own state.
+        for (node, viewer) in zip(nodes, viewers) {
+            let last = try #require(viewer.lastSeq, "node \(node.name)'s viewer has no frame")
+            try await viewer.waitForSeq(atLeast: last + 20, timeout: 5)
+        }
+
+        try cluster.redis.start()
+        for node in nodes {
+            let ready = try await Self.poll(timeout: 20, { try node.http.get("/readyz") }, until: { $0.status == 200 })
+            #expect(ready.status == 200, "node \(node.name) after Redis came back: \(ready.status) \(ready.text)")
+        }
+        let accepted = try nodes[1].http.send("PATCH", Self.board, body: write)
+        try #require(accepted.status == 200, "write after Redis came back: \(accepted.status) \(accepted.text)")
+        let etag = accepted.headers["etag"]
+        let answers = try await Self.readBoards(on: nodes) { $0.allSatisfy { $0.headers["etag"] == etag } }
+        for (node, answer) in zip(nodes, answers) {
+            let state = try answer.decode(ClusterBoard.self)
+            #expect(
+                answer.headers["etag"] == etag, "node \(node.name): ETag \(answer.headers["etag"] ?? "none"), want \(etag ?? "")")
+            #expect(state[ring: "stand"] == 0.5 && state[ring: "move"] == 0.9, "node \(node.name): \(state)")
+        }
+    }
+
+    @Test func aNodeKilledMidAnimation_theOtherNodesViewersSeeNoGap() async throws {
+        let cluster = try TestCluster()
+        defer { cluster.stop() }
+        let nodes = try await cluster.start(["a", "b", "c"])
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let viewers = nodes.prefix(2).map { TestViewer(client: client, port: $0.port) }
+        for viewer in viewers { try await viewer.waitForGreeting() }
+
+        // The node that took the push dies half a second into its animation.
+        let push = try nodes[2].http.send(
+            "PATCH", Self.board, body: #"{"rings":{"move":1,"stand":0.25},"animation":{"curve":"linear","duration":2.5}}"#)
+        try #require(push.status == 200, "\(push.status) \(push.text)")
+        try await viewers[0].waitUntil(timeout: 10, "half a second of frames") { $0.compactMap(\.frame).count >= 31 }
+        let killedAt = try #require(viewers[0].lastSeq)
+        try await nodes[2].kill()
+
+        for viewer in viewers { _ = try await Self.waitForRest(viewer, ["move": 1, "stand": 0.25], cluster) }
+        for (node, viewer) in zip(nodes, viewers) {
+            let seqs = Set(viewer.jsonBroadcast.keys.map(\.seq))
+            let first = try #require(seqs.min())
+            let last = try #require(seqs.max())
+            #expect(last >= killedAt + 60, "node \(node.name): frames stopped at \(last), the kill was at \(killedAt)")
+            let window = max(first, killedAt - 30)...min(last, killedAt + 90)
+            let missing = window.filter { !seqs.contains($0) }
+            #expect(missing.isEmpty, "node \(node.name)'s viewer missed seqs \(missing) around the kill at \(killedAt)")
+        }
+        let (_, mismatches) = compareBroadcasts(zip(nodes, viewers).map { ($0.name, $1.jsonBroadcast) })
+        #expect(mismatches.isEmpty, "\(mismatches.count) frames differ between a and b: \(mismatches.prefix(3))")
+    }
+}
+
+// MARK: - Helpers
+
+extension ClusterTests {
+    /// Repeats `attempt` every 20 ms until `done` holds for its answer or `timeout` seconds pass;
+    /// returns the last answer either way, for the caller to check.
+    static func poll<T>(timeout: Double = 10, _ attempt: () throws -> T, until done: (T) -> Bool) async throws -> T {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let answer = try attempt()
+            if done(answer) || Date() > deadline { return answer }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// GET the board on every node until `done` holds for the answers, in the nodes' order.
+    static func readBoards(on nodes: [TestNode], timeout: Double = 10, until done: ([TestResponse]) -> Bool) async throws
+        -> [TestResponse]
+    {
+        try await poll(timeout: timeout, { try nodes.map { try $0.http.get(board) } }, until: done)
+    }
+
+    static func sameETag(_ answers: [TestResponse]) -> Bool {
+        let tags = answers.map { $0.headers["etag"] }
+        return tags.allSatisfy { $0 != nil && $0 == tags.first! }
+    }
+
+    /// Waits until the viewer shows every ring of `targets` at rest there (JSON `p`), and returns
+    /// the tick of the frame that showed it.
+    static func waitForRest(_ viewer: TestViewer, _ targets: [String: Double], _ cluster: TestCluster) async throws -> UInt64 {
+        do {
+            let messages = try await viewer.waitUntil(timeout: 15, "the end state \(targets)") { messages in
+                let picture = TestViewer.picture(of: messages.compactMap(\.frame))
+                return targets.allSatisfy { picture[$0.key]?.p == $0.value }
+            }
+            return try #require(messages.compactMap(\.frame).last?.seq)
+        } catch {
+            throw ViewerError.failed("\(error)\nnode logs:\n\(cluster.logs)")
+        }
+    }
+
+    /// Waits until every node answers the same ETag and the same board, whose values are, per
+    /// pusher, its last acknowledged one or one it sent later (unanswered, it may have landed).
+    static func expectConverged(_ nodes: [TestNode], to logs: [Pushers.Log], _ when: String, _ cluster: TestCluster) async throws
+    {
+        let answers = try await readBoards(on: nodes, timeout: 20) { answers in
+            let states = answers.map { try? $0.decode(ClusterBoard.self) }
+            return sameETag(answers) && Set(states).count == 1
+                && states.allSatisfy { $0.map { Pushers.violations(in: $0, logs).isEmpty } == true }
+        }
+        let states = try answers.map { try $0.decode(ClusterBoard.self) }
+        #expect(sameETag(answers), "\(when): ETags \(answers.map { $0.headers["etag"] ?? "none" })\n\(cluster.logs)")
+        #expect(Set(states).count == 1, "\(when): the nodes differ: \(states)")
+        for (node, state) in zip(nodes, states) {
+            let violations = Pushers.violations(in: state, logs)
+            #expect(violations.isEmpty, "\(when), node \(node.name): \(violations)")
+        }
+    }
+}
+
+/// What the tests read of `GET /api/v1/boards/NAME`.
+struct ClusterBoard: Decodable, Hashable, CustomStringConvertible {
+    struct Ring: Decodable, Hashable {
+        var id: String
+        var target: Double?
+    }
+
+    var revision: Int
+    var rings: [Ring]
+    var background: String?
+
+    subscript(ring id: String) -> Double? { rings.first { $0.id == id }?.target }
+
+    var description: String {
+        "revision \(revision), " + rings.map { "\($0.id) \($0.target.map { "\($0)" } ?? "-")" }.joined(separator: ", ")
+            + ", background \(background ?? "-")"
+    }
+}
+
+/// Eight pushers, each on a thread of its own and through one of the nodes (in turn), each writing
+/// rising values to its own ring — the background for the eighth — with `"animation":"none"`.
+/// Per pusher: the last value acknowledged (2xx) and the last one sent. A 503 or a connection
+/// error is not an acknowledgement; the pusher tries the next value 10 ms later.
+final class Pushers: Sendable {
+    struct Log: Sendable {
+        var acknowledged = -1
+        var sent = -1
+        var acks = 0
+        var failures = 0
+    }
+
+    static let count = 8
+    static let rings = ["move", "exercise", "stand", "task1", "task2", "task3", "task4"]
+
+    private let ports: [Int]
+    private let state = Mutex((logs: [Log](repeating: Log(), count: Pushers.count), stopping: false, running: 0))
+
+    init(ports: [Int]) {
+        self.ports = ports
+    }
+
+    var logs: [Log] { state.withLock { $0.logs } }
+
+    /// Starts the eight threads; pusher `p` sends `first[p]`, then one more each time. They stop
+    /// at `stop()`, or after 60 s whatever happens.
+    func start(from first: [Int]) {
+        state.withLock {
+            $0.stopping = false
+            $0.running = Self.count
+            for pusher in 0..<Self.count { $0.logs[pusher].sent = first[pusher] - 1 }
+        }
+        for pusher in 0..<Self.count {
+            let port = ports[pusher % ports.count]
+            Thread { [self] in
+                let http = TestHTTPClient(port: port, timeoutSeconds: 2)
+                let deadline = Date().addingTimeInterval(60)
+                while Date() < deadline {
+                    let next: Int? = state.withLock {
+                        if $0.stopping { return nil }
+                        $0.logs[pusher].sent += 1
+                        return $0.logs[pusher].sent
+                    }
+                    guard let index = next else { break }
+                    let (path, body) = Self.request(pusher, index)
+                    if let response = try? http.send("PUT", path, body: body), (200..<300).contains(response.status) {
+                        state.withLock {
+                            $0.logs[pusher].acknowledged = index
+                            $0.logs[pusher].acks += 1
+                        }
+                    } else {
+                        state.withLock { $0.logs[pusher].failures += 1 }
+                        usleep(10_000)
+                    }
+                }
+                state.withLock { $0.running -= 1 }
+            }.start()
+        }
+    }
+
+    /// Asks the threads to stop after the request each has under way.
+    func stopSoon() {
+        state.withLock { $0.stopping = true }
+    }
+
+    /// Stops the threads and waits (at most 10 s) until every one has.
+    func stop() async throws {
+        stopSoon()
+        try await waitUntil("the pushers stopped") { _ in state.withLock { $0.running == 0 } }
+    }
+
+    func waitUntil(timeout: Double = 20, _ what: String, _ condition: ([Log]) -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition(logs) {
+            guard Date() < deadline else { throw ViewerError.timeout("timed out waiting until \(what): \(logs)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    private static func request(_ pusher: Int, _ index: Int) -> (path: String, body: String) {
+        pusher < rings.count
+            ? ("/api/v1/boards/main/rings/\(rings[pusher])", #"{"progress":\#(progress(index)),"animation":"none"}"#)
+            : ("/api/v1/boards/main/background", ##"{"color":"\##(color(index))","animation":"none"}"##)
+    }
+
+    private static func progress(_ index: Int) -> Double { Double(index) / 10_000 }
+
+    private static func color(_ index: Int) -> String {
+        "#" + String(format: "%02x%02x%02xff", (index >> 8) & 0xff, index & 0xff, 0x80)
+    }
+
+    /// What in `board` contradicts `logs`: a pusher's value older than its last acknowledged one,
+    /// or newer than any it sent.
+    static func violations(in board: ClusterBoard, _ logs: [Log]) -> [String] {
+        var violations: [String] = []
+        for (pusher, log) in logs.enumerated() where log.acknowledged >= 0 {
+            let allowed = log.acknowledged...max(log.acknowledged, log.sent)
+            if pusher < rings.count {
+                let stored = board[ring: rings[pusher]].map { Int(($0 * 10_000).rounded()) }
+                if !(stored.map { allowed.contains($0) } ?? false) {
+                    violations.append(
+                        "\(rings[pusher]): stored \(stored ?? -1), acknowledged \(log.acknowledged), sent \(log.sent)")
+                }
+            } else if !allowed.map(color).contains(board.background ?? "") {
+                violations.append("background: stored \(board.background ?? "none"), acknowledged \(color(log.acknowledged))")
+            }
+        }
+        return violations
+    }
+}

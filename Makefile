@@ -19,7 +19,8 @@ PORT ?=
 RUN_ARGS ?=
 PYTEST_ARGS ?=
 
-.PHONY: all deps python-deps browser-deps build run test fuzz-api browser-test screenshots lint clean bench
+.PHONY: all deps python-deps browser-deps build run test fuzz-api browser-test screenshots lint clean bench \
+	bench-cluster
 
 all: build
 
@@ -128,6 +129,21 @@ bench: build
 	BENCH_MEMORY_DIR="$(BENCH_MEMORY_DIR)" BENCH_REPORT="$(BENCH_REPORT)" \
 	BENCH_RESULTS="$(BENCH_RESULTS)" RINGCAST_BIN=.build/release/ringcast \
 	RINGCAST_BENCH_BIN=.build/release/ringcast-bench bench/run.sh
+
+# Issue 12's cluster benchmark: one cluster node, then two sharing its port, each time on a fresh
+# redis-server (free loopback port, temporary directory, appendfsync always), with
+# BENCH_CLUSTER_VIEWERS viewers; then the Cluster section of docs/BENCHMARKS.md (the rest of the
+# file is kept): see bench/cluster.sh. BENCH_CLUSTER_LEAD: the nodes' cluster.leadMilliseconds.
+BENCH_CLUSTER_VIEWERS ?= 3000
+BENCH_CLUSTER_DURATION ?= 20
+BENCH_CLUSTER_WARMUP ?= 5
+BENCH_CLUSTER_LEAD ?= 50
+bench-cluster: build
+	BENCH_CLUSTER_VIEWERS="$(BENCH_CLUSTER_VIEWERS)" BENCH_CLUSTER_DURATION="$(BENCH_CLUSTER_DURATION)" \
+	BENCH_CLUSTER_WARMUP="$(BENCH_CLUSTER_WARMUP)" BENCH_CLUSTER_LEAD="$(BENCH_CLUSTER_LEAD)" \
+	BENCH_FPS="$(BENCH_FPS)" BENCH_PUSH_INTERVAL="$(BENCH_PUSH_INTERVAL)" BENCH_REPORT="$(BENCH_REPORT)" \
+	BENCH_RESULTS="$(BENCH_RESULTS)" RINGCAST_BIN=.build/release/ringcast \
+	RINGCAST_BENCH_BIN=.build/release/ringcast-bench bench/cluster.sh
 
 clean:
 	rm -rf .build

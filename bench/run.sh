@@ -62,38 +62,10 @@ trap 'exit 130' INT TERM
 # One descriptor a viewer, on both sides: as many as this shell may have.
 ulimit -n "$(ulimit -Hn)"
 
-# start NAME COMMAND...: runs COMMAND in the background and waits for its "listening on" line;
-# sets $server and $url.
-start() {
-	local name=$1
-	shift
-	: >"$work/$name.out"
-	"$@" >"$work/$name.out" 2>"$work/$name.err" &
-	server=$!
-	url=""
-	for _ in $(seq 100); do
-		url=$(sed -n 's/^listening on //p' "$work/$name.out")
-		if [ -n "$url" ] || ! kill -0 "$server" 2>/dev/null; then break; fi
-		sleep 0.1
-	done
-	if [ -z "$url" ]; then
-		echo "$name did not start:"
-		cat "$work/$name.err"
-		exit 1
-	fi
-}
+# start, stop, bench_config.
+. "$(dirname "$0")/servers.sh"
 
-# stop: SIGTERM, then SIGKILL after 5 s.
-stop() {
-	kill -TERM "$server" 2>/dev/null
-	for _ in $(seq 50); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
-	kill -KILL "$server" 2>/dev/null
-	wait "$server" 2>/dev/null
-	server=""
-}
-
-python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); c.setdefault("limits", {}).update(writesPerMinute=0, maxViewers=100000); json.dump(c, open(sys.argv[2], "w"), indent=2)' \
-	config/ringcast.json "$work/ringcast.json" || exit 1
+bench_config config/ringcast.json "$work/ringcast.json" || exit 1
 
 frames="$work/frames.bin"
 record=(--record-frames "$frames")

@@ -27,15 +27,31 @@ struct Bench: ParsableCommand {
             while --join-rate new viewers a second connect, read their layout and keyframe and close; it \
             measures the watchers' frames/s, joins completed/s and connect-to-keyframe latency. Both \
             start measuring after --warmup and measure for --duration seconds.
+
+            With --cluster the server is RingCast cluster nodes sharing one port, one --server-pid \
+            each (the kernel splits the connections among them): the bench finds which node holds \
+            each viewer's and push's connection in /proc, pushes to each node in turn, splits \
+            push→frame latency by whether the viewer is on the node that answered the push, sums \
+            CPU over the nodes and compares --compare-viewers viewers' frames across nodes byte \
+            for byte. `make bench-cluster` runs one node, then two, and adds a Cluster section to \
+            docs/BENCHMARKS.md.
             """,
-        subcommands: [BenchReport.self]
+        subcommands: [BenchReport.self, BenchClusterReport.self]
     )
 
     @Option(help: "Server URL, loopback only (default: $RINGCAST_URL or http://127.0.0.1:8080).")
     var server: String?
 
-    @Option(help: "The server's process id: report its CPU and memory over the run (from /proc).")
-    var serverPid: Int?
+    @Option(
+        help: "The server's process id: report its CPU and memory over the run (from /proc). With --cluster, once per node."
+    )
+    var serverPid: [Int] = []
+
+    @Flag(help: "viewers: the server is cluster nodes sharing one port, one --server-pid each: results per node.")
+    var cluster = false
+
+    @Option(help: "With --cluster: viewers, evenly spread, whose frames are compared across nodes (default: 16).")
+    var compareViewers: Int?
 
     @Option(help: "The board to watch and push to.")
     var board = "main"
@@ -98,8 +114,11 @@ struct Bench: ParsableCommand {
         guard format.readerType != nil else {
             throw ValidationError("--format \(format.rawValue): this version of ringcast-bench cannot read those frames yet")
         }
-        if let serverPid, serverPid <= 0 {
-            throw ValidationError("--server-pid must be a process id, got \(serverPid)")
+        for pid in serverPid where pid <= 0 {
+            throw ValidationError("--server-pid must be a process id, got \(pid)")
+        }
+        guard serverPid.count <= 1 || cluster else {
+            throw ValidationError("--server-pid is given once, or once per node with --cluster")
         }
         // Options of one scenario given to another are mistakes, not silently ignored.
         func only(_ option: String, isSet: Bool, in scenarios: BenchScenario...) throws {
@@ -112,6 +131,7 @@ struct Bench: ParsableCommand {
         try only("--watch-only", isSet: watchOnly, in: .viewers)
         try only("--record-frames", isSet: recordFrames != nil, in: .viewers)
         try only("--client \(client.rawValue)", isSet: client != .raw, in: .viewers)
+        try only("--cluster", isSet: cluster, in: .viewers)
         try only("--pushers", isSet: pushers != nil, in: .pushers)
         try only("--join-rate", isSet: joinRate != nil, in: .joinStorm)
         try only("--data-dir", isSet: dataDir != nil, in: .pushers, .joinStorm)
@@ -119,6 +139,18 @@ struct Bench: ParsableCommand {
         let pushInterval = pushInterval ?? 0.2
         guard pushInterval >= 0.01, pushInterval <= 60 else {
             throw ValidationError("--push-interval must be 0.01 to 60 seconds, got \(pushInterval)")
+        }
+        if cluster {
+            guard !serverPid.isEmpty else { throw ValidationError("--cluster needs --server-pid, once per node") }
+            guard client == .raw, !watchOnly else {
+                throw ValidationError("--cluster needs the raw client (it knows each viewer's connection) and pushes")
+            }
+        }
+        if let compareViewers {
+            guard cluster else { throw ValidationError("--compare-viewers applies to --cluster") }
+            guard compareViewers >= 0 else {
+                throw ValidationError("--compare-viewers cannot be negative, got \(compareViewers)")
+            }
         }
         if let latencyViewers, latencyViewers < 0 {
             throw ValidationError("--latency-viewers cannot be negative, got \(latencyViewers)")
@@ -157,7 +189,7 @@ struct Bench: ParsableCommand {
                 format: format,
                 duration: resolvedDuration,
                 warmup: warmup,
-                serverPID: serverPid
+                serverPIDs: serverPid
             )
             switch scenario {
             case .viewers:
@@ -168,7 +200,9 @@ struct Bench: ParsableCommand {
                     latencyViewers: latencyViewers ?? 50,
                     pushInterval: pushInterval ?? 0.2,
                     watchOnly: watchOnly,
-                    recordFramesPath: recordFrames
+                    recordFramesPath: recordFrames,
+                    cluster: cluster,
+                    comparedViewers: cluster ? compareViewers ?? 16 : 0
                 )
                 let result = try BenchRun(settings: settings).run()
                 try report(result, table: result.table)

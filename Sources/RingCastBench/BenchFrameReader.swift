@@ -18,6 +18,10 @@ protocol BenchFrameReader: Sendable {
 
     /// A pushed value as this format carries it, so a probe is recognised in a frame.
     func wireValue(of pushed: Double) -> Double
+
+    /// Whether a frame is a keyframe (every ring) rather than a delta: the same `seq` is sent
+    /// as either, and only frames of the same `seq` and kind must be the same bytes.
+    func isKeyframe(_ message: UnsafeRawBufferPointer) -> Bool
 }
 
 extension BenchFrameReader {
@@ -95,6 +99,8 @@ struct BinaryFrameReader: BenchFrameReader {
     }
 
     func wireValue(of pushed: Double) -> Double { Double(Float(pushed)) }
+
+    func isKeyframe(_ message: UnsafeRawBufferPointer) -> Bool { message.count > 2 && message[2] == 2 }
 }
 
 enum BenchMessageKind: Equatable {
@@ -113,6 +119,7 @@ struct JSONFrameReader: BenchFrameReader {
     private static let layoutType = Array(#""type":"layout""#.utf8)
     private static let seqKey = Array(#""seq":"#.utf8)
     private static let progressKey = Array(#""p":"#.utf8)
+    private static let keyframeTrue = Array(#""keyframe":true"#.utf8)
     /// `seq` lies within this many bytes of the end (its digits, `t` and `type` follow it).
     private static let tailWindow = 96
 
@@ -148,6 +155,10 @@ struct JSONFrameReader: BenchFrameReader {
             end += 1
         }
         return Double(String(decoding: message[start..<end], as: UTF8.self))
+    }
+
+    func isKeyframe(_ message: UnsafeRawBufferPointer) -> Bool {
+        Self.find(Self.keyframeTrue, in: message, from: 0) != nil
     }
 
     private static func hasSuffix(_ message: UnsafeRawBufferPointer, _ suffix: [UInt8]) -> Bool {

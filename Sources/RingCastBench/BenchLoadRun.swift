@@ -45,7 +45,7 @@ struct BenchLoadRun {
         finishSeconds: Double,
         load: (_ path: String, _ reader: any BenchFrameReader, _ window: (start: UInt64, end: UInt64)) -> BenchLoadThreads<Tally>
     ) throws(BenchFailure) -> Outcome<Tally> {
-        let serverPID = try settings.readableServerPID()
+        let serverPIDs = try settings.readableServerPIDs()
         try BenchSystem.raiseOpenFileLimit(to: viewers + loadSockets + 128)
 
         let reader = settings.format.reader(ringIDs: board.rings.map(\.id), probeRing: "")
@@ -64,7 +64,7 @@ struct BenchLoadRun {
         let threads = load(path, reader, window)
 
         try session.keepAnimating(until: window.start)
-        let measured = try BenchWindow(recorder: recorder, serverPID: serverPID, metrics: session.scrapeMetrics) {
+        let measured = try BenchWindow(recorder: recorder, serverPIDs: serverPIDs, metrics: session.scrapeMetrics) {
             _ throws(BenchFailure) in try session.keepAnimating(until: window.end)
         }
         let tallies = try threads.wait(until: window.end + BenchSystem.nanoseconds(finishSeconds))
@@ -76,7 +76,7 @@ struct BenchLoadRun {
             viewers: BenchViewerSummary(
                 recorder.snapshot(), requested: viewers, seconds: measured.seconds, startSeq: measured.start.seq,
                 endSeq: measured.end.seq),
-            usage: BenchUsage(measured, serverPID: settings.serverPID)
+            usage: BenchUsage(measured, serverPIDs: settings.serverPIDs)
         )
     }
 }

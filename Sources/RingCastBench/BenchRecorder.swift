@@ -6,8 +6,8 @@ import Synchronization
 #endif
 
 /// Tallies what every viewer received: frames, bytes and `seq` for all of them, for a sample
-/// the moment each latency probe's value first showed up, and optionally the time between
-/// consecutive frames of every viewer.
+/// the moment each latency probe's value first showed up, optionally the time between
+/// consecutive frames of every viewer, and the whole frames of a few (to replay or compare).
 ///
 /// Events arrive on the viewer client's thread, one at a time; the bench's main thread reads and
 /// marks the measurement window in between. Messages are read outside the lock.
@@ -33,6 +33,9 @@ final class BenchRecorder: Sendable {
         var lastProbeProgress: Double?
         /// When the previous frame of the window arrived (`measuresFrameGaps` only).
         var lastWindowFrameAt: UInt64?
+        /// The local port of its connection, once connected (the raw client reports it): with
+        /// cluster nodes sharing a port, it tells which node holds the viewer.
+        var localPort: UInt16?
     }
 
     /// One latency probe: the value pushed, when its 2xx was read, and when each sampled viewer
@@ -54,34 +57,35 @@ final class BenchRecorder: Sendable {
         /// Why connections failed or ended early, with how many.
         var endings: [String: Int] = [:]
         var unreadableMessages = 0
-        /// The recorded viewer's frames from the window, whole (`recordFrames` only).
-        var recording: [[UInt8]] = []
+        /// The recorded viewers' frames from the window, whole, by viewer (`recordedViewers` only).
+        var recordings: [Int: [[UInt8]]] = [:]
         /// Time between consecutive frames of the window, over every measured viewer
         /// (`measuresFrameGaps` only).
         var frameGaps = BenchHistogram()
     }
 
-    /// The most frames `recordFrames` keeps: a minute at 60 fps.
+    /// The most frames a recorded viewer keeps: a minute at 60 fps.
     static let recordingLimit = 3600
 
     /// Viewer index → sample slot, for the viewers that measure latency.
     let sampleSlots: [Int: Int]
-    /// Keep viewer 0's frames from the window (up to `recordingLimit`).
-    let recordFrames: Bool
+    /// The viewers whose frames from the window are kept whole (up to `recordingLimit` each).
+    let recordedViewers: Set<Int>
     /// Time every frame's arrival, for `State.frameGaps`.
     let measuresFrameGaps: Bool
     private let reader: any BenchFrameReader
     private let state: Mutex<State>
 
-    init(viewers: Int, sampled: Int, reader: any BenchFrameReader, recordFrames: Bool = false, measuresFrameGaps: Bool = false) {
-        let count = min(sampled, viewers)
-        // Evenly spread over the connection order, so early and late joiners are both sampled.
+    init(
+        viewers: Int, sampled: Int, reader: any BenchFrameReader, recordedViewers: Set<Int> = [],
+        measuresFrameGaps: Bool = false
+    ) {
         var slots: [Int: Int] = [:]
-        for slot in 0..<count {
-            slots[slot * viewers / count] = slot
+        for (slot, viewer) in Self.spread(sampled, over: viewers).enumerated() {
+            slots[viewer] = slot
         }
         self.sampleSlots = slots
-        self.recordFrames = recordFrames
+        self.recordedViewers = recordedViewers
         self.measuresFrameGaps = measuresFrameGaps
         self.reader = reader
         self.state = Mutex(State(viewers: Array(repeating: Viewer(), count: viewers)))
@@ -103,6 +107,11 @@ final class BenchRecorder: Sendable {
         case .failed(let reason):
             ended(viewer: index, reason: reason)
         }
+    }
+
+    /// The viewer's connection is bound to local port `port`.
+    func bound(viewer index: Int, localPort port: UInt16) {
+        state.withLock { $0.viewers[index].localPort = port }
     }
 
     /// The viewer's WebSocket handshake completed.
@@ -137,8 +146,8 @@ final class BenchRecorder: Sendable {
             if viewer.inWindow, let start = state.windowStartSeq, seq > start, seq <= state.windowEndSeq ?? .max {
                 viewer.windowFrames += 1
                 viewer.windowBytes += message.count
-                if recordFrames, index == 0, state.recording.count < Self.recordingLimit {
-                    state.recording.append(Array(message))
+                if recordedViewers.contains(index), state.recordings[index, default: []].count < Self.recordingLimit {
+                    state.recordings[index, default: []].append(Array(message))
                 }
                 if measuresFrameGaps {
                     if let previous = viewer.lastWindowFrameAt { state.frameGaps.record(from: previous, to: receivedAt) }
@@ -231,6 +240,13 @@ final class BenchRecorder: Sendable {
 
     func probeAcknowledged(_ probe: Int, at time: UInt64) {
         state.withLock { $0.probes[probe].acknowledgedAt = time }
+    }
+
+    /// `count` viewer indices evenly spread over `viewers` (the connection order), so early and
+    /// late joiners are both among them.
+    static func spread(_ count: Int, over viewers: Int) -> [Int] {
+        let count = min(count, viewers)
+        return (0..<count).map { $0 * viewers / count }
     }
 
     func snapshot() -> State {

@@ -12,14 +12,10 @@ struct BenchReport: ParsableCommand {
     @Argument(help: "Result files written by ringcast-bench --json, one per scenario (any --scenario).")
     var results: [String]
 
-    @Option(help: "The Markdown file to write.")
-    var output = "docs/BENCHMARKS.md"
+    @OptionGroup var document: BenchReportOptions
 
     @Option(help: "How the server was started for each scenario (shown in the report).")
     var serverCommand: String?
-
-    @Option(help: "The command that ran the whole benchmark (shown in the report).")
-    var runCommand = "make bench"
 
     @Option(help: "A result of ringcast-bench --watch-only against bench/baseline's C broadcaster (repeatable).")
     var baseline: [String] = []
@@ -27,22 +23,33 @@ struct BenchReport: ParsableCommand {
     @Option(help: "How the C broadcaster was started (shown in the report).")
     var baselineCommand: String?
 
-    @Option(help: "The frames per second the servers were started with.")
-    var fps = 60
-
-    @Option(help: "A temporary directory the commands used, shown as $TMP in the report.")
-    var temporaryDirectory: String?
-
-    func run() throws {
-        func load(_ paths: [String]) throws -> [BenchResult] {
-            try paths.map { path in
-                do {
-                    return try JSONDecoder().decode(BenchResult.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-                } catch {
-                    throw ValidationError("\(path): not a ringcast-bench result: \(error)")
-                }
+    /// Results of the viewers scenario, `ringcast-bench --json`.
+    static func load(_ paths: [String]) throws -> [BenchResult] {
+        try paths.map { path in
+            do {
+                return try JSONDecoder().decode(BenchResult.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                throw ValidationError("\(path): not a ringcast-bench result: \(error)")
             }
         }
+    }
+
+    /// `command` with `temporaryDirectory` (when given) shown as `$TMP`.
+    static func hiding(_ temporaryDirectory: String?, in command: [String]) -> [String] {
+        guard let temporaryDirectory, !temporaryDirectory.isEmpty else { return command }
+        return command.map { $0.replacingOccurrences(of: temporaryDirectory, with: "$TMP") }
+    }
+
+    /// Writes `markdown` to `output`.
+    static func write(_ markdown: String, to output: String) throws {
+        do {
+            try Data(markdown.utf8).write(to: URL(fileURLWithPath: output))
+        } catch {
+            throw BenchFailure("cannot write \(output): \(error.localizedDescription)")
+        }
+    }
+
+    func run() throws {
         var runs: [BenchResult] = []
         var pushRuns: [BenchPushResult] = []
         var joinRuns: [BenchJoinResult] = []
@@ -69,7 +76,7 @@ struct BenchReport: ParsableCommand {
             case let other?: throw ValidationError("\(path): a result of an unknown scenario \"\(other)\"")
             }
         }
-        var baselines = try load(baseline).sorted { $0.settings.viewers < $1.settings.viewers }
+        var baselines = try Self.load(baseline).sorted { $0.settings.viewers < $1.settings.viewers }
         // On disk first, then in memory; joins by watchers.
         pushRuns.sort { ($0.dataFilesystem?.isInMemory ?? true ? 1 : 0) < ($1.dataFilesystem?.isInMemory ?? true ? 1 : 0) }
         joinRuns.sort { $0.settings.watchers < $1.settings.watchers }
@@ -79,32 +86,35 @@ struct BenchReport: ParsableCommand {
             (clients.firstIndex(of: run.settings.client) ?? clients.count, run.settings.viewers)
         }
         runs.sort { order($0) < order($1) }
-        if let temporaryDirectory, !temporaryDirectory.isEmpty {
-            func hide(_ command: inout [String]) {
-                command = command.map { $0.replacingOccurrences(of: temporaryDirectory, with: "$TMP") }
-            }
-            for index in runs.indices { hide(&runs[index].command) }
-            for index in baselines.indices { hide(&baselines[index].command) }
-            for index in pushRuns.indices { hide(&pushRuns[index].command) }
-            for index in joinRuns.indices { hide(&joinRuns[index].command) }
+        for index in runs.indices { runs[index].command = Self.hiding(document.temporaryDirectory, in: runs[index].command) }
+        for index in baselines.indices {
+            baselines[index].command = Self.hiding(document.temporaryDirectory, in: baselines[index].command)
         }
-        let markdown = BenchReportDocument(
+        for index in pushRuns.indices {
+            pushRuns[index].command = Self.hiding(document.temporaryDirectory, in: pushRuns[index].command)
+        }
+        for index in joinRuns.indices {
+            joinRuns[index].command = Self.hiding(document.temporaryDirectory, in: joinRuns[index].command)
+        }
+        var markdown = BenchReportDocument(
             runs: runs,
             baselines: baselines,
             pushRuns: pushRuns,
             joinRuns: joinRuns,
             baselineCommand: baselineCommand,
             machine: .current(),
-            fps: fps,
+            fps: document.fps,
             serverCommand: serverCommand,
-            runCommand: runCommand
+            runCommand: document.runCommand ?? "make bench"
         )
         .markdown
-        do {
-            try Data(markdown.utf8).write(to: URL(fileURLWithPath: output))
-        } catch {
-            throw BenchFailure("cannot write \(output): \(error.localizedDescription)")
+        // `make bench-cluster`'s section stays as it was.
+        let heading = BenchReportDocument.clusterHeading
+        let output = document.output
+        if let old = BenchSystem.read(output), let cluster = BenchReportDocument.section(heading, in: old) {
+            markdown = BenchReportDocument.replacingSection(heading, in: markdown, with: cluster)
         }
+        try Self.write(markdown, to: output)
         print("wrote \(output)")
     }
 }

@@ -25,7 +25,7 @@ struct BenchReportDocument {
 
     /// A process at or above this % of one core is taken as the limit: the server's event loop
     /// and the bench's viewer client each run on one thread.
-    private static let saturatedPercent = 90.0
+    static let saturatedPercent = 90.0
     /// Other processes using more than this % of one core are named as a disturbance.
     private static let busyNeighbourPercent = 20.0
 
@@ -106,7 +106,7 @@ struct BenchReportDocument {
             add("**At \(run.settings.viewers) viewers the server published \(published) frames/s, not \(fps).** Delivery counts")
             add("frames against what was published, so it stays high while every viewer gets fewer frames. The server")
             add(
-                "was at \(server) % of a core, the bench at \(Self.number(run.bench.cpuPercent, 0)) %; limited by: \(limit(of: run))."
+                "was at \(server) % of a core, the bench at \(Self.number(run.bench.cpuPercent, 0)) %; limited by: \(Self.limit(of: run))."
             )
             add()
         }
@@ -172,7 +172,7 @@ struct BenchReportDocument {
     }
 
     /// The server's CPU time per frame delivered, in µs.
-    private static func microsecondsPerFrame(_ run: BenchResult) -> Double? {
+    static func microsecondsPerFrame(_ run: BenchResult) -> Double? {
         run.server.flatMap { microsecondsPerFrame($0.cpuPercent, in: run) }
     }
 
@@ -266,7 +266,7 @@ struct BenchReportDocument {
             cells.append(run.machineCPUPercent.map { "\(Self.number($0, 0)) %" } ?? "—")
             cells.append(Self.number(run.bytesPerViewerPerSecond / 1024, 0))
             cells.append("\(skipped) / \(evicted)")
-            cells.append(limit(of: run))
+            cells.append(Self.limit(of: run))
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
         lines.append("")
@@ -274,7 +274,7 @@ struct BenchReportDocument {
     }
 
     /// What ran out, if anything did.
-    private func limit(of run: BenchResult) -> String {
+    static func limit(of run: BenchResult) -> String {
         var limits: [String] = []
         if let server = run.server, server.cpuPercent >= Self.saturatedPercent {
             limits.append("server CPU")
@@ -363,7 +363,7 @@ struct BenchReportDocument {
         BenchResult.format(value, places)
     }
 
-    private static func percent(_ ratio: Double) -> String {
+    static func percent(_ ratio: Double) -> String {
         BenchResult.percent(ratio)
     }
 

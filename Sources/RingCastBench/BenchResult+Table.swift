@@ -34,6 +34,7 @@ extension BenchResult {
         add("  push round trip", Self.describe(latency.pushRoundTrip))
         add("bytes per viewer", "\(Self.format(bytesPerViewerPerSecond / 1024, 1)) KiB/s")
         if let server { rows.append(Self.describeServer(server)) }
+        if let cluster { rows += Self.clusterRows(cluster) }
         add("bench client", Self.describeBench(bench))
         if let machineCPUPercent {
             add(
@@ -74,10 +75,55 @@ extension BenchResult {
         return rows
     }
 
-    /// "server (pid 12)", "CPU 61.2 % of one core; RSS 31.1 → 31.1 MiB".
+    /// What `--cluster` adds: per node its viewers, delivery, pushes and process; push→frame on the
+    /// node that answered the push and on the others; the frames compared across nodes.
+    static func clusterRows(_ cluster: Cluster) -> [(label: String, value: String)] {
+        var rows: [(label: String, value: String)] = []
+        for node in cluster.nodes {
+            let process = node.process.map {
+                "; CPU \(format($0.cpuPercent, 1)) % of one core, RSS \(format($0.rssEndMiB, 1)) MiB"
+            }
+            rows.append(
+                (
+                    "  node \(node.name ?? "?") (pid \(node.pid))",
+                    "\(node.viewers) viewers, delivery \(percent(node.delivery)), \(node.pushes) pushes answered"
+                        + (process ?? "")
+                ))
+            if let metrics = node.metrics {
+                rows.append(("    its /metrics", describe(metrics)))
+            }
+        }
+        if cluster.unattributedViewers > 0 {
+            rows.append(("  on no node", "\(cluster.unattributedViewers) measured viewers (closed before they were attributed)"))
+        }
+        rows.append(("push→frame, same node", describe(cluster.sameNode)))
+        rows.append(("push→frame, other node", describe(cluster.otherNode)))
+        let frames = cluster.frames
+        let identical = frames.compared > 0 ? percent(Double(frames.identical) / Double(frames.compared)) : "—"
+        rows.append(
+            (
+                "frames across nodes",
+                "\(frames.identical) of \(frames.compared) (seq, kind) identical (\(identical)); "
+                    + "\(frames.viewers) viewers recorded (\(frames.viewersByNode.map(String.init).joined(separator: " / ")) by node)"
+            ))
+        for difference in frames.firstDifferences { rows.append(("  differed", difference)) }
+        return rows
+    }
+
+    /// "composed 1200 frames, 3 of 1200 ticks > 16 ms late, late updates 0, catch-ups 0, digest mismatches 0".
+    static func describe(_ metrics: Cluster.NodeMetrics) -> String {
+        func count(_ value: Int?) -> String { value.map(String.init) ?? "?" }
+        let late = metrics.lateTicks.map { "\($0.late) of \($0.ticks) ticks > \(format($0.thresholdMilliseconds, 0)) ms late" }
+        return
+            "composed \(count(metrics.framesComposed)) frames, \(late ?? "late ticks ?"), late updates \(count(metrics.lateUpdates)), "
+            + "catch-ups \(count(metrics.catchUps)), digest mismatches \(count(metrics.digestMismatches))"
+    }
+
+    /// "server (pid 12)", "CPU 61.2 % of one core; RSS 31.1 → 31.1 MiB"; several processes summed
+    /// have no pid.
     static func describeServer(_ server: Process) -> (label: String, value: String) {
         (
-            "server (pid \(server.pid.map(String.init) ?? "?"))",
+            server.pid.map { "server (pid \($0))" } ?? "server (all nodes)",
             "CPU \(format(server.cpuPercent, 1)) % of one core; "
                 + "RSS \(format(server.rssStartMiB, 1)) → \(format(server.rssEndMiB, 1)) MiB"
         )

@@ -88,6 +88,56 @@ struct BenchResult: Codable, Sendable {
         var rssEndMiB: Double
     }
 
+    /// `--cluster`: the server was one or several cluster nodes sharing one port. Viewers and
+    /// pushes are attributed to the node whose process holds their connection.
+    struct Cluster: Codable, Sendable {
+        struct Node: Codable, Sendable {
+            /// Its name on its `/metrics` (`ringcast_cluster_node_info`), when it has one.
+            var name: String?
+            var pid: Int
+            /// Measured viewers it held.
+            var viewers: Int
+            /// Frames its measured viewers received ÷ (its viewers × frames published).
+            var delivery: Double
+            /// Probes it answered inside the window.
+            var pushes: Int
+            var process: Process?
+            /// Its `/metrics` after the window minus before it (nil when either could not be read).
+            var metrics: NodeMetrics?
+        }
+
+        struct NodeMetrics: Codable, Sendable {
+            var framesComposed: Int?
+            var lateTicks: BenchLateTicks?
+            var lateUpdates: Int?
+            var catchUps: Int?
+            var digestMismatches: Int?
+        }
+
+        /// Frames of the same `seq` and kind (keyframe or delta) received by the recorded viewers.
+        struct FrameComparison: Codable, Sendable {
+            /// Recorded viewers, and how many of them each node held.
+            var viewers: Int
+            var viewersByNode: [Int]
+            /// (`seq`, kind) pairs received on at least two nodes.
+            var compared: Int
+            /// Of those, the ones whose every copy, on every node, had the same bytes.
+            var identical: Int
+            /// The first pairs that differed, each with its versions: their length and the nodes
+            /// (and how many recorded viewers there) that received them.
+            var firstDifferences: [String]
+        }
+
+        var nodes: [Node]
+        /// Measured viewers whose connection no node's process held when they were attributed.
+        var unattributedViewers: Int
+        /// Push→frame from the 2xx for viewers on the node that answered the push.
+        var sameNode: Percentiles
+        /// The same for viewers on another node.
+        var otherNode: Percentiles
+        var frames: FrameComparison
+    }
+
     struct MetricsDelta: Codable, Sendable {
         var framesSkipped: Int?
         var viewersEvicted: Int?
@@ -112,6 +162,9 @@ struct BenchResult: Codable, Sendable {
     var otherProcessesCPUPercent: Double?
     /// /proc/loadavg (1, 5, 15 minutes) when the window started.
     var loadAverage: [Double]?
-    /// `GET /metrics` after the window minus before it; nil when /metrics could not be read.
+    /// `GET /metrics` after the window minus before it, summed over the nodes of a cluster; nil
+    /// when /metrics could not be read.
     var metrics: MetricsDelta?
+    /// Only with `--cluster`.
+    var cluster: Cluster?
 }

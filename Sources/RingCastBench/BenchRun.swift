@@ -7,7 +7,9 @@ import RingCastClient
 
 /// One benchmark run against a live server, phase by phase: read the board, keep it animating,
 /// open the viewers, warm up, measure a window while probing latency, let the last frames land,
-/// close everything, compute the result. Every wait has a deadline.
+/// close everything, compute the result. Every wait has a deadline. With `cluster` the server is
+/// one or several cluster nodes sharing a port: the probes go to each node in turn, and each
+/// viewer and probe is counted for the node that holds its connection.
 ///
 /// Main thread only; the WebSocket client's thread touches only the recorder.
 final class BenchRun {
@@ -22,6 +24,10 @@ final class BenchRun {
         var watchOnly = false
         /// Write viewer 0's frames from the window here, for bench/baseline to replay.
         var recordFramesPath: String?
+        /// The server is cluster nodes, one `shared.serverPIDs` each (`--cluster`).
+        var cluster = false
+        /// Viewers, evenly spread, whose frames are compared byte for byte across nodes.
+        var comparedViewers = 0
     }
 
     private let settings: Settings
@@ -29,6 +35,9 @@ final class BenchRun {
     private var probeRing = ""
     private var nextProbe: UInt64 = 0
     private var probesSent = 0
+    private var cluster: BenchCluster?
+    /// Probe → the node that answered it (`cluster` only; nil: unknown).
+    private var probeNodes: [Int: Int?] = [:]
 
     init(settings: Settings) {
         self.settings = settings
@@ -48,7 +57,8 @@ final class BenchRun {
             ringIDs = board.rings.map(\.id)
             restore = (probe, animated)
         }
-        let serverPID = try shared.readableServerPID()
+        let serverPIDs = try shared.readableServerPIDs()
+        if settings.cluster { cluster = try BenchCluster(settings: shared) }
 
         // One descriptor a viewer; lws sizes its tables from RLIMIT_NOFILE when its context is
         // created, so this comes before the client.
@@ -58,7 +68,8 @@ final class BenchRun {
             viewers: settings.viewers,
             sampled: settings.watchOnly ? 0 : settings.latencyViewers,
             reader: reader,
-            recordFrames: settings.recordFramesPath != nil
+            recordedViewers: Set(settings.recordFramesPath == nil ? [] : [0])
+                .union(BenchRecorder.spread(settings.comparedViewers, over: settings.viewers))
         )
         let client = try settings.client.make(address: shared.address, recorder: recorder)
         defer {
@@ -72,17 +83,26 @@ final class BenchRun {
             recorder: recorder)
         nextProbe = BenchSystem.now()
         try drive(recorder, until: BenchSystem.now() + BenchSystem.nanoseconds(shared.warmup))
+        // Read before the window, so that reading /proc costs the window nothing.
+        let viewerNodes = try cluster.map { cluster throws(BenchFailure) in
+            let owners = try cluster.owners()
+            return recorder.snapshot().viewers.map { viewer in viewer.localPort.flatMap(owners.owner(ofClientPort:)) }
+        }
 
-        let window = try BenchWindow(recorder: recorder, serverPID: serverPID, metrics: scrapeMetrics) {
+        let window = try BenchWindow(recorder: recorder, serverPIDs: serverPIDs, metrics: scrapeMetrics) {
             start throws(BenchFailure) in try drive(recorder, until: start + BenchSystem.nanoseconds(shared.duration))
         }
 
         // Let frames up to the window's last one, and those showing the last probes, arrive.
         recorder.settle(upTo: window.end.seq + 3)
         let state = recorder.snapshot()
-        if let path = settings.recordFramesPath { try Self.write(state.recording, to: path) }
+        if let path = settings.recordFramesPath { try Self.write(state.recordings[0] ?? [], to: path) }
 
-        return summarize(state, recorder: recorder, window: window)
+        var result = summarize(state, recorder: recorder, window: window)
+        if let cluster, let viewerNodes {
+            result.cluster = summarizeCluster(cluster, viewerNodes: viewerNodes, state, recorder: recorder, window: window)
+        }
+        return result
     }
 
     // MARK: - Phases
@@ -121,16 +141,23 @@ final class BenchRun {
         recorder.probeSent(probe, at: BenchSystem.now())
         let path = "\(session.boardPath)/rings/\(BenchBoardSession.escape(probeRing))"
         let response: HTTPClient.Response
-        do {
-            response = try session.http.request("PUT", path, json: body)
-        } catch {
-            throw BenchFailure("PUT \(session.boardPath)/rings/\(probeRing): \(error)")
+        if let cluster {
+            // Each node in turn; the node that served it is known after the answer.
+            let answer = try cluster.request(node: probe % cluster.nodes.count, "PUT", path, json: body)
+            response = answer.response
+            probeNodes[probe] = answer.servedBy
+        } else {
+            do {
+                response = try session.http.request("PUT", path, json: body)
+            } catch {
+                throw BenchFailure("PUT \(session.boardPath)/rings/\(probeRing): \(error)")
+            }
         }
         recorder.probeAcknowledged(probe, at: response.receivedAt)
     }
 
     private func scrapeMetrics() -> BenchMetrics? {
-        settings.watchOnly ? nil : session.scrapeMetrics()
+        settings.watchOnly ? nil : cluster?.scrapeMetrics() ?? session.scrapeMetrics()
     }
 
     // MARK: - Result
@@ -149,7 +176,7 @@ final class BenchRun {
         var roundTrips: [Double] = []
         var missed = 0
         var probes = 0
-        let usage = window.usage(serverPID: shared.serverPID)
+        let usage = window.usage(serverPIDs: shared.serverPIDs)
         let sampled = recorder.sampleSlots.filter { state.viewers[$0.key].inWindow && state.viewers[$0.key].state == .open }
         func milliseconds(from start: UInt64, to end: UInt64) -> Double {
             Double(Int64(bitPattern: end &- start)) / 1e6
@@ -227,6 +254,116 @@ final class BenchRun {
             otherProcessesCPUPercent: usage.othersPercent,
             loadAverage: window.loadAverage,
             metrics: window.metricsDelta
+        )
+    }
+
+    // MARK: - Cluster
+
+    /// Per node: its viewers, their delivery, the pushes it answered and its process; push→frame
+    /// split by whether the viewer was on the node that answered the push; and the recorded
+    /// viewers' frames compared across nodes.
+    private func summarizeCluster(
+        _ cluster: BenchCluster, viewerNodes: [Int?], _ state: BenchRecorder.State, recorder: BenchRecorder,
+        window: BenchWindow
+    ) -> BenchResult.Cluster {
+        let published = Int(window.end.seq - window.start.seq)
+        let usage = window.usage(serverPIDs: settings.shared.serverPIDs)
+        let inWindow = state.probes.indices.filter { index in
+            guard let acknowledged = state.probes[index].acknowledgedAt else { return false }
+            return acknowledged >= window.start.time && acknowledged <= window.end.time
+        }
+        let nodes = cluster.nodes.indices.map { node in
+            let viewers = state.viewers.indices.filter { state.viewers[$0].inWindow && viewerNodes[$0] == node }
+            let received = viewers.reduce(0) { $0 + state.viewers[$1].windowFrames }
+            return BenchResult.Cluster.Node(
+                name: cluster.nodes[node].name,
+                pid: cluster.nodes[node].pid,
+                viewers: viewers.count,
+                delivery: viewers.isEmpty || published == 0
+                    ? 0 : Self.round(Double(received) / Double(viewers.count * published), 5),
+                pushes: inWindow.filter { probeNodes[$0] == node }.count,
+                process: node < usage.servers.count ? usage.servers[node] : nil,
+                metrics: cluster.metricsDelta(node: node)
+            )
+        }
+
+        var sameNode: [Double] = []
+        var otherNode: [Double] = []
+        for (viewer, slot) in recorder.sampleSlots
+        where state.viewers[viewer].inWindow && state.viewers[viewer].state == .open {
+            guard let viewerNode = viewerNodes[viewer] else { continue }
+            for index in inWindow {
+                guard let pushNode = probeNodes[index] ?? nil, let acknowledged = state.probes[index].acknowledgedAt,
+                    let received = state.probes[index].receivedAt[slot]
+                else { continue }
+                let milliseconds = Double(Int64(bitPattern: received &- acknowledged)) / 1e6
+                if viewerNode == pushNode { sameNode.append(milliseconds) } else { otherNode.append(milliseconds) }
+            }
+        }
+
+        return BenchResult.Cluster(
+            nodes: nodes,
+            unattributedViewers: state.viewers.indices.filter { state.viewers[$0].inWindow && viewerNodes[$0] == nil }.count,
+            sameNode: Self.percentiles(sameNode),
+            otherNode: Self.percentiles(otherNode),
+            frames: compareFrames(state.recordings, viewerNodes: viewerNodes, cluster: cluster)
+        )
+    }
+
+    /// Groups the recorded viewers' frames by `seq` and kind and, for every group received on two
+    /// nodes or more, checks that every copy has the same bytes.
+    private func compareFrames(_ recordings: [Int: [[UInt8]]], viewerNodes: [Int?], cluster: BenchCluster)
+        -> BenchResult.Cluster.FrameComparison
+    {
+        struct Key: Hashable, Comparable {
+            var seq: UInt64
+            var keyframe: Bool
+            static func < (a: Key, b: Key) -> Bool { (a.seq, a.keyframe ? 1 : 0) < (b.seq, b.keyframe ? 1 : 0) }
+        }
+        let reader = settings.shared.format.reader(ringIDs: [], probeRing: "")
+        /// Each different byte string received for one key, with the nodes it came from and how often.
+        struct Version {
+            var bytes: [UInt8]
+            var copiesByNode: [Int: Int]
+        }
+        var versions: [Key: [Version]] = [:]
+        var viewersByNode = Array(repeating: 0, count: cluster.nodes.count)
+        for (viewer, frames) in recordings {
+            guard let node = viewerNodes[viewer] else { continue }
+            viewersByNode[node] += 1
+            for frame in frames {
+                let key: Key? = frame.withUnsafeBytes { message in
+                    guard case .frame(let seq) = reader.sequence(in: message, isBinary: settings.shared.format == .binary)
+                    else { return nil }
+                    return Key(seq: seq, keyframe: reader.isKeyframe(message))
+                }
+                guard let key else { continue }
+                var known = versions[key, default: []]
+                if let index = known.firstIndex(where: { $0.bytes == frame }) {
+                    known[index].copiesByNode[node, default: 0] += 1
+                } else {
+                    known.append(Version(bytes: frame, copiesByNode: [node: 1]))
+                }
+                versions[key] = known
+            }
+        }
+        let compared = versions.filter { Set($0.value.flatMap(\.copiesByNode.keys)).count >= 2 }
+        // "seq 812 keyframe: 2 versions, 412 bytes on a ×3, 418 bytes on b ×2".
+        func describe(_ key: Key) -> String {
+            let kinds = compared[key]!.map { version in
+                let nodes = version.copiesByNode.sorted { $0.key < $1.key }
+                    .map { "\(cluster.nodes[$0.key].name ?? "pid \(cluster.nodes[$0.key].pid)") ×\($0.value)" }
+                return "\(version.bytes.count) bytes on \(nodes.joined(separator: " and "))"
+            }
+            return "seq \(key.seq) \(key.keyframe ? "keyframe" : "delta"): \(kinds.count) versions, "
+                + kinds.joined(separator: "; ")
+        }
+        return BenchResult.Cluster.FrameComparison(
+            viewers: viewersByNode.reduce(0, +),
+            viewersByNode: viewersByNode,
+            compared: compared.count,
+            identical: compared.values.filter { $0.count == 1 }.count,
+            firstDifferences: compared.filter { $0.value.count > 1 }.keys.sorted().prefix(5).map(describe)
         )
     }
 

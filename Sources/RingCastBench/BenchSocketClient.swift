@@ -85,6 +85,7 @@ final class BenchSocketClient: BenchViewerClient, Sendable {
             close(descriptor)
             return recorder.ended(viewer: viewer, reason: reason)
         }
+        if let port = HTTPClient.localPort(of: descriptor) { recorder.bound(viewer: viewer, localPort: port) }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         adopted.withLock { $0.append((viewer, descriptor)) }
     }

@@ -18,8 +18,8 @@ struct BenchUsage: Codable, Sendable {
     /// Ticks later than this count as late.
     static let lateTickThresholdSeconds = 0.016
 
-    init(_ window: BenchWindow, serverPID: Int?) {
-        let usage = window.usage(serverPID: serverPID)
+    init(_ window: BenchWindow, serverPIDs: [Int]) {
+        let usage = window.usage(serverPIDs: serverPIDs)
         server = usage.server
         bench = usage.bench
         machineCPUPercent = usage.machinePercent

@@ -20,12 +20,12 @@ struct BenchWindow {
     /// Opens the window on `recorder`, runs `body` with its start time, and closes it when `body`
     /// returns. `metrics` reads `/metrics` (nil when it cannot be read).
     init(
-        recorder: BenchRecorder, serverPID: String?, metrics: () -> BenchMetrics?,
+        recorder: BenchRecorder, serverPIDs: [String], metrics: () -> BenchMetrics?,
         during body: (_ start: UInt64) throws(BenchFailure) -> Void
     ) throws(BenchFailure) {
         let metricsBefore = metrics()
         loadAverage = BenchSystem.loadAverage()
-        let cpuBefore = try BenchCPUSample(serverPID: serverPID)
+        let cpuBefore = try BenchCPUSample(serverPIDs: serverPIDs)
         let startTime = BenchSystem.now()
         start = Edge(time: startTime, seq: recorder.startWindow(), cpu: cpuBefore, metrics: metricsBefore)
 
@@ -33,15 +33,15 @@ struct BenchWindow {
 
         let endTime = BenchSystem.now()
         let endSeq = recorder.endWindow()
-        let cpuAfter = try BenchCPUSample(serverPID: serverPID)
+        let cpuAfter = try BenchCPUSample(serverPIDs: serverPIDs)
         end = Edge(time: endTime, seq: endSeq, cpu: cpuAfter, metrics: metrics())
     }
 
     var seconds: Double { Double(end.time - start.time) / 1e9 }
 
     /// Each side's CPU over the window.
-    func usage(serverPID: Int?) -> BenchCPUSample.Usage {
-        BenchCPUSample.usage(from: start.cpu, to: end.cpu, seconds: seconds, serverPID: serverPID)
+    func usage(serverPIDs: [Int]) -> BenchCPUSample.Usage {
+        BenchCPUSample.usage(from: start.cpu, to: end.cpu, seconds: seconds, serverPIDs: serverPIDs)
     }
 
     /// `/metrics` at the end minus at the start; nil when either could not be read.

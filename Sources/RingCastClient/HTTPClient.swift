@@ -94,6 +94,26 @@ public final class HTTPClient {
         }
     }
 
+    /// The local port of the connection open now (nil when none is): with several servers sharing
+    /// one port, it tells the connection apart from the server's side (ringcast-bench finds the
+    /// node that accepted it).
+    public var localPort: UInt16? {
+        descriptor >= 0 ? Self.localPort(of: descriptor) : nil
+    }
+
+    /// The local port a socket is bound to (getsockname(2)), IPv4 or IPv6; nil when it has none.
+    public static func localPort(of descriptor: Int32) -> UInt16? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        let family = Int32(storage.ss_family)
+        guard result == 0, family == AF_INET || family == AF_INET6 else { return nil }
+        // sin_port and sin6_port both sit at offset 2, in network byte order.
+        return withUnsafeBytes(of: storage) { UInt16($0[2]) << 8 | UInt16($0[3]) }
+    }
+
     /// Closes the socket; the next request opens a new one.
     public func disconnect() {
         session = nil

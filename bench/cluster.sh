@@ -15,7 +15,7 @@
 # Then `ringcast-bench cluster-report` writes the section and prints it. Loopback only.
 #
 # Settings come from the environment (the Makefile passes its BENCH_* variables):
-#   BENCH_CLUSTER_VIEWERS   viewers in each run                       (3000)
+#   BENCH_CLUSTER_VIEWERS   viewers in each pair of runs, one pair a count (3000 1000)
 #   BENCH_CLUSTER_DURATION  seconds measured in each run              (20)
 #   BENCH_CLUSTER_WARMUP    seconds between opening the viewers and measuring (5)
 #   BENCH_CLUSTER_LEAD      the nodes' cluster.leadMilliseconds       (50)
@@ -26,7 +26,7 @@
 # A run that fails is reported and fails the script.
 set -u
 
-viewers=${BENCH_CLUSTER_VIEWERS:-3000}
+loads=${BENCH_CLUSTER_VIEWERS:-3000 1000}
 duration=${BENCH_CLUSTER_DURATION:-20}
 warmup=${BENCH_CLUSTER_WARMUP:-5}
 lead=${BENCH_CLUSTER_LEAD:-50}
@@ -78,7 +78,7 @@ start_redis() {
 
 # run COUNT: COUNT nodes (a, b, …) on one Redis and one port, measured.
 run() {
-	local count=$1 name="cluster-$1" node pids=() port
+	local count=$1 name="cluster-$1-$viewers" node pids=() port
 	local names=(a b c d e f g h)
 	echo "== $count node(s) on one port, $viewers viewers"
 	start_redis "redis-$name"
@@ -111,15 +111,17 @@ run() {
 	redis=""
 }
 
-run 1
-run 2
+for viewers in $loads; do
+	run 1
+	run 2
+done
 
 if [ -n "$results" ]; then
 	"$bench" cluster-report --output "$report" --fps "$fps" --lead-milliseconds "$lead" \
 		--temporary-directory "$work" \
-		--server-command "redis-server --bind 127.0.0.1 --port \$REDIS_PORT --dir \$TMP/redis-cluster-NODES --appendonly yes --appendfsync always --save ''" \
-		--server-command "$ringcast serve --config \$TMP/cluster-NODES.json --redis redis://127.0.0.1:\$REDIS_PORT/0 --node a --port \$PORT --fps $fps --data-dir \$TMP/data-cluster-NODES-a --log-level warning" \
-		--server-command "$ringcast serve --config \$TMP/cluster-NODES.json --redis redis://127.0.0.1:\$REDIS_PORT/0 --node b --port \$PORT --fps $fps --data-dir \$TMP/data-cluster-NODES-b --log-level warning  # two nodes only" \
+		--server-command "redis-server --bind 127.0.0.1 --port \$REDIS_PORT --dir \$TMP/redis-cluster-NODES-VIEWERS --appendonly yes --appendfsync always --save ''" \
+		--server-command "$ringcast serve --config \$TMP/cluster-NODES-VIEWERS.json --redis redis://127.0.0.1:\$REDIS_PORT/0 --node a --port \$PORT --fps $fps --data-dir \$TMP/data-cluster-NODES-VIEWERS-a --log-level warning" \
+		--server-command "$ringcast serve --config \$TMP/cluster-NODES-VIEWERS.json --redis redis://127.0.0.1:\$REDIS_PORT/0 --node b --port \$PORT --fps $fps --data-dir \$TMP/data-cluster-NODES-VIEWERS-b --log-level warning  # two nodes only" \
 		$results || exit 1
 fi
 if [ -n "$keep" ] && [ -n "$results" ]; then

@@ -21,7 +21,11 @@ extension BenchReportDocument {
     /// "## Cluster": `--cluster` runs against one node and against several sharing its port, by
     /// nodes; each run's figures, each node's, and the targets of issue 12.
     static func clusterSection(_ runs: [BenchResult], setup: ClusterSetup) -> [String] {
-        let runs = runs.sorted { ($0.cluster?.nodes.count ?? 0) < ($1.cluster?.nodes.count ?? 0) }
+        // The largest load first, one node before several.
+        let runs = runs.sorted {
+            ($1.settings.viewers, $0.cluster?.nodes.count ?? 0) < ($0.settings.viewers, $1.cluster?.nodes.count ?? 0)
+        }
+        let loads = Array(Set(runs.map(\.settings.viewers))).sorted(by: >)
         guard let first = runs.first else { return [] }
         var lines: [String] = []
         func add(_ line: String = "") { lines.append(line) }
@@ -36,7 +40,9 @@ extension BenchReportDocument {
         add("port (a temporary directory, `appendonly yes`, `appendfsync always`), then cluster nodes on one port —")
         add("one node, then two, each started afresh with an empty Redis — with a copy of `config/ringcast.json`")
         add("whose `limits.writesPerMinute` is 0, `limits.maxViewers` 100000 and `cluster.leadMilliseconds` \(lead)")
-        add("(`$TMP` is the temporary directory, `$REDIS_PORT` and `$PORT` the free ports picked, `NODES` 1 or 2):")
+        add(
+            "(`$TMP` is the temporary directory, `$REDIS_PORT` and `$PORT` the free ports picked, `NODES` 1 or 2, `VIEWERS` the viewers):"
+        )
         add()
         add("```sh")
         lines += setup.serverCommands
@@ -50,7 +56,8 @@ extension BenchReportDocument {
         lines += commands(runs.map(\.command))
         add()
         let interval = number(settings.pushIntervalSeconds, 1)
-        add("As in the viewers scenarios above: ring `\(settings.animatedRing)` animates throughout, \(settings.viewers) viewers")
+        let viewers = loads.map(String.init).joined(separator: " then ")
+        add("As in the viewers scenarios above: ring `\(settings.animatedRing)` animates throughout, \(viewers) viewers")
         add(
             "(the raw client, \(settings.format) frames), a \(number(settings.warmupSeconds, 0)) s warm-up, then \(number(settings.durationSeconds, 0)) s"
         )
@@ -106,11 +113,16 @@ extension BenchReportDocument {
             }
         }
         add()
-        lines += table(clusterTargets(runs, leadMilliseconds: setup.leadMilliseconds))
+        lines += table(
+            loads.flatMap { load in
+                clusterTargets(runs.filter { $0.settings.viewers == load }, leadMilliseconds: setup.leadMilliseconds)
+            })
         add()
         for run in runs {
             guard let cluster = run.cluster, !cluster.frames.firstDifferences.isEmpty else { continue }
-            add("**\(cluster.nodes.count) nodes: frames that differed** (the first \(cluster.frames.firstDifferences.count)):")
+            add(
+                "**\(run.settings.viewers) viewers, \(cluster.nodes.count) nodes: frames that differed** (the first \(cluster.frames.firstDifferences.count)):"
+            )
             add()
             for difference in cluster.frames.firstDifferences { add("- \(difference)") }
             add()
@@ -149,7 +161,7 @@ extension BenchReportDocument {
         if let one, let several, let oneCost = microsecondsPerFrame(one), let severalCost = microsecondsPerFrame(several) {
             cost = (oneCost, severalCost)
         }
-        let nodes = several?.cluster?.nodes.count ?? 2
+        let nodes = "\(several?.settings.viewers ?? one?.settings.viewers ?? 0) viewers, \(several?.cluster?.nodes.count ?? 2)"
         return [
             Target(
                 name: "\(nodes) nodes: byte-identical frames in 100 % of compared seqs",

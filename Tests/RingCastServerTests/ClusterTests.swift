@@ -239,8 +239,13 @@ struct ClusterTests {
 
         // And writes go on through every node.
         pushers.start(from: atKill.map { $0.sent + 1 })
-        try await pushers.waitUntil("every pusher had 5 more writes acknowledged") { logs in
-            zip(logs, atKill).allSatisfy { $0.acks >= $1.acks + 5 }
+        do {
+            try await pushers.waitUntil("every pusher had 5 more writes acknowledged") { logs in
+                zip(logs, atKill).allSatisfy { $0.acks >= $1.acks + 5 }
+            }
+        } catch {
+            Issue.record("\(error)\nnodes: \(cluster.logs)")
+            throw error
         }
         try await pushers.stop()
         try await Self.expectConverged(nodes, to: pushers.logs, "after the second burst", cluster)

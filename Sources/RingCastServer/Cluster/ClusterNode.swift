@@ -132,6 +132,9 @@ final class ClusterNode {
 
     private func checkHealth() {
         defer { scheduleHealthCheck() }
+        // Subscribed but not caught up, and no catch-up under way: the last one failed (Redis was still
+        // loading its AOF, say), and whatever cleared the command error since did not start another.
+        if !caughtUp, !catchingUpAll, subscription == .connected { catchUpAll() }
         guard !pinging, let queue else { return }
         pinging = true
         let node = ServiceThreadBound(value: self)

@@ -9,7 +9,7 @@ import RingCastTransport
 /// answer beforehand, and applies the update once the script says it was applied.
 extension Pipeline {
     /// How many times a write is computed again after another node's write to the board got in first.
-    private static let conflictRetries = 8
+    private static let conflictRetries = 16
 
     func clusterWrite(
         _ request: RouteRequest,

@@ -62,7 +62,7 @@ final class TestCluster: Sendable {
     func start(_ name: String) async throws -> TestNode {
         let process = try await TestProcess([
             "serve", "--config", configFile, "--redis", redisURL, "--node", name, "--host", "127.0.0.1", "--port", "0",
-            "--data-dir", directory.appendingPathComponent("data-\(name)").path, "--log-level", "warning",
+            "--data-dir", directory.appendingPathComponent("data-\(name)").path, "--log-level", "notice",
         ])
         starting.withLock { $0.append(process) }
         let line = try await process.waitForLine(timeout: 30) { $0.hasPrefix("listening on ") }
@@ -88,7 +88,11 @@ final class TestCluster: Sendable {
 
     /// The standard error of every node, for a failure's message.
     var logs: String {
-        nodes.withLock { $0.map { "[\($0.name)] \($0.process.stderr.suffix(2000))" }.joined(separator: "\n") }
+        nodes.withLock {
+            $0.map {
+                "[\($0.name)] \($0.process.stderr.split(separator: "\n").filter { !$0.contains(" 503 ") && !$0.contains(" 200 ") }.suffix(30).joined(separator: "\n"))"
+            }.joined(separator: "\n")
+        }
     }
 
     /// SIGKILL to every node, SIGTERM to Redis; the directory removed.

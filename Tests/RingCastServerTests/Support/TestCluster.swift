@@ -71,6 +71,13 @@ final class TestCluster: Sendable {
         }
         let node = TestNode(name: name, process: process, port: port)
         nodes.withLock { $0.append(node) }
+        // Listening comes first; the node takes writes once subscribed and caught up, as a load
+        // balancer would wait for.
+        let deadline = Date().addingTimeInterval(20)
+        while (try? node.http.get("/readyz").status) != 200 {
+            guard Date() < deadline else { throw ViewerError.failed("node \(name) was not ready within 20 s:\n\(logs)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
         return node
     }
 

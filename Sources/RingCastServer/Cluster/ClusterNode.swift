@@ -49,9 +49,11 @@ final class ClusterNode {
 
     /// Boards being caught up, with what to run once each is.
     private var catchingUp: [String: [() -> Void]] = [:]
-    /// Updates that arrived for a board while it was being caught up: applied (or found held) once it is,
-    /// so that one late update is reloaded and counted once, not again when its second copy comes.
-    private var arrivedDuringCatchUp: [String: [BoardUpdate]] = [:]
+    /// Boards being reloaded from Redis (a late update, a digest mismatch): updates that arrive meanwhile wait
+    /// in `arrivedDuringReload` and are applied (or found held) once it is done, so that one late update is
+    /// reloaded and counted once, not again when its second copy comes. Other catch-ups let updates through.
+    private var reloading: Set<String> = []
+    private var arrivedDuringReload: [String: [BoardUpdate]] = [:]
     /// Boards to reload once more when their catch-up is done.
     private var readAgain: Set<String> = []
     /// Boards with a write of this node in Redis's hands, and the writes waiting for it: one write
@@ -241,7 +243,7 @@ final class ClusterNode {
     }
 
     /// The revision this node holds of `board`: its own, its tombstone's, or 0 for one it never had.
-    private func revision(of board: String) -> Int64 {
+    func revision(of board: String) -> Int64 {
         if let live = boards[board] { return Int64(live.animator.revision) }
         return boards.deleted[board] ?? 0
     }
@@ -249,8 +251,8 @@ final class ClusterNode {
     /// Applies one update of `board` if it is the next one; one already held is ignored; after a gap, for a tick
     /// already composed, or when the result is not the state the accepting node computed, the board is caught up.
     private func apply(_ update: BoardUpdate, toBoard name: String, duringCatchUp: Bool = false) {
-        if catchingUp[name] != nil, !duringCatchUp {
-            arrivedDuringCatchUp[name, default: []].append(update)
+        if reloading.contains(name), !duringCatchUp {
+            arrivedDuringReload[name, default: []].append(update)
             return
         }
         let held = revision(of: name)
@@ -355,6 +357,7 @@ final class ClusterNode {
     /// `force` reloads the snapshot even when the revisions agree (a late update, a digest mismatch). `then`
     /// runs once done, whatever the outcome.
     func catchUp(_ board: String, force: Bool = false, then: (() -> Void)? = nil) {
+        if force { reloading.insert(board) }
         if catchingUp[board] != nil {
             if let then { catchingUp[board]!.append(then) }
             // What is being read may predate what asks now (an update read in the catch-up that does not fit).
@@ -391,7 +394,8 @@ final class ClusterNode {
             catchingUp[board]?.append(contentsOf: waiting)
             return
         }
-        for update in arrivedDuringCatchUp.removeValue(forKey: board) ?? [] {
+        reloading.remove(board)
+        for update in arrivedDuringReload.removeValue(forKey: board) ?? [] {
             apply(update, toBoard: board)
         }
         for then in waiting { then() }

@@ -124,14 +124,19 @@ extension Pipeline {
                             status: 412, code: "precondition_failed",
                             message: "the board changed since \(write.precondition); GET it again for the current ETag",
                             field: "If-Match")))
-            case .outcome(.conflict):
+            case .outcome(.conflict(let current)):
                 guard tries < Self.conflictRetries else {
                     return finish(
                         .error(
                             .conflict(
                                 "board \(name) is being changed through other nodes faster than this write could follow; retry")))
                 }
-                node.catchUp(name) { [self] in attempt(write, node: node, tries: tries + 1, finish) }
+                // Usually the subscription has brought the other node's update by now; else read it.
+                if node.revision(of: name) >= current {
+                    attempt(write, node: node, tries: tries + 1, finish)
+                } else {
+                    node.catchUp(name) { [self] in attempt(write, node: node, tries: tries + 1, finish) }
+                }
             case .failed(let error):
                 finish(
                     .error(

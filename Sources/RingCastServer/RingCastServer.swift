@@ -196,10 +196,13 @@ private func joinCluster(_ url: String, configuration: RingCastConfiguration, lo
     let connection: RedisConnection
     var stored: [String: BoardState] = [:]
     let id: String
+    var script = WriteScript(streamLength: configuration.streamLength)
     do {
         endpoint = try RedisEndpoint(url: url)
         connection = try RedisConnection(endpoint: endpoint)
         id = try connection.clusterID(candidate: String(UInt64.random(in: .min ... .max), radix: 36))
+        // Loaded now, so a Redis that refuses scripts stops the start rather than every write.
+        try script.load(on: connection)
         let names = Set(try connection.boardNames()).union(configuration.boards.map(\.name))
         for name in names.sorted() {
             guard let snapshot = try connection.readSnapshot(board: name) else { continue }
@@ -219,7 +222,7 @@ private func joinCluster(_ url: String, configuration: RingCastConfiguration, lo
     }
     let worker: RedisWorker
     do {
-        worker = try RedisWorker(endpoint: endpoint, script: WriteScript(streamLength: configuration.streamLength))
+        worker = try RedisWorker(endpoint: endpoint, script: script)
     } catch {
         throw StartupError("\(configuration.origins["cluster.redis"] ?? "cluster.redis"): \(error)")
     }

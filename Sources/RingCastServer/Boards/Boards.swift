@@ -22,7 +22,7 @@ final class Boards {
     private let fps: Int
     private let logger: Logger
     /// Random per server run, or the cluster's id in cluster mode; part of every ETag.
-    let etagNonce: String
+    private(set) var etagNonce: String
 
     init(
         specs: [BoardSpec], stored: [String: BoardState], fps: Int, tick: Int64, logger: Logger,
@@ -147,6 +147,15 @@ final class Boards {
 
     /// The board named `name`, if there is one.
     subscript(name: String) -> LiveBoard? { byName[name] }
+
+    /// Makes every ETag carry `nonce` from now on (cluster mode: Redis lost its data and the cluster
+    /// has a new id), so that no tag of the lost data names a state of the new.
+    func changeETagNonce(to nonce: String) {
+        etagNonce = nonce
+        for board in all {
+            board.etag = etag(revision: Int64(board.animator.revision))
+        }
+    }
 
     /// The ETag of a board at `revision`: the revision and this server run's nonce. Revisions are
     /// never reused within a run (a revert skips the lost ones); the nonce keeps a tag of a write

@@ -45,6 +45,8 @@ final class ClusterNode {
     private var catchingUpAll = false
     /// The subscription was made again while every board was being caught up: once more after it.
     private var catchUpAgain = false
+    /// The next catch-up of every board reloads them all.
+    private var reloadAll = false
     private var pinging = false
 
     /// Boards being caught up, with what to run once each is.
@@ -256,7 +258,15 @@ final class ClusterNode {
             return
         }
         let held = revision(of: name)
-        guard update.revision > held else { return }
+        guard update.revision > held else {
+            if !duringCatchUp, contradicts(update, held: held, board: name) {
+                logger.warning(
+                    "board \(name): Redis sent revision \(update.revision) (after \(update.base)), unlike the revision \(held) this node holds; Redis lost data? Reloading every board"
+                )
+                catchUpAll(reload: true)
+            }
+            return
+        }
         guard update.base == held else {
             logger.notice("board \(name): update \(update.revision) follows \(update.base), this node holds \(held); catching up")
             return catchUp(name)
@@ -303,6 +313,15 @@ final class ClusterNode {
         board.etag = boards.etag(revision: update.revision)
         broadcaster?.changeAccepted(board, at: decoded.startTick)
         check(board, against: decoded)
+    }
+
+    /// Whether an update of a revision this node already holds is not the one it holds: a board's history that
+    /// starts again (Redis lost its data and a node wrote the board since), or the same revision with another
+    /// state. Copies of updates already applied (this node's own, from the subscription) are not.
+    private func contradicts(_ update: BoardUpdate, held: Int64, board name: String) -> Bool {
+        if update.base == 0, held > 1 { return true }
+        guard update.revision == held, let board = boards[name] else { return false }
+        return ClusterAnswer.digestBytes(ClusterUpdate.digest(of: board.animator.settledState)) != update.digest
     }
 
     /// A board another node created (or this node, applying its own write): built exactly as the accepting node
@@ -403,37 +422,53 @@ final class ClusterNode {
 
     /// Catches every board up: the ones Redis has, the configured ones and the ones this node serves. Done at
     /// every (re)subscription, so nothing published while this node was not subscribed is missed.
-    func catchUpAll() {
+    func catchUpAll(reload: Bool = false) {
         guard let queue else { return }
+        if reload { reloadAll = true }
         guard !catchingUpAll else {
             catchUpAgain = true
             return
         }
         catchingUpAll = true
+        let force = reloadAll
+        reloadAll = false
         metrics.clusterCatchUp()
         let known = Dictionary(
             (boards.all.map(\.name) + configured.keys + boards.deleted.keys).map { ($0, revision(of: $0)) },
             uniquingKeysWith: { first, _ in first })
         let node = ServiceThreadBound(value: self)
+        // A fresh candidate: should Redis have lost its data (and the id with it), no tag of the lost data may
+        // name a state of the new.
+        let candidate = String(UInt64.random(in: .min ... .max), radix: 36)
         worker.submit { session in
-            let result = Result { () throws(RedisError) -> [String: BoardReading] in
+            let result = Result { () throws(RedisError) -> (id: String, readings: [String: BoardReading]) in
+                let id = try session.connection.clusterID(candidate: candidate)
                 var readings: [String: BoardReading] = [:]
                 for board in Set(try session.connection.boardNames()).union(known.keys) {
                     readings[board] = try Self.read(board, after: known[board] ?? 0, on: session.connection)
                 }
-                return readings
+                return (id, readings)
             }
-            queue.async { node.value.caughtUpAll(result) }
+            queue.async { node.value.caughtUpAll(result, force: force) }
         }
     }
 
-    private func caughtUpAll(_ result: Result<[String: BoardReading], RedisError>) {
+    /// `force` reloads every board from its snapshot (what this node holds contradicted Redis); so does a new
+    /// cluster id, which means Redis lost its data.
+    private func caughtUpAll(_ result: Result<(id: String, readings: [String: BoardReading]), RedisError>, force: Bool) {
         catchingUpAll = false
         switch result {
-        case .success(let readings):
+        case .success(let (id, readings)):
             commandProblem = nil
+            var force = force
+            if id != boards.etagNonce {
+                logger.warning(
+                    "the cluster's id in Redis at \(endpoint.address) changed (its data was lost?); ETags now carry \(id)")
+                boards.changeETagNonce(to: id)
+                force = true
+            }
             for (board, reading) in readings.sorted(by: { $0.key < $1.key }) {
-                catchUp(board, with: reading, force: false)
+                catchUp(board, with: reading, force: force)
             }
             if catchUpAgain {
                 catchUpAgain = false
@@ -444,7 +479,8 @@ final class ClusterNode {
             }
         case .failure(let error):
             commandFailed(error)
-        // Tried again once Redis answers (`pinged`) or the subscription is made again.
+            // Tried again once Redis answers (`pinged`), the subscription is made again, or each second.
+            if force { reloadAll = true }
         }
     }
 
@@ -528,6 +564,8 @@ final class ClusterNode {
     /// AOF, or flushed). Redis is the truth: a configured board starts again empty, any other goes.
     private func forgotten(_ name: String) {
         logger.warning("Redis at \(endpoint.address) has no state of board \(name), which this node holds; following Redis")
+        // The cluster's id went with the data: read (or make) the new one, and check every other board.
+        catchUpAll()
         boards.forget(name)
         if let board = boards[name] {
             if let spec = configured[name] {

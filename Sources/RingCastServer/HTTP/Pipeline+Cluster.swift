@@ -131,8 +131,9 @@ extension Pipeline {
                             .conflict(
                                 "board \(name) is being changed through other nodes faster than this write could follow; retry")))
                 }
-                // Usually the subscription has brought the other node's update by now; else read it.
-                if node.revision(of: name) >= current {
+                // Usually the subscription has brought the other node's update by now; else (or when Redis
+                // holds less than this node: it lost data) read it.
+                if node.revision(of: name) == current {
                     attempt(write, node: node, tries: tries + 1, finish)
                 } else {
                     node.catchUp(name) { [self] in attempt(write, node: node, tries: tries + 1, finish) }

@@ -122,6 +122,17 @@ public final class RedisProcess: Sendable {
         try start()
     }
 
+    /// SIGKILL, the directory emptied, and start again on the same port: Redis having lost its data
+    /// (started without its AOF).
+    public func restartEmpty() throws {
+        kill()
+        removeDirectory()
+        guard mkdir(directory, 0o700) == 0 else {
+            throw Failure(description: "cannot make \(directory) again: \(String(cString: strerror(errno)))")
+        }
+        try start()
+    }
+
     /// SIGTERM, wait for the process, remove the directory.
     public func stop() {
         signal(SIGTERM)

@@ -308,6 +308,40 @@ struct ClusterTests {
         }
     }
 
+    @Test func redisRestartedWithoutItsData_everyNodeFollowsIt_andNoOldETagMatches() async throws {
+        let cluster = try TestCluster()
+        defer { cluster.stop() }
+        let nodes = try await cluster.start(["a", "b"])
+        var tags: [String] = []
+        for value in [0.1, 0.2, 0.3] {
+            let answer = try nodes[0].http.send("PATCH", Self.board, body: #"{"rings":{"move":\#(value)},"animation":"none"}"#)
+            try #require(answer.status == 200, "\(answer.status) \(answer.text)")
+            tags.append(try #require(answer.headers["etag"]))
+        }
+        _ = try await Self.readBoards(on: nodes) { Self.sameETag($0) && $0.first?.headers["etag"] == tags.last }
+
+        try cluster.redis.restartEmpty()
+        // Every node notices (it subscribes again), follows Redis, and tags with the cluster's new id.
+        let fresh = try await Self.readBoards(on: nodes, timeout: 20) { answers in
+            Self.sameETag(answers) && answers.allSatisfy { (try? $0.decode(ClusterBoard.self))?.revision == 0 }
+        }
+        #expect(fresh.allSatisfy { (try? $0.decode(ClusterBoard.self))?[ring: "move"] == nil }, "the lost value is gone")
+        for node in nodes { _ = try await Self.poll({ try node.http.get("/readyz") }, until: { $0.status == 200 }) }
+        let written = try nodes[1].http.send("PATCH", Self.board, body: #"{"rings":{"move":0.7},"animation":"none"}"#)
+        try #require(written.status == 200, "\(written.status) \(written.text)")
+        // Revision 1 again, but not the state the first ETag named: that tag must not match.
+        for node in nodes {
+            let stale = try node.http.send(
+                "PATCH", Self.board, headers: ["Content-Type": "application/json", "If-Match": tags[0]],
+                body: #"{"rings":{"move":0.9}}"#)
+            #expect(stale.status == 412, "node \(node.name): If-Match \(tags[0]) after the loss: \(stale.status) \(stale.text)")
+        }
+        let after = try await Self.readBoards(on: nodes) { answers in
+            Self.sameETag(answers) && answers.allSatisfy { (try? $0.decode(ClusterBoard.self))?[ring: "move"] == 0.7 }
+        }
+        #expect(!after.contains { $0.headers["etag"] == tags[0] }, "\(after.map { $0.headers["etag"] ?? "none" })")
+    }
+
     @Test func aNodeKilledMidAnimation_theOtherNodesViewersSeeNoGap() async throws {
         let cluster = try TestCluster()
         defer { cluster.stop() }

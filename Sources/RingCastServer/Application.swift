@@ -41,9 +41,10 @@ final class Application: TransportDelegate {
             backend = .store(
                 BoardWriter(store: store, boards: boards, clock: clock, queue: nil, metrics: metrics, logger: logger))
         case .cluster(let join):
+            // Without --node, named once the port is bound (`nameNode`).
             backend = .cluster(
                 ClusterNode(
-                    name: join.node ?? join.endpoint.address, endpoint: join.endpoint, worker: join.worker,
+                    name: join.node ?? "", endpoint: join.endpoint, worker: join.worker,
                     configuration: configuration, boards: boards, clock: clock, metrics: metrics, logger: logger))
         }
         self.configuration = configuration

@@ -207,15 +207,12 @@ private func joinCluster(_ url: String, configuration: RingCastConfiguration, lo
         for name in names.sorted() {
             guard let snapshot = try connection.readSnapshot(board: name) else { continue }
             let source = "\(endpoint): board \(name)"
-            let state = try StateCodec.decode(snapshot.snapshot, source: source)
-            if state.deleted != true {
-                guard let spec = state.spec ?? configuration.boards.first(where: { $0.name == name }) else {
-                    logger.warning("\(source) has state but is not configured here; not serving it")
-                    continue
-                }
-                try StateCodec.check(state, for: spec, fps: configuration.fps, source: source)
+            switch try StateCodec.decode(
+                snapshot.snapshot, configured: configuration.board(named: name), fps: configuration.fps, source: source)
+            {
+            case .deleted(let state), .served(let state, _): stored[name] = state
+            case .unconfigured: logger.warning("\(source) has state but is not configured here; not serving it")
             }
-            stored[name] = state
         }
     } catch let error as RedisError {
         throw StartupError("\(configuration.origins["cluster.redis"] ?? "cluster.redis"): \(error)")
@@ -248,16 +245,14 @@ private func loadStates(
     var states: [String: BoardState] = [:]
     for record in records {
         let source = "\(database): board \(record.board)"
-        let state = try StateCodec.decode(record.state, source: source)
         // Boards created through the API carry their own spec; deleted ones are tombstones.
-        if state.deleted != true {
-            guard let spec = state.spec ?? configuration.boards.first(where: { $0.name == record.board }) else {
-                logger.warning("\(database): board \(record.board) is stored but not configured; keeping it untouched")
-                continue
-            }
-            try StateCodec.check(state, for: spec, fps: configuration.fps, source: source)
+        switch try StateCodec.decode(
+            record.state, configured: configuration.board(named: record.board), fps: configuration.fps, source: source)
+        {
+        case .deleted(let state), .served(let state, _): states[record.board] = state
+        case .unconfigured:
+            logger.warning("\(database): board \(record.board) is stored but not configured; keeping it untouched")
         }
-        states[record.board] = state
     }
     let legacy = LegacyState.fileName(in: directory)
     let clock = TickClock(fps: configuration.fps)

@@ -21,10 +21,13 @@ struct ClusterTests {
         let nodes = try await cluster.start(["a", "b", "c"])
         let client = try WebSocketClient()
         defer { client.shutdown() }
-        let json = nodes.map { TestViewer(client: client, port: $0.port) }
-        let binary = nodes.map { TestViewer(client: client, port: $0.port, path: "/ws?board=main&format=binary") }
-        for viewer in json { try await viewer.waitForGreeting() }
-        for viewer in binary { try await viewer.waitForGreeting(binary: true) }
+        var json: [TestViewer] = []
+        var binary: [TestViewer] = []
+        for node in nodes {
+            let viewers = try await Self.viewers(on: node, client: client)
+            json.append(viewers.json)
+            binary.append(viewers.binary)
+        }
 
         let first = try nodes[0].http.send(
             "PATCH", Self.board,
@@ -61,10 +64,13 @@ struct ClusterTests {
         let nodes = try await cluster.start(["a", "b"])
         let client = try WebSocketClient()
         defer { client.shutdown() }
-        let json = nodes.map { TestViewer(client: client, port: $0.port) }
-        let binary = nodes.map { TestViewer(client: client, port: $0.port, path: "/ws?board=main&format=binary") }
-        for viewer in json { try await viewer.waitForGreeting() }
-        for viewer in binary { try await viewer.waitForGreeting(binary: true) }
+        var json: [TestViewer] = []
+        var binary: [TestViewer] = []
+        for node in nodes {
+            let viewers = try await Self.viewers(on: node, client: client)
+            json.append(viewers.json)
+            binary.append(viewers.binary)
+        }
 
         let push = try nodes[0].http.send(
             "PATCH", Self.board,
@@ -73,10 +79,7 @@ struct ClusterTests {
         // Half a second into the animation, a third node starts and a viewer joins it at once.
         try await json[0].waitUntil(timeout: 10, "half a second of frames") { $0.compactMap(\.frame).count >= 31 }
         let late = try await cluster.start("c")
-        let lateJSON = TestViewer(client: client, port: late.port)
-        let lateBinary = TestViewer(client: client, port: late.port, path: "/ws?board=main&format=binary")
-        try await lateJSON.waitForGreeting()
-        try await lateBinary.waitForGreeting(binary: true)
+        let (lateJSON, lateBinary) = try await Self.viewers(on: late, client: client)
 
         let end = try await Self.waitForRest(json[0], ["move": 0.9, "exercise": 1.4, "stand": 0.3], cluster)
         for viewer in json + [lateJSON] { try await viewer.waitForSeq(atLeast: end) }
@@ -185,6 +188,14 @@ struct ClusterTests {
                 #expect(answer.headers["etag"] == etag3, "node \(node.name): ETag \(answer.headers["etag"] ?? "none")")
                 #expect(state.revision == revision1 + 2 && state[ring: "stand"] == 0.2, "node \(node.name): \(state)")
             }
+
+            // A write that changes nothing (no countdown runs to cancel) never reaches Redis: its If-Match is
+            // still checked.
+            let noChange = try b.send("DELETE", "\(Self.board)/countdown", headers: ["If-Match": etag2], body: nil)
+            #expect(noChange.status == 412, "a no-op write with a stale ETag: \(noChange.status) \(noChange.text)")
+            let current = try b.send("DELETE", "\(Self.board)/countdown", headers: ["If-Match": etag3], body: nil)
+            #expect(current.status == 200, "a no-op write with the current ETag: \(current.status) \(current.text)")
+            #expect(current.headers["etag"] == etag3, "and the board is where it was")
         }
 
         // The rate limit is one bucket per client and board for the whole cluster.
@@ -389,6 +400,15 @@ extension ClusterTests {
     }
 
     /// GET the board on every node until `done` holds for the answers, in the nodes' order.
+    /// A JSON and a binary viewer of the board on `node`, both greeted.
+    static func viewers(on node: TestNode, client: WebSocketClient) async throws -> (json: TestViewer, binary: TestViewer) {
+        let json = TestViewer(client: client, port: node.port)
+        let binary = TestViewer(client: client, port: node.port, path: "/ws?board=main&format=binary")
+        try await json.waitForGreeting()
+        try await binary.waitForGreeting(binary: true)
+        return (json, binary)
+    }
+
     static func readBoards(on nodes: [TestNode], timeout: Double = 10, until done: ([TestResponse]) -> Bool) async throws
         -> [TestResponse]
     {

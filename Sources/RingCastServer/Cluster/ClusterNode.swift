@@ -136,9 +136,6 @@ final class ClusterNode {
 
     private func checkHealth() {
         defer { scheduleHealthCheck() }
-        // Subscribed but not caught up, and no catch-up under way: the last one failed (Redis was still
-        // loading its AOF, say), and whatever cleared the command error since did not start another.
-        if !caughtUp, !catchingUpAll, subscription == .connected { catchUpAll() }
         guard !pinging, let queue else { return }
         pinging = true
         let node = ServiceThreadBound(value: self)
@@ -153,15 +150,20 @@ final class ClusterNode {
         switch result {
         case .success(let roundTrip):
             metrics.clusterRoundTrip(roundTrip)
-            if commandProblem != nil {
-                logger.notice("Redis at \(endpoint.address) answers again; catching up")
-                commandProblem = nil
-                caughtUp = false
-                catchUpAll()
-            }
+            commandSucceeded()
         case .failure(let error):
             commandFailed(error)
         }
+    }
+
+    /// A command worked: after a failure (Redis away, or still loading its AOF) every board is caught up
+    /// again, whichever command noticed first (a PING, a write, a board's catch-up).
+    private func commandSucceeded() {
+        guard commandProblem != nil else { return }
+        logger.notice("Redis at \(endpoint.address) answers again; catching up")
+        commandProblem = nil
+        caughtUp = false
+        catchUpAll()
     }
 
     private func commandFailed(_ error: RedisError) {
@@ -221,13 +223,13 @@ final class ClusterNode {
     private func written(_ result: WriteResult, update: BoardUpdate, board: String, completion: (WriteResult) -> Void) {
         switch result {
         case .outcome(.applied), .replicasMissing:
-            commandProblem = nil
+            commandSucceeded()
             apply(update, toBoard: board)
             metrics.pushed(board: board)
         case .failed(let error):
             commandFailed(error)
         case .outcome:
-            commandProblem = nil
+            commandSucceeded()
         }
         completion(result)
     }
@@ -398,7 +400,7 @@ final class ClusterNode {
         defer { finishCatchUp(board) }
         switch result {
         case .success(let reading):
-            commandProblem = nil
+            commandSucceeded()
             catchUp(board, with: reading, force: force)
         case .failure(let error):
             commandFailed(error)
@@ -459,6 +461,7 @@ final class ClusterNode {
         catchingUpAll = false
         switch result {
         case .success(let (id, readings)):
+            // What `commandSucceeded` would start is done here.
             commandProblem = nil
             var force = force
             if id != boards.etagNonce {
@@ -522,25 +525,19 @@ final class ClusterNode {
     /// Serves `name` at the state Redis holds from now on, its viewers getting a keyframe (and the layout, if it
     /// changed).
     private func restore(_ name: String, snapshot: RingCastCluster.BoardSnapshot) {
+        let source = "\(endpoint): board \(name)"
         let state: BoardState
-        do {
-            state = try StateCodec.decode(snapshot.snapshot, source: "\(endpoint): board \(name)")
-        } catch {
-            return logger.error("\(error)")
-        }
-        if state.deleted == true {
-            return deleted(name, revision: snapshot.revision)
-        }
-        guard let spec = state.spec ?? configured[name] else {
-            return logger.warning("\(endpoint): board \(name) has state but no spec and is not configured here; not serving it")
-        }
         let animator: Animator
         do {
-            try StateCodec.check(state, for: spec, fps: clock.fps, source: "\(endpoint): board \(name)")
-            animator = try Animator(spec: spec, fps: clock.fps, state: state)
+            switch try StateCodec.decode(snapshot.snapshot, configured: configured[name], fps: clock.fps, source: source) {
+            case .deleted: return deleted(name, revision: snapshot.revision)
+            case .unconfigured: return logger.warning("\(source) has state but is not configured here; not serving it")
+            case .served(let served, let restored): (state, animator) = (served, restored)
+            }
         } catch {
             return logger.error("cannot restore board \(name) from Redis: \(error)")
         }
+        let spec = animator.spec
         logger.info("board \(name): reloaded revision \(snapshot.revision) from Redis")
         if let board = boards[name] {
             let reshaped = board.spec != spec

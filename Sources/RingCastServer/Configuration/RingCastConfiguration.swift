@@ -70,4 +70,9 @@ public struct RingCastConfiguration: Sendable {
     public init(boards: [BoardSpec]) {
         self.boards = boards
     }
+
+    /// The configured board named `name`, if there is one.
+    func board(named name: String) -> BoardSpec? {
+        boards.first { $0.name == name }
+    }
 }

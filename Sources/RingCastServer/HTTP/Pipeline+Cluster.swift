@@ -20,9 +20,7 @@ extension Pipeline {
     ) throws(APIError) {
         let http = request.http
         if let problem = node.problem {
-            throw APIError(
-                status: 503, code: "storage_unavailable",
-                message: "writes are refused right now (\(problem)); nothing was changed")
+            throw .storageUnavailable("writes are refused right now (\(problem)); nothing was changed")
         }
         let idempotency = try Self.idempotencyKey(of: http).map { key in
             RingCastCluster.BoardWrite.Idempotency(
@@ -49,23 +47,19 @@ extension Pipeline {
         do throws(APIError) {
             let board = write.needsBoard ? try boards.board(named: name) : boards[name]
             let edit = try write.decode(write.request)
-            if case .revision = write.precondition, board == nil {
-                throw APIError(
-                    status: 412, code: "precondition_failed", message: "there is no board \"\(name)\" to match",
-                    field: "If-Match")
-            }
-            if case .stale(let tag) = write.precondition {
-                throw APIError(
-                    status: 412, code: "precondition_failed",
-                    message: "the board changed since \(tag); GET it again for the current ETag", field: "If-Match")
-            }
-            if case .any = write.precondition, board == nil {
-                throw APIError(
-                    status: 412, code: "precondition_failed", message: "there is no board \"\(name)\" to match *",
-                    field: "If-Match")
+            // The revision an ETag names is compared in Redis, with the write.
+            switch write.precondition {
+            case .none: break
+            case .any, .revision: if board == nil { throw .noBoardToMatch(name, "\(write.precondition)") }
+            case .stale(let tag): throw .changedSince(tag)
             }
             switch try prepare(try edit.write(board), of: board, named: name, body: write.request.http.body, node: node) {
-            case .unchanged(let answer): return finish(answer)
+            case .unchanged(let answer, let revision):
+                // Nothing goes to Redis, so the ETag is compared here.
+                if let expected = write.precondition.revision, expected != revision {
+                    throw .changedSince("\(write.precondition)")
+                }
+                return finish(answer)
             case .write(let write): prepared = write
             }
         } catch {
@@ -91,18 +85,14 @@ extension Pipeline {
             case .replicasMissing(let acknowledged):
                 finish(
                     .error(
-                        APIError(
-                            status: 503, code: "storage_unavailable",
-                            message:
-                                "the write is stored in Redis but only \(acknowledged) of the required replicas acknowledged it in time"
+                        .storageUnavailable(
+                            "the write is stored in Redis but only \(acknowledged) of the required replicas acknowledged it in time"
                         )))
             case .outcome(.rateLimited(let wait)):
-                let error = APIError(
-                    status: 429, code: "rate_limited",
-                    message:
-                        "more than \(writesPerMinute) writes a minute to board \(name) from \(write.request.http.peer); retry in \(wait) s"
-                )
-                finish(.error(error, headers: [(name: "Retry-After", value: String(wait))]))
+                finish(
+                    .rateLimited(
+                        "more than \(writesPerMinute) writes a minute to board \(name) from \(write.request.http.peer); retry in \(wait) s",
+                        retryAfter: wait))
             case .outcome(.replay(let bytes)):
                 guard var answer = ClusterAnswer.decode(bytes) else {
                     return finish(
@@ -111,19 +101,9 @@ extension Pipeline {
                 answer.headers.append((name: "Idempotent-Replayed", value: "true"))
                 finish(answer)
             case .outcome(.keyReused):
-                finish(
-                    .error(
-                        APIError(
-                            status: 422, code: "idempotency_key_reused",
-                            message: "this Idempotency-Key was used for a different request in the last 5 minutes",
-                            field: "Idempotency-Key")))
+                finish(.error(.idempotencyKeyReused))
             case .outcome(.preconditionFailed):
-                finish(
-                    .error(
-                        APIError(
-                            status: 412, code: "precondition_failed",
-                            message: "the board changed since \(write.precondition); GET it again for the current ETag",
-                            field: "If-Match")))
+                finish(.error(.changedSince("\(write.precondition)")))
             case .outcome(.conflict(let current)):
                 guard tries < Self.conflictRetries else {
                     return finish(
@@ -140,10 +120,8 @@ extension Pipeline {
                 }
             case .failed(let error):
                 finish(
-                    .error(
-                        APIError(
-                            status: 503, code: "storage_unavailable",
-                            message: "the write could not be stored in Redis and may not have been applied (\(error))")))
+                    .error(.storageUnavailable("the write could not be stored in Redis and may not have been applied (\(error))"))
+                )
             }
         }
     }
@@ -162,8 +140,8 @@ extension Pipeline {
             var trial = board.animator
             let base = Int64(trial.revision)
             let start = try trial.accept(change, at: max(earliest, board.startTick(now: now)))
+            guard trial.revision == Int(base) + 1 else { return .unchanged(answers.answer(answer, of: board), revision: base) }
             let preview = LiveBoard(animator: trial, etag: boards.etag(revision: base + 1))
-            guard trial.revision == Int(base) + 1 else { return .unchanged(answers.answer(answer, of: board)) }
             return .write(
                 PreparedClusterWrite(
                     name: name, base: base, start: start, change: ClusterUpdate.Change(change, body: body),
@@ -189,8 +167,9 @@ extension Pipeline {
     }
 
     private enum Prepared {
-        /// The write changes nothing (e.g. cancelling a countdown that is not running): answered at once.
-        case unchanged(HTTPResponse)
+        /// The write changes nothing (e.g. cancelling a countdown that is not running): answered at once, the
+        /// board staying at `revision`.
+        case unchanged(HTTPResponse, revision: Int64)
         case write(PreparedClusterWrite)
     }
 }

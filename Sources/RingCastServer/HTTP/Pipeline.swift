@@ -125,26 +125,17 @@ final class Pipeline {
         case .cluster(let node): return try clusterWrite(request, needsBoard: needsBoard, decode: decode, node: node, respond)
         }
         if let wait = rateLimiter.take(for: http.peer, at: clock.now()) {
-            let error = APIError(
-                status: 429, code: "rate_limited",
-                message: "more than \(writesPerMinute) writes a minute from \(http.peer); retry in \(wait) s")
-            return respond(.error(error, headers: [(name: "Retry-After", value: String(wait))]))
+            return respond(
+                .rateLimited(
+                    "more than \(writesPerMinute) writes a minute from \(http.peer); retry in \(wait) s", retryAfter: wait))
         }
         try idempotently(http, respond) { (respond) throws(APIError) in
             let name = request.parameter("board")
             let board = needsBoard ? try boards.board(named: name) : boards[name]
             let edit = try decode(request)
             if let expected = http.headers["if-match"] {
-                guard let board else {
-                    throw APIError(
-                        status: 412, code: "precondition_failed",
-                        message: "there is no board \"\(name)\" to match \(expected)", field: "If-Match")
-                }
-                if expected != "*", expected != board.etag {
-                    throw APIError(
-                        status: 412, code: "precondition_failed",
-                        message: "the board changed since \(expected); GET it again for the current ETag", field: "If-Match")
-                }
+                guard let board else { throw .noBoardToMatch(name, expected) }
+                if expected != "*", expected != board.etag { throw .changedSince(expected) }
             }
             switch try edit.write(board) {
             case .change(let change, let answer):
@@ -188,10 +179,7 @@ final class Pipeline {
             response.headers.append((name: "Idempotent-Replayed", value: "true"))
             respond(response)
         case .conflict:
-            throw APIError(
-                status: 422, code: "idempotency_key_reused",
-                message: "this Idempotency-Key was used for a different request in the last 5 minutes",
-                field: "Idempotency-Key")
+            throw .idempotencyKeyReused
         case .inFlight:
             throw APIError(
                 status: 409, code: "idempotency_key_in_flight",

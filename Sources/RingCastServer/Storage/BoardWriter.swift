@@ -105,9 +105,7 @@ final class BoardWriter {
     }
 
     private static func unavailable(_ problem: String?) -> APIError {
-        APIError(
-            status: 503, code: "storage_unavailable",
-            message: "the store cannot commit writes right now (\(problem ?? "starting")); nothing was changed")
+        .storageUnavailable("the store cannot commit writes right now (\(problem ?? "starting")); nothing was changed")
     }
 
     /// A write's batch was committed (or failed): report it, keep what is durable, or revert.
@@ -141,9 +139,7 @@ final class BoardWriter {
             observer?.stateReplaced(board)
         }
         write.completion(
-            APIError(
-                status: 503, code: "storage_unavailable",
-                message: "the change could not be stored durably and was not applied (\(error.message))"))
+            .storageUnavailable("the change could not be stored durably and was not applied (\(error.message))"))
     }
 
     private func failed(_ error: StorageError) {

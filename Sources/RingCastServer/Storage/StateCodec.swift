@@ -19,13 +19,36 @@ enum StateCodec {
         return state
     }
 
-    /// Checks that `state` restores on `spec` (or its own).
-    static func check(_ state: BoardState, for spec: BoardSpec, fps: Int, source: String) throws(StartupError) {
+    /// Checks that `state` restores on `spec` (or its own), and returns the board restored.
+    @discardableResult
+    static func check(_ state: BoardState, for spec: BoardSpec, fps: Int, source: String) throws(StartupError) -> Animator {
         do {
-            _ = try Animator(spec: spec, fps: fps, state: state)
+            return try Animator(spec: spec, fps: fps, state: state)
         } catch {
             throw StartupError("\(source): key \(error.key) \(error.message)")
         }
+    }
+
+    /// What a stored state is for the board it is stored under.
+    enum StoredBoard {
+        /// The tombstone of a board deleted through the API.
+        case deleted(BoardState)
+        /// A board to serve: the state, checked, restored on its own spec (one shaped through the API) or the
+        /// configured one.
+        case served(BoardState, Animator)
+        /// A state without a spec of its own, of a board not configured here.
+        case unconfigured
+    }
+
+    /// Decodes a stored state of a board configured as `configured` (nil: not configured) and checks it against
+    /// the spec it is served with; `source` names where it came from in the error.
+    static func decode(_ bytes: [UInt8], configured: BoardSpec?, fps: Int, source: String) throws(StartupError)
+        -> StoredBoard
+    {
+        let state = try decode(bytes, source: source)
+        if state.deleted == true { return .deleted(state) }
+        guard let spec = state.spec ?? configured else { return .unconfigured }
+        return .served(state, try check(state, for: spec, fps: fps, source: source))
     }
 
     /// Decodes a stored state without checking it against a board.

@@ -45,7 +45,7 @@ struct AnimatorTests {
         for tick in ticks {
             // A change is accepted in the tick before the one it starts at, as the server does.
             for entry in script where entry.tick == tick + 1 {
-                try animator.accept(entry.change, at: entry.tick)
+                try animator.accept(entry.change, at: entry.tick, now: tick)
             }
             let (frame, base) = animator.frames(at: tick)
             bytes[tick] =
@@ -83,7 +83,7 @@ struct AnimatorTests {
     @Test func aChangeShowsFromItsStartTickOn_notBefore() throws {
         var animator = Self.animator()
         _ = animator.frames(at: Self.origin)
-        try animator.accept(Self.ring("move", 0.5, Animation.none), at: Self.origin + 2)
+        try animator.accept(Self.ring("move", 0.5, Animation.none), at: Self.origin + 2, now: Self.origin + 2 - 1)
         #expect(animator.frames(at: Self.origin + 1).frame.rings[0].p == nil)
         #expect(animator.frames(at: Self.origin + 2).frame.rings[0].p == 0.5)
         // The target is visible at once to a GET.
@@ -94,7 +94,7 @@ struct AnimatorTests {
         var animator = Self.animator()
         let red = RGBAColor(hex: "#ff0000")!
         try animator.accept(
-            Self.patch(["move": RingPatch(labelColor: red)], .timing(.linear, duration: 1)), at: Self.origin + 1)
+            Self.patch(["move": RingPatch(labelColor: red)], .timing(.linear, duration: 1)), at: Self.origin + 1, now: Self.origin)
         var tick = Self.origin
         var colors: [RGBAColor] = []
         while let next = animator.nextTick(after: tick), next < Self.origin + 1000 {
@@ -110,16 +110,16 @@ struct AnimatorTests {
     @Test func anIdleBoardNeedsNoTick_andAnAcceptedChangeNamesItsStartTick() throws {
         var animator = Self.animator()
         #expect(animator.nextTick(after: Self.origin) == nil)
-        try animator.accept(Self.ring("move", 0.5), at: Self.origin + 3)
+        try animator.accept(Self.ring("move", 0.5), at: Self.origin + 3, now: Self.origin + 3 - 1)
         #expect(animator.nextTick(after: Self.origin) == Self.origin + 3)
     }
 
     @Test func aRejectedChange_changesNothing() throws {
         var animator = Self.animator()
-        try animator.accept(Self.ring("move", 0.5), at: Self.origin + 1)
+        try animator.accept(Self.ring("move", 0.5), at: Self.origin + 1, now: Self.origin)
         let before = animator.state
-        #expect(throws: APIError.self) { try animator.accept(Self.ring("nope", 0.5), at: Self.origin + 2) }
-        #expect(throws: APIError.self) { try animator.accept(Self.ring("overall", 0.5), at: Self.origin + 2) }
+        #expect(throws: APIError.self) { try animator.accept(Self.ring("nope", 0.5), at: Self.origin + 2, now: Self.origin + 2 - 1) }
+        #expect(throws: APIError.self) { try animator.accept(Self.ring("overall", 0.5), at: Self.origin + 2, now: Self.origin + 2 - 1) }
         #expect(animator.state == before)
         #expect(animator.revision == 1)
     }
@@ -155,7 +155,7 @@ struct AnimatorTests {
     @Test func aSnapshotWithAChangeStillPending_holdsIt() throws {
         var animator = Self.animator()
         _ = animator.frames(at: Self.origin)
-        try animator.accept(Self.ring("move", 0.7, .timing(.linear, duration: 1)), at: Self.origin + 1)
+        try animator.accept(Self.ring("move", 0.7, .timing(.linear, duration: 1)), at: Self.origin + 1, now: Self.origin)
         var restored = try Animator(spec: Fixtures.board, fps: Self.fps, state: try Self.roundTrip(animator.state))
         for tick in (Self.origin + 1)...(Self.origin + 70) {
             #expect(restored.frames(at: tick).frame == animator.frames(at: tick).frame, "tick \(tick)")
@@ -164,7 +164,7 @@ struct AnimatorTests {
 
     @Test func aStoredStateWithNumbersOutOfRange_isRefusedNamingTheKey() throws {
         var animator = Self.animator()
-        try animator.accept(Self.ring("move", 0.7, .timing(.linear, duration: 1)), at: Self.origin + 1)
+        try animator.accept(Self.ring("move", 0.7, .timing(.linear, duration: 1)), at: Self.origin + 1, now: Self.origin)
         let good = animator.state
 
         var revision = good
@@ -194,17 +194,17 @@ struct AnimatorTests {
         var state = animator.state
         state.revision = BoardState.maximumRevision
         animator = try Animator(spec: Fixtures.board, fps: 60, state: state)
-        try animator.accept(Self.ring("move", 0.5), at: Self.origin + 1)
+        try animator.accept(Self.ring("move", 0.5), at: Self.origin + 1, now: Self.origin)
         #expect(animator.revision == Int(BoardState.maximumRevision) + 1)
     }
 
     @Test func boardTimeStaysSmall_aChangeAtRestMovesTheEpochToItsTick() throws {
         var animator = Self.animator()
-        try animator.accept(Self.ring("move", 0.5, .timing(.linear, duration: 0.5)), at: Self.origin + 1)
+        try animator.accept(Self.ring("move", 0.5, .timing(.linear, duration: 0.5)), at: Self.origin + 1, now: Self.origin)
         _ = animator.frames(at: Self.origin + 1)
         #expect(animator.epoch == Self.origin + 1)
         // Long after, at rest: the next change moves it again.
-        try animator.accept(Self.ring("move", 0.9), at: Self.origin + 10_000)
+        try animator.accept(Self.ring("move", 0.9), at: Self.origin + 10_000, now: Self.origin + 10_000 - 1)
         _ = animator.frames(at: Self.origin + 10_000)
         #expect(animator.epoch == Self.origin + 10_000)
     }

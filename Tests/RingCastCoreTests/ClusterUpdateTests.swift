@@ -32,7 +32,7 @@ struct ClusterUpdateTests {
         var sent: [Int64: [UInt8]] = [:]
 
         mutating func accept(_ update: ClusterUpdate) throws {
-            let outcome = try animator.accept(try update.change.decoded(), exactlyAt: update.startTick)
+            let outcome = try animator.accept(try update.change.decoded(), exactlyAt: update.startTick, now: update.startTick - 1)
             #expect(outcome == .accepted, "revision \(update.revision)")
         }
 
@@ -52,7 +52,7 @@ struct ClusterUpdateTests {
         var revision: Int64 = 0
         for (tick, change) in try Self.writes(board: Fixtures.board) {
             // The accepting node checks and queues the change, then sends what it stored.
-            try accepting.animator.accept(try change.decoded(), at: tick)
+            try accepting.animator.accept(try change.decoded(), at: tick, now: tick - 1)
             let update = ClusterUpdate(
                 board: "main", baseRevision: revision, revision: revision + 1, startTick: tick, change: change,
                 digest: ClusterUpdate.digest(of: accepting.animator.state))
@@ -89,12 +89,51 @@ struct ClusterUpdateTests {
         _ = animator.frames(at: 1010)
         let before = animator.state
         let change = Animator.Change.patch(BoardPatch(rings: ["move": RingPatch(progress: 0.5)]))
-        #expect(try animator.accept(change, exactlyAt: 1010) == .late(appliedThrough: 1010))
+        #expect(try animator.accept(change, exactlyAt: 1010, now: 1011) == .late(appliedThrough: 1010))
         #expect(animator.state == before)
-        #expect(try animator.accept(change, exactlyAt: 1011) == .accepted)
-        #expect(try animator.accept(change, exactlyAt: 1011) == .accepted, "two updates may start at one tick")
-        #expect(try animator.accept(change, exactlyAt: 1020) == .accepted)
-        #expect(try animator.accept(change, exactlyAt: 1015) == .late(appliedThrough: 1018), "never before a queued one")
+        #expect(try animator.accept(change, exactlyAt: 1011, now: 1011) == .accepted)
+        #expect(try animator.accept(change, exactlyAt: 1011, now: 1011) == .accepted, "two updates may start at one tick")
+        #expect(try animator.accept(change, exactlyAt: 1020, now: 1011) == .accepted)
+        #expect(try animator.accept(change, exactlyAt: 1015, now: 1011) == .late(appliedThrough: 1010), "never before a queued one")
+    }
+
+    /// Issue 20, defect 3: two updates 20 ms apart through one node with a lead of 3 ticks. The second arrives
+    /// while the first is still queued; accepting it must not apply the first before its tick, or the frame
+    /// before it (the delta's base) already shows the first change and its delta is empty: a viewer keeps the
+    /// old value. Every frame must be the one a node gets that receives each update just in time.
+    @Test(arguments: [Animation.none, .timing(.easeOut, duration: 0.3), .spring(Spring())])
+    func updatesArrivingEarly_startExactlyAtTheirTicks(animation: Animation) throws {
+        let lead: Int64 = 3
+        let first = Animator.Change.patch(BoardPatch(rings: ["move": RingPatch(progress: 0.9)], animation: animation))
+        let second = Animator.Change.patch(BoardPatch(rings: ["stand": RingPatch(progress: 0.4)], animation: animation))
+        // (arrival tick, start tick, change): the second arrives one tick after the first, starting lead later.
+        let updates: [(now: Int64, start: Int64, change: Animator.Change)] = [
+            (1010, 1010 + lead, first), (1011, 1011 + lead, second), (1013, 1013 + lead + 4, first),
+        ]
+        var early = Animator(spec: Fixtures.board, fps: 60, tick: 1000)
+        var justInTime = Animator(spec: Fixtures.board, fps: 60, tick: 1000)
+        var earlyFrames: [Int64: [UInt8]] = [:]
+        var justInTimeFrames: [Int64: [UInt8]] = [:]
+        var moveProgress: [Int64: Double?] = [:]
+        for tick in Int64(1005)...1100 {
+            for update in updates where update.now == tick {
+                #expect(try early.accept(update.change, exactlyAt: update.start, now: tick) == .accepted)
+            }
+            for update in updates where update.start == tick + 1 {
+                #expect(try justInTime.accept(update.change, exactlyAt: update.start, now: tick) == .accepted)
+            }
+            let (frame, base) = early.frames(at: tick)
+            moveProgress[tick] = frame.rings.first { $0.id == "move" }?.p
+            earlyFrames[tick] = BinaryFrame.encode(frame, previous: base) + FrameEncoder.json(frame, previous: base)
+            let (other, otherBase) = justInTime.frames(at: tick)
+            justInTimeFrames[tick] = BinaryFrame.encode(other, previous: otherBase) + FrameEncoder.json(other, previous: otherBase)
+            let same = earlyFrames[tick] == justInTimeFrames[tick]
+            #expect(same, "the frame of tick \(tick) differs from the one of a node that got the updates just in time")
+        }
+        // The first update shows from its tick on, not before.
+        #expect(moveProgress[1012] == moveProgress[1005])
+        #expect(moveProgress[1014] != moveProgress[1012])
+        #expect(early.settledState == justInTime.settledState)
     }
 
     @Test func aBodyNoNodeWouldAccept_isRefusedWhenDecoded() {
@@ -104,7 +143,7 @@ struct ClusterUpdateTests {
     @Test func theDigestChangesWithTheState_andIsSixteenHexDigits() throws {
         var animator = Animator(spec: Fixtures.board, fps: 60, tick: 1000)
         let before = ClusterUpdate.digest(of: animator.state)
-        try animator.accept(.patch(BoardPatch(rings: ["move": RingPatch(progress: 0.5)])), at: 1001)
+        try animator.accept(.patch(BoardPatch(rings: ["move": RingPatch(progress: 0.5)])), at: 1001, now: 1001 - 1)
         let after = ClusterUpdate.digest(of: animator.state)
         #expect(before != after)
         #expect(after.count == 16 && after.allSatisfy(\.isHexDigit))
@@ -120,12 +159,12 @@ struct SettledStateTests {
         var unwatched = Animator(spec: Fixtures.board, fps: 60, tick: 1000)
         let first = Animator.Change.patch(
             BoardPatch(rings: ["move": RingPatch(progress: 0.8), "exercise": RingPatch(progress: 0.4)]))
-        try watched.accept(first, at: 1001)
-        try unwatched.accept(first, at: 1001)
+        try watched.accept(first, at: 1001, now: 1001 - 1)
+        try unwatched.accept(first, at: 1001, now: 1001 - 1)
         for tick in Int64(1001)...1200 { _ = watched.frames(at: tick) }
         let second = Animator.Change.patch(BoardPatch(rings: ["stand": RingPatch(progress: 0.5)]))
-        #expect(try watched.accept(second, exactlyAt: 1210) == .accepted)
-        #expect(try unwatched.accept(second, exactlyAt: 1210) == .accepted)
+        #expect(try watched.accept(second, exactlyAt: 1210, now: 1011) == .accepted)
+        #expect(try unwatched.accept(second, exactlyAt: 1210, now: 1011) == .accepted)
         #expect(watched.settledState == unwatched.settledState)
         #expect(ClusterUpdate.digest(of: watched.settledState) == ClusterUpdate.digest(of: unwatched.settledState))
         // The frames from the update on are the same too.

@@ -52,11 +52,11 @@ struct RuntimeShapeTests {
 
     @Test func aRestructureOnTheGrid_keepsTheValuesOfRingsThatStay_andIsStoredAndRestored() throws {
         var animator = Animator(spec: Fixtures.board, fps: 60, tick: 1000)
-        try animator.accept(.patch(BoardPatch(rings: ["move": RingPatch(progress: 0.4)], animation: Animation.none)), at: 1001)
+        try animator.accept(.patch(BoardPatch(rings: ["move": RingPatch(progress: 0.4)], animation: Animation.none)), at: 1001, now: 1001 - 1)
         let definition = BoardDefinition(
             rings: .explicit([RingDefinition(id: "move"), RingDefinition(id: "deploy")], groups: []))
         let spec = try definition.spec(named: "main", maximumRings: 24)
-        let start = try animator.accept(.restructure(spec), at: 1010)
+        let start = try animator.accept(.restructure(spec), at: 1010, now: 1010 - 1)
         #expect(animator.frame(at: start - 1).rings.count == Fixtures.board.rings.count, "the old structure until its tick")
         let frame = animator.frame(at: start)
         #expect(frame.rings.map(\.id) == ["move", "deploy"])

@@ -15,10 +15,10 @@ struct TextContrastTests {
         let spec = try #require(configuration.boards.first { $0.name == "main" })
         let layout = FrameComposer.layout(of: spec)
         var animator = Animator(spec: spec, fps: configuration.fps, tick: Self.origin - 100)
-        try animator.accept(.ring("move", RingUpdate(progress: 0.4)), at: Self.origin)
+        try animator.accept(.ring("move", RingUpdate(progress: 0.4)), at: Self.origin, now: Self.origin - 1)
         try animator.accept(
             .background(BackgroundUpdate(color: RGBAColor(hex: hex)!, transition: .circle, duration: 0.5)),
-            at: Self.origin)
+            at: Self.origin, now: Self.origin - 1)
         // Half a second at 60 fps: the splash has finished well before tick 60.
         let frame = animator.frames(at: Self.origin + 60).frame
         let background = frame.background

@@ -75,14 +75,17 @@ public struct Animator: Sendable {
     // MARK: Changes
 
     /// Checks `change` against the board as it will be once every accepted change has started, and queues it to
-    /// start at `tick`, the first tick after it was accepted (frames before it do not show it). Returns the
-    /// tick it was queued for: `tick`, or later if a change was already queued for a later tick or frames up to
-    /// `tick` were already composed. Throws what the board's checks throw (404, 422), and then changes nothing.
+    /// start at `tick` (frames before it do not show it), the grid being at `now`: `tick` is `now + 1` for a
+    /// write this process accepts, `now + lead` in cluster mode. Returns the tick it was queued for: `tick`, or
+    /// later if a change was already queued for a later tick or frames up to `tick` were already composed.
+    /// Throws what the board's checks throw (404, 422), and then changes nothing.
     @discardableResult
-    public mutating func accept(_ change: Change, at tick: Int64) throws(APIError) -> Int64 {
-        // Changes that started before the tick before this one are applied now, so the queue stays short on a
-        // board nobody watches; frames from `tick - 1` on are unaffected.
-        advance(to: tick - 2)
+    public mutating func accept(_ change: Change, at tick: Int64, now: Int64) throws(APIError) -> Int64 {
+        // Changes that started before `now` are applied, so the queue stays short on a board nobody watches.
+        // Never a later one: frames from `now - 1` on may still be composed (a delta's base is the frame before),
+        // and a change applied before its tick would show in them — or, applied before the base was composed,
+        // vanish from the delta of its own tick (a viewer would keep the old value).
+        advance(to: min(tick, now) - 1)
         let start = max(tick, appliedThrough + 1, pending.last?.tick ?? tick)
         var trial = self
         trial.pending.append((start, change))
@@ -103,15 +106,15 @@ public struct Animator: Sendable {
     }
 
     /// Queues `change` to start at exactly `tick`, as a change accepted by another node is: never moved to a
-    /// later tick. Throws what the board's checks throw; returns `.late` without changing anything when frames
+    /// later tick, however early it arrives (`now` is the grid's tick as for `accept(_:at:now:)`). Throws what the board's checks throw; returns `.late` without changing anything when frames
     /// from `tick` on may already have been composed or when a change queued for a later tick is pending
     /// (changes start in the order they were accepted).
-    public mutating func accept(_ change: Change, exactlyAt tick: Int64) throws(APIError) -> ExactAcceptance {
+    public mutating func accept(_ change: Change, exactlyAt tick: Int64, now: Int64) throws(APIError) -> ExactAcceptance {
         let applied = max(appliedThrough, lastFrames?.tick ?? .min)
         guard tick > applied, tick >= (pending.last?.tick ?? tick) else {
             return .late(appliedThrough: applied)
         }
-        let start = try accept(change, at: tick)
+        let start = try accept(change, at: tick, now: now)
         precondition(start == tick, "an exact change starts at its own tick")
         return .accepted
     }

@@ -298,7 +298,7 @@ final class ClusterNode {
         var animator = board.animator
         let acceptance: Animator.ExactAcceptance
         do {
-            acceptance = try animator.accept(change, exactlyAt: decoded.startTick)
+            acceptance = try animator.accept(change, exactlyAt: decoded.startTick, now: board.now(clock.currentTick()))
         } catch {
             logger.error("board \(name): update \(update.revision) does not fit this node's board (\(error)); catching up")
             return catchUp(name, force: true)
@@ -348,7 +348,7 @@ final class ClusterNode {
     static func createdAnimator(spec: BoardSpec, fps: Int, base: Int64, startTick: Int64) throws(APIError) -> Animator {
         var animator = Animator(spec: spec, fps: fps, tick: startTick - 1)
         animator.raiseRevision(to: Int(base))
-        _ = try animator.accept(.restructure(spec), exactlyAt: startTick)
+        _ = try animator.accept(.restructure(spec), exactlyAt: startTick, now: startTick - 1)
         return animator
     }
 

@@ -139,7 +139,7 @@ extension Pipeline {
             guard let board else { throw APIError.notFound("no board named \"\(name)\"", field: "board") }
             var trial = board.animator
             let base = Int64(trial.revision)
-            let start = try trial.accept(change, at: max(earliest, board.startTick(now: now)))
+            let start = try trial.accept(change, at: max(earliest, board.startTick(now: now)), now: board.now(now))
             guard trial.revision == Int(base) + 1 else { return .unchanged(answers.answer(answer, of: board), revision: base) }
             let preview = LiveBoard(animator: trial, etag: boards.etag(revision: base + 1))
             return .write(

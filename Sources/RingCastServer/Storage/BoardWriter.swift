@@ -50,7 +50,8 @@ final class BoardWriter {
     /// out of range) or, after that, when the store is failing (503).
     func apply(_ change: Animator.Change, to board: LiveBoard, completion: @escaping (APIError?) -> Void) throws(APIError) {
         var animator = board.animator
-        let start = try animator.accept(change, at: board.startTick(now: clock.currentTick()))
+        let now = board.now(clock.currentTick())
+        let start = try animator.accept(change, at: now + 1, now: now)
         guard let queue, problem == nil else { throw Self.unavailable(problem) }
         let state = animator.state
         board.animator = animator

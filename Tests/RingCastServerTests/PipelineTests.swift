@@ -346,6 +346,21 @@ struct PipelineTests {
         #expect(try api.get(Self.board).decode(TestSnapshot.self)[ring: "move"]?.target == 0.9)
     }
 
+    @Test func anEmptyIdempotencyKey_countsAsNoKey_andAnOverlongOneIs400() throws {
+        let api = try TestAPI()
+        let empty = ["Content-Type": "application/json", "Idempotency-Key": ""]
+        #expect(try api.send("PATCH", Self.board, headers: empty, body: #"{"rings":{"move":0.4}}"#).status == 200)
+        // Without a key, another body under the same (empty) header is a new write, not a reuse.
+        let second = try api.send("PATCH", Self.board, headers: empty, body: #"{"rings":{"move":0.6}}"#)
+        #expect(second.status == 200)
+        #expect(second.headers["idempotent-replayed"] == nil)
+        let before = try state(api)
+        let long = ["Content-Type": "application/json", "Idempotency-Key": String(repeating: "k", count: 256)]
+        expectError(try api.send("PATCH", Self.board, headers: long, body: #"{"rings":{"move":0.1}}"#), 400, "malformed")
+        let after = try state(api)
+        #expect(after.etag == before.etag && after.targets == before.targets)
+    }
+
     @Test func ifMatch_acceptsTheCurrentTagOrStar_andEveryWriteAnswersWithTheNewTag() throws {
         let api = try TestAPI()
         let empty = try api.get(Self.board)

@@ -156,11 +156,13 @@ final class Pipeline {
         }
     }
 
-    /// The `Idempotency-Key` of `request`, checked (1 to 255 characters), or nil without one.
+    /// The `Idempotency-Key` of `request`, checked (at most 255 bytes), or nil without one; an empty
+    /// value counts as no key (docs/openapi.yaml).
     static func idempotencyKey(of request: HTTPRequest) throws(APIError) -> String? {
-        guard let key = request.headers["idempotency-key"] else { return nil }
-        guard !key.isEmpty, key.utf8.count <= 255 else {
-            throw APIError.malformed("Idempotency-Key must be 1 to 255 characters", field: "Idempotency-Key")
+        guard let key = request.headers["idempotency-key"], !key.isEmpty else { return nil }
+        guard key.utf8.count <= 255 else {
+            throw APIError.malformed(
+                "Idempotency-Key must be at most 255 bytes, got \(key.utf8.count)", field: "Idempotency-Key")
         }
         return key
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RingCastCore
 
 /// `ringcast board create`: a board from one of the server's templates.
 struct CreateBoard: ParsableCommand {
@@ -9,7 +10,8 @@ struct CreateBoard: ParsableCommand {
             Sends PUT /api/v1/boards/NAME with {"template":T,…}. The templates:
 
               activity   Move, Exercise and Stand, drawn concentric
-              tasks      --count task rings (1 to 23, default 4) and their Overall
+              tasks      --count task rings (default 4) and their Overall, at most the
+                         server's limits.maxRingsPerBoard (24 unless configured) in all
               countdown  a countdown ring
               single     one ring
               main       the shipped default board
@@ -30,7 +32,7 @@ struct CreateBoard: ParsableCommand {
     @Option(help: "The board's shape: \(BoardTemplate.names.joined(separator: ", ")).")
     var template: String
 
-    @Option(help: "Task rings of the tasks template, 1 to 23 (default 4).")
+    @Option(help: "Task rings of the tasks template (default 4); with their Overall at most the server's limit.")
     var count: Int?
 
     @Option(help: "Shown in the board list and the page's title, 1 to 64 characters (default: the name).")
@@ -52,17 +54,16 @@ struct CreateBoard: ParsableCommand {
 
     /// `PUT /api/v1/boards/NAME` with the template, checked.
     func request() throws(CommandFailure) -> APIRequest {
-        guard BoardTemplate.names.contains(template) else {
+        guard let shape = RingCastCore.BoardTemplate(rawValue: template) else {
             throw CommandFailure(
                 "unknown template \"\(template)\"; use \(BoardTemplate.names.joined(separator: ", "))")
         }
-        if let count {
-            guard template == "tasks" else {
-                throw CommandFailure("--count applies to --template tasks, not \(template)")
-            }
-            guard BoardTemplate.taskCounts.contains(count) else {
-                throw CommandFailure("--count must be 1 to 23 task rings, got \(count)")
-            }
+        // The server's own check of a template and its count, against the most rings any server allows; the
+        // server checks its configured limit.
+        do {
+            _ = try shape.rings(count: count, maximumRings: Limits.maximumRingsPerBoard)
+        } catch {
+            throw CommandFailure("--\(error.field ?? "template"): \(error.message)")
         }
         try RingDefinition.check(title: title)
         let background = try background.map { text throws(CommandFailure) in

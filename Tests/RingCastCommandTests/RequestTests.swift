@@ -38,9 +38,17 @@ struct RequestTests {
 
     @Test(arguments: [
         (["ci", "--template", "kanban"], #"unknown template "kanban"; use activity, tasks, countdown, single, main"#),
-        (["ci", "--template", "activity", "--count", "3"], "--count applies to --template tasks, not activity"),
-        (["ci", "--template", "tasks", "--count", "24"], "--count must be 1 to 23 task rings, got 24"),
-        (["ci", "--template", "tasks", "--count", "0"], "--count must be 1 to 23 task rings, got 0"),
+        (["ci", "--template", "activity", "--count", "3"], #"--count: only the "tasks" template takes a count"#),
+        (
+            ["ci", "--template", "tasks", "--count", "255"],
+            "--count: count must be a whole number of task rings from 1 to 254 (with their Overall at most 255 rings, "
+                + "limits.maxRingsPerBoard), got 255"
+        ),
+        (
+            ["ci", "--template", "tasks", "--count", "0"],
+            "--count: count must be a whole number of task rings from 1 to 254 (with their Overall at most 255 rings, "
+                + "limits.maxRingsPerBoard), got 0"
+        ),
         (["ci", "--template", "single", "--title", ""], "--title must be 1 to 64 characters long, got 0"),
         (
             ["ci", "--template", "single", "--background", "navy"],

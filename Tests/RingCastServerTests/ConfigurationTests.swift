@@ -68,6 +68,26 @@ struct ConfigurationTests {
         #expect(configuration.boards.last?.rings.count == 7)
     }
 
+    /// Issue 20, defect 2: a config board `{"template":"tasks","count":30}` trapped at start. Every count from 0
+    /// to 300, with `limits.maxRingsPerBoard` 255 and 24, starts or stops the start naming the count's key.
+    @Test(arguments: [255, 24])
+    func everyTemplateCount_loads_orStopsTheStartNamingTheCount(maximumRings: Int) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        for count in 0...300 {
+            try #"{"limits":{"maxRingsPerBoard":\#(maximumRings)},"boards":[{"name":"wall","template":"tasks","count":\#(count)}]}"#
+                .write(to: file, atomically: true, encoding: .utf8)
+            do {
+                let configuration = try RingCastConfiguration.load(file: file.path, environment: [:])
+                #expect(count >= 1 && count < maximumRings, "count \(count) loaded")
+                #expect(configuration.boards.first?.rings.count == count + 1)
+            } catch {
+                #expect(!(1..<maximumRings).contains(count), "count \(count): \(error)")
+                #expect(error.key == "boards[0].count", "count \(count): \(error)")
+            }
+        }
+    }
+
     @Test func overlappingHandPlacedRings_stopTheStartNamingBoth() throws {
         let original = try String(contentsOf: Self.shipped, encoding: .utf8)
         let edited = original.replacingOccurrences(of: #""cx": 880, "cy": 200"#, with: #""cx": 760, "cy": 200"#)

@@ -43,16 +43,13 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
             }
             var count: Int?
             if object.contains(AnyCodingKey("count")) {
-                guard template == .tasks else {
-                    throw APIError.invalidValue("only the \"tasks\" template takes a count", field: "count")
-                }
                 let number = try RequestField.number(field: "count", named: "count") {
                     try object.decode(Double.self, forKey: AnyCodingKey("count"))
                 }
-                guard number.rounded() == number, number >= 1, number <= 1000 else {
+                // The range is the template's (`BoardTemplate.rings(count:maximumRings:)`), checked with the board.
+                guard number.rounded() == number, number.magnitude <= 1e6 else {
                     throw APIError.unprocessable(
-                        "count must be a whole number of task rings from 1, got \(RequestField.describe(number))",
-                        field: "count")
+                        "count must be a whole number of task rings, got \(RequestField.describe(number))", field: "count")
                 }
                 count = Int(number)
             }
@@ -96,17 +93,7 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
         let groups: [[String]]
         switch self.rings {
         case .template(let template, let count):
-            if let count, count + 1 > maximumRings {
-                throw .limitExceeded(
-                    "a board holds at most \(maximumRings) rings (limits.maxRingsPerBoard): \(count) tasks and their Overall are \(count + 1)",
-                    field: "count")
-            }
-            (rings, groups) = template.rings(count: count)
-            guard rings.count <= maximumRings else {
-                throw .limitExceeded(
-                    "the \(template.rawValue) template has \(rings.count) rings; this server allows \(maximumRings) (limits.maxRingsPerBoard)",
-                    field: "template")
-            }
+            (rings, groups) = try template.rings(count: count, maximumRings: maximumRings)
         case .explicit(let definitions, let explicitGroups):
             guard !definitions.isEmpty else {
                 throw .invalidValue("rings is empty: a board needs at least one ring", field: "rings")

@@ -11,6 +11,9 @@ public enum Limits {
     public static let maximumCountdownSeconds: Double = 86400
     /// Splash layers a board holds at once; a flood of background changes merges the oldest into the base.
     public static let maximumSplashLayers = 32
+    /// The most rings a board may be configured to hold (`limits.maxRingsPerBoard`): the binary format counts
+    /// them in a byte.
+    public static let maximumRingsPerBoard = 255
 
     /// 422 `out_of_range` unless `progress` is finite and in 0...10.
     static func check(progress: Double, field: String?) throws(APIError) {

@@ -15,18 +15,27 @@
 /// order: the same input gives the same bytes on any IEEE 754 machine.
 public enum Arranger {
     /// Sizes and placements for `rings` (drawing order) with `groups` (outermost first). The caller
-    /// has checked the input: 1...24 rings, unique ids, each id in at most one group, groups non-empty
-    /// and naming existing rings.
+    /// has checked the input: 1...255 rings (`Limits.maximumRingsPerBoard`), unique ids, each id in at
+    /// most one group, groups non-empty and naming existing rings.
     public static func arrange(_ rings: [RingSpec], groups: [[String]]) -> Arranged {
         var single = singleBase
         var cells = cells(of: rings, groups: groups, single: single)
         var plans = shapes.map { best(cells, aspect: $0.aspect) }
+        let base = (cells, plans)
         // A lone ring's label sits in its hole, so the hole must hold a label of the readable size;
         // a canvas that asks for bigger text gets bigger lone rings (which grows it less than them).
         for _ in 0..<maximumRounds where cells.contains(where: { !$0.grouped }) {
             let needed = plans.map(\.minimum).max() ?? minimumTextSize
             guard Cell.labelFit(single) < needed else { break }
             single = singleSize(holding: halves(needed, .up))
+            // With many lone rings the canvas grows as fast as they do, and no size holds a readable label
+            // (the sizes grew 2.5 times a round, for 64 rounds, at 100 rings): they keep their base size and
+            // their labels shrink to the hole, as the text of a plan that does not settle does.
+            guard single.r <= maximumSingleRadius else {
+                single = singleBase
+                (cells, plans) = base
+                break
+            }
             cells = Self.cells(of: rings, groups: groups, single: single)
             plans = shapes.map { best(cells, aspect: $0.aspect) }
         }
@@ -53,6 +62,9 @@ public enum Arranger {
     static let singleBase = RingSize(r: 72, thickness: 20)
     /// Enough for the text size to settle; it grows by at least 0.5 a round and converges fast.
     static let maximumRounds = 64
+    /// The largest lone ring the rounds above grow to, four times the base: past it the growth does not
+    /// converge.
+    static let maximumSingleRadius = 4 * singleBase.r
 
     /// One arrangement's text size and canvas for some count of cells per row.
     struct Plan {

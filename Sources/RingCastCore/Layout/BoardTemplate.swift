@@ -14,34 +14,63 @@ public enum BoardTemplate: String, CaseIterable, Sendable {
     /// The default board: the activity group, four tasks, Overall and a countdown.
     case main
 
-    /// The most task rings `tasks` makes: with Overall, a board's limit of 24 rings.
-    public static let maximumTaskCount = 23
     /// How many task rings `tasks` makes without a count.
     public static let defaultTaskCount = 4
 
     /// The template's rings in drawing order (geometry and texts zero: the arranger fills them) and
-    /// its concentric groups by id. `count` is the number of task rings of `tasks` (default 4,
-    /// 1...23, which the caller checks); the other templates ignore it.
-    public func rings(count: Int?) -> (rings: [RingSpec], groups: [[String]]) {
+    /// its concentric groups by id, for a board of at most `maximumRings` rings. `count` is the number of task
+    /// rings of `tasks` (default 4, and with their Overall at most `maximumRings`); the other templates take
+    /// none. The one place a template and its count are checked, for the API, the config and the CLI: 422
+    /// `limit_exceeded` for a count below 1 or beyond the board's limit (field `count`) and for a template with
+    /// more rings than `maximumRings` (field `template`); 422 `invalid_value` for a count on another template.
+    public func rings(count: Int?, maximumRings: Int) throws(APIError) -> (rings: [RingSpec], groups: [[String]]) {
         switch self {
         case .activity:
-            return (Self.activityRings, [Self.activityRings.map(\.id)])
+            return try Self.fitting((Self.activityRings, [Self.activityRings.map(\.id)]), self, count, maximumRings)
         case .tasks:
             let count = count ?? Self.defaultTaskCount
-            precondition((1...Self.maximumTaskCount).contains(count), "tasks takes 1...23 rings, got \(count)")
+            guard maximumRings >= 2 else {
+                throw .limitExceeded(
+                    "the tasks template needs at least 2 rings; this server allows \(maximumRings) (limits.maxRingsPerBoard)",
+                    field: "template")
+            }
+            guard count >= 1, count < maximumRings else {
+                throw .limitExceeded(
+                    "count must be a whole number of task rings from 1 to \(maximumRings - 1) (with their Overall at "
+                        + "most \(maximumRings) rings, limits.maxRingsPerBoard), got \(count)",
+                    field: "count")
+            }
             return (Self.taskRings(count) + [Self.overall(of: count)], [])
         case .countdown:
-            return ([Self.ring("countdown", "Countdown", Self.countdownColors, kind: .countdown)], [])
+            return try Self.fitting(
+                ([Self.ring("countdown", "Countdown", Self.countdownColors, kind: .countdown)], []), self, count, maximumRings)
         case .single:
-            return ([Self.ring("progress", "Progress", [Palette.lightBlue, Palette.darkBlue])], [])
+            return try Self.fitting(
+                ([Self.ring("progress", "Progress", [Palette.lightBlue, Palette.darkBlue])], []), self, count, maximumRings)
         case .main:
             let rings =
                 Self.activityRings + Self.taskRings(Self.defaultTaskCount) + [
                     Self.overall(of: Self.defaultTaskCount),
                     Self.ring("countdown", "Countdown", Self.countdownColors, kind: .countdown),
                 ]
-            return (rings, [Self.activityRings.map(\.id)])
+            return try Self.fitting((rings, [Self.activityRings.map(\.id)]), self, count, maximumRings)
         }
+    }
+
+    /// `made`, the rings of a template that takes no count, unless a count was given or they are too many.
+    private static func fitting(
+        _ made: (rings: [RingSpec], groups: [[String]]), _ template: BoardTemplate, _ count: Int?, _ maximumRings: Int
+    ) throws(APIError) -> (rings: [RingSpec], groups: [[String]]) {
+        guard count == nil else {
+            throw .invalidValue("only the \"tasks\" template takes a count", field: "count")
+        }
+        guard made.rings.count <= maximumRings else {
+            throw .limitExceeded(
+                "the \(template.rawValue) template has \(made.rings.count) rings; this server allows \(maximumRings) "
+                    + "(limits.maxRingsPerBoard)",
+                field: "template")
+        }
+        return made
     }
 
     /// config/ringcast.json's track, the server's default.

@@ -13,7 +13,7 @@ extension BoardSpec {
             }
     }
 
-    init(entry: ConfigurationFile.BoardEntry, key: String, file: String) throws(ConfigurationError) {
+    init(entry: ConfigurationFile.BoardEntry, key: String, file: String, maximumRings: Int) throws(ConfigurationError) {
         func fail(_ subkey: String, _ message: String) -> ConfigurationError {
             ConfigurationError(file: file, key: key + subkey, message: message)
         }
@@ -35,11 +35,12 @@ extension BoardSpec {
             ] where present {
                 throw fail(".\(subkey)", "a board made from a template is laid out by the server; give no \(subkey)")
             }
-            if let count = entry.count {
-                guard template == .tasks else { throw fail(".count", "only the \"tasks\" template takes a count") }
-                guard (1...254).contains(count) else { throw fail(".count", "must be from 1, got \(count)") }
+            let (rings, groups): ([RingSpec], [[String]])
+            do {
+                (rings, groups) = try template.rings(count: entry.count, maximumRings: maximumRings)
+            } catch {
+                throw fail(".\(error.field ?? "template")", error.message)
             }
-            let (rings, groups) = template.rings(count: entry.count)
             self = .laidOut(name: entry.name, title: entry.title, background: background, rings: rings, groups: groups)
             return
         }

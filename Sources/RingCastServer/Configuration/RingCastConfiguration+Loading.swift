@@ -83,8 +83,10 @@ extension RingCastConfiguration {
         guard let boards = file.boards, !boards.isEmpty else {
             throw ConfigurationError(file: path, key: "boards", message: "at least one board is required")
         }
+        // A limit out of range is reported by `validate()`; the boards are checked against the most there can be.
+        let maximumRings = (1...Limits.maximumRingsPerBoard).contains(maxRingsPerBoard) ? maxRingsPerBoard : Limits.maximumRingsPerBoard
         self.boards = try boards.enumerated().map { (index, entry) throws(ConfigurationError) in
-            try BoardSpec(entry: entry, key: "boards[\(index)]", file: path)
+            try BoardSpec(entry: entry, key: "boards[\(index)]", file: path, maximumRings: maximumRings)
         }
     }
 
@@ -179,9 +181,10 @@ extension RingCastConfiguration {
         if !(1...10_000).contains(maxBoards) {
             throw fail("limits.maxBoards", "expected 1…10000, got \(maxBoards)")
         }
-        if !(1...255).contains(maxRingsPerBoard) {
+        if !(1...Limits.maximumRingsPerBoard).contains(maxRingsPerBoard) {
             throw fail(
-                "limits.maxRingsPerBoard", "expected 1…255 (the binary format counts rings in a byte), got \(maxRingsPerBoard)")
+                "limits.maxRingsPerBoard",
+                "expected 1…\(Limits.maximumRingsPerBoard) (the binary format counts rings in a byte), got \(maxRingsPerBoard)")
         }
         if boards.count > maxBoards {
             throw fail("limits.maxBoards", "\(boards.count) boards are configured, more than \(maxBoards)")

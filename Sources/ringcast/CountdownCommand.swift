@@ -32,10 +32,7 @@ struct CountdownCommand: ParsableCommand {
             _ = try server.connection().request("DELETE", api: ["boards", board, "countdown"])
             print("\(board): countdown cancelled")
         case (let seconds?, false):
-            guard seconds.isFinite, seconds > 0, seconds <= Limits.maximumCountdownSeconds else {
-                throw CommandFailure(
-                    "seconds must be more than 0 and at most 86400 (a day), got \(PushAnimation.describe(seconds))")
-            }
+            try PushAnimation.check("seconds", seconds, in: Limits.countdownSeconds, unit: "(a day at most)")
             let body = try JSONEncoder().encode(Start(seconds: seconds))
             _ = try server.connection().request("POST", api: ["boards", board, "countdown"], json: Array(body))
             print("\(board): countdown of \(PushAnimation.describe(seconds)) s started")

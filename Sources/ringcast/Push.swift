@@ -128,9 +128,7 @@ struct Push: ParsableCommand {
                 throw CommandFailure("value must be a number from 0 with --max, got \(PushAnimation.describe(value))")
             }
         } else {
-            guard value.isFinite, Limits.progress.contains(value) else {
-                throw CommandFailure("value must be between 0 and 10 (1 = 100 %), got \(PushAnimation.describe(value))")
-            }
+            try PushAnimation.check("value", value, in: Limits.progress, unit: "(1 = 100 %)")
         }
         try RingDefinition.check(title: title)
         if animation != nil, curve != nil {

@@ -33,12 +33,10 @@ enum PushAnimation: Equatable, Encodable {
     /// easeInOut over 1 s). A name the API does not know, a value out of range, or a parameter
     /// that does not apply to the animation throws, naming the flag.
     init?(name: String?, duration: Double?, response: Double?, damping: Double?, bounce: Double?) throws(CommandFailure) {
-        try Self.check("--duration", duration, above: 0, upTo: Limits.maximumDuration, unit: " seconds")
-        try Self.check("--response", response, above: 0, upTo: Limits.maximumDuration, unit: " seconds")
-        try Self.check("--damping", damping, above: 0, upTo: Limits.maximumDampingFraction, unit: " (1 = no overshoot)")
-        if let bounce, !(bounce.isFinite && bounce > -1 && bounce < 1) {
-            throw CommandFailure("--bounce must be more than -1 and less than 1 (0 = no bounce), got \(Self.describe(bounce))")
-        }
+        try Self.check("--duration", duration, in: Limits.durations, unit: "seconds")
+        try Self.check("--response", response, in: Limits.durations, unit: "seconds")
+        try Self.check("--damping", damping, in: Limits.dampingFractions, unit: "(1 = no overshoot)")
+        try Self.check("--bounce", bounce, in: Limits.bounces, unit: "(0 = no bounce)")
         let springFlags = [("--response", response), ("--damping", damping), ("--bounce", bounce)]
             .compactMap { flag, value in value.map { _ in flag } }
         switch name {
@@ -112,12 +110,14 @@ enum PushAnimation: Equatable, Encodable {
     }
 
     /// Throws unless `value` is nil or a finite number in (`low`, `high`].
-    private static func check(
-        _ flag: String, _ value: Double?, above low: Double, upTo high: Double, unit: String
-    ) throws(CommandFailure) {
-        guard let value, !(value.isFinite && value > low && value <= high) else { return }
-        throw CommandFailure(
-            "\(flag) must be more than \(describe(low)) and at most \(describe(high))\(unit), got \(describe(value))")
+    /// The API's check of the value a flag sets (`Limits`), worded for the flag.
+    static func check(_ flag: String, _ value: Double?, in range: ClosedRange<Double>, unit: String) throws(CommandFailure) {
+        guard let value else { return }
+        do {
+            try Limits.check(value, in: range, named: flag, unit: unit, field: nil)
+        } catch {
+            throw CommandFailure(error.message)
+        }
     }
 
     /// `0.5`, `60`: a number as a person writes it.

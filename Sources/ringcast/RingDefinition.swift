@@ -6,10 +6,6 @@ import RingCastCore
 struct RingDefinition: Encodable, Equatable {
     /// The kinds a ring can have, as the API names them.
     static let kinds = ["plain", "derived", "countdown"]
-    /// A title's length in characters, as the API allows it.
-    static let titleLength = 1...64
-    /// The largest maximum a ring may have (a value is progress × maximum).
-    static let largestMax = 1e9
 
     var id: String
     var title: String?
@@ -22,15 +18,18 @@ struct RingDefinition: Encodable, Equatable {
     /// An existing ring whose concentric group the new ring joins, innermost.
     var group: String?
 
-    /// Throws unless `title` is nil or 1 to 64 characters long.
+    /// The API's check of a title (`Limits.check(title:)`), for `--title`.
     static func check(title: String?) throws(CommandFailure) {
-        guard let title, !titleLength.contains(title.count) else { return }
-        throw CommandFailure("--title must be 1 to 64 characters long, got \(title.count)")
+        guard let title else { return }
+        do {
+            try Limits.check(title: title, field: nil)
+        } catch {
+            throw CommandFailure("--title: \(error.message)")
+        }
     }
 
-    /// Throws unless `max` is nil or a finite number in (0, 1e9].
+    /// The API's check of a ring's `max` (`Limits.ringMaximums`), for `--max`.
     static func check(max: Double?) throws(CommandFailure) {
-        guard let max, !(max.isFinite && max > 0 && max <= largestMax) else { return }
-        throw CommandFailure("--max must be more than 0 and at most 1000000000, got \(PushAnimation.describe(max))")
+        try PushAnimation.check("--max", max, in: Limits.ringMaximums, unit: "")
     }
 }

@@ -49,7 +49,7 @@ struct RequestTests {
             "--count: count must be a whole number of task rings from 1 to 254 (with their Overall at most 255 rings, "
                 + "limits.maxRingsPerBoard), got 0"
         ),
-        (["ci", "--template", "single", "--title", ""], "--title must be 1 to 64 characters long, got 0"),
+        (["ci", "--template", "single", "--title", ""], "--title: a title must have 1 to 64 characters and no control characters"),
         (
             ["ci", "--template", "single", "--background", "navy"],
             #"--background: "navy" is not a colour; expected #rrggbb or #rrggbbaa, such as #2ecc71"#
@@ -118,8 +118,8 @@ struct RequestTests {
         (["ci", "r", "--kind", "derived", "--sources", "a,,b"], #"--sources takes ring ids separated by commas, got "a,,b""#),
         (["ci", "r", "--sources", "a,b"], "--sources applies to --kind derived, not plain"),
         (["ci", "r", "--kind", "countdown", "--sources", "a"], "--sources applies to --kind derived, not countdown"),
-        (["ci", "r", "--max", "0"], "--max must be more than 0 and at most 1000000000, got 0"),
-        (["ci", "r", "--max", "2e9"], "--max must be more than 0 and at most 1000000000, got 2000000000"),
+        (["ci", "r", "--max", "0"], "--max must be a number from 1e-06 to 1000000000, got 0"),
+        (["ci", "r", "--max", "2e9"], "--max must be a number from 1e-06 to 1000000000, got 2000000000"),
         (["ci", "r", "--label", "percentage"], #"unknown --label "percentage"; use percent, fraction, value or text:TEXT"#),
         (
             ["ci", "r", "--label", "text:" + String(repeating: "x", count: 33)],
@@ -129,7 +129,7 @@ struct RequestTests {
             ["ci", "r", "--colors", "#2ecc71"],
             ##"--colors takes two colours, start and end, such as '#9b59b6,#8e44ad'; got 1 in "#2ecc71""##
         ),
-        (["ci", "r", "--title", String(repeating: "t", count: 65)], "--title must be 1 to 64 characters long, got 65"),
+        (["ci", "r", "--title", String(repeating: "t", count: 65)], "--title: a title must have 1 to 64 characters and no control characters"),
     ])
     func ringAdd_refusesWhatTheAPIWouldRefuse(arguments: [String], message: String) throws {
         let command = try AddRing.parse(arguments)
@@ -164,9 +164,9 @@ struct RequestTests {
     }
 
     @Test(arguments: [
-        (["ci", "tests", "12", "--max=-1"], "--max must be more than 0 and at most 1000000000, got -1"),
+        (["ci", "tests", "12", "--max=-1"], "--max must be a number from 1e-06 to 1000000000, got -1"),
         (["ci", "tests", "--max", "20", "--", "-2"], "value must be a number from 0 with --max, got -2"),
-        (["ci", "tests", "12"], "value must be between 0 and 10 (1 = 100 %), got 12"),
+        (["ci", "tests", "12"], "value must be a number from 0 to 10 (1 = 100 %), got 12"),
         (["ci", "tests", "0.5", "--label", "text"], #"unknown --label "text"; use percent, fraction, value or text:TEXT"#),
         (["ci", "tests", "lots"], #"VALUE must be a number, or none for no data, got "lots""#),
     ])

@@ -189,13 +189,15 @@ struct AnimatorTests {
         #expect(throws: BoardStateError.self) { try Animator(spec: Fixtures.board, fps: 60, state: format) }
     }
 
+    /// At the largest revision a stored state holds, the next write would store one that cannot load: it is
+    /// refused with 422 (not a trap, and not a state that stops the next start), and changes nothing.
     @Test func theRevisionNeverOverflows_atTheLargestStoredValue() throws {
         var animator = Self.animator()
         var state = animator.state
         state.revision = BoardState.maximumRevision
         animator = try Animator(spec: Fixtures.board, fps: 60, state: state)
-        try animator.accept(Self.ring("move", 0.5), at: Self.origin + 1, now: Self.origin)
-        #expect(animator.revision == Int(BoardState.maximumRevision) + 1)
+        #expect(throws: APIError.self) { try animator.accept(Self.ring("move", 0.5), at: Self.origin + 1, now: Self.origin) }
+        #expect(animator.state == state)
     }
 
     @Test func boardTimeStaysSmall_aChangeAtRestMovesTheEpochToItsTick() throws {
@@ -213,5 +215,30 @@ struct AnimatorTests {
 extension Animator {
     static func projectedTarget(_ animator: Animator, _ ring: String) -> Double? {
         animator.projected.target(ofRing: ring)
+    }
+}
+
+@Suite("What is accepted loads")
+struct LoadableStateTests {
+    /// Issue 20: whatever a board accepts is a state it loads again (`Animator.accept` restores it before it
+    /// accepts). A spring with the least damping the API takes, pushed back and forth at its resonance, gains
+    /// amplitude with every push until its damping takes as much as a push gives (about 3,200 for ζ 0.001): far
+    /// inside what a stored state may hold, so every push is accepted and every state loads.
+    @Test func aSpringPumpedAtResonance_staysWithinWhatAStoredStateHolds() throws {
+        let fps = 60
+        var animator = Animator(spec: Fixtures.board, fps: fps, tick: 1000)
+        let spring = Spring(response: 1, dampingFraction: Limits.dampingFractions.lowerBound)
+        var tick: Int64 = 1000
+        var largest = 0.0
+        for push in 0..<20_000 {
+            let change = Animator.Change.ring(
+                "move", RingUpdate(progress: push.isMultiple(of: 2) ? 10 : 0, animation: .spring(spring)))
+            try animator.accept(change, at: tick + 1, now: tick)
+            largest = max(largest, abs(animator.state.rings["move"]?.progress?.spring?.from ?? 0))
+            // Half a period later (the spring's response is its period), the other way.
+            tick += Int64(fps / 2)
+        }
+        #expect(largest > 3000 && largest < 4000, "the amplitude saturates: \(largest)")
+        _ = try Animator(spec: Fixtures.board, fps: fps, state: animator.state)
     }
 }

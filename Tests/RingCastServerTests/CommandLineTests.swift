@@ -42,7 +42,7 @@ struct CommandLineTests {
 
         let outOfRange = try await TestProcess(["push", "main", "move", "11", "--server", url])
         #expect(try await outOfRange.waitForExit() != 0)
-        #expect(outOfRange.stderr.contains("between 0 and 10"), "stderr: \(outOfRange.stderr)")
+        #expect(outOfRange.stderr.contains("from 0 to 10"), "stderr: \(outOfRange.stderr)")
 
         // By host name, with a trailing slash; https to a plain server fails (TLSTests covers https).
         let byName = try await TestProcess(["push", "main", "move", "0.3", "--server", "http://localhost:\(server.port)/"])
@@ -311,9 +311,9 @@ struct CommandLineTests {
                 "--response does not go with --bounce: a spring takes --response and --damping, or --duration and --bounce"
             ),
             (["--animation", "none", "--duration", "1"], "--duration has no meaning with --animation none"),
-            (["--damping", "0"], "--damping must be more than 0 and at most 10 (1 = no overshoot), got 0"),
-            (["--bounce", "1"], "--bounce must be more than -1 and less than 1 (0 = no bounce), got 1"),
-            (["--duration", "61"], "--duration must be more than 0 and at most 60 seconds, got 61"),
+            (["--damping", "0"], "--damping must be a number from 0.001 to 10 (1 = no overshoot), got 0"),
+            (["--bounce", "1"], "--bounce must be a number from -0.9 to 0.999 (0 = no bounce), got 1"),
+            (["--duration", "61"], "--duration must be a number from 0.001 to 60 seconds, got 61"),
             (
                 ["--colors", "#9b59b6"],
                 ##"--colors takes two colours, start and end, such as '#9b59b6,#8e44ad'; got 1 in "#9b59b6""##
@@ -357,7 +357,7 @@ struct CommandLineTests {
         #expect(try await onOwnThread(board).countdown == nil)
 
         let refusals: [(arguments: [String], message: String)] = [
-            (["main", "0"], "seconds must be more than 0 and at most 86400 (a day), got 0"),
+            (["main", "0"], "seconds must be a number from 0.001 to 86400 (a day at most), got 0"),
             (["main"], "give SECONDS to start the countdown (e.g. ringcast countdown main 30), or --cancel"),
             (["main", "5", "--cancel"], "give SECONDS to start the countdown, or --cancel to stop it, not both"),
             (["nope", "5"], #"no board named "nope""#),

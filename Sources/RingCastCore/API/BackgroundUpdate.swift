@@ -39,8 +39,8 @@ public struct BackgroundUpdate: Sendable, Equatable {
     /// Checks the update's numbers: 422 `out_of_range` for an angle that is not finite, a duration outside
     /// (0, 60] or an animation outside `Limits`, 422 `invalid_value` for `duration` beside a spring or `"none"`.
     public func validate() throws(APIError) {
-        if case .angle(let degrees) = transition, !degrees.isFinite {
-            throw .unprocessable("angle must be a finite number of degrees", field: "transition.angle")
+        if case .angle(let degrees) = transition {
+            try Limits.check(degrees, in: Limits.angles, named: "angle", unit: "degrees", field: "transition.angle")
         }
         if let duration {
             try Limits.check(duration: duration, field: "duration")

@@ -1,37 +1,51 @@
-/// The ranges the API accepts (DESIGN §3, §6), checked both when a request is decoded and when a patch built
-/// in code is applied to a board, so neither path can put a value into a board that the other would refuse.
+/// The ranges RingCast accepts (DESIGN §3, §6): one definition for every boundary a value crosses. A request is
+/// checked against them as it is decoded, a patch built in code as it is applied, the CLI's flags before they
+/// are sent, and a board's stored state as it is loaded; `Animator.accept` then loads the state a change makes
+/// before it is accepted, so whatever is accepted is stored and loads again (issue 20).
 public enum Limits {
     /// Progress may exceed one turn (the ring overlaps itself), up to ten.
     public static let progress: ClosedRange<Double> = 0...10
-    /// Animation durations, spring responses and splash durations are in (0, 60] seconds.
-    public static let maximumDuration: Double = 60
-    /// A spring's dampingFraction, when given as such, is in (0, 10].
-    public static let maximumDampingFraction: Double = 10
-    /// A countdown runs for (0, 86400] seconds: up to a day.
-    public static let maximumCountdownSeconds: Double = 86400
+    /// Animation durations, spring responses and durations, splash durations: a millisecond (shorter than any
+    /// frame, so in effect a jump) to a minute.
+    public static let durations: ClosedRange<Double> = 0.001...60
+    /// A spring's dampingFraction ζ: 1 is critically damped; near 0 it oscillates for ages, beyond 10 it
+    /// creeps for ages.
+    public static let dampingFractions: ClosedRange<Double> = 0.001...10
+    /// iOS 17's bounce b, the same springs as `dampingFractions`: ζ = 1 − b for b ≥ 0, 1 / (1 + b) below.
+    public static let bounces: ClosedRange<Double> = -0.9...0.999
+    /// A countdown runs for a millisecond to a day.
+    public static let countdownSeconds: ClosedRange<Double> = 0.001...86400
+    /// A ring's `max` (what `value` counts up to).
+    public static let ringMaximums: ClosedRange<Double> = 0.000001...1e9
+    /// A splash's `{"angle":deg}`: any direction, turned a million degrees at most (what a stored state holds).
+    public static let angles: ClosedRange<Double> = -1e6...1e6
     /// Splash layers a board holds at once; a flood of background changes merges the oldest into the base.
     public static let maximumSplashLayers = 32
     /// The most rings a board may be configured to hold (`limits.maxRingsPerBoard`): the binary format counts
     /// them in a byte.
     public static let maximumRingsPerBoard = 255
 
-    /// 422 `out_of_range` unless `progress` is finite and in 0...10.
-    static func check(progress: Double, field: String?) throws(APIError) {
-        guard progress.isFinite, Self.progress.contains(progress) else {
+    /// 422 `out_of_range` unless `value` is finite and in `range`: "NAME must be a number from A to B UNIT, got
+    /// V". `name` is the key (or the CLI's flag) as the client wrote it.
+    public static func check(
+        _ value: Double, in range: ClosedRange<Double>, named name: String, unit: String = "", field: String?
+    ) throws(APIError) {
+        guard value.isFinite, range.contains(value) else {
+            let (low, high) = (RequestField.describe(range.lowerBound), RequestField.describe(range.upperBound))
             throw .unprocessable(
-                "progress must be a number from 0 to 10 (1 is one full turn), got \(RequestField.describe(progress))",
-                field: field
-            )
+                "\(name) must be a number from \(low) to \(high)\(unit.isEmpty ? "" : " " + unit), got \(RequestField.describe(value))",
+                field: field)
         }
     }
 
-    /// 422 `out_of_range` unless `duration` (or whatever `name` says: a spring's `response`) is finite and in
-    /// (0, 60] seconds.
-    static func check(duration: Double, named name: String = "duration", field: String?) throws(APIError) {
-        guard duration.isFinite, duration > 0, duration <= maximumDuration else {
-            let (limit, got) = (RequestField.describe(maximumDuration), RequestField.describe(duration))
-            throw .unprocessable("\(name) must be more than 0 and at most \(limit) seconds, got \(got)", field: field)
-        }
+    /// 422 `out_of_range` unless `progress` is in `progress` (1 is one full turn).
+    public static func check(progress: Double, field: String?) throws(APIError) {
+        try check(progress, in: Self.progress, named: "progress", unit: "(1 is one full turn)", field: field)
+    }
+
+    /// 422 `out_of_range` unless `duration` (or whatever `name` says: a spring's `response`) is in `durations`.
+    public static func check(duration: Double, named name: String = "duration", field: String?) throws(APIError) {
+        try check(duration, in: durations, named: name, unit: "seconds", field: field)
     }
 
     /// 422 `invalid_value` unless there are exactly two colours.
@@ -44,9 +58,8 @@ public enum Limits {
         }
     }
 
-    /// 422 `out_of_range` when a timing animation's duration is outside (0, 60], or a spring's response is, or
-    /// its dampingFraction is not positive and finite. (Decoding is stricter about ζ where it is given as
-    /// `dampingFraction`, (0, 10]; a `bounce` near −1 stands for a larger ζ, which is fine to run.)
+    /// 422 `out_of_range` when a timing animation's duration, or a spring's response or dampingFraction, is
+    /// outside its range: for an animation built in code, which no decoder checked.
     static func check(animation: Animation, field: String?) throws(APIError) {
         switch animation {
         case .none:
@@ -56,41 +69,25 @@ public enum Limits {
         case .spring(let spring):
             let springField = RequestField.path(field, "spring")
             try check(duration: spring.response, named: "response", field: RequestField.path(springField, "response"))
-            guard spring.dampingFraction.isFinite, spring.dampingFraction > 0 else {
-                throw .unprocessable(
-                    "dampingFraction must be more than 0, got \(RequestField.describe(spring.dampingFraction))",
-                    field: RequestField.path(springField, "dampingFraction")
-                )
-            }
+            // A bounce of −0.9 is a ζ of 10 give or take a rounding.
+            try check(
+                spring.dampingFraction, in: dampingFractions.lowerBound...dampingFractions.upperBound.nextUp,
+                named: "dampingFraction", field: RequestField.path(springField, "dampingFraction"))
         }
     }
 
-    /// 422 `out_of_range` unless `dampingFraction` is finite and in (0, 10].
-    static func check(dampingFraction: Double, field: String?) throws(APIError) {
-        guard dampingFraction.isFinite, dampingFraction > 0, dampingFraction <= maximumDampingFraction else {
-            throw .unprocessable(
-                "dampingFraction must be more than 0 and at most \(RequestField.describe(maximumDampingFraction)) "
-                    + "(1 is critically damped), got \(RequestField.describe(dampingFraction))",
-                field: field
-            )
-        }
+    /// 422 `out_of_range` unless `dampingFraction` is in `dampingFractions`.
+    public static func check(dampingFraction: Double, field: String?) throws(APIError) {
+        try check(dampingFraction, in: dampingFractions, named: "dampingFraction", unit: "(1 is critically damped)", field: field)
     }
 
-    /// 422 `out_of_range` unless `bounce` is finite and in (−1, 1).
-    static func check(bounce: Double, field: String?) throws(APIError) {
-        guard bounce.isFinite, bounce > -1, bounce < 1 else {
-            throw .unprocessable(
-                "bounce must be more than -1 and less than 1 (0 is critically damped), got \(RequestField.describe(bounce))",
-                field: field
-            )
-        }
+    /// 422 `out_of_range` unless `bounce` is in `bounces`.
+    public static func check(bounce: Double, field: String?) throws(APIError) {
+        try check(bounce, in: bounces, named: "bounce", unit: "(0 is critically damped)", field: field)
     }
 
-    /// 422 `out_of_range` unless a countdown's `seconds` is finite and in (0, 86400].
-    static func check(countdownSeconds seconds: Double, field: String?) throws(APIError) {
-        guard seconds.isFinite, seconds > 0, seconds <= maximumCountdownSeconds else {
-            let (limit, got) = (RequestField.describe(maximumCountdownSeconds), RequestField.describe(seconds))
-            throw .unprocessable("seconds must be more than 0 and at most \(limit) (a day), got \(got)", field: field)
-        }
+    /// 422 `out_of_range` unless a countdown's `seconds` is in `countdownSeconds`.
+    public static func check(countdownSeconds seconds: Double, field: String?) throws(APIError) {
+        try check(seconds, in: countdownSeconds, named: "seconds", unit: "(a day at most)", field: field)
     }
 }

@@ -17,7 +17,7 @@ extension RequestField {
         guard object.contains(key) else { return nil }
         let field = path(path(object.codingPath), key.stringValue)
         let value = try number(field: field, named: "value") { try object.decode(Double.self, forKey: key) }
-        guard value.isFinite, value >= 0, value <= Limits.maximumRingMaximum * Limits.progress.upperBound else {
+        guard value.isFinite, value >= 0, value <= Limits.ringMaximums.upperBound * Limits.progress.upperBound else {
             throw APIError.unprocessable("value must be a number of at least 0, got \(describe(value))", field: field)
         }
         return value
@@ -88,20 +88,16 @@ extension RequestField {
 }
 
 extension Limits {
-    /// The largest ring maximum.
-    public static let maximumRingMaximum: Double = 1e9
     /// Titles of boards and rings: 1 to this many characters.
     public static let maximumTitleLength = 64
 
-    /// 422 `out_of_range` unless `maximum` is finite and in (0, 1e9].
-    static func check(maximum: Double, field: String?) throws(APIError) {
-        guard maximum.isFinite, maximum > 0, maximum <= maximumRingMaximum else {
-            throw .unprocessable("max must be more than 0 and at most 1e9, got \(RequestField.describe(maximum))", field: field)
-        }
+    /// 422 `out_of_range` unless `maximum` is in `ringMaximums`.
+    public static func check(maximum: Double, field: String?) throws(APIError) {
+        try check(maximum, in: ringMaximums, named: "max", field: field)
     }
 
     /// 422 `invalid_value` unless the text has 1–32 characters and no control characters.
-    static func check(labelText text: String, field: String?) throws(APIError) {
+    public static func check(labelText text: String, field: String?) throws(APIError) {
         // Bytes too: the binary format carries a label in at most 255 bytes (long emoji sequences).
         guard !text.isEmpty, text.count <= LabelFormat.maximumTextLength, text.utf8.count <= 255,
             !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
@@ -114,7 +110,7 @@ extension Limits {
     }
 
     /// 422 `invalid_value` unless the title has 1–64 characters and no control characters.
-    static func check(title: String, field: String?) throws(APIError) {
+    public static func check(title: String, field: String?) throws(APIError) {
         guard !title.isEmpty, title.count <= maximumTitleLength, title.utf8.count <= 255,
             !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {

@@ -38,7 +38,7 @@ extension AnimatedValue {
             root = .rest(rest)
         case (nil, let stored?):
             let springKey = key + ".spring"
-            try BoardState.checkPositive(stored.response, springKey + ".response", maximum: Limits.maximumDuration)
+            try BoardState.checkPositive(stored.response, springKey + ".response", maximum: Limits.durations.upperBound)
             try BoardState.checkPositive(stored.dampingFraction, springKey + ".dampingFraction", maximum: 1e6)
             try BoardState.checkTime(stored.start, springKey + ".start")
             try BoardState.check(stored.from, springKey + ".from", loose)
@@ -64,7 +64,7 @@ extension AnimatedValue {
         for (index, stored) in state.segments.enumerated() {
             let segmentKey = "\(key).segments.\(index)"
             try BoardState.checkTime(stored.start, segmentKey + ".start")
-            try BoardState.checkPositive(stored.duration, segmentKey + ".duration", maximum: Limits.maximumDuration)
+            try BoardState.checkPositive(stored.duration, segmentKey + ".duration", maximum: Limits.durations.upperBound)
             try BoardState.check(stored.target, segmentKey + ".target", loose)
             guard stored.curve.count == 4 else {
                 throw BoardStateError(

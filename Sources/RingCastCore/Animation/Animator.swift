@@ -92,8 +92,24 @@ public struct Animator: Sendable {
         var failure: APIError?
         trial.advance(to: start) { failure = $0 }
         if let failure { throw failure }
+        try trial.checkLoadable()
         pending.append((start, change))
         return start
+    }
+
+    /// A write that is stored must load (issue 20): the state with every accepted change is restored exactly as
+    /// a restart or a joining node restores it, with the same checks, before a change is accepted. The request
+    /// checks (`Limits`) refuse every value they know to be out of range first, naming the field; this refuses
+    /// what only the running animations can make, such as a spring pushed again and again at its resonance until
+    /// its velocity leaves what a stored state may hold.
+    private func checkLoadable() throws(APIError) {
+        do {
+            _ = try Animator(spec: spec, fps: fps, state: state)
+        } catch {
+            throw .unprocessable(
+                "the change would leave the board in a state the server could not load again (\(error.key) \(error.message)); "
+                    + "nothing was changed")
+        }
     }
 
     /// How a change that must start at one exact tick fared (`accept(_:exactlyAt:)`).

@@ -85,7 +85,7 @@ extension Board {
             let key = "background.layers.\(index)"
             let style: SplashStyle
             if layer.style == "angle", let angle = layer.angle {
-                try BoardState.check(angle, key + ".angle", -1e6...1e6)
+                try BoardState.check(angle, key + ".angle", Limits.angles)
                 style = .angle(angle)
             } else if let named = SplashStyle.named.first(where: { $0.name == layer.style }) {
                 style = named.style
@@ -101,7 +101,8 @@ extension Board {
             )
         }
         if let countdown = state.countdown {
-            try BoardState.checkPositive(countdown.seconds, "countdown.seconds", maximum: Limits.maximumCountdownSeconds)
+            // Above 0 rather than the write's millisecond: earlier builds stored shorter countdowns.
+            try BoardState.checkPositive(countdown.seconds, "countdown.seconds", maximum: Limits.countdownSeconds.upperBound)
             try BoardState.checkTime(countdown.start, "countdown.start")
             if restored.hasCountdownRing {
                 restored.countdown = Countdown(seconds: countdown.seconds, start: countdown.start)

@@ -20,8 +20,8 @@ extension BoardSpec {
         guard Self.isValidName(entry.name) else {
             throw fail(".name", "\"\(entry.name)\" must be 1–64 letters, digits, '-' or '_'")
         }
-        if let title = entry.title, title.isEmpty || title.count > Limits.maximumTitleLength {
-            throw fail(".title", "must have 1 to \(Limits.maximumTitleLength) characters")
+        if let title = entry.title {
+            do { try Limits.check(title: title, field: nil) } catch { throw fail(".title", error.message) }
         }
         let background = entry.background ?? RGBAColor(red: 0, green: 0, blue: 0)
         if let name = entry.template {
@@ -134,11 +134,15 @@ extension RingSpec {
         guard colors.count == 2 else {
             throw fail(".colors", "expected two colours [start, end], got \(colors.count)")
         }
-        if let maximum = entry.max, !(maximum.isFinite && maximum > 0 && maximum <= Limits.maximumRingMaximum) {
-            throw fail(".max", "must be more than 0 and at most 1e9, got \(maximum)")
+        // The API's checks, so that a ring the config takes is one the API takes and the other way round.
+        if let title = entry.title {
+            do { try Limits.check(title: title, field: nil) } catch { throw fail(".title", error.message) }
         }
-        if case .text(let text) = entry.label, text.isEmpty || text.count > LabelFormat.maximumTextLength {
-            throw fail(".label.text", "must have 1 to \(LabelFormat.maximumTextLength) characters")
+        if let maximum = entry.max {
+            do { try Limits.check(maximum: maximum, field: nil) } catch { throw fail(".max", error.message) }
+        }
+        if case .text(let text) = entry.label {
+            do { try Limits.check(labelText: text, field: nil) } catch { throw fail(".label.text", error.message) }
         }
         let kind: RingKind
         switch entry.kind ?? "plain" {

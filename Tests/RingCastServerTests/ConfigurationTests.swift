@@ -291,6 +291,28 @@ struct ConfigurationTests {
             message: "expected a value (a string, number, object, array, true, false or null), found the end of the file"),
     ]
 
+    /// Issue 20, defect 5: the config file is read by the API's strict reader: a key given twice after its
+    /// escapes are read (`"fp\u0073"` is `"fps"`), a byte order mark and UTF-16 stop the start, naming where.
+    @Test(arguments: [
+        ("an escaped key twice", Array("{\n  \"fps\": 30,\n  \"fp\\u0073\": 5\n}".utf8), 3, 3, #"the key "fps" (written "fp\u0073") appears twice in this object (first at 2:3)"#),
+        ("a byte order mark", [0xEF, 0xBB, 0xBF] + Array("{}".utf8), 1, 1, "the text starts with a byte order mark; send UTF-8 without one"),
+        ("UTF-16", [0xFF, 0xFE] + Array("{}".utf8).flatMap { [$0, 0] }, 1, 1, "this is UTF-16 text; JSON here is UTF-8"),
+    ] as [(String, [UInt8], Int, Int, String)])
+    func configTheStrictReaderRefuses_stopsTheStartSayingWhere(
+        name: String, bytes: [UInt8], line: Int, column: Int, message: String
+    ) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(bytes).write(to: file)
+        do {
+            _ = try RingCastConfiguration.load(file: file.path, environment: [:])
+            Issue.record("\(name) was accepted")
+        } catch {
+            #expect(error.line == line && error.column == column, "\(name): \(error)")
+            #expect(error.message == message, "\(name): \(error)")
+        }
+    }
+
     @Test(arguments: syntaxMistakes)
     func configThatIsNotJSON_namesTheLineAndColumn(_ mistake: ConfigSyntaxMistake) throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")

@@ -346,6 +346,35 @@ struct PipelineTests {
         #expect(try api.get(Self.board).decode(TestSnapshot.self)[ring: "move"]?.target == 0.9)
     }
 
+    /// Issue 20, defect 5: bodies that two JSON readers could read two ways are refused as 400 `malformed`
+    /// saying why and where, and change nothing: a key given twice (after its escapes are read), a trailing
+    /// comma, a byte order mark, UTF-16, text that is not UTF-8.
+    @Test(arguments: [
+        ("a key twice", Array(#"{"rings":{"move":0.11},"ring\u0073":{"move":0.99}}"#.utf8), "appears twice", "rings"),
+        ("a trailing comma", Array(#"{"rings":{"move":0.11,}}"#.utf8), "a comma after the last member", "rings"),
+        ("a byte order mark", [0xEF, 0xBB, 0xBF] + Array(#"{"rings":{"move":0.11}}"#.utf8), "byte order mark", nil),
+        ("UTF-16", [0xFF, 0xFE] + Array(#"{"rings":{"move":0.11}}"#.utf8).flatMap { [$0, 0] }, "UTF-16", nil),
+        ("UTF-16 without a mark", Array(#"{"rings":{"move":0.11}}"#.utf8).flatMap { [$0, 0] }, "UTF-16", nil),
+        ("not UTF-8", Array(#"{"rings":{"m"#.utf8) + [0xC3, 0x28] + Array(#"":0.11}}"#.utf8), "not UTF-8", nil),
+    ] as [(String, [UInt8], String, String?)])
+    func bodiesThatAreNotStrictJSON_are400SayingWhy_andChangeNothing(
+        name: String, body: [UInt8], says: String, field: String?
+    ) throws {
+        let api = try TestAPI()
+        #expect(try api.send("PATCH", Self.board, body: Self.seed).status == 200)
+        let before = try state(api)
+        var request = api.request("PATCH", Self.board)
+        request.body = body
+        var answer: HTTPResponse?
+        api.pipeline.handle(request) { answer = $0 }
+        let response = TestAPI.testResponse(try #require(answer, "\(name): answered at once"))
+        expectError(response, 400, "malformed")
+        #expect(response.error?.message.contains(says) == true, "\(name): \(response.text)")
+        #expect(response.error?.field == field, "\(name): \(response.text)")
+        let after = try state(api)
+        #expect(after.etag == before.etag && after.targets == before.targets)
+    }
+
     @Test func anEmptyIdempotencyKey_countsAsNoKey_andAnOverlongOneIs400() throws {
         let api = try TestAPI()
         let empty = ["Content-Type": "application/json", "Idempotency-Key": ""]

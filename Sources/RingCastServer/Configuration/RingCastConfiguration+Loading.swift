@@ -29,9 +29,10 @@ extension RingCastConfiguration {
                 message: exists ? "cannot read the file" : "no such file (pass --config FILE or run from the repository root)"
             )
         }
-        // Foundation would say only "not valid JSON", and would let a few mistakes through.
-        if let syntax = JSONSyntaxError.first(in: Array(data)) {
-            throw ConfigurationError(file: path, line: syntax.line, column: syntax.column, message: syntax.message)
+        // The API's strict reader: Foundation would say only "not valid JSON", and would let a key given twice,
+        // a comma before "}", a byte order mark or UTF-16 through.
+        if let problem = StrictJSON.firstProblem(in: Array(data)) {
+            throw ConfigurationError(file: path, line: problem.line, column: problem.column, message: problem.message)
         }
         let file: ConfigurationFile
         do {

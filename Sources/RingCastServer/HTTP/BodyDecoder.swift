@@ -2,11 +2,15 @@ import Foundation
 import RingCastCore
 import RingCastTransport
 
-/// The one way a request body becomes a request type: the media type (415), then the JSON's
-/// shape (duplicate keys, nesting), then the type's own `init(from:)` through `RequestDecoder`,
-/// which reports unknown keys as 400 `unknown_field` and wrong types as 400 `malformed`, both
-/// naming the field in the API's words.
+/// The one way a request body becomes a request type: the media type (415), then the strict JSON
+/// reader (`StrictJSON`, the config file's too: UTF-8 without a byte order mark, no key twice, no
+/// trailing comma, nesting), then the type's own `init(from:)` through `RequestDecoder`, which
+/// reports unknown keys as 400 `unknown_field` and wrong types as 400 `malformed`, both naming the
+/// field in the API's words.
 enum BodyDecoder {
+    /// Deeper than any RingCast request needs.
+    static let maximumDepth = 32
+
     static func decode<Body: Decodable>(_ type: Body.Type, from request: HTTPRequest) throws(APIError) -> Body {
         if let contentType = request.headers["content-type"], !isJSON(contentType) {
             throw APIError(
@@ -21,7 +25,11 @@ enum BodyDecoder {
         guard !body.isEmpty else {
             throw APIError.malformed("the request body is empty; expected a JSON object")
         }
-        try JSONShapeCheck.validate(body)
+        if let problem = StrictJSON.firstProblem(in: body, maximumDepth: maximumDepth) {
+            throw APIError.malformed(
+                "the request body is not JSON as this API reads it: \(problem.message) (line \(problem.line), column \(problem.column))",
+                field: problem.path)
+        }
         return try RequestDecoder.decode(type, from: body)
     }
 

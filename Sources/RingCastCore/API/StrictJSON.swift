@@ -1,30 +1,40 @@
-/// The first place where a text stops being strict JSON (RFC 8259), as a line, a column and what
-/// was expected there.
+/// The one JSON reader's first pass, for request bodies and the config file alike: the first place where a text
+/// stops being strict JSON (RFC 8259, UTF-8 only), as a line, a column, the path of the value and what was
+/// expected there.
 ///
-/// A config file is checked with it before Foundation's JSONDecoder reads it: on Linux that decoder
-/// says only "The given data was not valid JSON." (no offset, no underlying error), and it lets
-/// through what other JSON tools refuse (`make bench` reads the config with Python): a comma
-/// before `}`, and a key given twice, of which it silently keeps the first. A leading UTF-8 byte
-/// order mark is skipped, as Foundation does.
-struct JSONSyntaxError: Equatable, Sendable {
+/// Foundation's JSONDecoder, which reads the text afterwards, lets through what other JSON tools refuse and
+/// what lets two readers see two different documents: a key given twice (it keeps the first; `"fp\u0073"` is
+/// the key `"fps"`, so keys are compared after their escapes are read), a comma before `}` or `]`, a byte
+/// order mark, UTF-16 text. On Linux it also says only "The given data was not valid JSON." This says where
+/// and why.
+public struct JSONProblem: Error, Equatable, Sendable, CustomStringConvertible {
     /// 1-based.
-    var line: Int
+    public var line: Int
     /// 1-based, in characters (Unicode scalars), as an editor counts them.
-    var column: Int
-    var message: String
+    public var column: Int
+    public var message: String
+    /// The dotted path of the value concerned (`rings.move` for a key given twice in `rings`); nil at the top.
+    public var path: String?
 
-    /// Containers nested deeper than this are reported rather than followed, so a hostile file
-    /// cannot exhaust the stack; Foundation's decoder stops at 512 too.
-    static let maximumDepth = 512
+    public var description: String { "\(line):\(column): \(message)" }
+}
 
-    /// The first syntax error in `bytes`; nil when they are JSON.
-    static func first(in bytes: [UInt8]) -> JSONSyntaxError? {
+public enum StrictJSON {
+    /// Containers nested deeper than this are reported rather than followed, so a hostile text cannot exhaust
+    /// the stack; Foundation's decoder stops at 512 too.
+    public static let maximumDepth = 512
+
+    /// The first problem in `bytes`; nil when they are strict JSON nested at most `maximumDepth` deep.
+    public static func firstProblem(in bytes: [UInt8], maximumDepth: Int = StrictJSON.maximumDepth) -> JSONProblem? {
         let failure: Failure
-        if let invalid = firstInvalidUTF8(in: bytes) {
-            failure = Failure(offset: invalid, message: "this is not UTF-8 text; save the file as UTF-8")
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            failure = Failure(offset: 0, message: "the text starts with a byte order mark; send UTF-8 without one")
+        } else if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+            failure = Failure(offset: 0, message: "this is UTF-16 text; JSON here is UTF-8")
+        } else if let invalid = firstInvalidUTF8(in: bytes) {
+            failure = Failure(offset: invalid, message: "this is not UTF-8 text; send (or save) it as UTF-8")
         } else {
-            var parser = Parser(bytes: bytes)
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+            var parser = Parser(bytes: bytes, maximumDepth: maximumDepth)
             do {
                 try parser.document()
                 return nil
@@ -33,19 +43,19 @@ struct JSONSyntaxError: Equatable, Sendable {
             }
         }
         let (line, column) = location(of: failure.offset, in: bytes)
-        return JSONSyntaxError(line: line, column: column, message: failure.message)
+        return JSONProblem(line: line, column: column, message: failure.message, path: failure.path)
     }
 
     /// The 1-based line and column of the byte at `offset`.
     private static func location(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
         var line = 1
         var lineStart = 0
-        for index in 0..<offset where bytes[index] == UInt8(ascii: "\n") {
+        for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
             line += 1
             lineStart = index + 1
         }
         // UTF-8 continuation bytes (10xxxxxx) do not start a character.
-        return (line, bytes[lineStart..<offset].filter { $0 & 0xC0 != 0x80 }.count + 1)
+        return (line, bytes[lineStart..<min(offset, bytes.count)].filter { $0 & 0xC0 != 0x80 }.count + 1)
     }
 
     /// The offset of the first byte that is not part of valid UTF-8; nil when all are.
@@ -65,14 +75,27 @@ struct JSONSyntaxError: Equatable, Sendable {
     private struct Failure: Error {
         var offset: Int
         var message: String
+        var path: String?
     }
 
     private struct Parser {
         let bytes: [UInt8]
+        let maximumDepth: Int
         var index = 0
         var depth = 0
+        /// The keys and indices from the top to the value being read.
+        var path: [String] = []
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: [UInt8], maximumDepth: Int) {
+            self.bytes = bytes
+            self.maximumDepth = maximumDepth
+        }
+
+        private var pathText: String? { path.isEmpty ? nil : path.joined(separator: ".") }
+
+        private func failure(at offset: Int, _ message: String) -> Failure {
+            Failure(offset: offset, message: message, path: pathText)
+        }
 
         private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
@@ -109,25 +132,32 @@ struct JSONSyntaxError: Equatable, Sendable {
                 depth -= 1
                 return
             }
-            // Each key's raw text (escapes as written) and where it is.
+            // Each key as a decoder reads it (escapes resolved; Swift's String equality, as a decoder's
+            // dictionary compares them) and where it is.
             var keys: [String: Int] = [:]
             while true {
                 guard current == UInt8(ascii: "\"") else { throw unexpected("expected a key in double quotes") }
                 let keyOffset = index
-                let key = try string()
+                let raw = try string()
+                let key = Self.unescaped(raw)
                 if let earlier = keys.updateValue(keyOffset, forKey: key) {
-                    let (line, column) = JSONSyntaxError.location(of: earlier, in: bytes)
-                    throw Failure(
-                        offset: keyOffset,
-                        message: "the key \(Self.quoted(key)) appears twice in this object (first at \(line):\(column))")
+                    let (line, column) = StrictJSON.location(of: earlier, in: bytes)
+                    let spelling = raw == key ? "" : " (written \(Self.quoted(raw)))"
+                    path.append(key)
+                    defer { path.removeLast() }
+                    throw failure(
+                        at: keyOffset,
+                        "the key \(Self.quoted(key))\(spelling) appears twice in this object (first at \(line):\(column))")
                 }
                 skipWhitespace()
                 guard current == UInt8(ascii: ":") else {
-                    throw unexpected("expected \":\" after the key \(Self.quoted(key))")
+                    throw unexpected("expected \":\" after the key \(Self.quoted(raw))")
                 }
                 index += 1
                 skipWhitespace()
+                path.append(key)
                 try value()
+                path.removeLast()
                 skipWhitespace()
                 switch current {
                 case UInt8(ascii: "}"):
@@ -139,7 +169,7 @@ struct JSONSyntaxError: Equatable, Sendable {
                     index += 1
                     skipWhitespace()
                     if current == UInt8(ascii: "}") {
-                        throw Failure(offset: comma, message: "a comma after the last member; JSON allows none before \"}\"")
+                        throw failure(at: comma, "a comma after the last member; JSON allows none before \"}\"")
                     }
                 default:
                     throw unexpected("expected \",\" or \"}\"")
@@ -156,8 +186,12 @@ struct JSONSyntaxError: Equatable, Sendable {
                 depth -= 1
                 return
             }
+            var count = 0
             while true {
+                path.append(String(count))
                 try value()
+                path.removeLast()
+                count += 1
                 skipWhitespace()
                 switch current {
                 case UInt8(ascii: "]"):
@@ -169,7 +203,7 @@ struct JSONSyntaxError: Equatable, Sendable {
                     index += 1
                     skipWhitespace()
                     if current == UInt8(ascii: "]") {
-                        throw Failure(offset: comma, message: "a comma after the last element; JSON allows none before \"]\"")
+                        throw failure(at: comma, "a comma after the last element; JSON allows none before \"]\"")
                     }
                 default:
                     throw unexpected("expected \",\" or \"]\"")
@@ -178,8 +212,8 @@ struct JSONSyntaxError: Equatable, Sendable {
         }
 
         private mutating func enter() throws(Failure) {
-            guard depth < JSONSyntaxError.maximumDepth else {
-                throw fail("the JSON nests deeper than \(JSONSyntaxError.maximumDepth) levels")
+            guard depth < maximumDepth else {
+                throw fail("the JSON nests deeper than \(maximumDepth) levels")
             }
             depth += 1
         }
@@ -201,7 +235,7 @@ struct JSONSyntaxError: Equatable, Sendable {
                     index += 1
                 }
             }
-            throw Failure(offset: open, message: "this string has no closing \"")
+            throw failure(at: open, "this string has no closing \"")
         }
 
         /// `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t` or `\uXXXX`, from the backslash.
@@ -219,7 +253,7 @@ struct JSONSyntaxError: Equatable, Sendable {
                     index += 5
                     return
                 }
-                throw Failure(offset: start, message: "\\u must be followed by four hexadecimal digits")
+                throw failure(at: start, "\\u must be followed by four hexadecimal digits")
             }
             let text = String(decoding: bytes[start...index], as: UTF8.self)
             throw Failure(
@@ -233,22 +267,22 @@ struct JSONSyntaxError: Equatable, Sendable {
             if current == UInt8(ascii: "0") {
                 index += 1
                 if let next = current, Self.isDigit(next) {
-                    throw Failure(offset: start, message: "a number cannot have a leading zero (write 8, not 08)")
+                    throw failure(at: start, "a number cannot have a leading zero (write 8, not 08)")
                 }
             } else if !digits() {
-                throw Failure(offset: start, message: "invalid number \(found(at: start))")
+                throw failure(at: start, "invalid number \(found(at: start))")
             }
             if current == UInt8(ascii: ".") {
                 index += 1
                 guard digits() else {
-                    throw Failure(offset: start, message: "invalid number \(found(at: start)): a digit must follow \".\"")
+                    throw failure(at: start, "invalid number \(found(at: start)): a digit must follow \".\"")
                 }
             }
             if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
                 index += 1
                 if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
                 guard digits() else {
-                    throw Failure(offset: start, message: "invalid number \(found(at: start)): the exponent needs digits")
+                    throw failure(at: start, "invalid number \(found(at: start)): the exponent needs digits")
                 }
             }
         }
@@ -276,7 +310,7 @@ struct JSONSyntaxError: Equatable, Sendable {
         }
 
         private func fail(_ message: String) -> Failure {
-            Failure(offset: index, message: message)
+            failure(at: index, message)
         }
 
         /// `expected`, followed by what is there instead; comments and single quotes get their own
@@ -287,6 +321,8 @@ struct JSONSyntaxError: Equatable, Sendable {
                 return fail("JSON allows no comments")
             case UInt8(ascii: "'"):
                 return fail("\(expected); JSON strings take double quotes, not single")
+            case 0:
+                return fail("\(expected), found a NUL byte: UTF-16 text? JSON here is UTF-8")
             default:
                 return fail("\(expected), found \(found(at: index))")
             }
@@ -309,6 +345,54 @@ struct JSONSyntaxError: Equatable, Sendable {
                 while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
             }
             return Self.quoted(String(decoding: bytes[offset..<end], as: UTF8.self))
+        }
+
+        /// The text of a string literal's raw inside (escapes as written, already checked) as a decoder reads it.
+        static func unescaped(_ raw: String) -> String {
+            guard raw.contains("\\") else { return raw }
+            var scalars = String.UnicodeScalarView()
+            var units = Array(raw.utf8)[...]
+            /// A `\uXXXX` escape's code unit, from after its `u`.
+            func hex(_ digits: ArraySlice<UInt8>) -> UInt16 {
+                UInt16(String(decoding: digits, as: UTF8.self), radix: 16) ?? 0xFFFD
+            }
+            var bytes: [UInt8] = []
+            func flush() {
+                scalars.append(contentsOf: String(decoding: bytes, as: UTF8.self).unicodeScalars)
+                bytes.removeAll()
+            }
+            while let byte = units.popFirst() {
+                guard byte == UInt8(ascii: "\\"), let letter = units.popFirst() else {
+                    bytes.append(byte)
+                    continue
+                }
+                flush()
+                switch letter {
+                case UInt8(ascii: "b"): scalars.append("\u{08}")
+                case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"):
+                    var code = hex(units.prefix(4))
+                    units = units.dropFirst(4)
+                    // A surrogate pair written as two escapes is one character.
+                    if (0xD800..<0xDC00).contains(code), units.starts(with: Array("\\u".utf8)) {
+                        let low = hex(units.dropFirst(2).prefix(4))
+                        if (0xDC00..<0xE000).contains(low) {
+                            units = units.dropFirst(6)
+                            let combined = 0x10000 + (UInt32(code) - 0xD800) << 10 + (UInt32(low) - 0xDC00)
+                            scalars.append(Unicode.Scalar(combined) ?? "\u{FFFD}")
+                            continue
+                        }
+                    }
+                    if (0xD800..<0xE000).contains(code) { code = 0xFFFD }
+                    scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+                default: scalars.append(Unicode.Scalar(letter))  // \" \\ \/
+                }
+            }
+            flush()
+            return String(scalars)
         }
 
         private static func quoted(_ text: String) -> String {

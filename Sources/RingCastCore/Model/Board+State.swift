@@ -1,10 +1,10 @@
 extension Board {
     /// The whole state as stored, with times in seconds since `epoch` on a grid of `fps` ticks a second.
     public func state(fps: Int, epoch: Int64) -> BoardState {
-        var rings: [String: BoardState.Ring] = [:]
-        for (id, value) in progress { rings[id, default: BoardState.Ring()].progress = value.state }
-        for (id, gradient) in gradients { rings[id, default: BoardState.Ring()].colors = gradient.map(\.state) }
-        for (id, color) in labelColors { rings[id, default: BoardState.Ring()].labelColor = color.state }
+        let rings = self.rings.mapValues { ring in
+            BoardState.Ring(
+                progress: ring.progress?.state, colors: ring.gradient?.map(\.state), labelColor: ring.labelColor?.state)
+        }
         return BoardState(
             format: BoardState.currentFormat,
             board: spec.name,
@@ -59,21 +59,23 @@ extension Board {
                 skipped.append(id)
                 continue
             }
+            var state = RingState()
             if let value = ring.progress {
-                restored.progress[id] = try AnimatedValue(state: value, key: key + ".progress", targets: Limits.progress)
+                state.progress = try AnimatedValue(state: value, key: key + ".progress", targets: Limits.progress)
             }
             if let colors = ring.colors {
                 guard colors.count == 2 else {
                     throw BoardStateError(key: key + ".colors", message: "needs 2 colours, got \(colors.count)")
                 }
-                restored.gradients[id] = [
+                state.gradient = [
                     try AnimatedColor(state: colors[0], key: key + ".colors.0"),
                     try AnimatedColor(state: colors[1], key: key + ".colors.1"),
                 ]
             }
             if let color = ring.labelColor {
-                restored.labelColors[id] = try AnimatedColor(state: color, key: key + ".labelColor")
+                state.labelColor = try AnimatedColor(state: color, key: key + ".labelColor")
             }
+            if !state.isEmpty { restored.rings[id] = state }
         }
         restored.backdrop = Background(try Self.color(state.background.base, key: "background.base"))
         guard state.background.layers.count <= Limits.maximumSplashLayers else {

@@ -18,12 +18,8 @@ public struct Board: Sendable, Equatable {
 
     /// Position of each ring in `spec.rings`, for lookups by id.
     private var ringIndex: [String: Int]
-    /// Plain rings that have received progress.
-    var progress: [String: AnimatedValue] = [:]
-    /// Rings whose gradient colours were pushed: start, end.
-    var gradients: [String: [AnimatedColor]] = [:]
-    /// Label colours pushed per ring (seed 003's animated text colour).
-    var labelColors: [String: AnimatedColor] = [:]
+    /// What was pushed to each plain ring, by id; a ring nothing was pushed to has no entry.
+    var rings: [String: RingState] = [:]
     /// The background colour and its splash layers.
     var backdrop: Background
     /// The countdown every countdown ring shows; nil: those rings have no data.
@@ -52,9 +48,7 @@ public struct Board: Sendable, Equatable {
         self.spec = spec
         isShapedByAPI = true
         let plain = Set(spec.rings.filter { $0.kind == .plain }.map(\.id))
-        progress = progress.filter { plain.contains($0.key) }
-        gradients = gradients.filter { plain.contains($0.key) }
-        labelColors = labelColors.filter { plain.contains($0.key) }
+        rings = rings.filter { plain.contains($0.key) }
         if !hasCountdownRing { countdown = nil }
         revision += 1
     }
@@ -66,23 +60,23 @@ public struct Board: Sendable, Equatable {
     /// received data or does not exist.
     public func target(ofRing id: String) -> Double? {
         resolve(id, visiting: []) { ring in
-            ring.kind == .countdown ? countdown.map { _ in 1 } : progress[ring.id]?.target
+            ring.kind == .countdown ? countdown.map { _ in 1 } : rings[ring.id]?.progress?.target
         }
     }
 
     /// Pushed progress of every plain ring that has data: what is persisted.
     public var targets: [String: Double] {
-        progress.mapValues(\.target)
+        rings.compactMapValues { $0.progress?.target }
     }
 
     /// Pushed gradient colours of every ring whose colours a push changed: what is persisted.
     public var targetColors: [String: [RGBAColor]] {
-        gradients.mapValues { $0.map(\.target) }
+        rings.compactMapValues { $0.gradient?.map(\.target) }
     }
 
     /// Rings whose label colour was changed by a push: what is persisted.
     public var targetLabelColors: [String: RGBAColor] {
-        labelColors.mapValues(\.target)
+        rings.compactMapValues { $0.labelColor?.target }
     }
 
     /// The background colour at rest: the newest pushed colour, else the configured one. What is persisted.
@@ -178,15 +172,13 @@ public struct Board: Sendable, Equatable {
         revision: Int? = nil
     ) -> [String] {
         var skipped: [String] = []
-        progress = [:]
-        gradients = [:]
-        self.labelColors = [:]
+        rings = [:]
         for (id, color) in labelColors {
             guard let ring = ring(id), ring.kind == .plain else {
                 skipped.append(id)
                 continue
             }
-            self.labelColors[id] = AnimatedColor(color)
+            rings[id, default: RingState()].labelColor = AnimatedColor(color)
         }
         backdrop = Background(background ?? spec.background)
         self.countdown = nil
@@ -204,14 +196,14 @@ public struct Board: Sendable, Equatable {
                 skipped.append(id)
                 continue
             }
-            progress[id] = AnimatedValue(target)
+            rings[id, default: RingState()].progress = AnimatedValue(target)
         }
         for (id, pair) in colors {
             guard let ring = ring(id), ring.kind == .plain, pair.count == 2 else {
                 skipped.append(id)
                 continue
             }
-            gradients[id] = pair.map(AnimatedColor.init)
+            rings[id, default: RingState()].gradient = pair.map(AnimatedColor.init)
         }
         if let revision { self.revision = revision }
         return skipped.sorted()
@@ -222,9 +214,7 @@ public struct Board: Sendable, Equatable {
     /// Whether anything on the board still moves at `time`: a ring's progress, gradient or label colour, the
     /// countdown or a splash layer. The per-ring check below asks the same of one ring.
     public func isAnimating(at time: Double) -> Bool {
-        progress.values.contains { $0.isAnimating(at: time) }
-            || gradients.values.contains { $0.contains { $0.isAnimating(at: time) } }
-            || labelColors.values.contains { $0.isAnimating(at: time) }
+        rings.values.contains { $0.isAnimating(at: time) }
             || countdown?.isRunning(at: time) == true
             || backdrop.isAnimating(at: time)
     }
@@ -238,11 +228,7 @@ public struct Board: Sendable, Equatable {
     /// Drops finished animations and splash layers so memory stays bounded; the presentation is unchanged.
     public mutating func settle(at time: Double) {
         backdrop.settle(at: time)
-        for id in progress.keys { progress[id]?.settle(at: time) }
-        for id in gradients.keys {
-            for index in gradients[id, default: []].indices { gradients[id]?[index].settle(at: time) }
-        }
-        for id in labelColors.keys { labelColors[id]?.settle(at: time) }
+        for id in rings.keys { rings[id]?.settle(at: time) }
     }
 
     /// The displayed progress of every ring at `time`, by id; nil for rings without data.
@@ -257,7 +243,7 @@ public struct Board: Sendable, Equatable {
     /// The displayed progress of one ring at `time` (derived and countdown rings computed); nil without data.
     public func progress(ofRing id: String, at time: Double) -> Double? {
         resolve(id, visiting: []) { ring in
-            ring.kind == .countdown ? countdown?.progress(at: time) : progress[ring.id]?.value(at: time)
+            ring.kind == .countdown ? countdown?.progress(at: time) : rings[ring.id]?.progress?.value(at: time)
         }
     }
 
@@ -278,12 +264,12 @@ public struct Board: Sendable, Equatable {
     /// `automatic`, the frame's text colour for the background colour under the splash layers
     /// (`RGBAColor.text(on:)`, picked once per frame by the composer).
     public func labelColor(ofRing id: String, at time: Double, automatic: RGBAColor) -> RGBAColor {
-        labelColors[id]?.value(at: time) ?? ring(id)?.labelColor ?? automatic
+        rings[id]?.labelColor?.value(at: time) ?? ring(id)?.labelColor ?? automatic
     }
 
     /// The displayed gradient colours (start, end) of one ring at `time`; the configured ones until a push.
     public func colors(ofRing id: String, at time: Double) -> [RGBAColor] {
-        if let gradient = gradients[id] { return gradient.map { $0.value(at: time) } }
+        if let gradient = rings[id]?.gradient { return gradient.map { $0.value(at: time) } }
         return ring(id)?.colors ?? []
     }
 
@@ -373,28 +359,32 @@ public struct Board: Sendable, Equatable {
                 isShapedByAPI = true
             }
         }
+        var state = rings[id] ?? RingState()
         if entry.clearsData {
-            progress[id] = nil
+            state.progress = nil
         }
         let target = entry.progress ?? entry.value.map { $0 / (ring(id)?.maximum ?? RingSpec.defaultMaximum) }
         if let target {
-            progress[id, default: AnimatedValue(0)].animate(to: target, with: animation, at: time)
+            var progress = state.progress ?? AnimatedValue(0)
+            progress.animate(to: target, with: animation, at: time)
+            state.progress = progress
         }
         if let colors = entry.colors {
-            var gradient = gradients[id] ?? configuredGradient(of: id)
+            var gradient = state.gradient ?? configuredGradient(of: id)
             for index in gradient.indices {
                 gradient[index].animate(to: colors[index], with: animation, at: time)
             }
-            gradients[id] = gradient
+            state.gradient = gradient
         }
         if let color = entry.labelColor {
             // An automatic label starts from the text colour it shows now.
             var label =
-                labelColors[id]
+                state.labelColor
                 ?? AnimatedColor(ring(id)?.labelColor ?? RGBAColor.text(on: backgroundPresentation(at: time).color))
             label.animate(to: color, with: animation, at: time)
-            labelColors[id] = label
+            state.labelColor = label
         }
+        rings[id] = state.isEmpty ? nil : state
     }
 
     /// The configured start and end colours as animatable values; padded if the spec holds fewer than two.
@@ -422,10 +412,8 @@ public struct Board: Sendable, Equatable {
     }
 
     private func isAnimating(ring id: String, at time: Double, visiting: Set<String>) -> Bool {
-        if progress[id]?.isAnimating(at: time) == true { return true }
+        if rings[id]?.isAnimating(at: time) == true { return true }
         if ring(id)?.kind == .countdown, countdown?.isRunning(at: time) == true { return true }
-        if gradients[id]?.contains(where: { $0.isAnimating(at: time) }) == true { return true }
-        if labelColors[id]?.isAnimating(at: time) == true { return true }
         guard case .derived(let sources) = ring(id)?.kind, !visiting.contains(id) else { return false }
         return sources.contains { isAnimating(ring: $0, at: time, visiting: visiting.union([id])) }
     }

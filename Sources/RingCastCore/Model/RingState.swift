@@ -1,0 +1,29 @@
+/// What a board holds of one plain ring beyond its spec: every animated property a push can set, in one place,
+/// so that a new animated property is added, stored, settled and dropped with its ring here and nowhere else.
+struct RingState: Sendable, Equatable {
+    /// The progress, once the ring has received one (nil: no data).
+    var progress: AnimatedValue?
+    /// The gradient's start and end, once a push set them (nil: the spec's colours).
+    var gradient: [AnimatedColor]?
+    /// The label colour, once a push set it (seed 003's animated text colour; nil: the spec's or automatic).
+    var labelColor: AnimatedColor?
+
+    /// Nothing was pushed (or all of it was cleared): the board need not keep the entry.
+    var isEmpty: Bool { progress == nil && gradient == nil && labelColor == nil }
+
+    func isAnimating(at time: Double) -> Bool {
+        progress?.isAnimating(at: time) == true
+            || gradient?.contains { $0.isAnimating(at: time) } == true
+            || labelColor?.isAnimating(at: time) == true
+    }
+
+    /// Drops the animations that have finished by `time` (frames before it are never composed again).
+    mutating func settle(at time: Double) {
+        progress?.settle(at: time)
+        if var colors = gradient {
+            for index in colors.indices { colors[index].settle(at: time) }
+            gradient = colors
+        }
+        labelColor?.settle(at: time)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import RingCastCore
 
 /// One call of the REST API as a client command builds it before anything is sent: the method,
 /// the path under `/api/v1/` as unescaped segments, and the JSON body. Commands build it in a
@@ -26,6 +27,20 @@ struct APIRequest: Equatable {
         } catch {
             // Only a number JSON cannot hold (NaN, infinity) fails, and the commands check those first.
             throw CommandFailure("cannot write the request as JSON: \(error)")
+        }
+    }
+
+    /// A request with `body` as JSON, checked by the server's own decoder of that body (`type`, from
+    /// RingCastCore) before anything is sent: the one validation of a request (issue 20), so the
+    /// client refuses what the server would refuse, in the server's words and naming the field.
+    init<Body: Decodable>(
+        _ method: String, _ path: [String], json body: some Encodable, checkedAs type: Body.Type
+    ) throws(CommandFailure) {
+        try self.init(method, path, json: body)
+        do {
+            _ = try RequestDecoder.decode(type, from: self.body ?? [])
+        } catch {
+            throw CommandFailure("\(error.field.map { "\($0): " } ?? "")\(error.message)")
         }
     }
 

@@ -88,6 +88,7 @@ struct AddRing: ParsableCommand {
             max: max,
             group: group
         )
-        return try APIRequest("POST", ["boards", board, "rings"], json: definition)
+        return try APIRequest(
+            "POST", ["boards", board, "rings"], json: definition, checkedAs: RingCastCore.RingDefinition.self)
     }
 }

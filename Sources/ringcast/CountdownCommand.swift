@@ -33,8 +33,9 @@ struct CountdownCommand: ParsableCommand {
             print("\(board): countdown cancelled")
         case (let seconds?, false):
             try PushAnimation.check("seconds", seconds, in: Limits.countdownSeconds, unit: "(a day at most)")
-            let body = try JSONEncoder().encode(Start(seconds: seconds))
-            _ = try server.connection().request("POST", api: ["boards", board, "countdown"], json: Array(body))
+            let request = try APIRequest(
+                "POST", ["boards", board, "countdown"], json: Start(seconds: seconds), checkedAs: CountdownStart.self)
+            _ = try server.connection().request(request.method, api: request.path, json: request.body)
             print("\(board): countdown of \(PushAnimation.describe(seconds)) s started")
         case (_?, true):
             throw CommandFailure("give SECONDS to start the countdown, or --cancel to stop it, not both")

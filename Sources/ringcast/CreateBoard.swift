@@ -70,6 +70,6 @@ struct CreateBoard: ParsableCommand {
             try ColorArgument.color(text, flag: "--background")
         }
         let body = BoardTemplate(template: template, count: count, title: title, background: background)
-        return try APIRequest("PUT", ["boards", name], json: body)
+        return try APIRequest("PUT", ["boards", name], json: body, checkedAs: BoardDefinition.self)
     }
 }

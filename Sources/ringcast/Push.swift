@@ -110,7 +110,7 @@ struct Push: ParsableCommand {
 
     /// `PUT /api/v1/boards/BOARD/rings/RING` with `requestBody()`.
     func request() throws(CommandFailure) -> APIRequest {
-        try APIRequest("PUT", ["boards", board, "rings", ring], json: requestBody())
+        try APIRequest("PUT", ["boards", board, "rings", ring], json: requestBody(), checkedAs: RingUpdate.self)
     }
 
     /// `{"progress":P,…}`, or `{"value":V,"max":M,…}` with --max, from the arguments, each checked.

@@ -169,6 +169,12 @@ struct RequestTests {
         (["ci", "tests", "12"], "value must be a number from 0 to 10 (1 = 100 %), got 12"),
         (["ci", "tests", "0.5", "--label", "text"], #"unknown --label "text"; use percent, fraction, value or text:TEXT"#),
         (["ci", "tests", "lots"], #"VALUE must be a number, or none for no data, got "lots""#),
+        // No check of its own: the server's decoder of the body refuses it before it is sent.
+        (
+            ["ci", "tests", "0.5", "--label", "text:a\tb"],
+            "label.text: a label text must have 1 to 32 characters and no control characters, got 3"
+        ),
+        (["ci", "tests", "0.5", "--label", "text:"], "label.text: a label text must have 1 to 32 characters and no control characters, got 0"),
     ])
     func push_refusesWhatTheAPIWouldRefuse(arguments: [String], message: String) throws {
         let command = try Push.parse(arguments)

@@ -160,7 +160,12 @@ extension RedisConnection {
     /// when the first entry returned is not `revision + 1` (or nothing is returned though the
     /// snapshot is newer) the caller has a gap and must reload the snapshot.
     public func readStream(board: String, after revision: Int64) throws(RedisError) -> [BoardUpdate] {
-        let reply = try command(["XRANGE", BoardKeys(board: board).stream, "\(revision + 1)-0", "+"])
+        try readStream(board: board, from: revision + 1)
+    }
+
+    /// The board's stream entries with a revision of `revision` or above, in order.
+    public func readStream(board: String, from revision: Int64) throws(RedisError) -> [BoardUpdate] {
+        let reply = try command(["XRANGE", BoardKeys(board: board).stream, "\(max(0, revision))-0", "+"])
         guard let entries = reply.array else { throw RedisError.unexpectedReply("XRANGE answered \(reply)") }
         var updates: [BoardUpdate] = []
         updates.reserveCapacity(entries.count)

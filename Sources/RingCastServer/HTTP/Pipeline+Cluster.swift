@@ -112,11 +112,19 @@ extension Pipeline {
                                 "board \(name) is being changed through other nodes faster than this write could follow; retry")))
                 }
                 // Usually the subscription has brought the other node's update by now; else (or when Redis
-                // holds less than this node: it lost data) read it.
-                if node.revision(of: name) == current {
+                // holds less than this node: it lost data or went back in time) read it. A node that found Redis
+                // behind it refuses writes until it has reloaded every board.
+                let again = { [self] in
+                    if let problem = node.problem {
+                        return finish(
+                            .error(.storageUnavailable("writes are refused right now (\(problem)); nothing was changed")))
+                    }
                     attempt(write, node: node, tries: tries + 1, finish)
+                }
+                if node.revision(of: name) == current {
+                    again()
                 } else {
-                    node.catchUp(name) { [self] in attempt(write, node: node, tries: tries + 1, finish) }
+                    node.catchUp(name, then: again)
                 }
             case .failed(let error):
                 finish(

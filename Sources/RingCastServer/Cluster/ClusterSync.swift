@@ -395,14 +395,15 @@ struct ClusterSync {
     }
 
     /// Brings one board to what Redis holds: the stream after the revision held when it continues it, else the
-    /// snapshot and the stream after it. A Redis behind this node (an older revision, or the held revision with
-    /// another digest) starts the renewal of the cluster's id instead.
-    private mutating func settle(_ name: String, _ reading: Reading, reload: Bool) -> [Action] {
+    /// snapshot and the stream after it (`reload`: the snapshot in any case). A Redis behind this node (an older
+    /// revision, or the held revision with another digest) starts the renewal of the cluster's id instead —
+    /// unless the board follows a new id (`newID`), under which Redis's history is the only one.
+    private mutating func settle(_ name: String, _ reading: Reading, reload: Bool, newID: Bool = false) -> [Action] {
         var board = boards[name] ?? Board(revision: 0)
         let held = board.revision
         guard let snapshot = reading.snapshot else {
             guard held > 0 else { return [] }
-            boards[name] = Board(revision: 0)
+            boards[name] = Board(revision: 0, sync: board.sync)
             var actions: [Action] = [
                 .log(.warning, "Redis at \(address) has no state of board \(name), which this node holds at revision \(held); following Redis"),
                 .forget(board: name),
@@ -411,7 +412,7 @@ struct ClusterSync {
             if case .idle = catalog { actions += readAll(reload: false) }
             return actions
         }
-        if !reload {
+        if !newID {
             if snapshot.revision < held {
                 return behind("Redis holds revision \(snapshot.revision) of board \(name), this node \(held)")
             }
@@ -468,7 +469,8 @@ struct ClusterSync {
     mutating func allRead(id: String, _ readings: [String: Reading]) -> [Action] {
         guard case .reading(var reload, let again) = catalog else { return [] }
         var actions = commandSucceeded(.read)
-        if id != nonce {
+        let newID = id != nonce
+        if newID {
             actions += [
                 .log(.warning, "the cluster's id in Redis at \(address) changed (its data was lost, or went back in time?); ETags now carry \(id)"),
                 .changeNonce(id),
@@ -478,13 +480,9 @@ struct ClusterSync {
         }
         catalog = .idle
         for (name, reading) in readings.sorted(by: { $0.key < $1.key }) {
-            if case .reading(let boardReload, let boardAgain, let arrived) = boards[name]?.sync {
-                // Its own reading, made after this one, is newer: it settles the board.
-                boards[name]?.sync = .reading(reload: boardReload || reload, again: boardAgain, arrived: arrived)
-                continue
-            }
-            boards[name, default: Board(revision: 0)].sync = .following
-            actions += settle(name, reading, reload: reload)
+            // A board whose own reading is under way keeps it (what it brings is as new or newer).
+            if boards[name] == nil { boards[name] = Board(revision: 0) }
+            actions += settle(name, reading, reload: reload, newID: newID)
             if case .renewing = catalog { return actions + [.everyBoardCaughtUp] }
         }
         if again {

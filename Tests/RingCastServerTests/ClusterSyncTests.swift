@@ -54,7 +54,7 @@ struct ClusterSyncTests {
         let body = Array(#"{"rings":{"move":0.8},"animation":{"curve":"linear","duration":0.2}}"#.utf8)
         let change = Animator.Change.patch(try RequestDecoder.decode(BoardPatch.self, from: body))
         // Accepted with a lead of 10 ticks, delivered at once: 10 ticks early.
-        guard case .script(_, let update, _) = try #require(accepting.prepareWrite(change, body: body, board: "main", lead: 10))
+        guard case .script(_, let update, _, _) = try #require(accepting.prepareWrite(change, body: body, board: "main", lead: 10))
         else {
             Issue.record("no script")
             return

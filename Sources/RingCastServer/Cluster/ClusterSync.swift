@@ -254,6 +254,13 @@ struct ClusterSync {
                 actions += read(board, reload: false)
             }
             return actions
+        case .clusterChanged(let id):
+            // Another node replaced the id (Redis went back in time), or Redis lost it: follow Redis.
+            let actions = commandSucceeded(.read)
+            guard id != nonce else { return actions }
+            return actions
+                + [.log(.warning, "a write met the cluster id \(id.isEmpty ? "gone" : id) in Redis at \(address), not \(nonce); reloading every board")]
+                + readAll(reload: true)
         case .rateLimited, .replay, .keyReused, .preconditionFailed:
             return commandSucceeded(.read)
         }

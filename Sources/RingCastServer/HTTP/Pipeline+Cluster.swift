@@ -77,7 +77,8 @@ extension Pipeline {
             stateDigest: prepared.update.digest,
             snapshot: prepared.snapshot,
             update: prepared.update.update,
-            answer: ClusterAnswer.encode(prepared.answer))
+            answer: ClusterAnswer.encode(prepared.answer),
+            clusterID: boards.etagNonce)
         node.submit(script, update: prepared.update) { [self] result in
             switch result {
             case .outcome(.applied):
@@ -104,6 +105,22 @@ extension Pipeline {
                 finish(.error(.idempotencyKeyReused))
             case .outcome(.preconditionFailed):
                 finish(.error(.changedSince("\(write.precondition)")))
+            case .outcome(.clusterChanged):
+                // The ETags this write was computed under name another history now: an If-Match with one fails;
+                // any other write is computed again once every board is reloaded under the new id.
+                if write.precondition.revision != nil {
+                    return finish(.error(.changedSince("\(write.precondition)")))
+                }
+                guard tries < Self.conflictRetries else {
+                    return finish(.error(.storageUnavailable("the cluster's id in Redis changed while this write was made; retry")))
+                }
+                node.catchUp(name) { [self] in
+                    if let problem = node.problem {
+                        return finish(
+                            .error(.storageUnavailable("writes are refused right now (\(problem)); nothing was changed")))
+                    }
+                    attempt(write, node: node, tries: tries + 1, finish)
+                }
             case .outcome(.conflict(let current)):
                 guard tries < Self.conflictRetries else {
                     return finish(

@@ -57,8 +57,9 @@ final class SimulatedRedis {
     func probeWrite() throws(RedisError) { try checkWrite() }
 
     /// The write script's compare-and-set and write (no rate limit, no idempotency here).
-    func script(board: String, update: BoardUpdate, snapshot: [UInt8]) throws(RedisError) -> WriteOutcome {
+    func script(board: String, update: BoardUpdate, snapshot: [UInt8], clusterID: String) throws(RedisError) -> WriteOutcome {
         try check()
+        guard self.clusterID == clusterID else { return .clusterChanged(id: self.clusterID ?? "") }
         let current = boards[board]?.revision ?? 0
         guard update.base == current else { return .conflict(current: current) }
         if let refusal { throw refusal }
@@ -102,7 +103,7 @@ final class SimulatedRedis {
 /// `StateCodec.decode` as the server's.
 final class SimulatedNode {
     enum Job: Equatable {
-        case script(board: String, update: BoardUpdate, snapshot: [UInt8])
+        case script(board: String, update: BoardUpdate, snapshot: [UInt8], clusterID: String)
         case readBoard(String, from: Int64)
         case readAll(from: [String: Int64])
         case renew(replacing: String)
@@ -210,9 +211,9 @@ final class SimulatedNode {
         let job = jobs.removeFirst()
         var published: (String, BoardUpdate)?
         switch job {
-        case .script(let board, let update, let snapshot):
+        case .script(let board, let update, let snapshot, let clusterID):
             do {
-                let outcome = try redis.script(board: board, update: update, snapshot: snapshot)
+                let outcome = try redis.script(board: board, update: update, snapshot: snapshot, clusterID: clusterID)
                 if case .applied = outcome { published = (board, update) }
                 perform(sync.scriptAnswered(outcome, update: update, board: board))
             } catch {
@@ -283,6 +284,6 @@ final class SimulatedNode {
         let update = BoardUpdate(
             revision: base + 1, base: base, tick: start, digest: ClusterAnswer.digestBytes(digest),
             update: Array(try! JSONEncoder().encode(travelling)))
-        return .script(board: name, update: update, snapshot: try! StateCodec.encode(trial.state))
+        return .script(board: name, update: update, snapshot: try! StateCodec.encode(trial.state), clusterID: nonce)
     }
 }

@@ -83,7 +83,7 @@ struct ClusterModel {
             + nodes.map { node in
                 "\(node.name): revision \(node.sync.revision(of: "main")) (animator \(node.animators["main"]!.revision)), "
                     + "problem \(node.sync.problem ?? "none"), catalog \(node.sync.catalog), board \(String(describing: node.sync.boards["main"]?.sync)), "
-                    + "jobs \(node.jobs.count), inbox \(node.inbox.count)\n    "
+                    + "jobs \(node.jobs.count), answers \(node.answers.count), inbox \(node.inbox.count)\n    "
                     + node.log.suffix(8).joined(separator: "\n    ")
             }.joined(separator: "\n")
     }
@@ -97,7 +97,8 @@ struct ClusterModel {
         let roll = rng.below(1000)
         switch roll {
         case 0..<250: advanceTick()
-        case 250..<500: runJob(nodes[rng.below(nodes.count)])
+        case 250..<380: runJob(nodes[rng.below(nodes.count)])
+        case 380..<500: nodes[rng.below(nodes.count)].answer()
         case 500..<720: deliverOne(nodes[rng.below(nodes.count)])
         case 720..<900: write()
         case 900..<960: healthCheck(nodes[rng.below(nodes.count)])
@@ -125,7 +126,13 @@ struct ClusterModel {
         for node in nodes {
             node.now = now
             // Redis's answers and deliveries take microseconds: most are there before the next tick.
-            while !node.jobs.isEmpty, rng.chance(0.85) { runJob(node) }
+            while !node.jobs.isEmpty || !node.answers.isEmpty, rng.chance(0.85) {
+                if !node.answers.isEmpty, node.jobs.isEmpty || rng.chance(0.5) {
+                    node.answer()
+                } else {
+                    runJob(node)
+                }
+            }
             for index in node.inbox.indices.reversed() where node.inbox[index].due < now && rng.chance(0.9) {
                 node.deliver(index)
             }

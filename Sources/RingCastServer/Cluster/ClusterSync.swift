@@ -25,9 +25,10 @@ struct ClusterSync {
     /// The reading of every board (at each subscription, after Redis lost data or went back in time).
     enum Catalog: Equatable {
         case idle
-        /// A reading is under way. `reload`: take every board's snapshot whatever the revisions; `again`: read once
-        /// more when this one is back (the subscription was made again meanwhile).
-        case reading(reload: Bool, again: Bool)
+        /// A reading is under way, asked when the boards were at the revisions `from`. `reload`: take every board's
+        /// snapshot whatever the revisions; `again`: read once more when this one is back (the subscription was made
+        /// again meanwhile).
+        case reading(from: [String: Int64], reload: Bool, again: Bool)
         /// The reading failed; made again by the next command that works.
         case failed(reload: Bool)
         /// Redis holds an older history than this node (`reason`): the cluster's id is being replaced, after which
@@ -71,10 +72,12 @@ struct ClusterSync {
     enum BoardSync: Equatable {
         /// Following the subscription: each update whose base is the revision held is applied.
         case following
-        /// One reading of the board (snapshot and stream) is under way. `reload` takes the snapshot even when the
+        /// One reading of the board (snapshot and stream) is under way, asked when the board was at revision `from`
+        /// (a Redis older than that is behind this node; newer revisions may have come since). `reload` takes the
+        /// snapshot even when the
         /// revisions agree (a late update, a digest mismatch); updates that arrive meanwhile and do not follow the
         /// revision held (all of them while reloading) wait in `arrived`; `again` reads once more when it is back.
-        case reading(reload: Bool, again: Bool, arrived: [BoardUpdate])
+        case reading(from: Int64, reload: Bool, again: Bool, arrived: [BoardUpdate])
         /// A reading failed: read again once a command works.
         case stale(reload: Bool)
     }
@@ -248,8 +251,9 @@ struct ClusterSync {
         case .conflict(let current):
             var actions = commandSucceeded(.read)
             let held = revision(of: board)
-            if current < held {
-                actions += behind("Redis holds revision \(current) of board \(board), this node \(held)")
+            // The write was computed when this node held `update.base`; updates may have come since.
+            if current < update.base {
+                actions += behind("Redis holds revision \(current) of board \(board), this node held \(update.base)")
             } else if current > held {
                 actions += read(board, reload: false)
             }
@@ -277,12 +281,12 @@ struct ClusterSync {
         case .stale:
             // The next reading brings it.
             return []
-        case .reading(let reload, let again, var arrived):
+        case .reading(let from, let reload, let again, var arrived):
             if !reload, update.base == board.revision {
                 return apply(update, to: &board, name: name)
             }
             if !arrived.contains(update) { arrived.append(update) }
-            board.sync = .reading(reload: reload, again: again, arrived: arrived)
+            board.sync = .reading(from: from, reload: reload, again: again, arrived: arrived)
             return []
         case .following:
             if update.revision <= board.revision {
@@ -297,7 +301,7 @@ struct ClusterSync {
             if update.base == board.revision {
                 return apply(update, to: &board, name: name)
             }
-            board.sync = .reading(reload: false, again: false, arrived: [update])
+            board.sync = .reading(from: board.revision, reload: false, again: false, arrived: [update])
             return [
                 .log(.notice, "board \(name): update \(update.revision) follows \(update.base), this node holds \(board.revision); catching up"),
                 .count(.catchUp), .readBoard(name, from: board.revision),
@@ -314,7 +318,8 @@ struct ClusterSync {
 
     /// What applying an `.apply` action did.
     mutating func applied(_ update: BoardUpdate, board name: String, _ result: Applied) -> [Action] {
-        guard var board = boards[name], board.revision == update.revision else { return [] }
+        // Several updates may be applied in a row: after one fails, the later ones fail too and are ignored here.
+        guard var board = boards[name], board.revision >= update.revision else { return [] }
         switch result {
         case .applied(let digest):
             guard let digest, digest != update.digest else { return [] }
@@ -324,7 +329,7 @@ struct ClusterSync {
             ] + read(name, reload: true)
         case .late(let appliedThrough):
             board.revision = update.base
-            board.digests[update.revision] = nil
+            board.digests = board.digests.filter { $0.key <= update.base }
             boards[name] = board
             return [
                 .count(.lateUpdate),
@@ -332,7 +337,7 @@ struct ClusterSync {
             ] + read(name, reload: true)
         case .refused(let reason):
             board.revision = update.base
-            board.digests[update.revision] = nil
+            board.digests = board.digests.filter { $0.key <= update.base }
             boards[name] = board
             return [.log(.error, "board \(name): update \(update.revision) is refused by this node (\(reason)); reloading the board")]
                 + read(name, reload: true)
@@ -356,20 +361,22 @@ struct ClusterSync {
         var board = boards[name] ?? Board(revision: 0)
         defer { boards[name] = board }
         switch board.sync {
-        case .reading(let wasReload, _, let arrived):
-            board.sync = .reading(reload: wasReload || reload, again: true, arrived: arrived)
+        case .reading(let from, let wasReload, _, let arrived):
+            board.sync = .reading(from: from, reload: wasReload || reload, again: true, arrived: arrived)
             return []
         case .stale(let wasReload):
-            board.sync = .reading(reload: wasReload || reload, again: false, arrived: [])
+            board.sync = .reading(from: board.revision, reload: wasReload || reload, again: false, arrived: [])
         case .following:
-            board.sync = .reading(reload: reload, again: false, arrived: [])
+            board.sync = .reading(from: board.revision, reload: reload, again: false, arrived: [])
         }
         return [.count(.catchUp), .readBoard(name, from: board.revision)]
     }
 
     /// What a `.readBoard` found.
     mutating func boardRead(_ name: String, _ reading: Reading) -> [Action] {
-        guard var board = boards[name], case .reading(let reload, let again, let arrived) = board.sync else { return [] }
+        guard var board = boards[name], case .reading(let from, let reload, let again, let arrived) = board.sync else {
+            return []
+        }
         var actions = commandSucceeded(.read)
         if case .renewing = catalog {
             // Every board is reloaded once the id is replaced.
@@ -379,12 +386,13 @@ struct ClusterSync {
         }
         board.sync = .following
         boards[name] = board
-        let settled = settle(name, reading, reload: reload)
+        let settled = settle(name, reading, reload: reload, from: from)
         actions += settled
         if case .renewing = catalog { return actions }
         if again {
-            boards[name]?.sync = .reading(reload: reload, again: false, arrived: arrived)
-            return actions + [.count(.catchUp), .readBoard(name, from: revision(of: name))]
+            let held = revision(of: name)
+            boards[name]?.sync = .reading(from: held, reload: reload, again: false, arrived: arrived)
+            return actions + [.count(.catchUp), .readBoard(name, from: held)]
         }
         for update in arrived.sorted(by: { $0.revision < $1.revision }) {
             actions += deliver(update, board: name)
@@ -394,7 +402,7 @@ struct ClusterSync {
 
     mutating func boardReadFailed(_ name: String, _ error: RedisError) -> [Action] {
         var actions = commandFailed(error)
-        if case .reading(let reload, _, _) = boards[name]?.sync {
+        if case .reading(_, let reload, _, _) = boards[name]?.sync {
             boards[name]?.sync = .stale(reload: reload)
             actions.append(.boardCaughtUp(name))
         }
@@ -405,7 +413,9 @@ struct ClusterSync {
     /// snapshot and the stream after it (`reload`: the snapshot in any case). A Redis behind this node (an older
     /// revision, or the held revision with another digest) starts the renewal of the cluster's id instead —
     /// unless the board follows a new id (`newID`), under which Redis's history is the only one.
-    private mutating func settle(_ name: String, _ reading: Reading, reload: Bool, newID: Bool = false) -> [Action] {
+    private mutating func settle(_ name: String, _ reading: Reading, reload: Bool, from: Int64, newID: Bool = false)
+        -> [Action]
+    {
         var board = boards[name] ?? Board(revision: 0)
         let held = board.revision
         guard let snapshot = reading.snapshot else {
@@ -419,14 +429,15 @@ struct ClusterSync {
             if case .idle = catalog { actions += readAll(reload: false) }
             return actions
         }
+        // Compared with what the node held when it asked: updates may have come since.
         if !newID {
-            if snapshot.revision < held {
-                return behind("Redis holds revision \(snapshot.revision) of board \(name), this node \(held)")
+            if snapshot.revision < from {
+                return behind("Redis holds revision \(snapshot.revision) of board \(name), this node held \(from)")
             }
-            if let entry = reading.updates.first(where: { $0.revision == held }), let digest = board.digests[held],
+            if let entry = reading.updates.first(where: { $0.revision == from }), let digest = board.digests[from],
                 entry.digest != digest
             {
-                return behind("Redis's revision \(held) of board \(name) is not the one this node holds")
+                return behind("Redis's revision \(from) of board \(name) is not the one this node holds")
             }
         }
         let newer = reading.updates.filter { $0.revision > held }
@@ -458,15 +469,15 @@ struct ClusterSync {
 
     private mutating func readAll(reload: Bool) -> [Action] {
         switch catalog {
-        case .reading(let wasReload, _):
-            catalog = .reading(reload: wasReload || reload, again: true)
+        case .reading(let from, let wasReload, _):
+            catalog = .reading(from: from, reload: wasReload || reload, again: true)
             return []
         case .renewing:
             return []
         case .failed(let wasReload):
-            catalog = .reading(reload: wasReload || reload, again: false)
+            catalog = .reading(from: boards.mapValues(\.revision), reload: wasReload || reload, again: false)
         case .idle:
-            catalog = .reading(reload: reload, again: false)
+            catalog = .reading(from: boards.mapValues(\.revision), reload: reload, again: false)
         }
         return [.count(.catchUp), .readAll(from: boards.mapValues(\.revision))]
     }
@@ -474,7 +485,7 @@ struct ClusterSync {
     /// What a `.readAll` found: the cluster's id and every board. A new id means Redis lost its data (or another
     /// node found it behind): every board is reloaded and ETags carry the new id.
     mutating func allRead(id: String, _ readings: [String: Reading]) -> [Action] {
-        guard case .reading(var reload, let again) = catalog else { return [] }
+        guard case .reading(let from, var reload, let again) = catalog else { return [] }
         var actions = commandSucceeded(.read)
         let newID = id != nonce
         if newID {
@@ -489,7 +500,7 @@ struct ClusterSync {
         for (name, reading) in readings.sorted(by: { $0.key < $1.key }) {
             // A board whose own reading is under way keeps it (what it brings is as new or newer).
             if boards[name] == nil { boards[name] = Board(revision: 0) }
-            actions += settle(name, reading, reload: reload, newID: newID)
+            actions += settle(name, reading, reload: reload, from: from[name] ?? 0, newID: newID)
             if case .renewing = catalog { return actions + [.everyBoardCaughtUp] }
         }
         if again {
@@ -503,7 +514,7 @@ struct ClusterSync {
 
     mutating func allReadFailed(_ error: RedisError) -> [Action] {
         var actions = commandFailed(error)
-        if case .reading(let reload, _) = catalog {
+        if case .reading(_, let reload, _) = catalog {
             catalog = .failed(reload: reload)
         }
         actions.append(.everyBoardCaughtUp)

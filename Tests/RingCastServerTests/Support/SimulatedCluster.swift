@@ -205,7 +205,11 @@ final class SimulatedNode {
         }
     }
 
-    /// Runs the oldest job against `redis`, feeding its answer back; returns the update a script published.
+    /// Answers of jobs that ran in Redis, not yet back on the node's thread (the subscription may overtake
+    /// them), oldest first.
+    var answers: [() -> Void] = []
+
+    /// Runs the oldest job against `redis`; its answer waits in `answers`. Returns the update a script published.
     func runJob(on redis: SimulatedRedis) -> (board: String, update: BoardUpdate)? {
         guard !jobs.isEmpty else { return nil }
         let job = jobs.removeFirst()
@@ -215,15 +219,16 @@ final class SimulatedNode {
             do {
                 let outcome = try redis.script(board: board, update: update, snapshot: snapshot, clusterID: clusterID)
                 if case .applied = outcome { published = (board, update) }
-                perform(sync.scriptAnswered(outcome, update: update, board: board))
+                answers.append { self.perform(self.sync.scriptAnswered(outcome, update: update, board: board)) }
             } catch {
-                perform(sync.commandFailed(error))
+                answers.append { self.perform(self.sync.commandFailed(error)) }
             }
         case .readBoard(let board, let from):
             do {
-                perform(sync.boardRead(board, try redis.read(board, from: from)))
+                let reading = try redis.read(board, from: from)
+                answers.append { self.perform(self.sync.boardRead(board, reading)) }
             } catch {
-                perform(sync.boardReadFailed(board, error))
+                answers.append { self.perform(self.sync.boardReadFailed(board, error)) }
             }
         case .readAll(let from):
             do {
@@ -232,30 +237,37 @@ final class SimulatedNode {
                 for board in Set(redis.boards.keys).union(from.keys).union([spec.name]) {
                     readings[board] = try redis.read(board, from: from[board] ?? 0)
                 }
-                perform(sync.allRead(id: id, readings))
+                answers.append { self.perform(self.sync.allRead(id: id, readings)) }
             } catch {
-                perform(sync.allReadFailed(error))
+                answers.append { self.perform(self.sync.allReadFailed(error)) }
             }
         case .renew(let replacing):
             do {
-                perform(sync.clusterIDRenewed(try redis.renew(replacing: replacing, candidate: "id\(name)\(now)")))
+                let id = try redis.renew(replacing: replacing, candidate: "id\(name)\(now)")
+                answers.append { self.perform(self.sync.clusterIDRenewed(id)) }
             } catch {
-                perform(sync.clusterIDRenewalFailed(error))
+                answers.append { self.perform(self.sync.clusterIDRenewalFailed(error)) }
             }
         case .health(let probe):
             do {
                 if probe == .probeWrite {
                     try redis.probeWrite()
-                    perform(sync.commandSucceeded(.write))
+                    answers.append { self.perform(self.sync.commandSucceeded(.write)) }
                 } else {
                     try redis.ping()
-                    perform(sync.commandSucceeded(.read))
+                    answers.append { self.perform(self.sync.commandSucceeded(.read)) }
                 }
             } catch {
-                perform(sync.commandFailed(error))
+                answers.append { self.perform(self.sync.commandFailed(error)) }
             }
         }
         return published
+    }
+
+    /// Hands the oldest answer back to the node.
+    func answer() {
+        guard !answers.isEmpty else { return }
+        answers.removeFirst()()
     }
 
     /// Delivers the message at `index` of the inbox.

@@ -54,7 +54,7 @@ struct ClusterModel {
     /// "revision-nonce" → the settled state's digest a caught-up node showed with it.
     var etags: [String: String] = [:]
     /// Earlier copies of Redis's data, for rollbacks.
-    var saved: [[String: SimulatedRedis.Stored]] = []
+    var saved: [(boards: [String: SimulatedRedis.Stored], id: String?)] = []
     var failure: String?
     /// The cluster id Redis kept when it last went back in time, until a node notices and replaces it.
     var rollbackUnnoticed: String?
@@ -213,8 +213,11 @@ struct ClusterModel {
     private mutating func restartRedis() {
         counts["restart", default: 0] += 1
         if !saved.isEmpty, rng.chance(0.5) {
-            // Back to an older copy, with the same cluster id (appendonly no, then SIGKILL).
-            redis.boards = saved[rng.below(saved.count)]
+            // Back to an older copy (appendonly no, then SIGKILL): its boards and the cluster id it had, most
+            // often the current one.
+            let copy = saved[rng.below(saved.count)]
+            redis.boards = copy.boards
+            redis.clusterID = copy.id
             counts["rollback", default: 0] += 1
             rollbackUnnoticed = redis.clusterID
             note("Redis restarted with older data: revision \(redis.boards["main"]?.revision ?? 0)")
@@ -248,7 +251,7 @@ struct ClusterModel {
     }
 
     private mutating func save() {
-        saved.append(redis.boards)
+        saved.append((redis.boards, redis.clusterID))
         if saved.count > 4 { saved.removeFirst() }
     }
 

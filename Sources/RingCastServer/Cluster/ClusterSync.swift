@@ -34,7 +34,8 @@ struct ClusterSync {
         /// Redis holds an older history than this node (`reason`): the cluster's id is being replaced, after which
         /// every board is reloaded, so that no ETag names two states.
         /// `asked`: a `.renewClusterID` is under way (else it is asked again by the next command that works).
-        case renewing(reason: String, asked: Bool)
+        /// `replacing`: the id Redis holds, which the new one replaces.
+        case renewing(reason: String, replacing: String, asked: Bool)
     }
 
     /// What the last command met in Redis.
@@ -165,6 +166,8 @@ struct ClusterSync {
     private(set) var boards: [String: Board]
     /// The cluster's id, part of every ETag.
     private(set) var nonce: String
+    /// Ids this node followed before `nonce`: Redis holding one again went back in time.
+    private(set) var pastNonces: Set<String> = []
     /// How many revisions' digests each board keeps.
     static let digestsKept = 64
 
@@ -192,7 +195,7 @@ struct ClusterSync {
         case .readOnly(let reason): return "Redis at \(address) refuses writes: it is a read-only replica (\(reason))"
         case .failing(let reason): return "Redis at \(address) answers commands with an error: \(reason)"
         }
-        if case .renewing(let reason, _) = catalog {
+        if case .renewing(let reason, _, _) = catalog {
             return "Redis at \(address) holds an older history than this node (\(reason)); following it"
         }
         switch connection {
@@ -487,12 +490,19 @@ struct ClusterSync {
     mutating func allRead(id: String, _ readings: [String: Reading]) -> [Action] {
         guard case .reading(let from, var reload, let again) = catalog else { return [] }
         var actions = commandSucceeded(.read)
+        if pastNonces.contains(id) {
+            catalog = .idle
+            return actions
+                + behind("Redis holds the cluster id \(id), which this node left for \(nonce)", replacing: id)
+                + [.everyBoardCaughtUp]
+        }
         let newID = id != nonce
         if newID {
             actions += [
                 .log(.warning, "the cluster's id in Redis at \(address) changed (its data was lost, or went back in time?); ETags now carry \(id)"),
                 .changeNonce(id),
             ]
+            pastNonces.insert(nonce)
             nonce = id
             reload = true
         }
@@ -527,15 +537,16 @@ struct ClusterSync {
     /// behind it was promoted): the revisions this node handed out ETags for will be reused for other states.
     /// Redis is the truth: the cluster's id is replaced (so that no ETag names two states), then every board is
     /// reloaded from Redis. Writes wait meanwhile (`problem`).
-    private mutating func behind(_ reason: String) -> [Action] {
+    private mutating func behind(_ reason: String, replacing: String? = nil) -> [Action] {
         if case .renewing = catalog { return [] }
-        catalog = .renewing(reason: reason, asked: true)
+        let replacing = replacing ?? nonce
+        catalog = .renewing(reason: reason, replacing: replacing, asked: true)
         for (name, board) in boards {
             if case .reading = board.sync { boards[name]?.sync = .following }
         }
         return [
             .log(.warning, "\(reason): Redis at \(address) went back in time; replacing the cluster's id and reloading every board"),
-            .renewClusterID(replacing: nonce),
+            .renewClusterID(replacing: replacing),
         ]
     }
 
@@ -548,7 +559,9 @@ struct ClusterSync {
 
     mutating func clusterIDRenewalFailed(_ error: RedisError) -> [Action] {
         // Asked again by the next command that works.
-        if case .renewing(let reason, _) = catalog { catalog = .renewing(reason: reason, asked: false) }
+        if case .renewing(let reason, let replacing, _) = catalog {
+            catalog = .renewing(reason: reason, replacing: replacing, asked: false)
+        }
         return commandFailed(error) + [.everyBoardCaughtUp]
     }
 
@@ -571,9 +584,9 @@ struct ClusterSync {
         }
         switch catalog {
         case .failed: actions += readAll(reload: false)
-        case .renewing(let reason, asked: false):
-            catalog = .renewing(reason: reason, asked: true)
-            actions.append(.renewClusterID(replacing: nonce))
+        case .renewing(let reason, let replacing, asked: false):
+            catalog = .renewing(reason: reason, replacing: replacing, asked: true)
+            actions.append(.renewClusterID(replacing: replacing))
         default: break
         }
         guard catalog == .idle else { return actions }

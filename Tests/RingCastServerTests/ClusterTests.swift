@@ -1,4 +1,5 @@
 import Foundation
+import RingCastCluster
 import RingCastCore
 import RingCastTransport
 import Synchronization
@@ -478,6 +479,68 @@ struct ClusterTests {
                 mismatches.isEmpty,
                 "\(format): \(mismatches.count) frames differ: \(mismatches.prefix(3).map { $0.prefix(300) })\n\(counters)\n\(cluster.logs)")
             #expect(common.count >= 20, "\(format): only \(common.count) seqs reached every node's viewer")
+        }
+    }
+
+    /// Defect 4: writes acknowledged, AOF switched off, two more acknowledged, Redis killed and restarted, so it
+    /// holds revision N − 2 under the same cluster id. Every node follows Redis under a new id: writes through
+    /// the old node and a new one are taken, the nodes converge on one state and one ETag, and no ETag handed
+    /// out before names a state of Redis's history.
+    @Test func redisBackWithOlderData_everyNodeFollowsItUnderANewID_andWritesGoOn() async throws {
+        let cluster = try TestCluster()
+        defer { cluster.stop() }
+        let nodes = try await cluster.start(["a", "b"])
+        var tags: [String] = []
+        for value in [0.1, 0.2, 0.3] {
+            let answer = try nodes[0].http.send("PATCH", Self.board, body: #"{"rings":{"move":\#(value)},"animation":"none"}"#)
+            try #require(answer.status == 200, "\(answer.status) \(answer.text)")
+            tags.append(try #require(answer.headers["etag"]))
+        }
+        let connection = try RedisConnection(endpoint: cluster.redis.endpoint)
+        _ = try connection.command(["CONFIG", "SET", "appendonly", "no"])
+        for value in [0.4, 0.5] {
+            let answer = try nodes[0].http.send("PATCH", Self.board, body: #"{"rings":{"move":\#(value)},"animation":"none"}"#)
+            try #require(answer.status == 200, "\(answer.status) \(answer.text)")
+            tags.append(try #require(answer.headers["etag"]))
+        }
+        _ = try await Self.readBoards(on: nodes) { $0.allSatisfy { $0.headers["etag"] == tags.last } }
+        try cluster.redis.restart()
+
+        // Both nodes follow Redis (move 0.3, the last value in its AOF), under a new id.
+        let followed = try await Self.readBoards(on: nodes, timeout: 20) { answers in
+            Self.sameETag(answers) && !tags.contains(answers[0].headers["etag"] ?? "")
+                && answers.allSatisfy { (try? $0.decode(ClusterBoard.self))?[ring: "move"] == 0.3 }
+        }
+        #expect(Self.sameETag(followed), "\(followed.map { $0.headers["etag"] ?? "none" })\n\(cluster.logs)")
+        #expect(nodes.contains { $0.process.stderr.contains("went back in time") }, "no node noticed:\n\(cluster.logs)")
+        for answer in followed {
+            #expect((try? answer.decode(ClusterBoard.self))?[ring: "move"] == 0.3, "\(answer.text)")
+            #expect(!tags.contains(answer.headers["etag"] ?? ""), "an old ETag names Redis's state: \(answer.headers["etag"] ?? "")")
+        }
+        for node in nodes {
+            let ready = try await Self.poll(timeout: 20, { try node.http.get("/readyz") }, until: { $0.status == 200 })
+            #expect(ready.status == 200, "node \(node.name): \(ready.status) \(ready.text)")
+        }
+        // Writes go on through the node that held the lost revisions, and through a new node.
+        let c = try await cluster.start("c")
+        let throughA = try nodes[0].http.send("PATCH", Self.board, body: #"{"rings":{"exercise":0.6},"animation":"none"}"#)
+        #expect(throughA.status == 200, "write through a: \(throughA.status) \(throughA.text)\n\(cluster.logs)")
+        let throughC = try c.http.send("PATCH", Self.board, body: #"{"rings":{"stand":0.7},"animation":"none"}"#)
+        #expect(throughC.status == 200, "write through c: \(throughC.status) \(throughC.text)")
+        let all = nodes + [c]
+        let converged = try await Self.readBoards(on: all) { answers in
+            Self.sameETag(answers) && answers.allSatisfy { (try? $0.decode(ClusterBoard.self))?[ring: "stand"] == 0.7 }
+        }
+        #expect(Self.sameETag(converged), "\(converged.map { $0.headers["etag"] ?? "none" })")
+        for answer in converged {
+            let board = try answer.decode(ClusterBoard.self)
+            #expect(board[ring: "move"] == 0.3 && board[ring: "exercise"] == 0.6 && board[ring: "stand"] == 0.7, "\(board)")
+        }
+        // An ETag of the lost history matches nothing.
+        for tag in tags.suffix(2) {
+            let stale = try nodes[1].http.send(
+                "PATCH", Self.board, headers: ["Content-Type": "application/json", "If-Match": tag], body: #"{"rings":{"move":0.9}}"#)
+            #expect(stale.status == 412, "If-Match \(tag): \(stale.status) \(stale.text)")
         }
     }
 }

@@ -54,7 +54,8 @@ struct ClusterSyncTests {
         let body = Array(#"{"rings":{"move":0.8},"animation":{"curve":"linear","duration":0.2}}"#.utf8)
         let change = Animator.Change.patch(try RequestDecoder.decode(BoardPatch.self, from: body))
         // Accepted with a lead of 10 ticks, delivered at once: 10 ticks early.
-        guard case .script(_, let update, _, _) = try #require(accepting.prepareWrite(change, body: body, board: "main", lead: 10))
+        guard
+            case .script(_, let update, _, _) = try #require(accepting.prepareWrite(change, body: body, board: "main", lead: 10))
         else {
             Issue.record("no script")
             return
@@ -73,8 +74,11 @@ struct ClusterSyncTests {
             let bytes = BinaryFrame.encode(frames.frame, previous: frames.base)
             #expect(bytes == BinaryFrame.encode(expected.frame, previous: expected.base), "tick \(tick - origin)")
             if tick == origin + 9 { before = bytes }
-            #expect(bytes == BinaryFrame.encode(accepting.animators["main"]!.frames(at: tick).frame,
-                previous: accepting.animators["main"]!.frames(at: tick).base), "tick \(tick - origin): a and b differ")
+            #expect(
+                bytes
+                    == BinaryFrame.encode(
+                        accepting.animators["main"]!.frames(at: tick).frame,
+                        previous: accepting.animators["main"]!.frames(at: tick).base), "tick \(tick - origin): a and b differ")
         }
         // Nothing moved before the start tick.
         var untouched = Animator(spec: spec, fps: 60, tick: origin)
@@ -144,7 +148,11 @@ struct ClusterSyncTests {
         #expect(again.contains(.readAll(from: [Self.board: 2])))
         #expect(sync.problem == "catching up with Redis at sim:6379")
         let read = sync.allRead(
-            id: "id1", [Self.board: .init(snapshot: Self.snapshot(5), updates: (2...5).map { Self.update($0) }), "other": .init(snapshot: Self.snapshot(1), updates: [])])
+            id: "id1",
+            [
+                Self.board: .init(snapshot: Self.snapshot(5), updates: (2...5).map { Self.update($0) }),
+                "other": .init(snapshot: Self.snapshot(1), updates: []),
+            ])
         #expect(Self.applies(read) == [3, 4, 5])
         #expect(read.contains(.restore(board: "other", snapshot: Self.snapshot(1))))
         #expect(read.contains(.everyBoardCaughtUp))
@@ -158,7 +166,8 @@ struct ClusterSyncTests {
         _ = sync.subscriptionLost("Connection reset by peer")
         _ = sync.subscribed()
         // Redis came back with revision 3 and the same cluster id.
-        let found = sync.allRead(id: "id1", [Self.board: .init(snapshot: Self.snapshot(3), updates: (1...3).map { Self.update($0) })])
+        let found = sync.allRead(
+            id: "id1", [Self.board: .init(snapshot: Self.snapshot(3), updates: (1...3).map { Self.update($0) })])
         #expect(found.contains(.renewClusterID(replacing: "id1")))
         #expect(!found.contains { if case .restore = $0 { true } else { false } })
         #expect(sync.problem?.contains("older history") == true, "\(sync.problem ?? "ready")")

@@ -417,7 +417,8 @@ struct ClusterTests {
             try #require(first.status == 200, "round \(round), first write: \(first.status) \(first.text)")
             try await Task.sleep(for: .milliseconds(20))
             let second = try nodes[0].http.send(
-                "PUT", "\(Self.board)/rings/exercise", body: #"{"progress":\#(exercise),"animation":{"spring":{"duration":0.3}}}"#)
+                "PUT", "\(Self.board)/rings/exercise", body: #"{"progress":\#(exercise),"animation":{"spring":{"duration":0.3}}}"#
+            )
             try #require(second.status == 200, "round \(round), second write: \(second.status) \(second.text)")
             let state = try await Self.readBoards(on: nodes) { answers in
                 Self.sameETag(answers) && answers.allSatisfy { $0.headers["etag"] == second.headers["etag"] }
@@ -477,7 +478,8 @@ struct ClusterTests {
             let (common, mismatches) = compareBroadcasts(frames)
             #expect(
                 mismatches.isEmpty,
-                "\(format): \(mismatches.count) frames differ: \(mismatches.prefix(3).map { $0.prefix(300) })\n\(counters)\n\(cluster.logs)")
+                "\(format): \(mismatches.count) frames differ: \(mismatches.prefix(3).map { $0.prefix(300) })\n\(counters)\n\(cluster.logs)"
+            )
             #expect(common.count >= 20, "\(format): only \(common.count) seqs reached every node's viewer")
         }
     }
@@ -515,7 +517,8 @@ struct ClusterTests {
         #expect(nodes.contains { $0.process.stderr.contains("went back in time") }, "no node noticed:\n\(cluster.logs)")
         for answer in followed {
             #expect((try? answer.decode(ClusterBoard.self))?[ring: "move"] == 0.3, "\(answer.text)")
-            #expect(!tags.contains(answer.headers["etag"] ?? ""), "an old ETag names Redis's state: \(answer.headers["etag"] ?? "")")
+            #expect(
+                !tags.contains(answer.headers["etag"] ?? ""), "an old ETag names Redis's state: \(answer.headers["etag"] ?? "")")
         }
         for node in nodes {
             let ready = try await Self.poll(timeout: 20, { try node.http.get("/readyz") }, until: { $0.status == 200 })
@@ -539,7 +542,8 @@ struct ClusterTests {
         // An ETag of the lost history matches nothing.
         for tag in tags.suffix(2) {
             let stale = try nodes[1].http.send(
-                "PATCH", Self.board, headers: ["Content-Type": "application/json", "If-Match": tag], body: #"{"rings":{"move":0.9}}"#)
+                "PATCH", Self.board, headers: ["Content-Type": "application/json", "If-Match": tag],
+                body: #"{"rings":{"move":0.9}}"#)
             #expect(stale.status == 412, "If-Match \(tag): \(stale.status) \(stale.text)")
         }
     }
@@ -558,9 +562,10 @@ extension ClusterTests {
     /// The cluster's counters of every node, for a failure's message.
     static func clusterMetrics(_ nodes: [TestNode]) throws -> String {
         try nodes.map { node in
-            "\(node.name): " + (try ["late_updates", "digest_mismatches", "catchups", "updates_received"].map {
-                "\($0) \(try metric("ringcast_cluster_\($0)_total", on: node))"
-            }.joined(separator: ", "))
+            "\(node.name): "
+                + (try ["late_updates", "digest_mismatches", "catchups", "updates_received"].map {
+                    "\($0) \(try metric("ringcast_cluster_\($0)_total", on: node))"
+                }.joined(separator: ", "))
         }.joined(separator: "; ")
     }
 

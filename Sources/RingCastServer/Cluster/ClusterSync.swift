@@ -97,11 +97,6 @@ struct ClusterSync {
         var snapshot: BoardSnapshot?
         /// The stream's entries from the revision that was held (inclusive), in order.
         var updates: [BoardUpdate]
-
-        init(snapshot: BoardSnapshot?, updates: [BoardUpdate]) {
-            self.snapshot = snapshot
-            self.updates = updates
-        }
     }
 
     /// How the shell fared applying an `.apply` action to its board.
@@ -266,7 +261,12 @@ struct ClusterSync {
             let actions = commandSucceeded(.read)
             guard id != nonce else { return actions }
             return actions
-                + [.log(.warning, "a write met the cluster id \(id.isEmpty ? "gone" : id) in Redis at \(address), not \(nonce); reloading every board")]
+                + [
+                    .log(
+                        .warning,
+                        "a write met the cluster id \(id.isEmpty ? "gone" : id) in Redis at \(address), not \(nonce); reloading every board"
+                    )
+                ]
                 + readAll(reload: true)
         case .rateLimited, .replay, .keyReused, .preconditionFailed:
             return commandSucceeded(.read)
@@ -297,7 +297,9 @@ struct ClusterSync {
                     return behind("board \(name): Redis sent revision \(update.revision) unlike the one this node holds")
                 }
                 if update.base == 0, board.revision > 1 {
-                    return behind("board \(name): Redis sent revision \(update.revision) starting from nothing, this node holds \(board.revision)")
+                    return behind(
+                        "board \(name): Redis sent revision \(update.revision) starting from nothing, this node holds \(board.revision)"
+                    )
                 }
                 return []
             }
@@ -306,7 +308,10 @@ struct ClusterSync {
             }
             board.sync = .reading(from: board.revision, reload: false, again: false, arrived: [update])
             return [
-                .log(.notice, "board \(name): update \(update.revision) follows \(update.base), this node holds \(board.revision); catching up"),
+                .log(
+                    .notice,
+                    "board \(name): update \(update.revision) follows \(update.base), this node holds \(board.revision); catching up"
+                ),
                 .count(.catchUp), .readBoard(name, from: board.revision),
             ]
         }
@@ -328,7 +333,10 @@ struct ClusterSync {
             guard let digest, digest != update.digest else { return [] }
             return [
                 .count(.digestMismatch),
-                .log(.error, "board \(name): state digest \(hex(digest)) after revision \(update.revision), the accepting node had \(hex(update.digest)); reloading the board"),
+                .log(
+                    .error,
+                    "board \(name): state digest \(hex(digest)) after revision \(update.revision), the accepting node had \(hex(update.digest)); reloading the board"
+                ),
             ] + read(name, reload: true)
         case .late(let appliedThrough):
             board.revision = update.base
@@ -336,13 +344,18 @@ struct ClusterSync {
             boards[name] = board
             return [
                 .count(.lateUpdate),
-                .log(.warning, "board \(name): update \(update.revision) starts at tick \(update.tick), already sent here (through \(appliedThrough)); reloading the board"),
+                .log(
+                    .warning,
+                    "board \(name): update \(update.revision) starts at tick \(update.tick), already sent here (through \(appliedThrough)); reloading the board"
+                ),
             ] + read(name, reload: true)
         case .refused(let reason):
             board.revision = update.base
             board.digests = board.digests.filter { $0.key <= update.base }
             boards[name] = board
-            return [.log(.error, "board \(name): update \(update.revision) is refused by this node (\(reason)); reloading the board")]
+            return [
+                .log(.error, "board \(name): update \(update.revision) is refused by this node (\(reason)); reloading the board")
+            ]
                 + read(name, reload: true)
         }
     }
@@ -352,7 +365,10 @@ struct ClusterSync {
     /// Something waits for `board` to be caught up (a write that met a conflict): `.boardCaughtUp` comes once it is.
     mutating func catchUpRequested(_ board: String) -> [Action] {
         switch catalog {
-        case .reading, .renewing: return []
+        // Every board is read: it waits for that reading.
+        case .reading: return []
+        // Writes are refused until every board is reloaded under a new id: what waits learns it at once.
+        case .renewing: return [.boardCaughtUp(board)]
         case .idle, .failed: break
         }
         if case .reading = boards[board]?.sync { return [] }
@@ -425,7 +441,10 @@ struct ClusterSync {
             guard held > 0 else { return [] }
             boards[name] = Board(revision: 0, sync: board.sync)
             var actions: [Action] = [
-                .log(.warning, "Redis at \(address) has no state of board \(name), which this node holds at revision \(held); following Redis"),
+                .log(
+                    .warning,
+                    "Redis at \(address) has no state of board \(name), which this node holds at revision \(held); following Redis"
+                ),
                 .forget(board: name),
             ]
             // The cluster's id went with the data, perhaps: read it, and every other board.
@@ -499,7 +518,10 @@ struct ClusterSync {
         let newID = id != nonce
         if newID {
             actions += [
-                .log(.warning, "the cluster's id in Redis at \(address) changed (its data was lost, or went back in time?); ETags now carry \(id)"),
+                .log(
+                    .warning,
+                    "the cluster's id in Redis at \(address) changed (its data was lost, or went back in time?); ETags now carry \(id)"
+                ),
                 .changeNonce(id),
             ]
             pastNonces.insert(nonce)
@@ -545,7 +567,9 @@ struct ClusterSync {
             if case .reading = board.sync { boards[name]?.sync = .following }
         }
         return [
-            .log(.warning, "\(reason): Redis at \(address) went back in time; replacing the cluster's id and reloading every board"),
+            .log(
+                .warning, "\(reason): Redis at \(address) went back in time; replacing the cluster's id and reloading every board"
+            ),
             .renewClusterID(replacing: replacing),
         ]
     }

@@ -112,7 +112,8 @@ extension Pipeline {
                     return finish(.error(.changedSince("\(write.precondition)")))
                 }
                 guard tries < Self.conflictRetries else {
-                    return finish(.error(.storageUnavailable("the cluster's id in Redis changed while this write was made; retry")))
+                    return finish(
+                        .error(.storageUnavailable("the cluster's id in Redis changed while this write was made; retry")))
                 }
                 node.catchUp(name) { [self] in
                     if let problem = node.problem {

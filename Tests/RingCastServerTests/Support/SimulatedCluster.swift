@@ -291,7 +291,8 @@ final class SimulatedNode {
         else { return nil }
         let digest = ClusterUpdate.digest(of: trial.settledState)
         let travelling = ClusterUpdate(
-            board: name, baseRevision: base, revision: base + 1, startTick: start, change: ClusterUpdate.Change(change, body: body),
+            board: name, baseRevision: base, revision: base + 1, startTick: start,
+            change: ClusterUpdate.Change(change, body: body),
             digest: digest)
         let update = BoardUpdate(
             revision: base + 1, base: base, tick: start, digest: ClusterAnswer.digestBytes(digest),

@@ -22,7 +22,8 @@
 /// later step refuses it; (2) Idempotency-Key; (2b) the cluster's id; (3) If-Match; (4) compare-and-set (missing state =
 /// revision 0); then the write: XADD to the stream with ID `REVISION-0` (first, so that the only
 /// command that can fail on odd data fails before anything else changed; a board without state
-/// drops any stale stream first), HSET of revision and snapshot, PUBLISH of `BoardUpdate.payload`,
+/// drops any stale stream first — only when there is one: Redis lets a script that has written go on writing
+/// past `maxmemory`, so nothing may be written before XADD), HSET of revision and snapshot, PUBLISH of `BoardUpdate.payload`,
 /// and the idempotency answer with its expiry.
 ///
 /// With `appendonly yes` and `appendfsync always` Redis replies only after the script's effects
@@ -64,7 +65,7 @@ public struct WriteScript: Sendable {
           return {'conflict', current}
         end
         local revision = current + 1
-        if current == 0 then redis.call('DEL', KEYS[2]) end
+        if current == 0 and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DEL', KEYS[2]) end
         local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[10], revision .. '-0',
           'revision', revision, 'base', current, 'tick', ARGV[5], 'digest', ARGV[6], 'update', ARGV[8])
         redis.call('HSET', KEYS[1], 'revision', revision, 'snapshot', ARGV[7])

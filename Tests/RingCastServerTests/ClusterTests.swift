@@ -547,11 +547,49 @@ struct ClusterTests {
             #expect(stale.status == 412, "If-Match \(tag): \(stale.status) \(stale.text)")
         }
     }
+
+    /// Redis out of memory: writes get 503 and `/readyz` says so, and stays 503 through the health checks that
+    /// follow (a PING would work; the node tries a write instead), until Redis takes writes again.
+    @Test func redisOutOfMemory_readyzNamesItAndStays503ThroughHealthChecks_untilAWriteWorks() async throws {
+        let cluster = try TestCluster()
+        defer { cluster.stop() }
+        let node = try await cluster.start("a")
+        let connection = try RedisConnection(endpoint: cluster.redis.endpoint)
+        _ = try connection.command(["CONFIG", "SET", "maxmemory-policy", "noeviction"])
+        _ = try connection.command(["CONFIG", "SET", "maxmemory", "1"])
+        defer { _ = try? connection.command(["CONFIG", "SET", "maxmemory", "0"]) }
+
+        let refused = try node.http.send("PATCH", Self.board, body: #"{"rings":{"move":0.5},"animation":"none"}"#)
+        #expect(refused.status == 503 && refused.text.contains("OOM"), "\(refused.status) \(refused.text)")
+        let ready = try node.http.get("/readyz")
+        #expect(ready.status == 503 && ready.text.contains("out of memory"), "\(ready.status) \(ready.text)")
+        // Two health checks later (Redis counts the probe writes it refused), still 503.
+        let rejected = try Self.rejectedSets(connection)
+        _ = try await Self.poll(timeout: 10, { try Self.rejectedSets(connection) }, until: { $0 >= rejected + 2 })
+        #expect(try Self.rejectedSets(connection) >= rejected + 2, "no write probe reached Redis")
+        let still = try node.http.get("/readyz")
+        #expect(still.status == 503 && still.text.contains("out of memory"), "after health checks: \(still.status) \(still.text)")
+
+        _ = try connection.command(["CONFIG", "SET", "maxmemory", "0"])
+        let back = try await Self.poll(timeout: 10, { try node.http.get("/readyz") }, until: { $0.status == 200 })
+        #expect(back.status == 200, "\(back.status) \(back.text)")
+        let accepted = try node.http.send("PATCH", Self.board, body: #"{"rings":{"move":0.5},"animation":"none"}"#)
+        #expect(accepted.status == 200, "\(accepted.status) \(accepted.text)")
+    }
 }
 
 // MARK: - Helpers
 
 extension ClusterTests {
+    /// How many SET commands Redis refused (`INFO commandstats`, `rejected_calls`): the write probes.
+    static func rejectedSets(_ connection: RedisConnection) throws -> Int {
+        let info = try connection.command(["INFO", "commandstats"]).string ?? ""
+        guard let line = info.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix("cmdstat_set:") }),
+            let field = line.split(separator: ",").first(where: { $0.hasPrefix("rejected_calls=") })
+        else { return 0 }
+        return Int(field.dropFirst("rejected_calls=".count)) ?? 0
+    }
+
     /// The value of the unlabelled sample `name` in the node's `/metrics` (0 when absent).
     static func metric(_ name: String, on node: TestNode) throws -> Int {
         let text = try node.http.get("/metrics").text

@@ -557,29 +557,41 @@ struct ClusterTests {
         }
     }
 
-    /// Redis out of memory: writes get 503 and `/readyz` says so, and stays 503 through the health checks that
-    /// follow (a PING would work; the node tries a write instead), until Redis takes writes again.
-    @Test func redisOutOfMemory_readyzNamesItAndStays503ThroughHealthChecks_untilAWriteWorks() async throws {
+    /// Redis refusing writes — out of memory, or made a read-only replica: writes get 503, `/readyz` names the
+    /// refusal and stays 503 through the health checks that follow (a PING would work; the node tries a write
+    /// instead), until Redis takes writes again.
+    @Test(arguments: [
+        (
+            [["CONFIG", "SET", "maxmemory-policy", "noeviction"], ["CONFIG", "SET", "maxmemory", "1"]],
+            ["CONFIG", "SET", "maxmemory", "0"], "OOM", "out of memory"
+        ),
+        (
+            // A master nobody listens on: Redis keeps its data and refuses writes.
+            [["REPLICAOF", "127.0.0.1", "1"]], ["REPLICAOF", "NO", "ONE"], "READONLY", "read-only replica"
+        ),
+    ])
+    func redisRefusingWrites_readyzNamesItAndStays503ThroughHealthChecks_untilAWriteWorks(
+        _ refuse: [[String]], _ undo: [String], _ reply: String, _ words: String
+    ) async throws {
         let cluster = try TestCluster()
         defer { cluster.stop() }
         let node = try await cluster.start("a")
         let connection = try RedisConnection(endpoint: cluster.redis.endpoint)
-        _ = try connection.command(["CONFIG", "SET", "maxmemory-policy", "noeviction"])
-        _ = try connection.command(["CONFIG", "SET", "maxmemory", "1"])
-        defer { _ = try? connection.command(["CONFIG", "SET", "maxmemory", "0"]) }
+        for command in refuse { _ = try connection.command(command) }
+        defer { _ = try? connection.command(undo) }
 
         let refused = try node.http.send("PATCH", Self.board, body: #"{"rings":{"move":0.5},"animation":"none"}"#)
-        #expect(refused.status == 503 && refused.text.contains("OOM"), "\(refused.status) \(refused.text)")
+        #expect(refused.status == 503 && refused.text.contains(reply), "\(refused.status) \(refused.text)")
         let ready = try node.http.get("/readyz")
-        #expect(ready.status == 503 && ready.text.contains("out of memory"), "\(ready.status) \(ready.text)")
+        #expect(ready.status == 503 && ready.text.contains(words), "\(ready.status) \(ready.text)")
         // Two health checks later (Redis counts the probe writes it refused), still 503.
         let rejected = try Self.rejectedSets(connection)
         _ = try await Self.poll(timeout: 10, { try Self.rejectedSets(connection) }, until: { $0 >= rejected + 2 })
         #expect(try Self.rejectedSets(connection) >= rejected + 2, "no write probe reached Redis")
         let still = try node.http.get("/readyz")
-        #expect(still.status == 503 && still.text.contains("out of memory"), "after health checks: \(still.status) \(still.text)")
+        #expect(still.status == 503 && still.text.contains(words), "after health checks: \(still.status) \(still.text)")
 
-        _ = try connection.command(["CONFIG", "SET", "maxmemory", "0"])
+        _ = try connection.command(undo)
         let back = try await Self.poll(timeout: 10, { try node.http.get("/readyz") }, until: { $0.status == 200 })
         #expect(back.status == 200, "\(back.status) \(back.text)")
         let accepted = try node.http.send("PATCH", Self.board, body: #"{"rings":{"move":0.5},"animation":"none"}"#)

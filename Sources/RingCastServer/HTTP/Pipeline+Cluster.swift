@@ -80,6 +80,15 @@ extension Pipeline {
             answer: ClusterAnswer.encode(prepared.answer),
             clusterID: boards.etagNonce)
         node.submit(script, update: prepared.update) { [self] result in
+            // Computed again once caught up, unless the node found Redis behind it and refuses writes until it has
+            // reloaded every board.
+            let again = { [self] in
+                if let problem = node.problem {
+                    return finish(
+                        .error(.storageUnavailable("writes are refused right now (\(problem)); nothing was changed")))
+                }
+                attempt(write, node: node, tries: tries + 1, finish)
+            }
             switch result {
             case .outcome(.applied):
                 finish(prepared.answer)
@@ -115,13 +124,7 @@ extension Pipeline {
                     return finish(
                         .error(.storageUnavailable("the cluster's id in Redis changed while this write was made; retry")))
                 }
-                node.catchUp(name) { [self] in
-                    if let problem = node.problem {
-                        return finish(
-                            .error(.storageUnavailable("writes are refused right now (\(problem)); nothing was changed")))
-                    }
-                    attempt(write, node: node, tries: tries + 1, finish)
-                }
+                node.catchUp(name, then: again)
             case .outcome(.conflict(let current)):
                 guard tries < Self.conflictRetries else {
                     return finish(
@@ -130,15 +133,7 @@ extension Pipeline {
                                 "board \(name) is being changed through other nodes faster than this write could follow; retry")))
                 }
                 // Usually the subscription has brought the other node's update by now; else (or when Redis
-                // holds less than this node: it lost data or went back in time) read it. A node that found Redis
-                // behind it refuses writes until it has reloaded every board.
-                let again = { [self] in
-                    if let problem = node.problem {
-                        return finish(
-                            .error(.storageUnavailable("writes are refused right now (\(problem)); nothing was changed")))
-                    }
-                    attempt(write, node: node, tries: tries + 1, finish)
-                }
+                // holds less than this node: it lost data or went back in time) read it.
                 if node.revision(of: name) == current {
                     again()
                 } else {

@@ -35,11 +35,14 @@ public struct BoardWrite: Sendable, Equatable {
     public var update: [UInt8]
     /// The answer to keep for replays of the same Idempotency-Key (ignored without one).
     public var answer: [UInt8]
+    /// The cluster's id (`rc:cluster`) the writing node's ETags carry, or nil not to check it: a write computed
+    /// under another id (the id was replaced since, or Redis lost it) is refused with `.clusterChanged`.
+    public var clusterID: String?
 
     public init(
         board: String, client: String = "", rateLimitPerMinute: Int = 0, idempotency: Idempotency? = nil,
         ifMatch: Int64? = nil, baseRevision: Int64, startTick: Int64, stateDigest: [UInt8], snapshot: [UInt8],
-        update: [UInt8], answer: [UInt8] = []
+        update: [UInt8], answer: [UInt8] = [], clusterID: String? = nil
     ) {
         self.board = board
         self.client = client
@@ -52,6 +55,7 @@ public struct BoardWrite: Sendable, Equatable {
         self.snapshot = snapshot
         self.update = update
         self.answer = answer
+        self.clusterID = clusterID
     }
 }
 
@@ -69,6 +73,8 @@ public enum WriteOutcome: Sendable, Equatable {
     case preconditionFailed(current: Int64)
     /// `baseRevision` is not the board's `current` revision; nothing changed.
     case conflict(current: Int64)
+    /// `clusterID` is not the cluster's id in Redis, `id` ("" when Redis has none); nothing changed.
+    case clusterChanged(id: String)
 }
 
 /// A board's stored state: its revision and whole-state snapshot.

@@ -29,6 +29,31 @@ extension RedisConnection {
         return id
     }
 
+    /// Replaces the cluster's id with `candidate` if it is still `replacing` (or gone), and announces the new id
+    /// on `BoardKeys.clusterChannel`; returns the id Redis holds afterwards. Atomic (one script), so that nodes
+    /// that find Redis behind them at the same time all end on one new id.
+    public func renewClusterID(replacing: String, candidate: String) throws(RedisError) -> String {
+        let script = """
+            local id = redis.call('GET', KEYS[1])
+            if id == false or id == ARGV[1] then
+              redis.call('SET', KEYS[1], ARGV[2])
+              redis.call('PUBLISH', ARGV[3], ARGV[2])
+              return ARGV[2]
+            end
+            return id
+            """
+        let reply = try command(["EVAL", script, "1", BoardKeys.cluster, replacing, candidate, BoardKeys.clusterChannel])
+        guard let id = reply.string else { throw RedisError.unexpectedReply("the renewal of the cluster's id answered \(reply)") }
+        return id
+    }
+
+    /// A harmless write (SET of a short-lived key of this node): unlike PING it fails while Redis refuses writes
+    /// (out of memory, a read-only replica), so it tells when writes work again.
+    public func probeWrite(node: String) throws(RedisError) {
+        let reply = try command(["SET", "rc:probe:write:" + node, "1", "PX", "10000"])
+        guard reply.string == "OK" else { throw RedisError.unexpectedReply("SET of the write probe answered \(reply)") }
+    }
+
     /// PING's round trip.
     public func ping() throws(RedisError) -> Duration {
         let clock = ContinuousClock()
@@ -42,6 +67,9 @@ extension RedisConnection {
 extension BoardKeys {
     /// The key holding the cluster's id (`RedisConnection.clusterID`).
     public static let cluster = "rc:cluster"
+
+    /// The channel on which a replaced cluster id is announced (`RedisConnection.renewClusterID`).
+    public static let clusterChannel = "rc:cluster:id"
 
     /// The board whose `state` key is `key`, or nil for any other key.
     public static func board(ofStateKey key: String) -> String? {

@@ -7,21 +7,23 @@
 /// Contract (`BoardKeys` documents the keys):
 ///
 /// - KEYS[1] `rc:{B}:state`, KEYS[2] `rc:{B}:stream`, KEYS[3] `rc:{B}:idem:KEY` (`rc:{B}:idem:`
-///   without a key), KEYS[4] `rc:{B}:rate:CLIENT` — all declared, as Redis Cluster requires.
+///   without a key), KEYS[4] `rc:{B}:rate:CLIENT`, KEYS[5] `rc:cluster` — all declared (the last one is
+///   outside the board's slot: Redis Cluster would need it kept per board).
 /// - ARGV[1] writes per minute (0 = no limit), ARGV[2] request digest as hex ("" = no
 ///   Idempotency-Key), ARGV[3] If-Match revision ("" = none), ARGV[4] base revision, ARGV[5] start
 ///   tick, ARGV[6] state digest as hex, ARGV[7] snapshot, ARGV[8] update, ARGV[9] answer, ARGV[10]
 ///   stream MAXLEN (approximate, `~`), ARGV[11] the channel `rc:{B}:updates`, ARGV[12] the
-///   idempotency expiry in seconds.
+///   idempotency expiry in seconds, ARGV[13] the cluster id the node's ETags carry ("" = not checked).
 /// - Returns, first match wins: `{"rate_limited", retrySeconds}`, `{"replay", answer}`,
-///   `{"key_reused"}`, `{"precondition_failed", current}`, `{"conflict", current}`, else
+///   `{"key_reused"}`, `{"cluster_changed", id}`, `{"precondition_failed", current}`, `{"conflict", current}`, else
 ///   `{"applied", revision, streamID}`.
 ///
 /// Order inside: (1) token bucket on Redis's `TIME` — a passing write takes a token even if a
-/// later step refuses it; (2) Idempotency-Key; (3) If-Match; (4) compare-and-set (missing state =
+/// later step refuses it; (2) Idempotency-Key; (2b) the cluster's id; (3) If-Match; (4) compare-and-set (missing state =
 /// revision 0); then the write: XADD to the stream with ID `REVISION-0` (first, so that the only
 /// command that can fail on odd data fails before anything else changed; a board without state
-/// drops any stale stream first), HSET of revision and snapshot, PUBLISH of `BoardUpdate.payload`,
+/// drops any stale stream first — only when there is one: Redis lets a script that has written go on writing
+/// past `maxmemory`, so nothing may be written before XADD), HSET of revision and snapshot, PUBLISH of `BoardUpdate.payload`,
 /// and the idempotency answer with its expiry.
 ///
 /// With `appendonly yes` and `appendfsync always` Redis replies only after the script's effects
@@ -51,6 +53,10 @@ public struct WriteScript: Sendable {
             return {'key_reused'}
           end
         end
+        if ARGV[13] ~= '' then
+          local id = redis.call('GET', KEYS[5])
+          if id ~= ARGV[13] then return {'cluster_changed', id or ''} end
+        end
         local current = tonumber(redis.call('HGET', KEYS[1], 'revision') or '0')
         if ARGV[3] ~= '' and tonumber(ARGV[3]) ~= current then
           return {'precondition_failed', current}
@@ -59,7 +65,7 @@ public struct WriteScript: Sendable {
           return {'conflict', current}
         end
         local revision = current + 1
-        if current == 0 then redis.call('DEL', KEYS[2]) end
+        if current == 0 and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DEL', KEYS[2]) end
         local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[10], revision .. '-0',
           'revision', revision, 'base', current, 'tick', ARGV[5], 'digest', ARGV[6], 'update', ARGV[8])
         redis.call('HSET', KEYS[1], 'revision', revision, 'snapshot', ARGV[7])
@@ -107,8 +113,9 @@ public struct WriteScript: Sendable {
     private func evaluate(_ write: BoardWrite, on connection: RedisConnection) throws(RedisError) -> RedisReply {
         let keys = BoardKeys(board: write.board)
         let text: [String] = [
-            "EVALSHA", sha ?? "", "4",
+            "EVALSHA", sha ?? "", "5",
             keys.state, keys.stream, keys.idempotency(write.idempotency?.key ?? ""), keys.rate(write.client),
+            BoardKeys.cluster,
             String(write.rateLimitPerMinute),
             write.idempotency.map { Hex.encode($0.requestDigest) } ?? "",
             write.ifMatch.map(String.init) ?? "",
@@ -118,7 +125,7 @@ public struct WriteScript: Sendable {
         ]
         let arguments =
             text.map { Array($0.utf8) } + [write.snapshot, write.update, write.answer]
-            + [String(streamLength), keys.updates, String(idempotencySeconds)].map { Array($0.utf8) }
+            + [String(streamLength), keys.updates, String(idempotencySeconds), write.clusterID ?? ""].map { Array($0.utf8) }
         return try connection.command(arguments)
     }
 
@@ -140,6 +147,9 @@ public struct WriteScript: Sendable {
         case "key_reused": return .keyReused
         case "precondition_failed": return .preconditionFailed(current: try integer(1))
         case "conflict": return .conflict(current: try integer(1))
+        case "cluster_changed":
+            guard parts.count == 2, let id = parts[1].string else { throw unexpected() }
+            return .clusterChanged(id: id)
         default: throw unexpected()
         }
     }
@@ -160,7 +170,12 @@ extension RedisConnection {
     /// when the first entry returned is not `revision + 1` (or nothing is returned though the
     /// snapshot is newer) the caller has a gap and must reload the snapshot.
     public func readStream(board: String, after revision: Int64) throws(RedisError) -> [BoardUpdate] {
-        let reply = try command(["XRANGE", BoardKeys(board: board).stream, "\(revision + 1)-0", "+"])
+        try readStream(board: board, from: revision + 1)
+    }
+
+    /// The board's stream entries with a revision of `revision` or above, in order.
+    public func readStream(board: String, from revision: Int64) throws(RedisError) -> [BoardUpdate] {
+        let reply = try command(["XRANGE", BoardKeys(board: board).stream, "\(max(0, revision))-0", "+"])
         guard let entries = reply.array else { throw RedisError.unexpectedReply("XRANGE answered \(reply)") }
         var updates: [BoardUpdate] = []
         updates.reserveCapacity(entries.count)

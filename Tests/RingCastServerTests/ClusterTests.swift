@@ -1,4 +1,5 @@
 import Foundation
+import RingCastCluster
 import RingCastCore
 import RingCastTransport
 import Synchronization
@@ -40,12 +41,12 @@ struct ClusterTests {
         try #require(second.status == 200, "push on c: \(second.status) \(second.text)")
 
         let targets = ["move": 0.8, "exercise": 0.4, "task1": 0.5, "task2": 0.7]
-        var end: UInt64 = 0
-        for viewer in json {
+        // Each viewer ends on the board's state; a node whose timer fired late may have skipped a tick (the
+        // latest frame wins), so each node's binary viewer waits for its own node's last frame.
+        for (viewer, binaryViewer) in zip(json, binary) {
             let rest = try await Self.waitForRest(viewer, targets, cluster)
-            end = max(end, rest)
+            try await binaryViewer.waitForSeq(atLeast: rest, binary: true)
         }
-        for viewer in binary { try await viewer.waitForSeq(atLeast: end, binary: true) }
 
         for (format, frames) in [
             ("JSON", zip(nodes, json).map { ($0.name, $1.jsonBroadcast) }),
@@ -53,8 +54,11 @@ struct ClusterTests {
         ] {
             let (common, mismatches) = compareBroadcasts(frames)
             #expect(mismatches.isEmpty, "\(format): \(mismatches.count) frames differ: \(mismatches.prefix(5))")
-            // Two animations of 1 to 1.5 s at 60 fps: far more than this, unless frames went missing.
-            #expect(common.count >= 45, "\(format): only \(common.count) seqs reached every node's viewer")
+            #expect(!common.isEmpty, "\(format): no seq reached every node's viewer")
+        }
+        // Seqs a viewer lacks, while the board moved, are ticks its node skipped (a late timer or a slow viewer).
+        for (node, viewers) in zip(nodes, zip(json, binary)) {
+            try Self.expectNoGapsBeyondSkipped(node, [viewers.0.jsonBroadcast, viewers.1.binaryBroadcast])
         }
     }
 
@@ -81,9 +85,14 @@ struct ClusterTests {
         let late = try await cluster.start("c")
         let (lateJSON, lateBinary) = try await Self.viewers(on: late, client: client)
 
-        let end = try await Self.waitForRest(json[0], ["move": 0.9, "exercise": 1.4, "stand": 0.3], cluster)
-        for viewer in json + [lateJSON] { try await viewer.waitForSeq(atLeast: end) }
-        for viewer in binary + [lateBinary] { try await viewer.waitForSeq(atLeast: end, binary: true) }
+        // Every viewer ends on the board's state (each node's last frame may be a tick apart: a late timer
+        // publishes the current tick).
+        var end: UInt64 = .max
+        for (viewer, binaryViewer) in zip(json + [lateJSON], binary + [lateBinary]) {
+            let rest = try await Self.waitForRest(viewer, ["move": 0.9, "exercise": 1.4, "stand": 0.3], cluster)
+            try await binaryViewer.waitForSeq(atLeast: rest, binary: true)
+            end = min(end, rest)
+        }
 
         // Its first frame, the joining viewer's keyframe, shows what the others show at that tick.
         let greeting = try #require(lateJSON.jsonGreeting)
@@ -378,16 +387,267 @@ struct ClusterTests {
             #expect(last >= killedAt + 60, "node \(node.name): frames stopped at \(last), the kill was at \(killedAt)")
             let window = max(first, killedAt - 30)...min(last, killedAt + 90)
             let missing = window.filter { !seqs.contains($0) }
-            #expect(missing.isEmpty, "node \(node.name)'s viewer missed seqs \(missing) around the kill at \(killedAt)")
+            // Only ticks its own node skipped (a late timer, a slow viewer), never more.
+            let skipped = try Self.skippedTicks(on: node)
+            #expect(
+                missing.count <= skipped,
+                "node \(node.name)'s viewer missed seqs \(missing) around the kill at \(killedAt); the node skipped \(skipped)")
         }
         let (_, mismatches) = compareBroadcasts(zip(nodes, viewers).map { ($0.name, $1.jsonBroadcast) })
         #expect(mismatches.isEmpty, "\(mismatches.count) frames differ between a and b: \(mismatches.prefix(3))")
+    }
+
+    /// Two writes to different rings 20 ms apart through one node, with the 50 ms lead: the second is accepted
+    /// while the first is still ahead of its start tick. Before the Animator applied nothing before its tick,
+    /// viewers on other nodes ended on the wrong state in 7 rounds of 10.
+    @Test func twoWritesTwentyMillisecondsApart_tenRounds_everyViewerOnEveryNodeEndsOnTheBoardsState() async throws {
+        let cluster = try TestCluster()
+        defer { cluster.stop() }
+        let nodes = try await cluster.start(["a", "b", "c"])
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let viewers = nodes.map { TestViewer(client: client, port: $0.port) }
+        for viewer in viewers { try await viewer.waitForGreeting() }
+
+        for round in 1...10 {
+            let move = Double(round) / 20
+            let exercise = 1 - Double(round) / 20
+            let first = try nodes[0].http.send(
+                "PATCH", Self.board, body: #"{"rings":{"move":\#(move)},"animation":{"curve":"easeOut","duration":0.2}}"#)
+            try #require(first.status == 200, "round \(round), first write: \(first.status) \(first.text)")
+            try await Task.sleep(for: .milliseconds(20))
+            let second = try nodes[0].http.send(
+                "PUT", "\(Self.board)/rings/exercise", body: #"{"progress":\#(exercise),"animation":{"spring":{"duration":0.3}}}"#
+            )
+            try #require(second.status == 200, "round \(round), second write: \(second.status) \(second.text)")
+            let state = try await Self.readBoards(on: nodes) { answers in
+                Self.sameETag(answers) && answers.allSatisfy { $0.headers["etag"] == second.headers["etag"] }
+            }
+            for (node, answer) in zip(nodes, state) {
+                let board = try answer.decode(ClusterBoard.self)
+                #expect(
+                    board[ring: "move"] == move && board[ring: "exercise"] == exercise,
+                    "round \(round), node \(node.name): \(board)")
+            }
+            for viewer in viewers {
+                _ = try await Self.waitForRest(viewer, ["move": move, "exercise": exercise], cluster)
+            }
+        }
+        // The same bytes for every seq, unless a starved node got an update after its start tick: then, as
+        // documented, its frames from that tick to its reload differ, and it counts the late update.
+        let (_, mismatches) = compareBroadcasts(zip(nodes, viewers).map { ($0.name, $1.jsonBroadcast) })
+        let late = try nodes.map { try Self.metric("ringcast_cluster_late_updates_total", on: $0) }
+        if late.allSatisfy({ $0 == 0 }) {
+            #expect(mismatches.isEmpty, "\(mismatches.count) frames differ: \(mismatches.prefix(3))")
+        }
+    }
+
+    /// Eight pushers for eight seconds through three nodes: every seq that viewers on two nodes both received
+    /// is the same bytes, JSON and binary, and every viewer ends on the board's state.
+    /// The lead is 250 ms here: the sameness of the bytes rests on every node having each update before its start
+    /// tick, and eight pushers, three nodes and Redis starve a 2-core machine past 50 ms now and then (a late update
+    /// is counted and reloaded, and its node's frames differ until then: docs/CLUSTER.md).
+    @Test func eightPushersForEightSeconds_everySeqSeenOnTwoNodesIsByteIdentical() async throws {
+        let cluster = try TestCluster(leadMilliseconds: 250)
+        defer { cluster.stop() }
+        let nodes = try await cluster.start(["a", "b", "c"])
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        var json: [TestViewer] = []
+        var binary: [TestViewer] = []
+        for node in nodes {
+            let viewers = try await Self.viewers(on: node, client: client)
+            json.append(viewers.json)
+            binary.append(viewers.binary)
+        }
+        let pushers = Pushers(ports: nodes.map(\.port))
+        defer { pushers.stopSoon() }
+        pushers.start(from: [Int](repeating: 0, count: Pushers.count))
+        try await Task.sleep(for: .seconds(8))
+        try await pushers.stop()
+        try await Self.expectConverged(nodes, to: pushers.logs, "after eight seconds of pushers", cluster)
+        #expect(pushers.logs.allSatisfy { $0.acks > 0 }, "\(pushers.logs)")
+
+        // Every viewer ends on the board's state.
+        let board = try nodes[0].http.get(Self.board).decode(ClusterBoard.self)
+        let targets = Dictionary(
+            uniqueKeysWithValues: Pushers.rings.compactMap { ring in board[ring: ring].map { (ring, $0) } })
+        for (viewer, binaryViewer) in zip(json, binary) {
+            let rest = try await Self.waitForRest(viewer, targets, cluster)
+            try await binaryViewer.waitForSeq(atLeast: rest, binary: true)
+        }
+        let counters = try Self.clusterMetrics(nodes)
+        // A late update (an update that reached a node after its start tick: counted, and the node reloads) makes
+        // that node's frames differ until its reload, as documented; 250 ms of lead makes it rare even here.
+        let late = try nodes.map { try Self.metric("ringcast_cluster_late_updates_total", on: $0) }.reduce(0, +)
+        for (format, frames) in [
+            ("JSON", zip(nodes, json).map { ($0.name, $1.jsonBroadcast) }),
+            ("binary", zip(nodes, binary).map { ($0.name, $1.binaryBroadcast) }),
+        ] {
+            let (common, mismatches) = compareBroadcasts(frames)
+            #expect(
+                mismatches.isEmpty || late > 0,
+                "\(format): \(mismatches.count) frames differ: \(mismatches.prefix(3).map { $0.prefix(300) })\n\(counters)\n\(cluster.logs)"
+            )
+            #expect(common.count >= 20, "\(format): only \(common.count) seqs reached every node's viewer")
+        }
+    }
+
+    /// Defect 4: writes acknowledged, AOF switched off, two more acknowledged, Redis killed and restarted, so it
+    /// holds revision N − 2 under the same cluster id. Every node follows Redis under a new id: writes through
+    /// the old node and a new one are taken, the nodes converge on one state and one ETag, and no ETag handed
+    /// out before names a state of Redis's history.
+    @Test func redisBackWithOlderData_everyNodeFollowsItUnderANewID_andWritesGoOn() async throws {
+        let cluster = try TestCluster()
+        defer { cluster.stop() }
+        let nodes = try await cluster.start(["a", "b"])
+        var tags: [String] = []
+        for value in [0.1, 0.2, 0.3] {
+            let answer = try nodes[0].http.send("PATCH", Self.board, body: #"{"rings":{"move":\#(value)},"animation":"none"}"#)
+            try #require(answer.status == 200, "\(answer.status) \(answer.text)")
+            tags.append(try #require(answer.headers["etag"]))
+        }
+        let connection = try RedisConnection(endpoint: cluster.redis.endpoint)
+        _ = try connection.command(["CONFIG", "SET", "appendonly", "no"])
+        for value in [0.4, 0.5] {
+            let answer = try nodes[0].http.send("PATCH", Self.board, body: #"{"rings":{"move":\#(value)},"animation":"none"}"#)
+            try #require(answer.status == 200, "\(answer.status) \(answer.text)")
+            tags.append(try #require(answer.headers["etag"]))
+        }
+        _ = try await Self.readBoards(on: nodes) { $0.allSatisfy { $0.headers["etag"] == tags.last } }
+        try cluster.redis.restart()
+
+        // Both nodes follow Redis (move 0.3, the last value in its AOF), under a new id.
+        let followed = try await Self.readBoards(on: nodes, timeout: 20) { answers in
+            Self.sameETag(answers) && !tags.contains(answers[0].headers["etag"] ?? "")
+                && answers.allSatisfy { (try? $0.decode(ClusterBoard.self))?[ring: "move"] == 0.3 }
+        }
+        #expect(Self.sameETag(followed), "\(followed.map { $0.headers["etag"] ?? "none" })\n\(cluster.logs)")
+        #expect(nodes.contains { $0.process.stderr.contains("went back in time") }, "no node noticed:\n\(cluster.logs)")
+        for answer in followed {
+            #expect((try? answer.decode(ClusterBoard.self))?[ring: "move"] == 0.3, "\(answer.text)")
+            #expect(
+                !tags.contains(answer.headers["etag"] ?? ""), "an old ETag names Redis's state: \(answer.headers["etag"] ?? "")")
+        }
+        for node in nodes {
+            let ready = try await Self.poll(timeout: 20, { try node.http.get("/readyz") }, until: { $0.status == 200 })
+            #expect(ready.status == 200, "node \(node.name): \(ready.status) \(ready.text)")
+        }
+        // Writes go on through the node that held the lost revisions, and through a new node.
+        let c = try await cluster.start("c")
+        let throughA = try nodes[0].http.send("PATCH", Self.board, body: #"{"rings":{"exercise":0.6},"animation":"none"}"#)
+        #expect(throughA.status == 200, "write through a: \(throughA.status) \(throughA.text)\n\(cluster.logs)")
+        let throughC = try c.http.send("PATCH", Self.board, body: #"{"rings":{"stand":0.7},"animation":"none"}"#)
+        #expect(throughC.status == 200, "write through c: \(throughC.status) \(throughC.text)")
+        let all = nodes + [c]
+        let converged = try await Self.readBoards(on: all) { answers in
+            Self.sameETag(answers) && answers.allSatisfy { (try? $0.decode(ClusterBoard.self))?[ring: "stand"] == 0.7 }
+        }
+        #expect(Self.sameETag(converged), "\(converged.map { $0.headers["etag"] ?? "none" })")
+        for answer in converged {
+            let board = try answer.decode(ClusterBoard.self)
+            #expect(board[ring: "move"] == 0.3 && board[ring: "exercise"] == 0.6 && board[ring: "stand"] == 0.7, "\(board)")
+        }
+        // An ETag of the lost history matches nothing.
+        for tag in tags.suffix(2) {
+            let stale = try nodes[1].http.send(
+                "PATCH", Self.board, headers: ["Content-Type": "application/json", "If-Match": tag],
+                body: #"{"rings":{"move":0.9}}"#)
+            #expect(stale.status == 412, "If-Match \(tag): \(stale.status) \(stale.text)")
+        }
+    }
+
+    /// Redis refusing writes — out of memory, or made a read-only replica: writes get 503, `/readyz` names the
+    /// refusal and stays 503 through the health checks that follow (a PING would work; the node tries a write
+    /// instead), until Redis takes writes again.
+    @Test(arguments: [
+        (
+            [["CONFIG", "SET", "maxmemory-policy", "noeviction"], ["CONFIG", "SET", "maxmemory", "1"]],
+            ["CONFIG", "SET", "maxmemory", "0"], "OOM", "out of memory"
+        ),
+        (
+            // A master nobody listens on: Redis keeps its data and refuses writes.
+            [["REPLICAOF", "127.0.0.1", "1"]], ["REPLICAOF", "NO", "ONE"], "READONLY", "read-only replica"
+        ),
+    ])
+    func redisRefusingWrites_readyzNamesItAndStays503ThroughHealthChecks_untilAWriteWorks(
+        _ refuse: [[String]], _ undo: [String], _ reply: String, _ words: String
+    ) async throws {
+        let cluster = try TestCluster()
+        defer { cluster.stop() }
+        let node = try await cluster.start("a")
+        let connection = try RedisConnection(endpoint: cluster.redis.endpoint)
+        for command in refuse { _ = try connection.command(command) }
+        defer { _ = try? connection.command(undo) }
+
+        let refused = try node.http.send("PATCH", Self.board, body: #"{"rings":{"move":0.5},"animation":"none"}"#)
+        #expect(refused.status == 503 && refused.text.contains(reply), "\(refused.status) \(refused.text)")
+        let ready = try node.http.get("/readyz")
+        #expect(ready.status == 503 && ready.text.contains(words), "\(ready.status) \(ready.text)")
+        // Two health checks later (Redis counts the probe writes it refused), still 503.
+        let rejected = try Self.rejectedSets(connection)
+        _ = try await Self.poll(timeout: 10, { try Self.rejectedSets(connection) }, until: { $0 >= rejected + 2 })
+        #expect(try Self.rejectedSets(connection) >= rejected + 2, "no write probe reached Redis")
+        let still = try node.http.get("/readyz")
+        #expect(still.status == 503 && still.text.contains(words), "after health checks: \(still.status) \(still.text)")
+
+        _ = try connection.command(undo)
+        let back = try await Self.poll(timeout: 10, { try node.http.get("/readyz") }, until: { $0.status == 200 })
+        #expect(back.status == 200, "\(back.status) \(back.text)")
+        let accepted = try node.http.send("PATCH", Self.board, body: #"{"rings":{"move":0.5},"animation":"none"}"#)
+        #expect(accepted.status == 200, "\(accepted.status) \(accepted.text)")
     }
 }
 
 // MARK: - Helpers
 
 extension ClusterTests {
+    /// How many SET commands Redis refused (`INFO commandstats`, `rejected_calls`): the write probes.
+    static func rejectedSets(_ connection: RedisConnection) throws -> Int {
+        let info = try connection.command(["INFO", "commandstats"]).string ?? ""
+        guard let line = info.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix("cmdstat_set:") }),
+            let field = line.split(separator: ",").first(where: { $0.hasPrefix("rejected_calls=") })
+        else { return 0 }
+        return Int(field.dropFirst("rejected_calls=".count)) ?? 0
+    }
+
+    /// The value of the unlabelled sample `name` in the node's `/metrics` (0 when absent).
+    static func metric(_ name: String, on node: TestNode) throws -> Int {
+        let text = try node.http.get("/metrics").text
+        let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+        return line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }.map { Int($0) } ?? 0
+    }
+
+    /// The cluster's counters of every node, for a failure's message.
+    static func clusterMetrics(_ nodes: [TestNode]) throws -> String {
+        try nodes.map { node in
+            "\(node.name): "
+                + (try ["late_updates", "digest_mismatches", "catchups", "updates_received"].map {
+                    "\($0) \(try metric("ringcast_cluster_\($0)_total", on: node))"
+                }.joined(separator: ", "))
+        }.joined(separator: "; ")
+    }
+
+    /// Ticks whose frame the node never sent to some viewer: its timer woke late (`ringcast_ticks_skipped_total`)
+    /// or a viewer was too slow and got the latest frame instead (`ringcast_frames_skipped_total`).
+    static func skippedTicks(on node: TestNode) throws -> Int {
+        try metric("ringcast_ticks_skipped_total", on: node) + metric("ringcast_frames_skipped_total", on: node)
+    }
+
+    /// Between a viewer's first and last frame the board moved on every tick: the seqs it lacks are no more than
+    /// the ticks its node reports skipped.
+    static func expectNoGapsBeyondSkipped(_ node: TestNode, _ broadcasts: [[FrameKey: [UInt8]]]) throws {
+        let skipped = try skippedTicks(on: node)
+        for frames in broadcasts {
+            let seqs = Set(frames.keys.map(\.seq))
+            guard let first = seqs.min(), let last = seqs.max() else { continue }
+            let missing = (first...last).filter { !seqs.contains($0) }
+            #expect(
+                missing.count <= skipped,
+                "node \(node.name): a viewer lacks seqs \(missing.prefix(20)) (\(missing.count)); the node skipped \(skipped)")
+        }
+    }
+
     /// Repeats `attempt` every 20 ms until `done` holds for its answer or `timeout` seconds pass;
     /// returns the last answer either way, for the caller to check.
     static func poll<T>(timeout: Double = 10, _ attempt: () throws -> T, until done: (T) -> Bool) async throws -> T {

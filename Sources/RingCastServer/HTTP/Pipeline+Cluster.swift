@@ -77,8 +77,18 @@ extension Pipeline {
             stateDigest: prepared.update.digest,
             snapshot: prepared.snapshot,
             update: prepared.update.update,
-            answer: ClusterAnswer.encode(prepared.answer))
+            answer: ClusterAnswer.encode(prepared.answer),
+            clusterID: boards.etagNonce)
         node.submit(script, update: prepared.update) { [self] result in
+            // Computed again once caught up, unless the node found Redis behind it and refuses writes until it has
+            // reloaded every board.
+            let again = { [self] in
+                if let problem = node.problem {
+                    return finish(
+                        .error(.storageUnavailable("writes are refused right now (\(problem)); nothing was changed")))
+                }
+                attempt(write, node: node, tries: tries + 1, finish)
+            }
             switch result {
             case .outcome(.applied):
                 finish(prepared.answer)
@@ -104,6 +114,17 @@ extension Pipeline {
                 finish(.error(.idempotencyKeyReused))
             case .outcome(.preconditionFailed):
                 finish(.error(.changedSince("\(write.precondition)")))
+            case .outcome(.clusterChanged):
+                // The ETags this write was computed under name another history now: an If-Match with one fails;
+                // any other write is computed again once every board is reloaded under the new id.
+                if write.precondition.revision != nil {
+                    return finish(.error(.changedSince("\(write.precondition)")))
+                }
+                guard tries < Self.conflictRetries else {
+                    return finish(
+                        .error(.storageUnavailable("the cluster's id in Redis changed while this write was made; retry")))
+                }
+                node.catchUp(name, then: again)
             case .outcome(.conflict(let current)):
                 guard tries < Self.conflictRetries else {
                     return finish(
@@ -112,11 +133,11 @@ extension Pipeline {
                                 "board \(name) is being changed through other nodes faster than this write could follow; retry")))
                 }
                 // Usually the subscription has brought the other node's update by now; else (or when Redis
-                // holds less than this node: it lost data) read it.
+                // holds less than this node: it lost data or went back in time) read it.
                 if node.revision(of: name) == current {
-                    attempt(write, node: node, tries: tries + 1, finish)
+                    again()
                 } else {
-                    node.catchUp(name) { [self] in attempt(write, node: node, tries: tries + 1, finish) }
+                    node.catchUp(name, then: again)
                 }
             case .failed(let error):
                 finish(

@@ -17,6 +17,7 @@ final class ServerMetrics {
     private var pushes: [String: CoreMetrics.Counter] = [:]
     private var requests: [String: CoreMetrics.Counter] = [:]
     private let tickLateness: CoreMetrics.Timer
+    private let ticksSkipped: CoreMetrics.Counter
     private let encodeTime: CoreMetrics.Timer
 
     /// Transport totals are read at scrape time and added as the difference since the last one.
@@ -55,6 +56,7 @@ final class ServerMetrics {
         ]
         self.factory = factory
         tickLateness = CoreMetrics.Timer(label: "ringcast_tick_lateness_seconds", factory: factory)
+        ticksSkipped = CoreMetrics.Counter(label: "ringcast_ticks_skipped_total", factory: factory)
         encodeTime = CoreMetrics.Timer(label: "ringcast_frame_encode_seconds", factory: factory)
         messagesSent = CoreMetrics.Counter(label: "ringcast_messages_sent_total", factory: factory)
         bytesSent = CoreMetrics.Counter(label: "ringcast_bytes_sent_total", factory: factory)
@@ -126,6 +128,11 @@ final class ServerMetrics {
 
     func tickLate(bySeconds lateness: Double) {
         tickLateness.recordNanoseconds(Int64(max(0, lateness) * 1e9))
+    }
+
+    /// A timer woke so late that the frames of `count` ticks of a moving board were never sent (latest wins).
+    func ticksSkipped(_ count: Int64) {
+        ticksSkipped.increment(by: Int(count))
     }
 
     /// A reload (SIGHUP) took effect, or was refused and changed nothing.

@@ -164,6 +164,8 @@ final class Broadcaster: BoardObserver {
             guard !watching.isEmpty, let due = stream.nextTick else { continue }
             if due <= tick {
                 let at = stream.board.now(tick)
+                // Ticks between the one due and now get no frame of their own (viewers see the latest).
+                if at > due { metrics.ticksSkipped(at - due) }
                 // Frames from `unchangedSince` up to the one before `due` all show the same picture.
                 let base = due == at ? stream.unchangedSince : nil
                 publish(stream, formats: watching, at: at, baseFrom: base)

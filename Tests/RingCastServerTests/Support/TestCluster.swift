@@ -41,14 +41,19 @@ final class TestCluster: Sendable {
     var redisURL: String { "redis://127.0.0.1:\(redis.port)" }
 
     /// A new Redis and the shipped config with `limits.writesPerMinute` set (0: no rate limit, so
-    /// the tests may write as fast as they like).
-    init(writesPerMinute: Int = 0) throws {
+    /// the tests may write as fast as they like) and, if given, `cluster.leadMilliseconds`.
+    init(writesPerMinute: Int = 0, leadMilliseconds: Int? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-cluster-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let shipped = try String(contentsOf: repositoryRoot.appendingPathComponent("config/ringcast.json"), encoding: .utf8)
         let file = directory.appendingPathComponent("ringcast.json")
-        try shipped.replacingOccurrences(of: #""limits": {"#, with: #""limits": {"writesPerMinute": \#(writesPerMinute),"#)
-            .write(to: file, atomically: true, encoding: .utf8)
+        var config = shipped.replacingOccurrences(
+            of: #""limits": {"#, with: #""limits": {"writesPerMinute": \#(writesPerMinute),"#)
+        if let leadMilliseconds {
+            config = config.replacingOccurrences(
+                of: #""limits": {"#, with: #""cluster": {"leadMilliseconds": \#(leadMilliseconds)},"limits": {"#)
+        }
+        try config.write(to: file, atomically: true, encoding: .utf8)
         configFile = file.path
         do {
             redis = try RedisProcess()

@@ -1,0 +1,265 @@
+import Foundation
+import RingCastCluster
+import RingCastCore
+import Testing
+
+@testable import RingCastServer
+
+/// `ClusterSync`, the cluster node's state machine, event by event: no Redis, no sockets, no threads, no sleeps.
+/// Then a seeded randomized model of several nodes on a simulated Redis, checked against the product's
+/// invariants after every step (docs/CLUSTER.md, "Testing the sync").
+@Suite("Cluster sync state machine")
+struct ClusterSyncTests {
+    static let board = "main"
+    static let address = "sim:6379"
+
+    static func update(_ revision: Int64, base: Int64? = nil, tick: Int64 = 100, digest: UInt8 = 0) -> BoardUpdate {
+        BoardUpdate(
+            revision: revision, base: base ?? revision - 1, tick: tick, digest: [digest, UInt8(truncatingIfNeeded: revision)],
+            update: Array("u\(revision)".utf8))
+    }
+
+    static func snapshot(_ revision: Int64) -> RingCastCluster.BoardSnapshot {
+        RingCastCluster.BoardSnapshot(revision: revision, snapshot: Array("s\(revision)".utf8))
+    }
+
+    /// A machine subscribed and caught up at `revision`, with the digests of the revisions it applied.
+    static func live(at revision: Int64, nonce: String = "id1") -> ClusterSync {
+        var sync = ClusterSync(address: address, nonce: nonce, revisions: [board: 0])
+        _ = sync.subscribed()
+        let stream = (1...max(1, revision)).filter { _ in revision > 0 }.map { update(Int64($0)) }
+        let actions = sync.allRead(
+            id: nonce, [board: ClusterSync.Reading(snapshot: revision > 0 ? snapshot(revision) : nil, updates: stream)])
+        for case .apply(let board, let applied) in actions {
+            _ = sync.applied(applied, board: board, .applied(digest: applied.digest))
+        }
+        return sync
+    }
+
+    static func applies(_ actions: [ClusterSync.Action]) -> [Int64] {
+        actions.compactMap { if case .apply(_, let update) = $0 { update.revision } else { nil } }
+    }
+
+    // MARK: - Updates
+
+    @Test func anUpdateThatArrivesEarly_isAppliedExactlyAtItsStartTick_withTheSameFramesAsTheAcceptingNode() throws {
+        let spec = try Self.mainSpec()
+        let origin: Int64 = 1_795_000_000 * 60
+        let accepting = SimulatedNode(name: "a", spec: spec, fps: 60, tick: origin, nonce: "id1")
+        let receiving = SimulatedNode(name: "b", spec: spec, fps: 60, tick: origin, nonce: "id1")
+        for node in [accepting, receiving] {
+            node.perform(node.sync.subscribed())
+            node.perform(node.sync.allRead(id: "id1", [:]))
+        }
+        let body = Array(#"{"rings":{"move":0.8},"animation":{"curve":"linear","duration":0.2}}"#.utf8)
+        let change = Animator.Change.patch(try RequestDecoder.decode(BoardPatch.self, from: body))
+        // Accepted with a lead of 10 ticks, delivered at once: 10 ticks early.
+        guard
+            case .script(_, let update, _, _) = try #require(accepting.prepareWrite(change, body: body, board: "main", lead: 10))
+        else {
+            Issue.record("no script")
+            return
+        }
+        #expect(update.tick == origin + 10)
+        receiving.perform(receiving.sync.received(update, board: "main"))
+        accepting.perform(accepting.sync.scriptAnswered(.applied(revision: 1, streamID: "1-0"), update: update, board: "main"))
+        #expect(receiving.sync.revision(of: "main") == 1 && receiving.appliedCount["main"]?[1] == 1)
+
+        var reference = Animator(spec: spec, fps: 60, tick: origin)
+        try reference.accept(change, at: origin + 10, now: origin)
+        var before: [UInt8]?
+        for tick in origin + 1...origin + 30 {
+            let frames = receiving.animators["main"]!.frames(at: tick)
+            let expected = reference.frames(at: tick)
+            let bytes = BinaryFrame.encode(frames.frame, previous: frames.base)
+            #expect(bytes == BinaryFrame.encode(expected.frame, previous: expected.base), "tick \(tick - origin)")
+            if tick == origin + 9 { before = bytes }
+            #expect(
+                bytes
+                    == BinaryFrame.encode(
+                        accepting.animators["main"]!.frames(at: tick).frame,
+                        previous: accepting.animators["main"]!.frames(at: tick).base), "tick \(tick - origin): a and b differ")
+        }
+        // Nothing moved before the start tick.
+        var untouched = Animator(spec: spec, fps: 60, tick: origin)
+        let idle = untouched.frames(at: origin + 9)
+        #expect(before == BinaryFrame.encode(idle.frame, previous: idle.base))
+    }
+
+    @Test func aLateUpdate_reloadsTheBoard_andItsSecondCopyIsNotCountedAgain() {
+        var sync = Self.live(at: 1)
+        let late = Self.update(2)
+        #expect(Self.applies(sync.received(late, board: Self.board)) == [2])
+        let reload = sync.applied(late, board: Self.board, .late(appliedThrough: 120))
+        #expect(reload.contains(.count(.lateUpdate)))
+        #expect(reload.contains(.readBoard(Self.board, from: 1)))
+        #expect(sync.revision(of: Self.board) == 1)
+        // Its second copy (the subscription and the script both bring an update) waits for the reading.
+        #expect(sync.received(late, board: Self.board) == [.count(.updateReceived)])
+        let read = sync.boardRead(Self.board, .init(snapshot: Self.snapshot(2), updates: [late]))
+        #expect(read.contains(.restore(board: Self.board, snapshot: Self.snapshot(2))))
+        #expect(Self.applies(read).isEmpty && !read.contains(.count(.lateUpdate)))
+        #expect(sync.revision(of: Self.board) == 2 && sync.isCaughtUp(Self.board))
+    }
+
+    @Test func aDigestMismatch_reloadsTheBoardFromItsSnapshot() {
+        var sync = Self.live(at: 1)
+        let update = Self.update(2)
+        _ = sync.received(update, board: Self.board)
+        let actions = sync.applied(update, board: Self.board, .applied(digest: [9, 9]))
+        #expect(actions.contains(.count(.digestMismatch)))
+        #expect(actions.contains(.readBoard(Self.board, from: 2)))
+        #expect(!sync.isCaughtUp(Self.board))
+        let read = sync.boardRead(Self.board, .init(snapshot: Self.snapshot(2), updates: [update]))
+        #expect(read.contains(.restore(board: Self.board, snapshot: Self.snapshot(2))))
+        #expect(sync.isCaughtUp(Self.board))
+    }
+
+    @Test func duplicatedAndReorderedDeliveries_ofTheSameUpdates_areAppliedOnce_inRevisionOrder() {
+        var sync = Self.live(at: 1)
+        var applied: [Int64] = []
+        func feed(_ actions: [ClusterSync.Action]) {
+            for case .apply(let board, let update) in actions {
+                applied.append(update.revision)
+                feed(sync.applied(update, board: board, .applied(digest: update.digest)))
+            }
+        }
+        feed(sync.received(Self.update(2), board: Self.board))
+        feed(sync.received(Self.update(2), board: Self.board))
+        // 4 before 3: a gap, so the board is read; 3 then follows what is held and is applied at once.
+        let gap = sync.received(Self.update(4), board: Self.board)
+        #expect(gap.contains(.readBoard(Self.board, from: 2)))
+        feed(gap)
+        feed(sync.received(Self.update(3), board: Self.board))
+        feed(sync.received(Self.update(4), board: Self.board))
+        feed(sync.received(Self.update(3), board: Self.board))
+        feed(sync.boardRead(Self.board, .init(snapshot: Self.snapshot(4), updates: (2...4).map { Self.update($0) })))
+        feed(sync.received(Self.update(4), board: Self.board))
+        #expect(applied == [2, 3, 4])
+        #expect(sync.revision(of: Self.board) == 4 && sync.isCaughtUp(Self.board))
+    }
+
+    @Test func aResubscription_readsEveryBoard_andAppliesWhatWasMissed_beforeTheNodeIsReady() {
+        var sync = Self.live(at: 2)
+        #expect(sync.problem == nil)
+        _ = sync.subscriptionLost("Connection reset by peer")
+        #expect(sync.problem?.contains("not subscribed to Redis at sim:6379: Connection reset by peer") == true)
+        let again = sync.subscribed()
+        #expect(again.contains(.readAll(from: [Self.board: 2])))
+        #expect(sync.problem == "catching up with Redis at sim:6379")
+        let read = sync.allRead(
+            id: "id1",
+            [
+                Self.board: .init(snapshot: Self.snapshot(5), updates: (2...5).map { Self.update($0) }),
+                "other": .init(snapshot: Self.snapshot(1), updates: []),
+            ])
+        #expect(Self.applies(read) == [3, 4, 5])
+        #expect(read.contains(.restore(board: "other", snapshot: Self.snapshot(1))))
+        #expect(read.contains(.everyBoardCaughtUp))
+        #expect(sync.problem == nil)
+    }
+
+    // MARK: - Redis behind the node (defect 4)
+
+    @Test func redisRolledBackBelowTheNodesRevision_isDetectedAtTheCatchUp_andTheClusterFollowsRedisUnderANewID() {
+        var sync = Self.live(at: 5)
+        _ = sync.subscriptionLost("Connection reset by peer")
+        _ = sync.subscribed()
+        // Redis came back with revision 3 and the same cluster id.
+        let found = sync.allRead(
+            id: "id1", [Self.board: .init(snapshot: Self.snapshot(3), updates: (1...3).map { Self.update($0) })])
+        #expect(found.contains(.renewClusterID(replacing: "id1")))
+        #expect(!found.contains { if case .restore = $0 { true } else { false } })
+        #expect(sync.problem?.contains("older history") == true, "\(sync.problem ?? "ready")")
+        // A write or an update meanwhile changes nothing.
+        #expect(Self.applies(sync.received(Self.update(4, digest: 7), board: Self.board)).isEmpty)
+        let renewed = sync.clusterIDRenewed("id2")
+        #expect(renewed.contains(.readAll(from: [Self.board: 5])))
+        let reloaded = sync.allRead(id: "id2", [Self.board: .init(snapshot: Self.snapshot(3), updates: [])])
+        #expect(reloaded.contains(.changeNonce("id2")))
+        #expect(reloaded.contains(.restore(board: Self.board, snapshot: Self.snapshot(3))))
+        #expect(sync.revision(of: Self.board) == 3 && sync.nonce == "id2" && sync.problem == nil)
+        // And it follows Redis's history from there.
+        #expect(Self.applies(sync.received(Self.update(4, digest: 7), board: Self.board)) == [4])
+    }
+
+    @Test func aConflictNamingAnOlderRevision_isRedisBehindTheNode_notARetryForever() {
+        var sync = Self.live(at: 5)
+        let actions = sync.scriptAnswered(.conflict(current: 3), update: Self.update(6), board: Self.board)
+        #expect(actions.contains(.renewClusterID(replacing: "id1")))
+        #expect(sync.problem != nil)
+        // The renewal fails (Redis went away): asked again once a command works.
+        _ = sync.clusterIDRenewalFailed(.io(endpoint: Self.address, reason: "Connection refused"))
+        #expect(sync.problem?.contains("unreachable") == true)
+        #expect(sync.commandSucceeded(.read).contains(.renewClusterID(replacing: "id1")))
+    }
+
+    @Test func theRevisionHeldWithAnotherDigestInRedis_isAnotherHistory_andIsFollowed() {
+        var sync = Self.live(at: 3)
+        _ = sync.subscriptionLost("gone")
+        _ = sync.subscribed()
+        // Rolled back to 1, then two other writes: revision 3 again, another state.
+        let other = [Self.update(2, digest: 5), Self.update(3, digest: 5)]
+        let found = sync.allRead(id: "id1", [Self.board: .init(snapshot: Self.snapshot(3), updates: [other[1]])])
+        #expect(found.contains(.renewClusterID(replacing: "id1")))
+        // An update of a revision held, with another digest, says the same.
+        var live = Self.live(at: 3)
+        #expect(live.received(other[0], board: Self.board).contains(.renewClusterID(replacing: "id1")))
+    }
+
+    @Test func anotherNodesRenewedID_isFollowed_withEveryBoardReloaded() {
+        var sync = Self.live(at: 2)
+        #expect(sync.clusterIDAnnounced("id1").isEmpty)
+        let actions = sync.clusterIDAnnounced("id9")
+        #expect(actions.contains(.readAll(from: [Self.board: 2])))
+        let read = sync.allRead(id: "id9", [Self.board: .init(snapshot: Self.snapshot(2), updates: [])])
+        #expect(read.contains(.changeNonce("id9")) && read.contains(.restore(board: Self.board, snapshot: Self.snapshot(2))))
+    }
+
+    // MARK: - Readiness
+
+    @Test(arguments: [
+        ("OOM command not allowed when used memory > 'maxmemory'.", "out of memory"),
+        ("READONLY You can't write against a read only replica.", "read-only replica"),
+    ])
+    func aRefusalOfWrites_keepsReadiness503_despiteSuccessfulPings_untilAWriteWorks(_ reply: String, _ words: String) {
+        var sync = Self.live(at: 1)
+        _ = sync.commandFailed(.server(reply))
+        #expect(sync.problem?.contains(words) == true, "\(sync.problem ?? "ready")")
+        #expect(sync.healthCheckDue() == .probeWrite)
+        for _ in 0..<3 {
+            _ = sync.commandSucceeded(.read)
+            #expect(sync.problem?.contains(words) == true, "a PING cleared it: \(sync.problem ?? "ready")")
+        }
+        // A script that changed nothing (a conflict) is no proof either.
+        _ = sync.scriptAnswered(.conflict(current: 1), update: Self.update(2), board: Self.board)
+        #expect(sync.problem?.contains(words) == true)
+        _ = sync.commandSucceeded(.write)
+        #expect(sync.problem == nil)
+        #expect(sync.healthCheckDue() == .ping)
+    }
+
+    @Test func anUnreachableRedis_isNamedSo_andAPingThatWorksClearsIt_andCatchesUp() {
+        var sync = Self.live(at: 1)
+        _ = sync.commandFailed(.connectFailed(endpoint: Self.address, reason: "Connection refused"))
+        #expect(sync.problem?.hasPrefix("Redis at sim:6379 is unreachable: cannot connect") == true, "\(sync.problem ?? "")")
+        let back = sync.commandSucceeded(.read)
+        #expect(back.contains(.readAll(from: [Self.board: 1])))
+        #expect(sync.problem == nil)
+    }
+
+    @Test func aWriteThatWorks_clearsAnOutOfMemoryProblem() {
+        var sync = Self.live(at: 1)
+        _ = sync.commandFailed(.server("OOM command not allowed when used memory > 'maxmemory'."))
+        let update = Self.update(2)
+        let actions = sync.scriptAnswered(.applied(revision: 2, streamID: "2-0"), update: update, board: Self.board)
+        #expect(Self.applies(actions) == [2])
+        #expect(sync.problem == nil)
+    }
+
+    static func mainSpec() throws -> BoardSpec {
+        let configuration = try RingCastConfiguration.load(
+            file: repositoryRoot.appendingPathComponent("config/ringcast.json").path, environment: [:])
+        return try #require(configuration.boards.first { $0.name == "main" })
+    }
+}

@@ -49,7 +49,10 @@ struct RequestTests {
             "--count: count must be a whole number of task rings from 1 to 254 (with their Overall at most 255 rings, "
                 + "limits.maxRingsPerBoard), got 0"
         ),
-        (["ci", "--template", "single", "--title", ""], "--title: a title must have 1 to 64 characters and no control characters"),
+        (
+            ["ci", "--template", "single", "--title", ""],
+            "--title: a title must have 1 to 64 characters and no control characters"
+        ),
         (
             ["ci", "--template", "single", "--background", "navy"],
             #"--background: "navy" is not a colour; expected #rrggbb or #rrggbbaa, such as #2ecc71"#
@@ -129,7 +132,10 @@ struct RequestTests {
             ["ci", "r", "--colors", "#2ecc71"],
             ##"--colors takes two colours, start and end, such as '#9b59b6,#8e44ad'; got 1 in "#2ecc71""##
         ),
-        (["ci", "r", "--title", String(repeating: "t", count: 65)], "--title: a title must have 1 to 64 characters and no control characters"),
+        (
+            ["ci", "r", "--title", String(repeating: "t", count: 65)],
+            "--title: a title must have 1 to 64 characters and no control characters"
+        ),
     ])
     func ringAdd_refusesWhatTheAPIWouldRefuse(arguments: [String], message: String) throws {
         let command = try AddRing.parse(arguments)
@@ -174,7 +180,10 @@ struct RequestTests {
             ["ci", "tests", "0.5", "--label", "text:a\tb"],
             "label.text: a label text must have 1 to 32 characters and no control characters, got 3"
         ),
-        (["ci", "tests", "0.5", "--label", "text:"], "label.text: a label text must have 1 to 32 characters and no control characters, got 0"),
+        (
+            ["ci", "tests", "0.5", "--label", "text:"],
+            "label.text: a label text must have 1 to 32 characters and no control characters, got 0"
+        ),
     ])
     func push_refusesWhatTheAPIWouldRefuse(arguments: [String], message: String) throws {
         let command = try Push.parse(arguments)

@@ -94,7 +94,8 @@ struct AnimatorTests {
         var animator = Self.animator()
         let red = RGBAColor(hex: "#ff0000")!
         try animator.accept(
-            Self.patch(["move": RingPatch(labelColor: red)], .timing(.linear, duration: 1)), at: Self.origin + 1, now: Self.origin)
+            Self.patch(["move": RingPatch(labelColor: red)], .timing(.linear, duration: 1)), at: Self.origin + 1, now: Self.origin
+        )
         var tick = Self.origin
         var colors: [RGBAColor] = []
         while let next = animator.nextTick(after: tick), next < Self.origin + 1000 {
@@ -118,8 +119,12 @@ struct AnimatorTests {
         var animator = Self.animator()
         try animator.accept(Self.ring("move", 0.5), at: Self.origin + 1, now: Self.origin)
         let before = animator.state
-        #expect(throws: APIError.self) { try animator.accept(Self.ring("nope", 0.5), at: Self.origin + 2, now: Self.origin + 2 - 1) }
-        #expect(throws: APIError.self) { try animator.accept(Self.ring("overall", 0.5), at: Self.origin + 2, now: Self.origin + 2 - 1) }
+        #expect(throws: APIError.self) {
+            try animator.accept(Self.ring("nope", 0.5), at: Self.origin + 2, now: Self.origin + 2 - 1)
+        }
+        #expect(throws: APIError.self) {
+            try animator.accept(Self.ring("overall", 0.5), at: Self.origin + 2, now: Self.origin + 2 - 1)
+        }
         #expect(animator.state == before)
         #expect(animator.revision == 1)
     }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import RingCastCore
 import Testing
+
+@testable import RingCastCore
 
 @Suite struct ArrangerTests {
     /// SplitMix64 (Steele, Lea, Flood 2014): the same boards on every machine and every run.

@@ -94,7 +94,8 @@ struct ClusterUpdateTests {
         #expect(try animator.accept(change, exactlyAt: 1011, now: 1011) == .accepted)
         #expect(try animator.accept(change, exactlyAt: 1011, now: 1011) == .accepted, "two updates may start at one tick")
         #expect(try animator.accept(change, exactlyAt: 1020, now: 1011) == .accepted)
-        #expect(try animator.accept(change, exactlyAt: 1015, now: 1011) == .late(appliedThrough: 1010), "never before a queued one")
+        #expect(
+            try animator.accept(change, exactlyAt: 1015, now: 1011) == .late(appliedThrough: 1010), "never before a queued one")
     }
 
     /// Issue 20, defect 3: two updates 20 ms apart through one node with a lead of 3 ticks. The second arrives
@@ -126,7 +127,8 @@ struct ClusterUpdateTests {
             moveProgress[tick] = frame.rings.first { $0.id == "move" }?.p
             earlyFrames[tick] = BinaryFrame.encode(frame, previous: base) + FrameEncoder.json(frame, previous: base)
             let (other, otherBase) = justInTime.frames(at: tick)
-            justInTimeFrames[tick] = BinaryFrame.encode(other, previous: otherBase) + FrameEncoder.json(other, previous: otherBase)
+            justInTimeFrames[tick] =
+                BinaryFrame.encode(other, previous: otherBase) + FrameEncoder.json(other, previous: otherBase)
             let same = earlyFrames[tick] == justInTimeFrames[tick]
             #expect(same, "the frame of tick \(tick) differs from the one of a node that got the updates just in time")
         }

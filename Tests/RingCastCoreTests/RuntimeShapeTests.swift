@@ -52,7 +52,8 @@ struct RuntimeShapeTests {
 
     @Test func aRestructureOnTheGrid_keepsTheValuesOfRingsThatStay_andIsStoredAndRestored() throws {
         var animator = Animator(spec: Fixtures.board, fps: 60, tick: 1000)
-        try animator.accept(.patch(BoardPatch(rings: ["move": RingPatch(progress: 0.4)], animation: Animation.none)), at: 1001, now: 1001 - 1)
+        try animator.accept(
+            .patch(BoardPatch(rings: ["move": RingPatch(progress: 0.4)], animation: Animation.none)), at: 1001, now: 1001 - 1)
         let definition = BoardDefinition(
             rings: .explicit([RingDefinition(id: "move"), RingDefinition(id: "deploy")], groups: []))
         let spec = try definition.spec(named: "main", maximumRings: 24)

@@ -75,7 +75,8 @@ struct ConfigurationTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
         for count in 0...300 {
-            try #"{"limits":{"maxRingsPerBoard":\#(maximumRings)},"boards":[{"name":"wall","template":"tasks","count":\#(count)}]}"#
+            try
+                #"{"limits":{"maxRingsPerBoard":\#(maximumRings)},"boards":[{"name":"wall","template":"tasks","count":\#(count)}]}"#
                 .write(to: file, atomically: true, encoding: .utf8)
             do {
                 let configuration = try RingCastConfiguration.load(file: file.path, environment: [:])
@@ -293,11 +294,18 @@ struct ConfigurationTests {
 
     /// Issue 20, defect 5: the config file is read by the API's strict reader: a key given twice after its
     /// escapes are read (`"fp\u0073"` is `"fps"`), a byte order mark and UTF-16 stop the start, naming where.
-    @Test(arguments: [
-        ("an escaped key twice", Array("{\n  \"fps\": 30,\n  \"fp\\u0073\": 5\n}".utf8), 3, 3, #"the key "fps" (written "fp\u0073") appears twice in this object (first at 2:3)"#),
-        ("a byte order mark", [0xEF, 0xBB, 0xBF] + Array("{}".utf8), 1, 1, "the text starts with a byte order mark; send UTF-8 without one"),
-        ("UTF-16", [0xFF, 0xFE] + Array("{}".utf8).flatMap { [$0, 0] }, 1, 1, "this is UTF-16 text; JSON here is UTF-8"),
-    ] as [(String, [UInt8], Int, Int, String)])
+    @Test(
+        arguments: [
+            (
+                "an escaped key twice", Array("{\n  \"fps\": 30,\n  \"fp\\u0073\": 5\n}".utf8), 3, 3,
+                #"the key "fps" (written "fp\u0073") appears twice in this object (first at 2:3)"#
+            ),
+            (
+                "a byte order mark", [0xEF, 0xBB, 0xBF] + Array("{}".utf8), 1, 1,
+                "the text starts with a byte order mark; send UTF-8 without one"
+            ),
+            ("UTF-16", [0xFF, 0xFE] + Array("{}".utf8).flatMap { [$0, 0] }, 1, 1, "this is UTF-16 text; JSON here is UTF-8"),
+        ] as [(String, [UInt8], Int, Int, String)])
     func configTheStrictReaderRefuses_stopsTheStartSayingWhere(
         name: String, bytes: [UInt8], line: Int, column: Int, message: String
     ) throws {

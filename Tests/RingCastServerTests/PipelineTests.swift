@@ -349,14 +349,15 @@ struct PipelineTests {
     /// Issue 20, defect 5: bodies that two JSON readers could read two ways are refused as 400 `malformed`
     /// saying why and where, and change nothing: a key given twice (after its escapes are read), a trailing
     /// comma, a byte order mark, UTF-16, text that is not UTF-8.
-    @Test(arguments: [
-        ("a key twice", Array(#"{"rings":{"move":0.11},"ring\u0073":{"move":0.99}}"#.utf8), "appears twice", "rings"),
-        ("a trailing comma", Array(#"{"rings":{"move":0.11,}}"#.utf8), "a comma after the last member", "rings"),
-        ("a byte order mark", [0xEF, 0xBB, 0xBF] + Array(#"{"rings":{"move":0.11}}"#.utf8), "byte order mark", nil),
-        ("UTF-16", [0xFF, 0xFE] + Array(#"{"rings":{"move":0.11}}"#.utf8).flatMap { [$0, 0] }, "UTF-16", nil),
-        ("UTF-16 without a mark", Array(#"{"rings":{"move":0.11}}"#.utf8).flatMap { [$0, 0] }, "UTF-16", nil),
-        ("not UTF-8", Array(#"{"rings":{"m"#.utf8) + [0xC3, 0x28] + Array(#"":0.11}}"#.utf8), "not UTF-8", nil),
-    ] as [(String, [UInt8], String, String?)])
+    @Test(
+        arguments: [
+            ("a key twice", Array(#"{"rings":{"move":0.11},"ring\u0073":{"move":0.99}}"#.utf8), "appears twice", "rings"),
+            ("a trailing comma", Array(#"{"rings":{"move":0.11,}}"#.utf8), "a comma after the last member", "rings"),
+            ("a byte order mark", [0xEF, 0xBB, 0xBF] + Array(#"{"rings":{"move":0.11}}"#.utf8), "byte order mark", nil),
+            ("UTF-16", [0xFF, 0xFE] + Array(#"{"rings":{"move":0.11}}"#.utf8).flatMap { [$0, 0] }, "UTF-16", nil),
+            ("UTF-16 without a mark", Array(#"{"rings":{"move":0.11}}"#.utf8).flatMap { [$0, 0] }, "UTF-16", nil),
+            ("not UTF-8", Array(#"{"rings":{"m"#.utf8) + [0xC3, 0x28] + Array(#"":0.11}}"#.utf8), "not UTF-8", nil),
+        ] as [(String, [UInt8], String, String?)])
     func bodiesThatAreNotStrictJSON_are400SayingWhy_andChangeNothing(
         name: String, body: [UInt8], says: String, field: String?
     ) throws {

@@ -85,7 +85,8 @@ extension RingCastConfiguration {
             throw ConfigurationError(file: path, key: "boards", message: "at least one board is required")
         }
         // A limit out of range is reported by `validate()`; the boards are checked against the most there can be.
-        let maximumRings = (1...Limits.maximumRingsPerBoard).contains(maxRingsPerBoard) ? maxRingsPerBoard : Limits.maximumRingsPerBoard
+        let maximumRings =
+            (1...Limits.maximumRingsPerBoard).contains(maxRingsPerBoard) ? maxRingsPerBoard : Limits.maximumRingsPerBoard
         self.boards = try boards.enumerated().map { (index, entry) throws(ConfigurationError) in
             try BoardSpec(entry: entry, key: "boards[\(index)]", file: path, maximumRings: maximumRings)
         }

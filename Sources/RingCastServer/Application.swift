@@ -11,7 +11,7 @@ import RingCastTransport
 final class Application: TransportDelegate {
     let boards: Boards
     let pipeline: Pipeline
-    private let backend: WriteBackend
+    private let backend: any BoardBackend
     private var gate: ViewerGate
     /// The configuration running now: the one started with, then each reload's.
     private var configuration: RingCastConfiguration
@@ -35,17 +35,18 @@ final class Application: TransportDelegate {
         let boards = Boards(
             specs: configuration.boards, stored: stored, fps: configuration.fps, tick: clock.currentTick(), logger: logger,
             maximumBoards: configuration.maxBoards, maximumRings: configuration.maxRingsPerBoard, etagNonce: clusterID)
-        let backend: WriteBackend
+        // The one place the backend is chosen; everything else talks to `BoardBackend`.
+        let backend: any BoardBackend
         switch storage {
         case .embedded(let store):
-            backend = .store(
-                BoardWriter(store: store, boards: boards, clock: clock, queue: nil, metrics: metrics, logger: logger))
+            backend = BoardWriter(
+                store: store, boards: boards, clock: clock, queue: nil, metrics: metrics, configuration: configuration,
+                logger: logger)
         case .cluster(let join):
             // Without --node, named once the port is bound (`nameNode`).
-            backend = .cluster(
-                ClusterNode(
-                    name: join.node ?? "", endpoint: join.endpoint, worker: join.worker,
-                    configuration: configuration, boards: boards, clock: clock, metrics: metrics, logger: logger))
+            backend = ClusterNode(
+                name: join.node ?? "", endpoint: join.endpoint, worker: join.worker,
+                configuration: configuration, boards: boards, clock: clock, metrics: metrics, logger: logger)
         }
         self.configuration = configuration
         self.clock = clock
@@ -73,31 +74,23 @@ final class Application: TransportDelegate {
         self.broadcaster = broadcaster
         transport.loop = loop
         transport.broadcaster = broadcaster
-        switch backend {
-        case .store(let writer):
-            writer.observer = broadcaster
-            writer.queue = loop.handle
-        case .cluster(let node):
-            node.broadcaster = broadcaster
-            node.start(queue: loop.handle)
-        }
+        backend.attach(queue: loop.handle, broadcaster: broadcaster)
     }
 
     /// In cluster mode, names the node (`--node`, else the address it listens on); before `attach`.
     func nameNode(_ name: String) {
-        if case .cluster(let node) = backend { node.name = name }
+        backend.name(name)
     }
 
     /// The node's name in cluster mode; nil when serving alone.
     var nodeName: String? {
-        if case .cluster(let node) = backend { return node.name }
-        return nil
+        backend.nodeName
     }
 
     /// Ends cluster mode's subscription and Redis worker; nothing when serving alone. Any thread,
     /// once the loop has stopped.
     func stopCluster() {
-        if case .cluster(let node) = backend { node.stop() }
+        backend.stop()
     }
 
     /// The first path segment of every route, for the transport to hand to `handleHTTP`.
@@ -127,15 +120,13 @@ final class Application: TransportDelegate {
             reloadFailed(error)
             return false
         }
-        if case .cluster(let node) = backend {
-            node.configured = Dictionary(reload.configuration.boards.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
-        }
         broadcaster?.boardsChanged(changes)
         broadcaster?.closeViewers(of: changes.removed, code: 4404, reason: "board removed")
         for board in changes.removed {
             metrics.setViewers(0, board: board.name)
         }
         pipeline.apply(reload.configuration)
+        backend.apply(reload.configuration, added: changes.added)
         boards.maximumBoards = reload.configuration.maxBoards
         boards.maximumRings = reload.configuration.maxRingsPerBoard
         gate = ViewerGate(configuration: reload.configuration, boards: boards, logger: logger)
@@ -150,8 +141,6 @@ final class Application: TransportDelegate {
         let settings = reload.changed.isEmpty ? "nothing" : reload.changed.joined(separator: ", ")
         let boardsLine = summary.isEmpty ? "" : "; " + summary.joined(separator: "; ")
         logger.notice("configuration reloaded: changed \(settings)\(boardsLine)")
-        // Boards a reload adds start from what Redis holds of them.
-        if case .cluster(let node) = backend, !changes.added.isEmpty { node.catchUpAll() }
         return true
     }
 

@@ -27,7 +27,9 @@ final class ClusterNode {
     /// Ticks between now and the start of a write accepted here.
     let leadTicks: Int64
     private let replicas: Int
-    private let boards: Boards
+    /// Writes a minute a client may make to one board (0: no limit), checked in the write's script.
+    var writesPerMinute: Int
+    let boards: Boards
     private let clock: TickClock
     private let metrics: ServerMetrics
     private let logger: Logger
@@ -59,6 +61,7 @@ final class ClusterNode {
         self.worker = worker
         self.leadTicks = Int64((Double(configuration.leadMilliseconds) * Double(configuration.fps) / 1000).rounded(.up))
         self.replicas = configuration.replicas
+        self.writesPerMinute = configuration.writesPerMinute
         self.configured = Dictionary(configuration.boards.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
         self.boards = boards
         self.clock = clock
@@ -386,12 +389,6 @@ final class ClusterNode {
         case .refused(let reason):
             return .refused(reason)
         }
-    }
-
-    /// The animator of a board created with `spec` at `startTick`, its revisions following `base`: the same on
-    /// every node.
-    static func createdAnimator(spec: BoardSpec, fps: Int, base: Int64, startTick: Int64) throws(APIError) -> Animator {
-        try ClusterUpdate.createdAnimator(spec: spec, fps: fps, base: base, startTick: startTick)
     }
 
     /// The board was deleted at `revision`: no longer served, its viewers closed with 4404.

@@ -37,7 +37,7 @@ extension ClusterUpdate {
             guard case .restructure(let spec) = change else { return .refused("this node has no such board") }
             do {
                 return .created(
-                    decoded, spec, try createdAnimator(spec: spec, fps: fps, base: update.base, startTick: decoded.startTick))
+                    decoded, spec, try Animator.created(spec: spec, fps: fps, base: update.base, startTick: decoded.startTick))
             } catch {
                 return .refused("\(error)")
             }
@@ -50,15 +50,6 @@ extension ClusterUpdate {
         } catch {
             return .refused("it does not fit this node's board: \(error)")
         }
-    }
-
-    /// The animator of a board created with `spec` at `startTick`, its revisions following `base`: the same on
-    /// every node.
-    static func createdAnimator(spec: BoardSpec, fps: Int, base: Int64, startTick: Int64) throws(APIError) -> Animator {
-        var animator = Animator(spec: spec, fps: fps, tick: startTick - 1)
-        animator.raiseRevision(to: Int(base))
-        _ = try animator.accept(.restructure(spec), exactlyAt: startTick, now: startTick - 1)
-        return animator
     }
 
     /// The digest of `animator`'s settled state as the stream and the channel carry it.

@@ -2,22 +2,26 @@ import Logging
 import RingCastCore
 import RingCastTransport
 
-/// Every REST request passes here, through the same steps in this order:
+/// Every REST request passes here, through the same steps in this order, whatever the backend
+/// (`BoardBackend`: the embedded store, or Redis in cluster mode):
 ///
 /// 1. **route**: the router's table: 404 for an unknown path, 405 with `Allow` for a method the
 ///    path does not answer.
 /// 2. **origin** (writes): a page from another site may not write (403 `origin_not_allowed`).
 /// 3. **auth**: the read or write token (401, 403); liveness and readiness need none.
-/// 4. **rate limit** (writes): per client address (429 with `Retry-After`).
-/// 5. **idempotency** (writes with `Idempotency-Key`): a retry gets the first answer (422 for a
-///    reused key, 409 while the first is still being stored).
+/// 4. **headers** (writes): the `Idempotency-Key` (400 over 255 bytes) and `If-Match`.
+/// 5. **admit** (writes): the client's rate (429 with `Retry-After`) and a repeated
+///    `Idempotency-Key` (the first answer again, 422 for another request under it, 409 while it
+///    is being applied), where the backend keeps them: here, or in Redis's script with the write.
 /// 6. **decode**: the board named in the path (404), then the body (415, 400, 422).
-/// 7. **If-Match** (writes): against the board's ETag (412).
-/// 8. **handler**: a read's answer, or the change a write makes (404 for a countdown on a board
-///    without one).
-/// 9. **store** (writes): the board checks the change (404 for an unknown ring, 422 for a ring
-///    whose value the server computes), queues it from the next tick and hands it to the store
-///    (503 while the store cannot commit).
+/// 7. **If-Match** (writes): a tag of another run or history, or of a revision older than the
+///    board's, is 412 here; the revision itself is compared when the write is committed.
+/// 8. **handler and prepare**: a read's answer; for a write, the change it makes, computed on a
+///    copy of the board (404 for an unknown ring, 422 for a value out of range or a state that
+///    could not load again). A write that changes nothing is answered here.
+/// 9. **commit** (writes): the backend makes it durable and applies it from its start tick (503
+///    while it cannot commit: a write that is wrong in itself still hears why first); a cluster
+///    that finds the board changed through another node computes the write again from step 6.
 /// 10. **respond**: reads at once; writes once durable, with the board as a GET shows it.
 ///
 /// Every refusal changes nothing. Touched only on the service thread.
@@ -25,11 +29,8 @@ final class Pipeline {
     let router: Router
     private var origins: OriginPolicy
     private var tokens: TokenPolicy
-    private var rateLimiter: RateLimiter
-    private(set) var writesPerMinute: Int
-    private let idempotency: IdempotencyCache
     let boards: Boards
-    private let backend: WriteBackend
+    private let backend: any BoardBackend
     let answers: BoardHandler
     let clock: TickClock
 
@@ -39,7 +40,7 @@ final class Pipeline {
     init(
         configuration: RingCastConfiguration,
         boards: Boards,
-        backend: WriteBackend,
+        backend: any BoardBackend,
         metrics: ServerMetrics,
         openAPIDocument: [UInt8]?,
         clock: TickClock,
@@ -58,9 +59,6 @@ final class Pipeline {
         )
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
         tokens = TokenPolicy(writeToken: configuration.writeToken, readToken: configuration.readToken)
-        rateLimiter = RateLimiter(perMinute: configuration.writesPerMinute)
-        writesPerMinute = configuration.writesPerMinute
-        idempotency = IdempotencyCache(capacityBytes: configuration.idempotencyCacheBytes)
         self.boards = boards
         self.backend = backend
         self.answers = boardHandler
@@ -68,16 +66,10 @@ final class Pipeline {
     }
 
     /// Takes `configuration`'s tokens, origins and limits for the requests that follow (a reload);
-    /// requests already answered or being stored are not affected. A new write rate starts every
-    /// client with a full bucket.
+    /// requests already answered or being stored are not affected.
     func apply(_ configuration: RingCastConfiguration) {
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
         tokens = TokenPolicy(writeToken: configuration.writeToken, readToken: configuration.readToken)
-        if configuration.writesPerMinute != writesPerMinute {
-            rateLimiter = RateLimiter(perMinute: configuration.writesPerMinute)
-            writesPerMinute = configuration.writesPerMinute
-        }
-        idempotency.resize(to: configuration.idempotencyCacheBytes)
     }
 
     /// Answers `request` through `respond`, exactly once: at once for reads and refusals, once
@@ -119,41 +111,115 @@ final class Pipeline {
         let http = request.http
         try origins.checkWrite(http)
         try tokens.check(.write, http)
-        let writer: BoardWriter
-        switch backend {
-        case .store(let store): writer = store
-        case .cluster(let node): return try clusterWrite(request, needsBoard: needsBoard, decode: decode, node: node, respond)
+        let write = WriteIntent(
+            request: request, needsBoard: needsBoard, decode: decode,
+            idempotency: try Self.idempotencyKey(of: http).map { key in
+                WriteIntent.Idempotency(
+                    key: key, digest: IdempotencyCache.digest(method: http.method, path: http.path, body: http.body))
+            },
+            precondition: IfMatch(http.headers["if-match"], nonce: boards.etagNonce))
+        if case .answered(let response) = try backend.admit(write) {
+            return respond(response)
         }
-        if let wait = rateLimiter.take(for: http.peer, at: clock.now()) {
-            return respond(
-                .rateLimited(
-                    "more than \(writesPerMinute) writes a minute from \(http.peer); retry in \(wait) s", retryAfter: wait))
-        }
-        try idempotently(http, respond) { (respond) throws(APIError) in
-            let name = request.parameter("board")
-            let board = needsBoard ? try boards.board(named: name) : boards[name]
-            let edit = try decode(request)
-            if let expected = http.headers["if-match"] {
-                guard let board else { throw .noBoardToMatch(name, expected) }
-                if expected != "*", expected != board.etag { throw .changedSince(expected) }
-            }
-            switch try edit.write(board) {
-            case .change(let change, let answer):
-                guard let board else { throw APIError.notFound("no board named \"\(name)\"", field: "board") }
-                try writer.apply(change, to: board) { [answers] error in
-                    respond(error.map { .error($0) } ?? answers.answer(answer, of: board))
-                }
-            case .create(let spec):
-                try writer.create(spec) { [answers] board, error in
-                    respond(error.map { .error($0) } ?? answers.created(board))
-                }
-            case .delete:
-                guard let board else { throw APIError.notFound("no board named \"\(name)\"", field: "board") }
-                try writer.delete(board) { error in
-                    respond(error.map { .error($0) } ?? HTTPResponse(status: 204))
-                }
+        backend.serialize(board: write.board) { [self] done in
+            attempt(write, tries: 0) { [backend] response, committed in
+                backend.finished(write, with: committed ? response : nil)
+                respond(response)
+                done()
             }
         }
+    }
+
+    /// Steps 6–9: the write computed against the board as it is now and committed; computed again when the
+    /// commit says the board changed elsewhere first. `finish` gets the answer and whether it was committed.
+    private func attempt(_ write: WriteIntent, tries: Int, _ finish: @escaping (HTTPResponse, Bool) -> Void) {
+        let prepared: PreparedWrite
+        do throws(APIError) {
+            let name = write.board
+            let board = write.needsBoard ? try boards.board(named: name) : boards[name]
+            let edit = try write.decode(write.request)
+            try Self.check(write.precondition, of: board, named: name)
+            switch try prepare(try edit.write(board), of: board, named: name, body: write.http.body) {
+            case .unchanged(let answer, let revision):
+                // Nothing is committed, so the revision is compared here.
+                if let expected = write.precondition.revision, expected != revision {
+                    throw .changedSince("\(write.precondition)")
+                }
+                return finish(answer, false)
+            case .write(let write): prepared = write
+            }
+        } catch {
+            return finish(.error(error), false)
+        }
+        backend.commit(prepared, of: write, attempt: tries) { [self] outcome in
+            switch outcome {
+            case .answered(let response): finish(response, true)
+            case .again: attempt(write, tries: tries + 1, finish)
+            }
+        }
+    }
+
+    /// Step 7: `If-Match` against the board as this process holds it. A tag of another run or history matches
+    /// nothing, and one of a revision older than the board's is out of date; the revision itself is compared
+    /// when the write is committed (a cluster node may hold an older revision than the tag's for a moment).
+    private static func check(_ precondition: IfMatch, of board: LiveBoard?, named name: String) throws(APIError) {
+        if case .none = precondition { return }
+        guard let board else { throw .noBoardToMatch(name, "\(precondition)") }
+        switch precondition {
+        case .none, .any: return
+        case .stale(let tag): throw .changedSince(tag)
+        case .revision(let revision, let tag):
+            if revision < Int64(board.animator.revision) { throw .changedSince(tag) }
+        }
+    }
+
+    /// Step 8 for a write: what it does, its resulting state and its answer, computed on a copy of the board,
+    /// starting at the earliest tick the backend allows. Nothing changes here.
+    private func prepare(
+        _ plan: BoardWrite, of board: LiveBoard?, named name: String, body: [UInt8]
+    ) throws(APIError) -> Prepared {
+        let now = clock.currentTick()
+        let earliest = backend.earliestStart(now: now)
+        let fps = clock.fps
+        switch plan {
+        case .change(let change, let answer):
+            guard let board else { throw APIError.notFound("no board named \"\(name)\"", field: "board") }
+            var trial = board.animator
+            let base = Int64(trial.revision)
+            let start = try trial.accept(change, at: max(earliest, board.startTick(now: now)), now: board.now(now))
+            guard trial.revision == Int(base) + 1 else { return .unchanged(answers.answer(answer, of: board), revision: base) }
+            let preview = LiveBoard(animator: trial, etag: boards.etag(revision: base + 1))
+            return .write(
+                PreparedWrite(
+                    kind: .change(board, change), name: name, base: base, start: start, animator: trial, state: trial.state,
+                    settled: { trial.settledState }, answer: { [answers] board in answers.answer(answer, of: board) },
+                    preview: { [answers] in answers.answer(answer, of: preview) }, body: body))
+        case .create(let spec):
+            try boards.checkRoom()
+            let base = boards.previousRevision(of: name)
+            let animator = try Animator.created(spec: spec, fps: fps, base: base, startTick: earliest)
+            let preview = LiveBoard(animator: animator, etag: boards.etag(revision: base + 1))
+            return .write(
+                PreparedWrite(
+                    kind: .create(spec), name: name, base: base, start: earliest, animator: animator, state: animator.state,
+                    settled: { animator.settledState }, answer: { [answers] board in answers.created(board) }, preview: { [answers] in answers.created(preview) },
+                    body: body))
+        case .delete:
+            guard let board else { throw APIError.notFound("no board named \"\(name)\"", field: "board") }
+            let base = Int64(board.animator.revision)
+            let tombstone = BoardState.tombstone(of: name, revision: base + 1, fps: fps)
+            return .write(
+                PreparedWrite(
+                    kind: .delete(board), name: name, base: base, start: earliest, animator: nil, state: tombstone,
+                    settled: { tombstone }, answer: { _ in HTTPResponse(status: 204) }, preview: { HTTPResponse(status: 204) }, body: body))
+        }
+    }
+
+    private enum Prepared {
+        /// The write changes nothing (e.g. cancelling a countdown that is not running): answered at once, the
+        /// board staying at `revision`.
+        case unchanged(HTTPResponse, revision: Int64)
+        case write(PreparedWrite)
     }
 
     /// The `Idempotency-Key` of `request`, checked (at most 255 bytes), or nil without one; an empty
@@ -166,40 +232,18 @@ final class Pipeline {
         }
         return key
     }
-
-    /// Runs `body` once per `Idempotency-Key`: a retry within 5 minutes gets the first answer
-    /// again instead of being applied twice. Without the header, `body` just runs.
-    private func idempotently(
-        _ request: HTTPRequest,
-        _ respond: @escaping (HTTPResponse) -> Void,
-        _ body: (@escaping (HTTPResponse) -> Void) throws(APIError) -> Void
-    ) throws(APIError) {
-        guard let key = try Self.idempotencyKey(of: request) else { return try body(respond) }
-        let digest = IdempotencyCache.digest(method: request.method, path: request.path, body: request.body)
-        switch idempotency.begin(key: key, digest: digest, at: clock.now()) {
-        case .replay(var response):
-            response.headers.append((name: "Idempotent-Replayed", value: "true"))
-            respond(response)
-        case .conflict:
-            throw .idempotencyKeyReused
-        case .inFlight:
-            throw APIError(
-                status: 409, code: "idempotency_key_in_flight",
-                message: "a request with this Idempotency-Key is still being applied; retry in a moment",
-                field: "Idempotency-Key")
-        case .miss:
-            do throws(APIError) {
-                try body { [idempotency, clock] response in
-                    idempotency.finish(key: key, response: response, at: clock.now())
-                    respond(response)
-                }
-            } catch {
-                idempotency.abandon(key: key)
-                throw error
-            }
-        }
-    }
 }
 
 @available(*, unavailable)
 extension Pipeline: Sendable {}
+
+extension Animator {
+    /// The animator of a board created with `spec` at `startTick`, its revisions following `base`: the same in
+    /// every process that creates it (a cluster's nodes build a board another node created this way).
+    static func created(spec: BoardSpec, fps: Int, base: Int64, startTick: Int64) throws(APIError) -> Animator {
+        var animator = Animator(spec: spec, fps: fps, tick: startTick - 1)
+        animator.raiseRevision(to: Int(base))
+        _ = try animator.accept(.restructure(spec), exactlyAt: startTick, now: startTick - 1)
+        return animator
+    }
+}

@@ -1,15 +1,17 @@
 import Logging
 import RingCastCore
 import RingCastStorage
+import RingCastTransport
 
-/// The last steps of every write: the change is queued on its board's animator (it starts at the
-/// next tick), handed to the store, and reported once the store's batch holding it is durable.
-/// Ticks and other requests never wait for the disk. A write the store could not commit is
-/// reported as 503 and its board reverts to the last committed state; until a probe commits again
-/// (once a second) writes are refused and /readyz answers 503.
+/// The embedded store as the pipeline's backend (`BoardBackend`): the client's write rate and the
+/// Idempotency-Key's answers are kept here, in memory; a committed write is applied to its board's
+/// animator at once (it starts at the next tick), handed to the store, and answered once the store's
+/// batch holding it is durable. Ticks and other requests never wait for the disk. A write the store
+/// could not commit is answered 503 and its board reverts to the last committed state; until a probe
+/// commits again (once a second) writes are refused and /readyz answers 503.
 ///
 /// Touched only on the service thread.
-final class BoardWriter {
+final class BoardWriter: BoardBackend {
     private let store: any BoardStore
     private let boards: Boards
     private let clock: TickClock
@@ -25,10 +27,13 @@ final class BoardWriter {
     /// Writes handed to the store, by id, until their batch is durable (or failed).
     private var pending: [UInt64: PendingWrite] = [:]
     private var nextID: UInt64 = 0
+    private var rateLimiter: RateLimiter
+    private var writesPerMinute: Int
+    private let idempotency: IdempotencyCache
 
     init(
         store: any BoardStore, boards: Boards, clock: TickClock, queue: (any ServiceQueue)?, metrics: ServerMetrics,
-        logger: Logger
+        configuration: RingCastConfiguration, logger: Logger
     ) {
         self.store = store
         self.boards = boards
@@ -36,29 +41,112 @@ final class BoardWriter {
         self.queue = queue
         self.metrics = metrics
         self.logger = logger
+        rateLimiter = RateLimiter(perMinute: configuration.writesPerMinute)
+        writesPerMinute = configuration.writesPerMinute
+        idempotency = IdempotencyCache(capacityBytes: configuration.idempotencyCacheBytes)
     }
 
     /// False while the store cannot commit.
     var isHealthy: Bool { problem == nil }
 
     /// The figures of the store, for /metrics.
-    var statistics: StorageStatistics { store.statistics }
+    var storeStatistics: StorageStatistics? { store.statistics }
 
-    /// Checks `change` against `board` and queues it; `completion` is called on the service thread
-    /// once it is durable (nil) or could not be stored (503, and the board reverted). Throws, with
-    /// nothing changed, when the change does not fit the board (404 no such ring, 422 read-only or
-    /// out of range) or, after that, when the store is failing (503).
-    func apply(_ change: Animator.Change, to board: LiveBoard, completion: @escaping (APIError?) -> Void) throws(APIError) {
-        var animator = board.animator
-        let now = board.now(clock.currentTick())
-        let start = try animator.accept(change, at: now + 1, now: now)
-        guard let queue, problem == nil else { throw Self.unavailable(problem) }
-        let state = animator.state
-        board.animator = animator
-        board.etag = boards.etag(revision: state.revision)
-        observer?.changeAccepted(board, at: start)
-        store(state, of: board, on: queue, completion: completion)
+    // MARK: - BoardBackend
+
+    func earliestStart(now: Int64) -> Int64 { now + 1 }
+
+    func admit(_ write: WriteIntent) throws(APIError) -> Admission {
+        let peer = write.http.peer
+        if let wait = rateLimiter.take(for: peer, at: clock.now()) {
+            return .answered(
+                .rateLimited("more than \(writesPerMinute) writes a minute from \(peer); retry in \(wait) s", retryAfter: wait))
+        }
+        guard let key = write.idempotency else { return .proceed }
+        switch idempotency.begin(key: key.key, digest: key.digest, at: clock.now()) {
+        case .replay(var response):
+            response.headers.append((name: "Idempotent-Replayed", value: "true"))
+            return .answered(response)
+        case .conflict:
+            throw .idempotencyKeyReused
+        case .inFlight:
+            throw APIError(
+                status: 409, code: "idempotency_key_in_flight",
+                message: "a request with this Idempotency-Key is still being applied; retry in a moment",
+                field: "Idempotency-Key")
+        case .miss:
+            return .proceed
+        }
     }
+
+    /// Writes to one board need not wait for each other: each is applied in turn on the service thread.
+    func serialize(board: String, _ body: @escaping (@escaping () -> Void) -> Void) {
+        body {}
+    }
+
+    func commit(
+        _ prepared: PreparedWrite, of write: WriteIntent, attempt: Int, completion: @escaping (CommitOutcome) -> Void
+    ) {
+        guard let queue, problem == nil else { return completion(.answered(.error(Self.unavailable(problem)))) }
+        // Prepared against the board as it is on this thread, now: the If-Match revision is the board's.
+        if let expected = write.precondition.revision, expected != prepared.base {
+            return completion(.answered(.error(.changedSince("\(write.precondition)"))))
+        }
+        let answered: (LiveBoard) -> (APIError?) -> Void = { board in
+            { error in completion(.answered(error.map { .error($0) } ?? prepared.answer(board))) }
+        }
+        switch prepared.kind {
+        case .change(let board, _):
+            board.animator = prepared.animator!
+            board.etag = boards.etag(revision: prepared.state.revision)
+            observer?.changeAccepted(board, at: prepared.start)
+            store(prepared.state, of: board, on: queue, completion: answered(board))
+        case .create:
+            // Served at once; if the store cannot commit it, it goes again.
+            let board = boards.adopt(animator: prepared.animator!, revision: prepared.base + 1)
+            board.isNew = true
+            observer?.boardAdded(board)
+            observer?.changeAccepted(board, at: prepared.start)
+            store(prepared.state, of: board, on: queue, completion: answered(board))
+        case .delete(let board):
+            // No longer served from now on, its viewers closed with 4404; a tombstone keeps it deleted across
+            // restarts, whatever the configuration says. If the store cannot commit it, it is served again.
+            _ = boards.delete(board)
+            observer?.boardRemoved(board, reason: "board deleted")
+            store(prepared.state, of: board, on: queue, completion: answered(board))
+        }
+    }
+
+    func finished(_ write: WriteIntent, with response: HTTPResponse?) {
+        guard let key = write.idempotency?.key else { return }
+        if let response {
+            idempotency.finish(key: key, response: response, at: clock.now())
+        } else {
+            idempotency.abandon(key: key)
+        }
+    }
+
+    /// A new write rate starts every client with a full bucket.
+    func apply(_ configuration: RingCastConfiguration, added: [LiveBoard]) {
+        if configuration.writesPerMinute != writesPerMinute {
+            rateLimiter = RateLimiter(perMinute: configuration.writesPerMinute)
+            writesPerMinute = configuration.writesPerMinute
+        }
+        idempotency.resize(to: configuration.idempotencyCacheBytes)
+    }
+
+    var nodeName: String? { nil }
+
+    func name(_ name: String) {}
+
+    func attach(queue: any ServiceQueue, broadcaster: Broadcaster) {
+        observer = broadcaster
+        self.queue = queue
+    }
+
+    func stop() {}
+
+    // MARK: - The store
 
     /// Hands `state` of `board` to the store; `finished` reports it back on the service thread.
     private func store(
@@ -73,36 +161,6 @@ final class BoardWriter {
         store.write([record]) { error in
             queue.async { writer.value.finished(id, error: error) }
         }
-    }
-
-    /// Creates a board with `spec` (`PUT /api/v1/boards/{board}` for a new name): served at once,
-    /// its first state stored like every write; `completion` as for `apply`. If the store cannot
-    /// commit it, the board goes away again. Throws 422 beyond `limits.maxBoards` and 503 while
-    /// the store is failing, with nothing changed.
-    func create(_ spec: BoardSpec, completion: @escaping (LiveBoard, APIError?) -> Void) throws(APIError) {
-        guard problem == nil, queue != nil else { throw Self.unavailable(problem) }
-        let (board, change) = try boards.create(spec, tick: clock.currentTick())
-        observer?.boardAdded(board)
-        do {
-            try apply(change, to: board) { completion(board, $0) }
-        } catch {
-            boards.discard(board)
-            observer?.boardRemoved(board, reason: "board could not be created")
-            throw error
-        }
-    }
-
-    /// Deletes `board` (`DELETE /api/v1/boards/{board}`): no longer served from now on, its
-    /// viewers closed with 4404, and a tombstone stored so that it stays deleted across restarts,
-    /// whatever the configuration says. If the store cannot commit it, the board is served again
-    /// at its durable state. Throws 503 while the store is failing, with nothing changed.
-    func delete(_ board: LiveBoard, completion: @escaping (APIError?) -> Void) throws(APIError) {
-        guard let queue, problem == nil else { throw Self.unavailable(problem) }
-        let revision = boards.delete(board)
-        observer?.boardRemoved(board, reason: "board deleted")
-        store(
-            BoardState.tombstone(of: board.name, revision: revision, fps: board.animator.fps), of: board, on: queue,
-            completion: completion)
     }
 
     private static func unavailable(_ problem: String?) -> APIError {

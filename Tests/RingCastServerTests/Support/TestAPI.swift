@@ -39,9 +39,11 @@ final class TestAPI {
         boards = Boards(
             specs: configuration.boards, stored: [:], fps: configuration.fps, tick: clock.currentTick(), logger: logger,
             maximumBoards: configuration.maxBoards, maximumRings: configuration.maxRingsPerBoard)
-        writer = BoardWriter(store: store, boards: boards, clock: clock, queue: queue, metrics: metrics, logger: logger)
+        writer = BoardWriter(
+            store: store, boards: boards, clock: clock, queue: queue, metrics: metrics, configuration: configuration,
+            logger: logger)
         pipeline = Pipeline(
-            configuration: configuration, boards: boards, backend: .store(writer), metrics: metrics,
+            configuration: configuration, boards: boards, backend: writer, metrics: metrics,
             openAPIDocument: Array("openapi: 3.1.0\n".utf8), clock: clock)
     }
 

@@ -6,14 +6,14 @@ import RingCastTransport
 /// Touched only on the service thread.
 final class OperatorHandler {
     private let boards: Boards
-    private let backend: WriteBackend
+    private let backend: any BoardBackend
     private let metrics: ServerMetrics
     private let openAPIDocument: [UInt8]?
     private let viewers: (String) -> Int
     private let transportStatistics: () -> TransportStatistics
 
     init(
-        boards: Boards, backend: WriteBackend, metrics: ServerMetrics, openAPIDocument: [UInt8]?,
+        boards: Boards, backend: any BoardBackend, metrics: ServerMetrics, openAPIDocument: [UInt8]?,
         viewers: @escaping (String) -> Int, transportStatistics: @escaping () -> TransportStatistics
     ) {
         self.boards = boards

@@ -112,7 +112,8 @@ extension ClusterNode: BoardBackend {
             case .outcome(.conflict(let current)):
                 guard attempt < Self.conflictRetries else {
                     answer = .error(
-                        .conflict("board \(name) is being changed through other nodes faster than this write could follow; retry"))
+                        .conflict("board \(name) is being changed through other nodes faster than this write could follow; retry")
+                    )
                     break
                 }
                 // Usually the subscription has brought the other node's update by now; else (or when Redis

@@ -188,22 +188,22 @@ final class Pipeline {
             let base = Int64(trial.revision)
             let start = try trial.accept(change, at: max(earliest, board.startTick(now: now)), now: board.now(now))
             guard trial.revision == Int(base) + 1 else { return .unchanged(answers.answer(answer, of: board), revision: base) }
-            let preview = LiveBoard(animator: trial, etag: boards.etag(revision: base + 1))
+            let etag = boards.etag(revision: base + 1)
             return .write(
                 PreparedWrite(
                     kind: .change(board, change), name: name, base: base, start: start, animator: trial, state: trial.state,
                     settled: { trial.settledState }, answer: { [answers] board in answers.answer(answer, of: board) },
-                    preview: { [answers] in answers.answer(answer, of: preview) }, body: body))
+                    preview: { [answers] in answers.answer(answer, of: LiveBoard(animator: trial, etag: etag)) }, body: body))
         case .create(let spec):
             try boards.checkRoom()
             let base = boards.previousRevision(of: name)
             let animator = try Animator.created(spec: spec, fps: fps, base: base, startTick: earliest)
-            let preview = LiveBoard(animator: animator, etag: boards.etag(revision: base + 1))
+            let etag = boards.etag(revision: base + 1)
             return .write(
                 PreparedWrite(
                     kind: .create(spec), name: name, base: base, start: earliest, animator: animator, state: animator.state,
-                    settled: { animator.settledState }, answer: { [answers] board in answers.created(board) }, preview: { [answers] in answers.created(preview) },
-                    body: body))
+                    settled: { animator.settledState }, answer: { [answers] board in answers.created(board) },
+                    preview: { [answers] in answers.created(LiveBoard(animator: animator, etag: etag)) }, body: body))
         case .delete:
             guard let board else { throw APIError.notFound("no board named \"\(name)\"", field: "board") }
             let base = Int64(board.animator.revision)
@@ -211,7 +211,8 @@ final class Pipeline {
             return .write(
                 PreparedWrite(
                     kind: .delete(board), name: name, base: base, start: earliest, animator: nil, state: tombstone,
-                    settled: { tombstone }, answer: { _ in HTTPResponse(status: 204) }, preview: { HTTPResponse(status: 204) }, body: body))
+                    settled: { tombstone }, answer: { _ in HTTPResponse(status: 204) }, preview: { HTTPResponse(status: 204) },
+                    body: body))
         }
     }
 

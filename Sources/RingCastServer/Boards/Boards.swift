@@ -62,22 +62,6 @@ final class Boards {
 
     // MARK: - Created and deleted through the API
 
-    /// A new board with `spec`, served from now on: the change that shapes it is queued at `tick`
-    /// (so it is stored like every write). Throws 422 `limit_exceeded` beyond `maximumBoards`.
-    func create(_ spec: BoardSpec, tick: Int64) throws(APIError) -> (board: LiveBoard, change: Animator.Change) {
-        try checkRoom()
-        var animator = Animator(spec: spec, fps: fps, tick: tick)
-        let previous = previousRevision(of: spec.name)
-        animator.raiseRevision(to: Int(previous))
-        let board = LiveBoard(animator: animator, etag: etag(revision: previous))
-        board.isNew = true
-        deleted[spec.name] = nil
-        retired[spec.name] = nil
-        all.append(board)
-        byName[spec.name] = board
-        return (board, .restructure(spec))
-    }
-
     /// Throws 422 `limit_exceeded` when `maximumBoards` are served.
     func checkRoom() throws(APIError) {
         guard all.count < maximumBoards else {

@@ -87,11 +87,14 @@ final class TestProcess: Sendable {
                 }
             }
         }
-        // Generous: the spawn itself runs on Swift's cooperative threads, which a busy test run
-        // may keep occupied for a while; a child that truly cannot start fails at once instead.
-        let deadline = Date().addingTimeInterval(30)
+        // Generous: the spawn itself runs on Swift's cooperative threads (two on a 2-core machine),
+        // which a busy test run beside two CPU hogs has kept occupied for over 30 s; a child that
+        // truly cannot start fails at once instead. This wait is starved too, so it looks once more
+        // after its deadline before it gives up.
+        let deadline = Date().addingTimeInterval(120)
         while shared.state.withLock({ $0.pid == nil && $0.status == nil }) {
             guard Date() < deadline else {
+                if shared.state.withLock({ $0.pid != nil || $0.status != nil }) { break }
                 throw ViewerError.timeout("\(executable.lastPathComponent) \(arguments) did not start")
             }
             try await Task.sleep(for: .milliseconds(2))
@@ -114,7 +117,10 @@ final class TestProcess: Sendable {
     /// Waits for standard output to hold a line matching `condition`, and returns that line.
     func waitForLine(timeout: Double = 10, _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        // Once more after the deadline: on a starved machine the wait may wake only after it.
+        var last = false
+        while !last {
+            last = Date() >= deadline
             // Read the status before the output: once exited, the output is complete.
             let exited = exitStatus != nil
             if let line = stdout.split(separator: "\n").map(String.init).first(where: condition) { return line }

@@ -35,6 +35,7 @@ public struct Animator: Sendable {
         board = Board(spec: spec)
         epoch = tick
         appliedThrough = tick
+        projectedRevision = board.revision
     }
 
     /// A board restored from `state`, which may have been stored at another fps (its epoch is then moved to the
@@ -55,6 +56,7 @@ public struct Animator: Sendable {
         self.board = board
         epoch = state.fps == fps ? state.epoch : Int64((Double(state.epoch) * Double(fps) / Double(state.fps)).rounded())
         appliedThrough = epoch
+        projectedRevision = board.revision
     }
 
     /// Ids of stored values that the board's spec no longer takes (see `init(spec:fps:state:)`).
@@ -81,6 +83,14 @@ public struct Animator: Sendable {
     /// Throws what the board's checks throw (404, 422), and then changes nothing.
     @discardableResult
     public mutating func accept(_ change: Change, at tick: Int64, now: Int64) throws(APIError) -> Int64 {
+        try acceptStoring(change, at: tick, now: now).start
+    }
+
+    /// `accept(_:at:now:)`, also returning the state to store with the change (`state` afterwards), which
+    /// accepting has already computed and checked to load: a write need not compute it again.
+    public mutating func acceptStoring(
+        _ change: Change, at tick: Int64, now: Int64
+    ) throws(APIError) -> (start: Int64, state: BoardState) {
         // Changes that started before `now` are applied, so the queue stays short on a board nobody watches.
         // Never a later one: frames from `now - 1` on may still be composed (a delta's base is the frame before),
         // and a change applied before its tick would show in them — or, applied before the base was composed,
@@ -92,9 +102,11 @@ public struct Animator: Sendable {
         var failure: APIError?
         trial.advance(to: start) { failure = $0 }
         if let failure { throw failure }
-        try trial.checkLoadable()
+        let state = try trial.loadableState()
         pending.append((start, change))
-        return start
+        // Every pending change up to `start`, the last one, is applied in `trial`.
+        projectedRevision = trial.board.revision
+        return (start, state)
     }
 
     /// A write that is stored must load (issue 20): the state with every accepted change is restored exactly as
@@ -102,9 +114,11 @@ public struct Animator: Sendable {
     /// checks (`Limits`) refuse every value they know to be out of range first, naming the field; this refuses
     /// what only the running animations can make, such as a spring pushed again and again at its resonance until
     /// its velocity leaves what a stored state may hold.
-    private func checkLoadable() throws(APIError) {
+    private func loadableState() throws(APIError) -> BoardState {
+        let state = state
         do {
             _ = try Animator(spec: spec, fps: fps, state: state)
+            return state
         } catch {
             throw .unprocessable(
                 "the change would leave the board in a state the server could not load again (\(error.key) \(error.message)); "
@@ -146,13 +160,18 @@ public struct Animator: Sendable {
     public var projected: Board { projection.board }
 
     /// The revision once every accepted change has started.
-    public var revision: Int { projected.revision }
+    public var revision: Int { projectedRevision }
+
+    /// `revision`, kept as changes are accepted rather than found by applying every pending change again: a
+    /// board pushed thousands of times a second holds dozens of changes for the next tick, and each write asks.
+    private var projectedRevision: Int
 
     /// Makes the next change's revision follow `revision` at least, after going back to an older
     /// state (a restored animator, nothing pending), so that no revision names two different states.
     public mutating func raiseRevision(to revision: Int) {
         precondition(pending.isEmpty, "raise the revision of a restored animator, before it accepts changes")
         board.revision = max(board.revision, revision)
+        projectedRevision = board.revision
     }
 
     /// Applies the changes that start at or before `tick`, in the order they were accepted. A change that

@@ -186,12 +186,13 @@ final class Pipeline {
             guard let board else { throw APIError.notFound("no board named \"\(name)\"", field: "board") }
             var trial = board.animator
             let base = Int64(trial.revision)
-            let start = try trial.accept(change, at: max(earliest, board.startTick(now: now)), now: board.now(now))
+            let (start, state) = try trial.acceptStoring(
+                change, at: max(earliest, board.startTick(now: now)), now: board.now(now))
             guard trial.revision == Int(base) + 1 else { return .unchanged(answers.answer(answer, of: board), revision: base) }
             let etag = boards.etag(revision: base + 1)
             return .write(
                 PreparedWrite(
-                    kind: .change(board, change), name: name, base: base, start: start, animator: trial, state: trial.state,
+                    kind: .change(board, change), name: name, base: base, start: start, animator: trial, state: state,
                     settled: { trial.settledState }, answer: { [answers] board in answers.answer(answer, of: board) },
                     preview: { [answers] in answers.answer(answer, of: LiveBoard(animator: trial, etag: etag)) }, body: body))
         case .create(let spec):

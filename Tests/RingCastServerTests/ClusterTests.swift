@@ -22,13 +22,7 @@ struct ClusterTests {
         let nodes = try await cluster.start(["a", "b", "c"])
         let client = try WebSocketClient()
         defer { client.shutdown() }
-        var json: [TestViewer] = []
-        var binary: [TestViewer] = []
-        for node in nodes {
-            let viewers = try await Self.viewers(on: node, client: client)
-            json.append(viewers.json)
-            binary.append(viewers.binary)
-        }
+        let (json, binary) = try await Self.viewers(on: nodes, client: client)
 
         let first = try nodes[0].http.send(
             "PATCH", Self.board,
@@ -68,13 +62,7 @@ struct ClusterTests {
         let nodes = try await cluster.start(["a", "b"])
         let client = try WebSocketClient()
         defer { client.shutdown() }
-        var json: [TestViewer] = []
-        var binary: [TestViewer] = []
-        for node in nodes {
-            let viewers = try await Self.viewers(on: node, client: client)
-            json.append(viewers.json)
-            binary.append(viewers.binary)
-        }
+        let (json, binary) = try await Self.viewers(on: nodes, client: client)
 
         let push = try nodes[0].http.send(
             "PATCH", Self.board,
@@ -453,13 +441,7 @@ struct ClusterTests {
         let nodes = try await cluster.start(["a", "b", "c"])
         let client = try WebSocketClient()
         defer { client.shutdown() }
-        var json: [TestViewer] = []
-        var binary: [TestViewer] = []
-        for node in nodes {
-            let viewers = try await Self.viewers(on: node, client: client)
-            json.append(viewers.json)
-            binary.append(viewers.binary)
-        }
+        let (json, binary) = try await Self.viewers(on: nodes, client: client)
         let pushers = Pushers(ports: nodes.map(\.port))
         defer { pushers.stopSoon() }
         pushers.start(from: [Int](repeating: 0, count: Pushers.count))
@@ -666,6 +648,19 @@ extension ClusterTests {
         let binary = TestViewer(client: client, port: node.port, path: "/ws?board=main&format=binary")
         try await json.waitForGreeting()
         try await binary.waitForGreeting(binary: true)
+        return (json, binary)
+    }
+
+    /// A JSON and a binary viewer on each of `nodes`, greeted, in the nodes' order.
+    static func viewers(on nodes: [TestNode], client: WebSocketClient) async throws -> (json: [TestViewer], binary: [TestViewer])
+    {
+        var json: [TestViewer] = []
+        var binary: [TestViewer] = []
+        for node in nodes {
+            let viewers = try await viewers(on: node, client: client)
+            json.append(viewers.json)
+            binary.append(viewers.binary)
+        }
         return (json, binary)
     }
 

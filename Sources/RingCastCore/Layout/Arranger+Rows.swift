@@ -11,17 +11,15 @@ extension Arranger {
         // A limit at or above the biggest group's ring count changes nothing.
         let biggest = cells.filter(\.grouped).map(\.ids.count).max() ?? 1
         for textRows in [biggest] + textRowLimits.filter({ $0 < biggest }) {
-            var measures = Measures(limit(cells, textRows: textRows))
             for columns in 1...cells.count {
-                guard let plan = plan(&measures, columns: columns, textRows: textRows, aspect: aspect) else { continue }
+                guard let plan = plan(cells, columns: columns, textRows: textRows, aspect: aspect) else { continue }
                 if let current = best, current.width * current.height <= plan.width * plan.height { continue }
                 best = plan
             }
         }
         // Unreachable for the inputs the caller admits (the tests try them); a plan that does not
         // settle still places everything apart, only with text below the readable size.
-        var measures = Measures(limit(cells, textRows: biggest))
-        return best ?? plan(&measures, columns: cells.count, textRows: biggest, aspect: aspect, settling: false)!
+        return best ?? plan(cells, columns: cells.count, textRows: biggest, aspect: aspect, settling: false)!
     }
 
     /// The limits on a group's text rows each arrangement tries: a group's texts fill the width under
@@ -32,13 +30,13 @@ extension Arranger {
     /// The text size and canvas for `columns` cells per row: starting from `baseTextSize`, the size
     /// grows to the readable minimum of the canvas it makes until it is at least that. Nil if that
     /// does not settle (the text stacks 45 sizes or more along the shorter side).
-    static func plan(
-        _ measures: inout Measures, columns: Int, textRows: Int, aspect: Double, settling: Bool = true
-    ) -> Plan? {
+    static func plan(_ cells: [Cell], columns: Int, textRows: Int, aspect: Double, settling: Bool = true) -> Plan? {
+        let cells = limit(cells, textRows: textRows)
+        let lone = !cells.contains(where: \.grouped)
         var size = baseTextSize
         var step = 0.0
         for _ in 0..<maximumRounds {
-            let (width, height) = canvas(measures.at(size), columns: columns, size: size, aspect: aspect)
+            let (width, height) = canvas(cells, columns: columns, size: size, aspect: aspect)
             let minimum = max(minimumTextSize, min(width, height) / readableDivisor)
             if size >= minimum || !settling {
                 return Plan(columns: columns, textRows: textRows, size: size, minimum: minimum, width: width, height: height)
@@ -48,55 +46,22 @@ extension Arranger {
             // as the last one the text outgrows nothing (the shorter side stacks 45 sizes or more) and this never
             // settles; following it to the last round took seconds on boards of a hundred rings. (A group's text
             // columns change with the size, so a board with groups takes every round.)
-            if measures.lone, step > 0, next - size >= step { return nil }
+            if lone, step > 0, next - size >= step { return nil }
             step = next - size
             size = next
         }
         return nil
     }
 
-    /// Every cell's width and height at a text size, measured once per size (`best` tries every count of
-    /// cells per row, often at the same sizes).
-    struct Measures {
-        let cells: [Cell]
-        /// No cell is a group.
-        let lone: Bool
-        private var measured: [Double: (widths: [Double], heights: [Double])] = [:]
-
-        init(_ cells: [Cell]) {
-            self.cells = cells
-            lone = !cells.contains(where: \.grouped)
-        }
-
-        mutating func at(_ size: Double) -> (widths: [Double], heights: [Double]) {
-            if let known = measured[size] { return known }
-            let measure = (cells.map { $0.width(size: size) }, cells.map { $0.height(size: size) })
-            measured[size] = measure
-            return measure
-        }
-    }
-
-    /// The canvas the rows of cells measuring `measure` need at text `size`, widened or heightened to `aspect`
-    /// and rounded up to whole units; the same sums, in the same order, as `rowWidth` and `rowHeight`.
-    static func canvas(
-        _ measure: (widths: [Double], heights: [Double]), columns: Int, size: Double, aspect: Double
-    ) -> (Double, Double) {
+    /// The canvas the rows of `cells` need at text `size`, widened or heightened to `aspect` and
+    /// rounded up to whole units.
+    static func canvas(_ cells: [Cell], columns: Int, size: Double, aspect: Double) -> (Double, Double) {
         let gap = gapRatio * size
         var widest = 0.0
         var height = 0.0
-        let count = measure.widths.count
-        var start = 0
-        while start < count {
-            let end = min(start + columns, count)
-            var rowWidth = 0.0
-            var rowHeight = 0.0
-            for index in start..<end {
-                rowWidth += measure.widths[index]
-                rowHeight = max(rowHeight, measure.heights[index])
-            }
-            widest = max(widest, rowWidth + Double(end - start - 1) * gapRatio * size)
-            height += rowHeight + gap
-            start = end
+        for row in rows(cells, columns: columns) {
+            widest = max(widest, rowWidth(row, size: size))
+            height += rowHeight(row, size: size) + gap
         }
         let contentWidth = widest + 2 * gap
         let contentHeight = height + gap

@@ -408,6 +408,29 @@ struct PipelineTests {
         #expect(star.status == 200)
     }
 
+    /// A write refused at its commit (here an If-Match naming a revision the board has not reached) leaves its
+    /// Idempotency-Key free: only a 2xx is replayed, so the corrected retry under the same key is applied.
+    @Test func aWriteRefusedAtItsCommit_leavesItsIdempotencyKeyFree() throws {
+        let api = try TestAPI()
+        let tag = try #require(api.get(Self.board).headers["etag"])
+        // "REVISION-NONCE": the same run's nonce with a revision five ahead.
+        let inner = tag.dropFirst().dropLast()
+        let dash = try #require(inner.firstIndex(of: "-"))
+        let revision = try #require(Int(inner[..<dash]))
+        let ahead = "\"\(revision + 5)-\(inner[inner.index(after: dash)...])\""
+        let body = #"{"rings":{"move":0.4},"animation":"none"}"#
+        let refused = try api.send(
+            "PATCH", Self.board, headers: ["Content-Type": "application/json", "Idempotency-Key": "k-412", "If-Match": ahead],
+            body: body)
+        expectError(refused, 412, "precondition_failed")
+        let retry = try api.send(
+            "PATCH", Self.board, headers: ["Content-Type": "application/json", "Idempotency-Key": "k-412", "If-Match": tag],
+            body: body)
+        #expect(retry.status == 200, "\(retry.text)")
+        #expect(retry.headers["idempotent-replayed"] == nil)
+        #expect(try api.get(Self.board).decode(TestSnapshot.self)[ring: "move"]?.target == 0.4)
+    }
+
     @Test func storeThatCannotCommit_answers503_revertsTheBoard_andReadyzSaysWhy() throws {
         let api = try TestAPI()
         #expect(try api.send("PATCH", Self.board, body: Self.seed).status == 200)

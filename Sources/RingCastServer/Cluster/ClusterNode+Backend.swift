@@ -140,8 +140,8 @@ extension ClusterUpdate {
         init(_ prepared: PreparedWrite) {
             let change: ClusterUpdate.Change
             switch prepared.kind {
-            case .change(_, let applied): change = ClusterUpdate.Change(applied, body: prepared.body)
-            case .create(let spec): change = .restructure(spec)
+            case .change(_, let applied, _): change = ClusterUpdate.Change(applied, body: prepared.body)
+            case .create(let spec, _): change = .restructure(spec)
             case .delete: change = .delete
             }
             let (base, start) = (prepared.base, prepared.start)

@@ -99,10 +99,10 @@ struct WriteIntent {
 /// A write computed against the board as this process holds it, on a copy: nothing has changed yet.
 struct PreparedWrite {
     enum Kind {
-        /// A change of `board`, whose animator becomes `animator`.
-        case change(LiveBoard, Animator.Change)
-        /// A new board with `animator`.
-        case create(BoardSpec)
+        /// A change of `board`, whose animator becomes `after`.
+        case change(LiveBoard, Animator.Change, after: Animator)
+        /// A new board of `spec`, with `animator`.
+        case create(BoardSpec, Animator)
         /// `board` goes.
         case delete(LiveBoard)
     }
@@ -113,8 +113,6 @@ struct PreparedWrite {
     let base: Int64
     /// The tick it starts at.
     let start: Int64
-    /// The board afterwards; nil for a deletion.
-    let animator: Animator?
     /// What is stored: the state afterwards, or a deletion's tombstone.
     let state: BoardState
     /// `state` with the animations finished by its last change's start dropped: what every cluster node compares

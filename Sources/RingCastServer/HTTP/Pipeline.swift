@@ -192,7 +192,7 @@ final class Pipeline {
             let etag = boards.etag(revision: base + 1)
             return .write(
                 PreparedWrite(
-                    kind: .change(board, change), name: name, base: base, start: start, animator: trial, state: state,
+                    kind: .change(board, change, after: trial), name: name, base: base, start: start, state: state,
                     settled: { trial.settledState }, answer: { [answers] board in answers.answer(answer, of: board) },
                     preview: { [answers] in answers.answer(answer, of: LiveBoard(animator: trial, etag: etag)) }, body: body))
         case .create(let spec):
@@ -202,7 +202,7 @@ final class Pipeline {
             let etag = boards.etag(revision: base + 1)
             return .write(
                 PreparedWrite(
-                    kind: .create(spec), name: name, base: base, start: earliest, animator: animator, state: animator.state,
+                    kind: .create(spec, animator), name: name, base: base, start: earliest, state: animator.state,
                     settled: { animator.settledState }, answer: { [answers] board in answers.created(board) },
                     preview: { [answers] in answers.created(LiveBoard(animator: animator, etag: etag)) }, body: body))
         case .delete:
@@ -211,7 +211,7 @@ final class Pipeline {
             let tombstone = BoardState.tombstone(of: name, revision: base + 1, fps: fps)
             return .write(
                 PreparedWrite(
-                    kind: .delete(board), name: name, base: base, start: earliest, animator: nil, state: tombstone,
+                    kind: .delete(board), name: name, base: base, start: earliest, state: tombstone,
                     settled: { tombstone }, answer: { _ in HTTPResponse(status: 204) }, preview: { HTTPResponse(status: 204) },
                     body: body))
         }

@@ -96,14 +96,14 @@ final class BoardWriter: BoardBackend {
             { error in completion(.answered(error.map { .error($0) } ?? prepared.answer(board))) }
         }
         switch prepared.kind {
-        case .change(let board, _):
-            board.animator = prepared.animator!
+        case .change(let board, _, let after):
+            board.animator = after
             board.etag = boards.etag(revision: prepared.state.revision)
             observer?.changeAccepted(board, at: prepared.start)
             store(prepared.state, of: board, on: queue, completion: answered(board))
-        case .create:
+        case .create(_, let animator):
             // Served at once; if the store cannot commit it, it goes again.
-            let board = boards.adopt(animator: prepared.animator!, revision: prepared.base + 1)
+            let board = boards.adopt(animator: animator, revision: prepared.base + 1)
             board.isNew = true
             observer?.boardAdded(board)
             observer?.changeAccepted(board, at: prepared.start)

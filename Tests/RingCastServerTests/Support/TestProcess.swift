@@ -143,7 +143,9 @@ final class TestProcess: Sendable {
 
     /// Waits for the process to exit (its output read to the end) and returns its exit code, or
     /// the number of the signal that ended it. Past `timeout` the child is killed and this throws.
-    func waitForExit(timeout: Double = 10) async throws -> Int32 {
+    /// 30 s by default: the status is recorded on Swift's cooperative threads, which `make test` beside two
+    /// CPU hogs has kept busy for over 10 s after a SIGKILL.
+    func waitForExit(timeout: Double = 30) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let status = exitStatus { return status }

@@ -124,7 +124,7 @@ struct SharedPortTests {
         #expect(server.stop())
         #expect(await eventually { viewer.ending != nil })
         #expect(viewer.closeCode == .some(1001))
-        #expect(throws: (any Error).self) { try RawHTTPConnection(port: server.port) }
+        #expect(RawHTTPConnection.isGivenUp(port: server.port))
     }
 
     @Test func serverNeverRun_closesItsSharedSocket() throws {
@@ -132,7 +132,7 @@ struct SharedPortTests {
             configuration: TransportConfiguration(host: "127.0.0.1", port: 0, sharePort: true), delegate: EchoDelegate())
         let port = try #require(server?.port)
         server = nil
-        #expect(throws: (any Error).self) { try RawHTTPConnection(port: port) }
+        #expect(RawHTTPConnection.isGivenUp(port: port))
     }
 
     /// Sharing needs every server on the port to ask for it; otherwise the second bind fails as

@@ -94,6 +94,17 @@ final class RawHTTPConnection {
         return RawResponse(status: status, statusLine: statusLine, headers: headers, body: body)
     }
 
+    /// Whether nobody is left holding `port` for a server that stopped (or never ran): a connection is refused,
+    /// or whoever accepts it answers. Tests bind port 0 in parallel, so the kernel may hand the freed port to
+    /// another test's server at once (or a connection to it may end up connected to itself); the stopped
+    /// server's listening socket, were it still open, would accept and then say nothing.
+    static func isGivenUp(port: Int) -> Bool {
+        guard let connection = try? RawHTTPConnection(port: port, timeout: 2) else { return true }
+        guard (try? connection.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")) != nil else { return true }
+        var buffer = [UInt8](repeating: 0, count: 1)
+        return recv(connection.fd, &buffer, 1, 0) > 0
+    }
+
     /// True when the server closed the connection (EOF) before `timeout` passed.
     func isClosedByServer() -> Bool {
         while true {

@@ -183,6 +183,28 @@ struct ClusterSyncTests {
         #expect(Self.applies(sync.received(Self.update(4, digest: 7), board: Self.board)) == [4])
     }
 
+    /// A node that started from a snapshot at revision 2 holds no digest of revision 1; the subscription may then
+    /// deliver revision 1, published before the reading. That copy is not Redis going back in time (a loaded
+    /// `make test` once replaced the cluster's id for it): Redis's own revision, read, decides.
+    @Test func aLateCopyOfRevisionOne_afterAReadingAtTwo_isCheckedInRedis_notTakenForARollback() {
+        var sync = ClusterSync(address: Self.address, nonce: "id1", revisions: [Self.board: 0])
+        _ = sync.subscribed()
+        _ = sync.allRead(id: "id1", [Self.board: .init(snapshot: Self.snapshot(2), updates: [])])
+        #expect(sync.revision(of: Self.board) == 2 && sync.problem == nil)
+        let late = sync.received(Self.update(1, base: 0), board: Self.board)
+        #expect(late.contains(.readBoard(Self.board, from: 2)))
+        #expect(!late.contains(.renewClusterID(replacing: "id1")))
+        // Redis holds revision 2: nothing went back, and nothing is renewed or reloaded.
+        let read = sync.boardRead(Self.board, .init(snapshot: Self.snapshot(2), updates: [Self.update(2)]))
+        #expect(!read.contains(.renewClusterID(replacing: "id1")))
+        #expect(sync.revision(of: Self.board) == 2 && sync.problem == nil && sync.nonce == "id1")
+        // Had Redis held only revision 1 of a new history, the same reading would have found it behind.
+        var rolledBack = sync
+        _ = rolledBack.received(Self.update(1, base: 0), board: Self.board)
+        let behind = rolledBack.boardRead(Self.board, .init(snapshot: Self.snapshot(1), updates: [Self.update(1, base: 0)]))
+        #expect(behind.contains(.renewClusterID(replacing: "id1")))
+    }
+
     @Test func aConflictNamingAnOlderRevision_isRedisBehindTheNode_notARetryForever() {
         var sync = Self.live(at: 5)
         let actions = sync.scriptAnswered(.conflict(current: 3), update: Self.update(6), board: Self.board)

@@ -23,8 +23,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
-        // SHA-256 digests of requests for the Idempotency-Key cache.
-        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         // Tests launch `ringcast` through posix_spawn: Foundation's `Process` crashes now and then
         // on Linux up to Swift 6.3.1 (swift-corelibs-foundation #5472).
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
@@ -57,8 +55,8 @@ let package = Package(
         ),
         // The only module that imports SQLite: an embedded store of opaque per-board blobs.
         .target(name: "RingCastStorage", dependencies: ["CSQLite", "RingCastThreads"], swiftSettings: swiftSettings),
-        // The only module that imports OpenSSL: a client TLS session, and the check of a server's
-        // certificate and key before libwebsockets loads them.
+        // The only module that imports OpenSSL: a client TLS session, the check of a server's
+        // certificate and key before libwebsockets loads them, and SHA-256 for the Idempotency-Key cache.
         .target(name: "RingCastTLS", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         // The only module that imports hiredis: the Redis connection, the subscriber thread and the
         // one Lua script per board write that cluster mode runs on.
@@ -75,7 +73,6 @@ let package = Package(
                 "RingCastStorage",
                 "RingCastTLS",
                 "RingCastCluster",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -137,6 +134,7 @@ let package = Package(
                 "RingCastCore",
                 "RingCastTransport",
                 "RingCastStorage",
+                "RingCastTLS",
                 "RedisTestSupport",
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ],

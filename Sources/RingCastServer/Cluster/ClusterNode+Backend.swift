@@ -55,7 +55,7 @@ extension ClusterNode: BoardBackend {
             client: write.http.peer,
             // A retry after a conflict has already taken its token.
             rateLimitPerMinute: attempt == 0 ? writesPerMinute : 0,
-            idempotency: write.idempotency.map { .init(key: $0.key, requestDigest: Array($0.digest)) },
+            idempotency: write.idempotency.map { .init(key: $0.key, requestDigest: $0.digest.bytes) },
             ifMatch: write.precondition.revision,
             baseRevision: update.update.base,
             startTick: update.update.tick,

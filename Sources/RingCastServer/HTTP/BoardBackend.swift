@@ -1,6 +1,6 @@
-import Crypto
 import RingCastCore
 import RingCastStorage
+import RingCastTLS
 import RingCastTransport
 
 /// Where writes are committed, chosen once when the server is built (`Application`): the embedded store of one
@@ -89,7 +89,7 @@ struct WriteIntent {
     struct Idempotency {
         let key: String
         /// SHA-256 of the method, path and body: the same key with another request is refused.
-        let digest: SHA256.Digest
+        let digest: SHA256Digest
     }
 
     var board: String { request.parameter("board") }

@@ -1,4 +1,4 @@
-import Crypto
+import RingCastTLS
 import RingCastTransport
 
 /// Answers a write retried with the same `Idempotency-Key` within the retention time with the
@@ -10,7 +10,7 @@ import RingCastTransport
 /// gets 409 rather than a second application. Touched only on the service thread.
 final class IdempotencyCache {
     private struct Entry {
-        var digest: SHA256.Digest
+        var digest: SHA256Digest
         /// nil while the first request is in flight.
         var response: HTTPResponse?
         var expires: Double
@@ -42,15 +42,12 @@ final class IdempotencyCache {
     }
 
     /// The digest that identifies a request: method, path and body.
-    static func digest(method: String, path: String, body: [UInt8]) -> SHA256.Digest {
-        var hasher = SHA256()
-        hasher.update(data: Array("\(method) \(path)\n".utf8))
-        hasher.update(data: body)
-        return hasher.finalize()
+    static func digest(method: String, path: String, body: [UInt8]) -> SHA256Digest {
+        SHA256Digest(of: Array("\(method) \(path)\n".utf8) + body)
     }
 
     /// Looks `key` up; on a miss the key is held as in flight until `finish` or `abandon`.
-    func begin(key: String, digest: SHA256.Digest, at now: Double) -> Lookup {
+    func begin(key: String, digest: SHA256Digest, at now: Double) -> Lookup {
         expire(at: now)
         if let entry = entries[key] {
             guard entry.digest == digest else { return .conflict }
@@ -138,7 +135,7 @@ final class IdempotencyCache {
     /// What one entry costs: the key, the digest, the answer's body and headers, and bookkeeping.
     private static func cost(key: String, response: HTTPResponse?) -> Int {
         let headers = response?.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 } ?? 0
-        return 160 + key.utf8.count * 2 + SHA256.Digest.byteCount + (response?.body.count ?? 0) + headers
+        return 160 + key.utf8.count * 2 + SHA256Digest.byteCount + (response?.body.count ?? 0) + headers
     }
 }
 

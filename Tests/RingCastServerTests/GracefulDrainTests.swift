@@ -1,0 +1,224 @@
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// SIGTERM while clients write and watch: every request the server received is answered, viewers
+/// hear 1001, the process exits 0 in time, and every acknowledged write is there after a restart
+/// (issue 21, item 4).
+@Suite("Graceful drain")
+struct GracefulDrainTests {
+    private static let pushers = 8
+    /// The default `shutdownTimeout`; the drain must end well within it, the process soon after.
+    private static let shutdownTimeout = 10.0
+
+    /// One board, one ring per pusher, no write limit, no static files.
+    private static func config(in directory: URL) throws -> String {
+        let rings = (0..<pushers).map { #"{"id": "p\#($0)"}"# }.joined(separator: ", ")
+        let text = """
+            {"host": "127.0.0.1", "port": 0, "webRoot": "", "openAPIDocument": "",
+             "limits": {"writesPerMinute": 0},
+             "boards": [{"name": "drain", "rings": [\(rings)]}]}
+            """
+        let file = directory.appendingPathComponent("ringcast.json")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    private static func serve(config: String, data: String) async throws -> (TestProcess, Int) {
+        let process = try await TestProcess([
+            "serve", "--config", config, "--data-dir", data, "--port", "0", "--log-level", "notice",
+        ])
+        let line = try await process.waitForLine { $0.hasPrefix("listening on ") }
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
+        return (process, port)
+    }
+
+    /// How each pusher's requests ended.
+    private struct Tally: Sendable {
+        /// The index of the last write answered 2xx (-1: none).
+        var acknowledged = -1
+        /// Index of the last write whose request was written in full.
+        var sent = -1
+        var ok = 0
+        var shuttingDown = 0
+        /// Connections refused once the server stopped listening (nothing sent: fine).
+        var refused = 0
+        /// Sends that failed part way (nothing fully sent: fine, but counted).
+        var sendFailures = 0
+        /// Requests sent in full without a complete answer, or answered with anything else.
+        var failures: [String] = []
+        var finished = false
+    }
+
+    private final class Tallies: Sendable {
+        let state = Mutex([Tally](repeating: Tally(), count: GracefulDrainTests.pushers))
+        let stop = Atomic(false)
+
+        var acknowledgedTotal: Int { state.withLock { $0.reduce(0) { $0 + $1.ok } } }
+    }
+
+    /// Pusher `p` PATCHes ring `p<p>` to index / 1e6 with index rising (each value distinct), no
+    /// Idempotency-Key, over a keep-alive connection, until its connection is refused (the server
+    /// stopped listening) or the test says stop.
+    private static func startPushers(port: Int, tallies: Tallies) {
+        for pusher in 0..<pushers {
+            Thread {
+                defer { tallies.state.withLock { $0[pusher].finished = true } }
+                var connection: KeepAliveConnection?
+                var index = 0
+                while !tallies.stop.load(ordering: .relaxed) {
+                    if connection == nil || connection?.isClosed == true {
+                        do {
+                            connection = try KeepAliveConnection(port: port)
+                        } catch {
+                            tallies.state.withLock { $0[pusher].refused += 1 }
+                            return
+                        }
+                    }
+                    guard let open = connection else { return }
+                    index += 1
+                    let body = #"{"rings": {"p\#(pusher)": \#(Double(index) / 1_000_000)}}"#
+                    let response: TestResponse
+                    do throws(KeepAliveConnection.Failure) {
+                        response = try open.send("PATCH", "/api/v1/boards/drain", body: body)
+                    } catch {
+                        tallies.state.withLock {
+                            if case .sendFailed = error {
+                                $0[pusher].sendFailures += 1
+                            } else {
+                                $0[pusher].sent = index
+                                $0[pusher].failures.append("write \(index): \(error)")
+                            }
+                        }
+                        connection = nil
+                        continue
+                    }
+                    tallies.state.withLock { tally in
+                        tally[pusher].sent = index
+                        switch response.status {
+                        case 200..<300:
+                            tally[pusher].acknowledged = index
+                            tally[pusher].ok += 1
+                        case 503 where response.error?.code == "shutting_down":
+                            tally[pusher].shuttingDown += 1
+                            if !open.isClosed || response.headers["retry-after"] == nil {
+                                tally[pusher].failures.append(
+                                    "write \(index): 503 without Connection: close and Retry-After: \(response.headers)")
+                            }
+                        default:
+                            tally[pusher].failures.append("write \(index): \(response.status) \(response.text)")
+                        }
+                    }
+                }
+            }.start()
+        }
+    }
+
+    /// The viewer's thread: connected yet, and how its read ended (the close code it got).
+    private final class ViewerOutcome: Sendable {
+        let state = Mutex<(open: Bool, close: Result<Int?, any Error>?)>((false, nil))
+    }
+
+    /// Polls /proc for the child's end (a zombie or gone) on a thread of its own: the exit status
+    /// reaches `TestProcess` through Swift's cooperative threads, which a busy machine may starve.
+    private static func secondsUntilExit(of pid: Int32, from start: Date, limit: Double) async throws -> Double? {
+        try await onOwnThread {
+            while Date().timeIntervalSince(start) < limit {
+                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
+                    return Date().timeIntervalSince(start)
+                }
+                // The state follows the command name's closing parenthesis.
+                if let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)] == "Z" {
+                    return Date().timeIntervalSince(start)
+                }
+                usleep(5_000)
+            }
+            return nil
+        }
+    }
+
+    @Test func sigtermUnderEightPushers_answersEveryRequestSent_closesViewersWith1001_andKeepsEveryAcknowledgedWrite()
+        async throws
+    {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-drain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = try Self.config(in: directory)
+        let data = directory.appendingPathComponent("data").path
+        let (server, port) = try await Self.serve(config: config, data: data)
+        defer { server.signal(SIGKILL) }
+
+        // A viewer, connected and then reading on a thread of its own until the server's close frame.
+        let viewer = ViewerOutcome()
+        Thread {
+            let result = Result {
+                let socket = try RawWebSocket(port: port, path: "/ws?board=drain&format=json", timeoutSeconds: 30)
+                viewer.state.withLock { $0.open = true }
+                return try socket.readCloseCode()
+            }
+            viewer.state.withLock { $0.close = result }
+        }.start()
+
+        let tallies = Tallies()
+        defer { tallies.stop.store(true, ordering: .relaxed) }
+        Self.startPushers(port: port, tallies: tallies)
+        // Mid-stream: every pusher has been answered a few times, and writes keep coming.
+        let busy = Date().addingTimeInterval(20)
+        while Date() < busy {
+            let counts = tallies.state.withLock { $0.map(\.ok) }
+            if counts.allSatisfy({ $0 >= 10 }), counts.reduce(0, +) >= 300 { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try #require(tallies.state.withLock { $0.allSatisfy { $0.ok >= 10 } }, "the pushers never got going")
+        let (viewerOpen, viewerFailure) = viewer.state.withLock { ($0.open, $0.close) }
+        try #require(viewerOpen, "the viewer did not connect: \(String(describing: viewerFailure))")
+
+        let signalled = Date()
+        server.signal(SIGTERM)
+        let exitedAfter = try await Self.secondsUntilExit(
+            of: server.pid, from: signalled, limit: Self.shutdownTimeout + 20)
+        let status = try await server.waitForExit()
+        #expect(status == 0, "exit status \(status); stderr: \(server.stderr.suffix(2000))")
+        let seconds = try #require(exitedAfter, "the server did not exit within \(Self.shutdownTimeout + 20) s")
+        #expect(seconds < Self.shutdownTimeout + 3, "the server exited \(seconds) s after SIGTERM")
+
+        // Every pusher has ended: its connection was refused, or the test stops it now.
+        let ended = Date().addingTimeInterval(10)
+        while Date() < ended, !tallies.state.withLock({ $0.allSatisfy(\.finished) }) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        tallies.stop.store(true, ordering: .relaxed)
+        let final = tallies.state.withLock { $0 }
+        let summary = final.enumerated().map { pusher, tally in
+            "p\(pusher): \(tally.ok) 2xx, \(tally.shuttingDown) 503, \(tally.refused) refused, \(tally.sendFailures) send failures"
+        }
+        print("graceful drain, \(seconds) s to exit: \(summary.joined(separator: "; "))")
+        for (pusher, tally) in final.enumerated() {
+            #expect(tally.failures.isEmpty, "pusher \(pusher): \(tally.failures)")
+        }
+        let closeCode = try #require(viewer.state.withLock { $0.close }, "the viewer's read did not end").get()
+        #expect(closeCode == 1001, "the viewer was closed with \(String(describing: closeCode))")
+        #expect(
+            server.stderr.contains("drain finished"),
+            "no drain summary in the log: \(server.stderr.suffix(2000))")
+
+        // Restarted on the same directory: each ring holds its pusher's last acknowledged value
+        // (a write answered 503 was not applied; none was left without an answer).
+        let (again, newPort) = try await Self.serve(config: config, data: data)
+        defer { again.signal(SIGKILL) }
+        let snapshot = try TestHTTPClient(port: newPort).get("/api/v1/boards/drain").decode(TestSnapshot.self)
+        for (pusher, tally) in final.enumerated() {
+            let target = snapshot[ring: "p\(pusher)"]?.target ?? -1
+            let stored = Int((target * 1_000_000).rounded())
+            #expect(
+                stored == tally.acknowledged,
+                "ring p\(pusher): stored \(stored), last acknowledged \(tally.acknowledged), last sent \(tally.sent)")
+        }
+        again.signal(SIGTERM)
+        #expect(try await again.waitForExit() == 0)
+    }
+}

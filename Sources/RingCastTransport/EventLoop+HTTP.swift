@@ -239,6 +239,9 @@ extension EventLoop {
         exchange.state = .awaitingResponse
         // lws's own body timeout may still be armed; give the delegate time, but not forever.
         lws_set_timeout(exchange.wsi, PENDING_TIMEOUT_USER_OK, Self.responseTimeoutSeconds)
+        if phase == .draining {
+            return refuseWhileDraining(exchange)
+        }
         switch exchange.route {
         case .delegate:
             guard let delegate else {
@@ -270,6 +273,9 @@ extension EventLoop {
             return
         }
         exchange.state = .writingHeaders(response)
+        if phase == .draining {
+            noteAnsweredWhileDraining(status: response.status)
+        }
         lws_callback_on_writable(exchange.wsi)
     }
 
@@ -334,6 +340,7 @@ extension EventLoop {
     /// (Re)schedules the connection's one lws timer, `requestTimeout` from now.
     func armRequestTimer(_ wsi: OpaquePointer) {
         lws_set_timer_usecs(wsi, lws_usec_t(configuration.requestTimeout) * 1_000_000)
+        noteActivity(wsi)
     }
 
     func forget(_ exchange: HTTPExchange) {

@@ -10,7 +10,8 @@ public final class EventLoop {
         /// Created; `run()` not called yet.
         case starting
         case running
-        /// `stop()` was called: viewers are being closed with 1001, new connections refused.
+        /// `stop()` was called: new connections refused, requests in flight answered, viewers
+        /// closed with 1001 (EventLoop+Drain).
         case draining
         /// `lws_context_destroy` is running: callbacks still arrive, nothing new may start.
         case destroying
@@ -36,6 +37,12 @@ public final class EventLoop {
     var stallSweepScheduled = false
     /// With `sharePort`: the transport's own listening socket, while lws watches it.
     var sharedListener: SharedListener?
+    /// Every connection lws made on the server vhost (EventLoop+Drain finds the idle ones).
+    var connections: [OpaquePointer: TrackedConnection] = [:]
+    /// Set from `stop()` until `run()` is done with the drain.
+    var drain: Drain?
+    /// lws's own listening connections, found by `closeListeningSockets` (EventLoop+Drain).
+    var listenersFound: [OpaquePointer] = []
 
     /// Largest piece of an HTTP response body written per writeable callback.
     static let httpChunkBytes = 64 * 1024
@@ -175,17 +182,6 @@ public final class EventLoop {
         phase == .running || phase == .starting ? 0 : 1
     }
 
-    /// `stop()`: stop listening on a shared port (other servers on it take the new connections),
-    /// close every viewer with 1001 (going away).
-    func beginDraining() {
-        phase = .draining
-        closeSharedListener()
-        for viewer in viewers.values where viewer.pendingClose == nil {
-            viewer.pendingClose = (Int(LWS_CLOSE_STATUS_GOINGAWAY.rawValue), "server shutting down")
-            requestWrite(viewer, force: true)
-        }
-    }
-
     /// Right before `lws_context_destroy`: no timers may stay scheduled on the dying context.
     func prepareForDestroy() {
         phase = .destroying
@@ -197,6 +193,7 @@ public final class EventLoop {
         phase = .finished
         context = nil
         sharedListener = nil
+        connections.removeAll()
         exchanges.removeAll()
         rawHeads.removeAll()
         viewers.removeAll()

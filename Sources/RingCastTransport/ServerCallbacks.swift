@@ -20,6 +20,16 @@ func viewerProtocolCallback(
         return 0
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
         return loop(of: wsi)?.handleNewConnection() ?? 0
+    case LWS_CALLBACK_WSI_CREATE:
+        // Every connection of the server vhost, whatever it becomes (HTTP, viewer, raw); lws
+        // sends both to protocols[0]. Then on to the dummy callback, as before.
+        if let wsi { loop(of: wsi)?.handleConnectionCreated(wsi) }
+    case LWS_CALLBACK_WSI_DESTROY:
+        if let wsi { loop(of: wsi)?.handleConnectionDestroyed(wsi) }
+    case LWS_CALLBACK_USER:
+        // The drain's walk over the vhost's connections, looking for the listening one.
+        if let wsi { loop(of: wsi)?.handleConnectionWalk(wsi) }
+        return 0
     case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
         if let wsi { loop(of: wsi)?.handleAccepted(wsi) }
         return 0

@@ -48,6 +48,10 @@ public struct TransportConfiguration: Sendable {
     /// transport opens and accepts on its own socket and hands each connection to lws
     /// (`EventLoop+SharedPort.swift`); connections are then served exactly as otherwise.
     public var sharePort: Bool
+    /// Seconds `WebServer.stop()` may take to drain: to answer the requests already received and
+    /// close viewers with 1001 (EventLoop+Drain.swift). Past it, what is still open is cut.
+    /// 0 = no drain: stop at once.
+    public var drainTimeout: Double
 
     public init(
         host: String = "127.0.0.1",
@@ -63,7 +67,8 @@ public struct TransportConfiguration: Sendable {
         maxHeaderBytes: Int = 8192,
         requestTimeout: Int = 10,
         tls: TLSFiles? = nil,
-        sharePort: Bool = false
+        sharePort: Bool = false,
+        drainTimeout: Double = 10
     ) {
         self.host = host
         self.port = port
@@ -79,6 +84,7 @@ public struct TransportConfiguration: Sendable {
         self.requestTimeout = requestTimeout
         self.tls = tls
         self.sharePort = sharePort
+        self.drainTimeout = drainTimeout
     }
 
     /// The size of libwebsockets' buffer for one request head (`max_http_header_data2`).
@@ -112,6 +118,7 @@ public struct TransportConfiguration: Sendable {
         // lws keeps each header's length in 16 bits; the buffer must stay below 64 KiB.
         if !(1024...16383).contains(maxHeaderBytes) { try fail("maxHeaderBytes \(maxHeaderBytes) is outside 1024…16383") }
         if !(1...3600).contains(requestTimeout) { try fail("requestTimeout \(requestTimeout) is outside 1…3600 seconds") }
+        if !(0...3600).contains(drainTimeout) { try fail("drainTimeout \(drainTimeout) is outside 0…3600 seconds") }
         for name in customHeaderNames where name.isEmpty || name != name.lowercased() || name.contains(":") {
             try fail("custom header name \"\(name)\" must be lowercase, without a colon")
         }

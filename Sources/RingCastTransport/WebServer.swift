@@ -18,9 +18,6 @@ public final class WebServer: @unchecked Sendable {
     private let eventLoop: EventLoop
     private let started = Mutex(false)
 
-    /// The longest `run()` waits, after `stop()`, for viewers to take their close frames.
-    static let drainMicroseconds: Int64 = 500_000
-
     /// Creates the context and listens: the port is bound when this returns. The delegate is
     /// held weakly; keep it alive while the server runs.
     public init(configuration: TransportConfiguration, delegate: any TransportDelegate) throws(TransportError) {
@@ -55,15 +52,17 @@ public final class WebServer: @unchecked Sendable {
     /// bodies), or before `run()` from the thread that created the server.
     public var loop: EventLoop { eventLoop }
 
-    /// Serves until `stop()`. Then: refuses new connections, closes every viewer with 1001 (going
-    /// away) and waits up to 500 ms for the close frames to go out, destroys the context and
-    /// returns. A second call returns at once.
-    public func run() {
+    /// Serves until `stop()`, then drains (EventLoop+Drain): refuses new connections, answers the
+    /// requests already received (those arriving meanwhile get 503), closes viewers with 1001,
+    /// closes idle keep-alive connections, all within `drainTimeout`; then destroys the context
+    /// and returns what the drain did. A second call returns nil at once.
+    @discardableResult
+    public func run() -> DrainReport? {
         let first = started.withLock { started in
             defer { started = true }
             return !started
         }
-        guard first, let pointer = context.pointer else { return }
+        guard first, let pointer = context.pointer else { return nil }
         let inbox = eventLoop.inbox
         inbox.becomeServiceThread()
         eventLoop.phase = .running
@@ -73,29 +72,36 @@ public final class WebServer: @unchecked Sendable {
             eventLoop.runPendingJobs()
         }
 
+        // One round that does not wait (lws reads a negative timeout so): it accepts the
+        // connections the kernel has already queued on the listening sockets, which closing them
+        // would reset, and they are answered like the others.
+        _ = lws_service(pointer, -1)
+        eventLoop.runPendingJobs()
         eventLoop.beginDraining()
-        let deadline = lws_now_usecs() + Self.drainMicroseconds
-        eventLoop.timers.schedule(afterMicroseconds: Self.drainMicroseconds) {}  // wakes the poll at the deadline
-        while eventLoop.viewerCount > 0, lws_now_usecs() < deadline {
+        while eventLoop.continueDraining() {
             guard lws_service(pointer, 0) >= 0 else { break }
             eventLoop.runPendingJobs()
         }
+        let report = eventLoop.finishDraining()
 
         let dropped = inbox.close()  // no lws_cancel_service from here on; late jobs are dropped
         eventLoop.prepareForDestroy()
         context.destroy()
         eventLoop.didDestroy()
         withExtendedLifetime(dropped) {}  // released here, outside the inbox lock
+        return report
     }
 
-    /// Asks `run()` to finish; safe from any thread, idempotent. Not from a signal handler (use a
-    /// `DispatchSource` for signals).
-    public func stop() {
-        eventLoop.inbox.requestStop()
+    /// Asks `run()` to drain and finish; safe from any thread, idempotent: true for the call that
+    /// asked first. Not from a signal handler (use a `DispatchSource` for signals).
+    @discardableResult
+    public func stop() -> Bool {
+        let first = eventLoop.inbox.requestStop()
         if eventLoop.inbox.isOnServiceThread {
             // A timer body runs before lws polls again; make sure that poll returns at once.
             eventLoop.schedule(after: 0) {}
         }
+        return first
     }
 
     /// Runs `body` on the service thread soon; safe from any thread. Bodies handed over after the
@@ -106,6 +112,8 @@ public final class WebServer: @unchecked Sendable {
 }
 
 extension WebServer {
+    /// The server vhost's name (the drain looks it up).
+    static let vhostName = "default"
     /// protocols[0] name: the default WebSocket protocol.
     static let viewerProtocolName = "viewer"
     /// protocols[1] name: bound by the dynamic mounts, refused as a subprotocol.
@@ -164,7 +172,7 @@ extension WebServer {
         // hands it each connection (EventLoop+SharedPort). Everything else about the vhost stays.
         vhostInfo.port = shared == nil ? Int32(configuration.port) : CONTEXT_PORT_NO_LISTEN_SERVER
         vhostInfo.iface = address.numeric.map { memory.string($0) }
-        vhostInfo.vhost_name = memory.string("default")
+        vhostInfo.vhost_name = memory.string(vhostName)
         vhostInfo.protocols = UnsafePointer(makeProtocols(configuration, memory))
         vhostInfo.mounts = UnsafePointer(makeMounts(configuration, memory))
         vhostInfo.retry_and_idle_policy = UnsafePointer(makePingPolicy(configuration, memory))

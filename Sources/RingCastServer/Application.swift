@@ -204,6 +204,8 @@ final class Application: TransportDelegate {
         case 426: "upgrade_required"
         case 431: "headers_too_large"
         case 501: "not_implemented"
+        // The transport's only 503: a request that arrived while the server drains (EventLoop+Drain).
+        case 503: "shutting_down"
         case 505: "http_version_not_supported"
         default: status >= 500 ? "internal" : "error"
         }

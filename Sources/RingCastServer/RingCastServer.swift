@@ -10,7 +10,8 @@ import Synchronization
 /// A running RingCast: one port serving the dashboard, the REST API and the WebSocket endpoint.
 ///
 /// `run()` turns the calling thread into the service thread; `start()` does the same on a new
-/// thread (tests). `stop()` is safe from any thread and closes viewers with 1001.
+/// thread (tests). `stop()` is safe from any thread and drains: requests already received are
+/// answered, viewers closed with 1001, the store flushed, within `shutdownTimeout`.
 public final class RingCastServer: Sendable {
     private let web: WebServer
     /// Retained here because the transport holds its delegate weakly; used only on the service
@@ -20,6 +21,8 @@ public final class RingCastServer: Sendable {
     /// The embedded store; nil in cluster mode.
     private let store: (any BoardStore)?
     private let finished = DispatchSemaphore(value: 0)
+    /// Seconds the drain may take (`RingCastConfiguration.shutdownTimeout`), for the log.
+    private let shutdownTimeout: Int
 
     public let host: String
     public var port: Int { web.port }
@@ -31,20 +34,33 @@ public final class RingCastServer: Sendable {
         return "\(scheme)://\(shown.contains(":") ? "[\(shown)]" : shown):\(port)"
     }
 
-    fileprivate init(web: WebServer, application: Application, store: (any BoardStore)?, host: String, logger: Logger) {
+    fileprivate init(
+        web: WebServer, application: Application, store: (any BoardStore)?, host: String, shutdownTimeout: Int, logger: Logger
+    ) {
         self.web = web
+        self.shutdownTimeout = shutdownTimeout
         self.application = application
         self.store = store
         self.host = host
         self.logger = logger
     }
 
-    /// Serves until `stop()`; blocks the calling thread.
+    /// Serves until `stop()`, then drains; blocks the calling thread.
     public func run() {
-        web.run()
-        // Writes still queued are committed; then the data directory's lock is released.
+        let drain = web.run()
+        let flushing = ContinuousClock.now
+        // Writes still queued are committed (every answered one already is); then the data
+        // directory's lock is released.
         store?.close()
         application.stopCluster()
+        if let drain {
+            let seconds = drain.seconds + (ContinuousClock.now - flushing) / .seconds(1)
+            if drain.timedOut {
+                logger.warning("\(drain.logLine(seconds: seconds))")
+            } else {
+                logger.notice("\(drain.logLine(seconds: seconds))")
+            }
+        }
         let sent = web.loop.statistics
         logger.info(
             "stopped: \(application.framesPublished) frames published; \(sent.messagesSent) messages, \(sent.bytesSent) bytes sent; \(sent.messagesSkipped) frames skipped by slow viewers; \(sent.viewersClosedWhileStalled) stalled viewers closed"
@@ -59,9 +75,15 @@ public final class RingCastServer: Sendable {
         thread.start()
     }
 
-    /// Stops serving: no new connections, viewers closed with 1001, then `run()` returns.
+    /// Stops serving after a drain: no new connections; the requests already received are carried
+    /// out and answered, those arriving meanwhile get 503 `shutting_down`; viewers are closed with
+    /// 1001; the store is flushed; then `run()` returns — within `shutdownTimeout`, past which what is
+    /// still open is cut (and logged). Safe from any thread; later calls change nothing.
     public func stop() {
-        web.stop()
+        guard web.stop() else { return }
+        logger.notice(
+            "drain started: refusing new connections, answering the requests received, closing viewers with 1001; at most \(shutdownTimeout) s"
+        )
     }
 
     /// Runs `configuration` from now on without a restart (what SIGHUP does): new tokens, allowed
@@ -69,8 +91,9 @@ public final class RingCastServer: Sendable {
     /// the requests and viewers that follow; viewers stay connected, except those of a board it
     /// removes (closed with 4404) or whose layout it changes (1012, so the page reconnects).
     /// Settings only a restart can change (host, port, fps, webRoot, openAPIDocument, dataDir,
-    /// maxBodyBytes, pingIntervalSeconds, stallTimeoutSeconds) are logged and ignored. An invalid
-    /// configuration changes nothing and is logged; `/metrics` counts both outcomes.
+    /// maxBodyBytes, pingIntervalSeconds, stallTimeoutSeconds, shutdownTimeout) are logged and
+    /// ignored. An invalid configuration changes nothing and is logged; `/metrics` counts both
+    /// outcomes.
     ///
     /// Safe from any thread (it reads the store on the caller's thread, then hands over to the
     /// service thread). `completion`, if given, runs on the service thread with whether it took.
@@ -171,7 +194,8 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         stallTimeout: configuration.stallTimeoutSeconds,
         tls: tls,
         // Several nodes of a cluster may share the port on one machine (SO_REUSEPORT).
-        sharePort: configuration.redis != nil
+        sharePort: configuration.redis != nil,
+        drainTimeout: Double(configuration.shutdownTimeout)
     )
     let web: WebServer
     do {
@@ -183,7 +207,9 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
     }
     application.nameNode(configuration.node ?? "\(configuration.host):\(web.port)")
     application.attach(to: web.loop)
-    return RingCastServer(web: web, application: application, store: store, host: configuration.host, logger: logger)
+    return RingCastServer(
+        web: web, application: application, store: store, host: configuration.host,
+        shutdownTimeout: configuration.shutdownTimeout, logger: logger)
 }
 
 /// Joins the cluster on Redis at `url`: the cluster's id, and every board's state as Redis holds it (the

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Logging
 import RingCastServer
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -13,11 +14,13 @@ struct Serve: ParsableCommand {
         abstract: "Serve the dashboard, the REST API and the WebSocket endpoint on one port.",
         discussion: """
             Settings come from the config file, then RINGCAST_HOST, RINGCAST_PORT, RINGCAST_FPS, \
-            RINGCAST_WEB_ROOT, RINGCAST_DATA_DIR, RINGCAST_TLS_CERT, RINGCAST_TLS_KEY, RINGCAST_REDIS_URL \
-            and RINGCAST_NODE, then these \
+            RINGCAST_WEB_ROOT, RINGCAST_DATA_DIR, RINGCAST_TLS_CERT, RINGCAST_TLS_KEY, RINGCAST_REDIS_URL, \
+            RINGCAST_NODE and RINGCAST_SHUTDOWN_TIMEOUT, then these \
             flags. Prints "listening on http://HOST:PORT" (https with --tls-cert and --tls-key) when \
-            ready; SIGINT or SIGTERM stops it cleanly; SIGHUP reloads the config (see \
-            docs/CONFIGURATION.md for what takes effect without a restart).
+            ready. SIGTERM or SIGINT drains: no new connections, the requests already received are \
+            answered (later ones get 503), viewers are closed with 1001, the store is flushed, then it \
+            exits 0 — within shutdownTimeout; a second SIGTERM or SIGINT exits at once. SIGHUP reloads \
+            the config (see docs/CONFIGURATION.md for what takes effect without a restart).
             """
     )
 
@@ -54,7 +57,23 @@ struct Serve: ParsableCommand {
     @Option(help: "What to log: trace, debug, info, notice, warning, error, critical (default: the config's logLevel).")
     var logLevel: LogLevel?
 
+    @Option(
+        help:
+            "Seconds SIGTERM may take to answer what was received before exiting, 0…300 (default: the config's shutdownTimeout, 10)."
+    )
+    var shutdownTimeout: Int?
+
     func run() throws {
+        // SIGINT, SIGTERM and SIGHUP stay blocked in every thread (threads inherit this mask, and
+        // none has started yet), so one that comes early waits, pending, for its DispatchSource,
+        // which reads it with signalfd. libdispatch registers a source on its own thread some time
+        // after `resume()`: a SIGTERM sent right after "listening on" was lost while the signal was
+        // still SIG_IGN (the server never stopped), and with it unblocked in some threads one
+        // SIGTERM was seen to reach the source twice. Nothing runs inside a real signal handler.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&handled, number) }
+        pthread_sigmask(SIG_BLOCK, &handled, nil)
         // Set from the configuration once it is read, and again by every reload that takes.
         let levels = LogLevelSwitch(Logger.Level(rawValue: logLevel?.rawValue ?? "info") ?? .info)
         LoggingSystem.bootstrap { label in SwitchedLogHandler(label: label, levelSwitch: levels) }
@@ -66,7 +85,7 @@ struct Serve: ParsableCommand {
         // error, so ArgumentParser's usage text would only hide the message.
         let overrides = Overrides(
             host: host, port: port, dataDir: dataDir, webRoot: webRoot, fps: fps, tlsCert: tlsCert, tlsKey: tlsKey,
-            logLevel: logLevel?.rawValue, redis: redis, node: node)
+            logLevel: logLevel?.rawValue, redis: redis, node: node, shutdownTimeout: shutdownTimeout)
         let server: RingCastServer
         do {
             let configuration = try overrides.load(file: file, environment: environment)
@@ -77,12 +96,29 @@ struct Serve: ParsableCommand {
         }
 
         // Signals are turned into stop() on a Dispatch queue: lws_cancel_service is not
-        // async-signal-safe, so nothing runs inside a real signal handler.
+        // async-signal-safe. The first SIGINT or SIGTERM drains; the next ends the process at once
+        // by the signal's default action (what the server acknowledged is already durable; the
+        // requests still open get no answer).
         signal(SIGPIPE, SIG_IGN)
+        let signals = Mutex(0)
         let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { @Sendable in
+                let count = signals.withLock {
+                    $0 += 1
+                    return $0
+                }
+                guard count == 1 else {
+                    logger.warning("signal \(number) during the drain: exiting at once")
+                    // Raised on this thread, unblocked here only, so it is not read as a source event.
+                    signal(number, SIG_DFL)
+                    var only = sigset_t()
+                    sigemptyset(&only)
+                    sigaddset(&only, number)
+                    pthread_sigmask(SIG_UNBLOCK, &only, nil)
+                    raise(number)
+                    return
+                }
                 logger.info("signal \(number): stopping")
                 server.stop()
             }
@@ -91,7 +127,6 @@ struct Serve: ParsableCommand {
         }
         // SIGHUP reloads: the same file, environment and flags as at start, read on a queue of its
         // own (one reload at a time, in order), then handed to the service thread by `reload`.
-        signal(SIGHUP, SIG_IGN)
         let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "ringcast-reload"))
         hangup.setEventHandler { @Sendable in
             logger.info("signal \(SIGHUP): reloading \(file)")
@@ -130,6 +165,7 @@ private struct Overrides: Sendable {
     var logLevel: String?
     var redis: String?
     var node: String?
+    var shutdownTimeout: Int?
 
     /// The config file, then the environment, then these flags; checked. An error names the flag
     /// or variable that set the value, else the file and its key.
@@ -145,6 +181,9 @@ private struct Overrides: Sendable {
         if let logLevel { configuration.set(\.logLevel, to: logLevel, key: "logLevel", from: "--log-level") }
         if let redis { configuration.set(\.redis, to: redis.isEmpty ? nil : redis, key: "cluster.redis", from: "--redis") }
         if let node { configuration.set(\.node, to: node, key: "cluster.node", from: "--node") }
+        if let shutdownTimeout {
+            configuration.set(\.shutdownTimeout, to: shutdownTimeout, key: "shutdownTimeout", from: "--shutdown-timeout")
+        }
         try configuration.validate()
         return configuration
     }

@@ -196,7 +196,8 @@ struct GracefulDrainTests {
         let summary = final.enumerated().map { pusher, tally in
             "p\(pusher): \(tally.ok) 2xx, \(tally.shuttingDown) 503, \(tally.refused) refused, \(tally.sendFailures) send failures"
         }
-        print("graceful drain, \(seconds) s to exit: \(summary.joined(separator: "; "))")
+        let drainLine = server.stderr.split(separator: "\n").first { $0.contains("drain finished") } ?? "none"
+        print("graceful drain, \(seconds) s to exit: \(summary.joined(separator: "; ")); the server's log: \(drainLine)")
         for (pusher, tally) in final.enumerated() {
             #expect(tally.failures.isEmpty, "pusher \(pusher): \(tally.failures)")
         }

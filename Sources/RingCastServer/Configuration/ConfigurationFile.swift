@@ -16,12 +16,13 @@ struct ConfigurationFile: Decodable {
     var allowedOrigins: [String]?
     var tls: TLS?
     var logLevel: String?
+    var shutdownTimeout: Int?
     var cluster: Cluster?
     var boards: [BoardEntry]?
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, fps, webRoot, openAPIDocument, dataDir, limits, token, readToken, allowedOrigins, tls, logLevel
-        case cluster, boards
+        case shutdownTimeout, cluster, boards
     }
 
     init(from decoder: any Decoder) throws {
@@ -39,6 +40,7 @@ struct ConfigurationFile: Decodable {
         allowedOrigins = try c.decodeIfPresent([String].self, forKey: .allowedOrigins)
         tls = try c.decodeIfPresent(TLS.self, forKey: .tls)
         logLevel = try c.decodeIfPresent(String.self, forKey: .logLevel)
+        shutdownTimeout = try c.decodeIfPresent(Int.self, forKey: .shutdownTimeout)
         cluster = try c.decodeIfPresent(Cluster.self, forKey: .cluster)
         boards = try c.decodeIfPresent([BoardEntry].self, forKey: .boards)
     }

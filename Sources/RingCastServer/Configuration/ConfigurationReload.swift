@@ -36,6 +36,8 @@ struct ConfigurationReload {
         restartOnly("cluster.leadMilliseconds") { "\($0.leadMilliseconds)" }
         restartOnly("cluster.replicas") { "\($0.replicas)" }
         restartOnly("cluster.streamLength") { "\($0.streamLength)" }
+        // The transport takes its drain timeout when it is created.
+        restartOnly("shutdownTimeout") { "\($0.shutdownTimeout)" }
 
         var changed: [String] = []
         func reloadable<Value: Equatable>(_ key: String, _ value: KeyPath<RingCastConfiguration, Value>) {
@@ -69,6 +71,7 @@ struct ConfigurationReload {
         configuration.leadMilliseconds = running.leadMilliseconds
         configuration.replicas = running.replicas
         configuration.streamLength = running.streamLength
+        configuration.shutdownTimeout = running.shutdownTimeout
         self.configuration = configuration
         self.needsRestart = needsRestart
         self.changed = changed

@@ -70,6 +70,7 @@ extension RingCastConfiguration {
         if let token = file.readToken { readToken = token }
         if let origins = file.allowedOrigins { allowedOrigins = origins }
         if let level = file.logLevel { logLevel = level }
+        if let seconds = file.shutdownTimeout { shutdownTimeout = seconds }
         if let tls = file.tls {
             if let cert = tls.cert { tlsCertificate = cert.isEmpty ? nil : cert }
             if let key = tls.key { tlsKey = key.isEmpty ? nil : key }
@@ -94,7 +95,8 @@ extension RingCastConfiguration {
 
     /// `RINGCAST_HOST`, `RINGCAST_PORT`, `RINGCAST_FPS`, `RINGCAST_WEB_ROOT`, `RINGCAST_DATA_DIR`,
     /// `RINGCAST_TOKEN` (write token), `RINGCAST_READ_TOKEN`, `RINGCAST_TLS_CERT`, `RINGCAST_TLS_KEY`
-    /// (empty switches TLS off), `RINGCAST_REDIS_URL` (empty: no cluster), `RINGCAST_NODE`.
+    /// (empty switches TLS off), `RINGCAST_REDIS_URL` (empty: no cluster), `RINGCAST_NODE`,
+    /// `RINGCAST_SHUTDOWN_TIMEOUT`.
     mutating func applyEnvironment(_ environment: [String: String]) throws(ConfigurationError) {
         func integer(_ name: String) throws(ConfigurationError) -> Int? {
             guard let text = environment[name] else { return nil }
@@ -130,6 +132,9 @@ extension RingCastConfiguration {
         }
         if let node = environment["RINGCAST_NODE"] {
             set(\.node, to: node.isEmpty ? nil : node, key: "cluster.node", from: "RINGCAST_NODE")
+        }
+        if let seconds = try integer("RINGCAST_SHUTDOWN_TIMEOUT") {
+            set(\.shutdownTimeout, to: seconds, key: "shutdownTimeout", from: "RINGCAST_SHUTDOWN_TIMEOUT")
         }
     }
 
@@ -212,6 +217,9 @@ extension RingCastConfiguration {
         case (nil, .some): throw fail("tls.cert", "tls.key is given without a certificate; give both or neither")
         case (.some, nil): throw fail("tls.key", "tls.cert is given without a private key; give both or neither")
         default: break
+        }
+        if !(0...300).contains(shutdownTimeout) {
+            throw fail("shutdownTimeout", "expected 0…300 seconds, got \(shutdownTimeout)")
         }
         if !Self.logLevels.contains(logLevel) {
             throw fail("logLevel", "expected one of \(Self.logLevels.joined(separator: ", ")), got \"\(logLevel)\"")

@@ -57,6 +57,9 @@ public struct RingCastConfiguration: Sendable {
     public var replicas: Int = 0
     /// Entries each board's Redis stream keeps at least, for nodes catching up.
     public var streamLength: Int = 1000
+    /// Seconds SIGTERM (or `RingCastServer.stop()`) may take to drain: answer the requests already
+    /// received, close viewers with 1001, flush the store. Past it the server stops anyway. 0 = at once.
+    public var shutdownTimeout: Int = 10
     /// The boards, in the order `GET /api/v1/boards` lists them.
     public var boards: [BoardSpec] = []
     /// The config file these settings were read from; nil for settings built in code.

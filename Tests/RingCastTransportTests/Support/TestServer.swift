@@ -13,6 +13,8 @@ final class TestServer: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     /// The service thread, recorded just before it enters `run()`.
     let serviceThread = Mutex<pthread_t?>(nil)
+    /// What `run()` returned: the drain's report, once it has returned.
+    let drainReport = Mutex<DrainReport?>(nil)
 
     init(_ configure: (inout TransportConfiguration) -> Void = { _ in }) throws {
         var configuration = TransportConfiguration(host: "127.0.0.1", port: 0, dynamicPrefixes: ["/api"])
@@ -24,7 +26,8 @@ final class TestServer: Sendable {
         self.delegate = delegate
         let thread = Thread { [self] in
             serviceThread.withLock { $0 = pthread_self() }
-            server.run()
+            let report = server.run()
+            drainReport.withLock { $0 = report }
             finished.signal()
         }
         thread.start()

@@ -118,6 +118,20 @@ struct ConfigurationTests {
         #expect(configuration.dataDirectory == "/tmp/x")
     }
 
+    @Test func shutdownTimeout_isTenByDefault_thenTheFiles_thenTheEnvironments() throws {
+        let shipped = try RingCastConfiguration.load(file: Self.shipped.path, environment: [:])
+        #expect(shipped.shutdownTimeout == 10)
+        let original = try String(contentsOf: Self.shipped, encoding: .utf8)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try original.replacingOccurrences(of: #""fps": 60"#, with: #""fps": 60, "shutdownTimeout": 0"#)
+            .write(to: file, atomically: true, encoding: .utf8)
+        #expect(try RingCastConfiguration.load(file: file.path, environment: [:]).shutdownTimeout == 0)
+        let fromEnvironment = try RingCastConfiguration.load(
+            file: file.path, environment: ["RINGCAST_SHUTDOWN_TIMEOUT": "300"])
+        #expect(fromEnvironment.shutdownTimeout == 300)
+    }
+
     @Test func tlsFilesComeFromTheEnvironment_andAnEmptyValueSwitchesTLSOff() throws {
         let on = try RingCastConfiguration.load(
             file: Self.shipped.path, environment: ["RINGCAST_TLS_CERT": "/c.pem", "RINGCAST_TLS_KEY": "/k.pem"])
@@ -159,6 +173,15 @@ struct ConfigurationTests {
             name: "tls key without cert", replace: #""fps": 60"#, with: #""fps": 60, "tls": {"key": "key.pem"}"#, key: "tls.cert"),
         ConfigMistake(
             name: "unknown log level", replace: #""fps": 60"#, with: #""fps": 60, "logLevel": "loud""#, key: "logLevel"),
+        ConfigMistake(
+            name: "shutdown timeout too long", replace: #""fps": 60"#, with: #""fps": 60, "shutdownTimeout": 301"#,
+            key: "shutdownTimeout"),
+        ConfigMistake(
+            name: "negative shutdown timeout", replace: #""fps": 60"#, with: #""fps": 60, "shutdownTimeout": -1"#,
+            key: "shutdownTimeout"),
+        ConfigMistake(
+            name: "shutdown timeout as text", replace: #""fps": 60"#, with: #""fps": 60, "shutdownTimeout": "10s""#,
+            key: "shutdownTimeout"),
         ConfigMistake(
             name: "a ring without coordinates among placed ones", replace: #""cx": 300, "cy": 330, "r": 220, "thickness": 38,"#,
             with: "", key: "boards[0].rings[0]"),
@@ -380,6 +403,9 @@ struct ConfigurationTests {
         EnvironmentMistake(
             environment: ["RINGCAST_PORT": "eighty"], description: #"RINGCAST_PORT: expected a whole number, got "eighty""#),
         EnvironmentMistake(environment: ["RINGCAST_FPS": "0"], description: "RINGCAST_FPS: expected 1…240, got 0"),
+        EnvironmentMistake(
+            environment: ["RINGCAST_SHUTDOWN_TIMEOUT": "301"],
+            description: "RINGCAST_SHUTDOWN_TIMEOUT: expected 0…300 seconds, got 301"),
         EnvironmentMistake(environment: ["RINGCAST_HOST": ""], description: "RINGCAST_HOST: must not be empty"),
         EnvironmentMistake(environment: ["RINGCAST_DATA_DIR": ""], description: "RINGCAST_DATA_DIR: must not be empty"),
         EnvironmentMistake(

@@ -15,11 +15,11 @@ struct GracefulDrainTests {
     /// The default `shutdownTimeout`; the drain must end well within it, the process soon after.
     private static let shutdownTimeout = 10.0
 
-    /// One board, one ring per pusher, no write limit, no static files.
-    private static func config(in directory: URL) throws -> String {
+    /// One board, one ring per pusher, no write limit, no static files; `extra` adds top-level keys.
+    private static func config(in directory: URL, extra: String = "") throws -> String {
         let rings = (0..<pushers).map { #"{"id": "p\#($0)"}"# }.joined(separator: ", ")
         let text = """
-            {"host": "127.0.0.1", "port": 0, "webRoot": "", "openAPIDocument": "",
+            {"host": "127.0.0.1", "port": 0, "webRoot": "", "openAPIDocument": "", \(extra)
              "limits": {"writesPerMinute": 0},
              "boards": [{"name": "drain", "rings": [\(rings)]}]}
             """
@@ -28,10 +28,9 @@ struct GracefulDrainTests {
         return file.path
     }
 
-    private static func serve(config: String, data: String) async throws -> (TestProcess, Int) {
-        let process = try await TestProcess([
-            "serve", "--config", config, "--data-dir", data, "--port", "0", "--log-level", "notice",
-        ])
+    private static func serve(config: String, data: String, flags: [String] = []) async throws -> (TestProcess, Int) {
+        let process = try await TestProcess(
+            ["serve", "--config", config, "--data-dir", data, "--port", "0", "--log-level", "notice"] + flags)
         let line = try await process.waitForLine { $0.hasPrefix("listening on ") }
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
         return (process, port)
@@ -221,5 +220,54 @@ struct GracefulDrainTests {
         }
         again.signal(SIGTERM)
         #expect(try await again.waitForExit() == 0)
+    }
+
+    /// A connection that has sent part of a request head and nothing more: the drain waits for it.
+    private static func halfARequest(port: Int) throws -> Int32 {
+        let fd = try connectLoopback(port: port, timeoutSeconds: 30)
+        let head = Array("PATCH /api/v1/boards/drain HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8)
+        #expect(head.withUnsafeBytes { send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) } == head.count)
+        return fd
+    }
+
+    @Test func aDrainThatCannotFinish_endsAtShutdownTimeout_andASecondSIGTERMEndsItAtOnce() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-drain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = try Self.config(in: directory)
+        let data = directory.appendingPathComponent("data").path
+
+        // --shutdown-timeout 1: the head never completes, the drain is cut after a second, exit 0.
+        let (bounded, port) = try await Self.serve(config: config, data: data, flags: ["--shutdown-timeout", "1"])
+        defer { bounded.signal(SIGKILL) }
+        let waiting = try Self.halfARequest(port: port)
+        defer { close(waiting) }
+        let signalled = Date()
+        bounded.signal(SIGTERM)
+        let seconds = try #require(try await Self.secondsUntilExit(of: bounded.pid, from: signalled, limit: 20))
+        #expect(try await bounded.waitForExit() == 0)
+        #expect(seconds >= 1 && seconds < 4, "exited \(seconds) s after SIGTERM")
+        #expect(
+            bounded.stderr.contains("drain cut short by shutdownTimeout 1 s")
+                && bounded.stderr.contains("a request still arriving"),
+            "\(bounded.stderr)")
+
+        // shutdownTimeout needs a restart; a second SIGTERM during the drain ends the process at once.
+        let (patient, newPort) = try await Self.serve(config: config, data: data)
+        defer { patient.signal(SIGKILL) }
+        _ = try Self.config(in: directory, extra: #""shutdownTimeout": 3,"#)
+        patient.signal(SIGHUP)
+        #expect(
+            try await patient.waitForStandardError(containing: "shutdownTimeout: 10 → 3 needs a restart"), "\(patient.stderr)")
+        let stalled = try Self.halfARequest(port: newPort)
+        defer { close(stalled) }
+        patient.signal(SIGTERM)
+        #expect(try await patient.waitForStandardError(containing: "drain started"))
+        let again = Date()
+        patient.signal(SIGTERM)
+        let after = try #require(try await Self.secondsUntilExit(of: patient.pid, from: again, limit: 20))
+        #expect(after < 3, "exited \(after) s after the second SIGTERM")
+        #expect(try await patient.waitForExit() == SIGTERM)
+        #expect(patient.stderr.contains("exiting at once"), "\(patient.stderr)")
     }
 }

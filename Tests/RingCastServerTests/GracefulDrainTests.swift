@@ -270,4 +270,53 @@ struct GracefulDrainTests {
         #expect(try await patient.waitForExit() == SIGTERM)
         #expect(patient.stderr.contains("exiting at once"), "\(patient.stderr)")
     }
+
+    @Test func clusterNode_sigtermUnderPushers_answersEveryWriteItTook_andTheOtherNodeHasEveryAcknowledgedValue() async throws {
+        let cluster = try TestCluster()
+        defer { cluster.stop() }
+        let nodes = try await cluster.start(["a", "b"])
+        let rings = (0..<Self.pushers).map { #"{"id": "p\#($0)"}"# }.joined(separator: ", ")
+        let created = try nodes[0].http.send("PUT", "/api/v1/boards/drain", body: #"{"rings": [\#(rings)]}"#)
+        try #require(created.status == 201, "\(created.status) \(created.text)")
+
+        let tallies = Tallies()
+        defer { tallies.stop.store(true, ordering: .relaxed) }
+        Self.startPushers(port: nodes[0].port, tallies: tallies)
+        let busy = Date().addingTimeInterval(20)
+        while Date() < busy, !tallies.state.withLock({ $0.allSatisfy { $0.ok >= 10 } }) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try #require(tallies.state.withLock { $0.allSatisfy { $0.ok >= 10 } }, "the pushers never got going: \(cluster.logs)")
+
+        // Writes are in flight to Redis: each is committed there, then answered, before node a exits.
+        let signalled = Date()
+        nodes[0].process.signal(SIGTERM)
+        let seconds = try #require(
+            try await Self.secondsUntilExit(of: nodes[0].process.pid, from: signalled, limit: Self.shutdownTimeout + 20))
+        #expect(try await nodes[0].process.waitForExit() == 0)
+        #expect(seconds < Self.shutdownTimeout + 3, "node a exited \(seconds) s after SIGTERM")
+        let ended = Date().addingTimeInterval(10)
+        while Date() < ended, !tallies.state.withLock({ $0.allSatisfy(\.finished) }) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        tallies.stop.store(true, ordering: .relaxed)
+        let final = tallies.state.withLock { $0 }
+        for (pusher, tally) in final.enumerated() {
+            #expect(tally.failures.isEmpty, "pusher \(pusher): \(tally.failures)")
+        }
+
+        // Node b, on the same Redis, serves each pusher's last acknowledged value.
+        let expected = final.map(\.acknowledged)
+        var stored: [Int] = []
+        let converged = Date().addingTimeInterval(10)
+        repeat {
+            let snapshot = try nodes[1].http.get("/api/v1/boards/drain").decode(TestSnapshot.self)
+            stored = (0..<Self.pushers).map { Int((((snapshot[ring: "p\($0)"]?.target) ?? -1) * 1_000_000).rounded()) }
+            if stored == expected { break }
+            try await Task.sleep(for: .milliseconds(20))
+        } while Date() < converged
+        #expect(stored == expected, "node b holds \(stored), the pushers' last acknowledged values are \(expected)")
+        let drainLine = nodes[0].process.stderr.split(separator: "\n").first { $0.contains("drain finished") } ?? "none"
+        print("graceful drain of cluster node a, \(seconds) s to exit; its log: \(drainLine)")
+    }
 }

@@ -2,6 +2,8 @@
 #define CLIBWEBSOCKETS_SHIM_H
 
 #include <libwebsockets.h>
+#include <linux/filter.h>
+#include <netinet/tcp.h>
 
 /// LWS_PRE is a macro with `?:` that Swift reports unavailable; this gives its value.
 static inline size_t clws_pre(void) { return LWS_PRE; }
@@ -23,6 +25,35 @@ int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
 
 static inline int clws_accept_nonblocking(int listening) {
     return accept4(listening, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+/// The drain (RingCastTransport's EventLoop+Drain) stops a listening socket from taking new
+/// connections before it closes it, so that closing resets no connection the kernel has already
+/// set up: a classic BPF socket filter on the listener drops every pure SYN (a TCP socket's filter
+/// sees the TCP header at offset 0, whose byte 13 holds the flags), while handshakes already under
+/// way complete and queue, to be accepted and answered. A client whose SYN was dropped sends it
+/// again a second later and finds the port closed (refused). Connections accepted from the
+/// listener inherit the filter, which passes everything but a SYN. The kernel copies the program.
+/// In C because `struct sock_fprog` and the BPF_* macros of <linux/filter.h> read clearly only here.
+static inline int clws_drop_new_connections(int listening) {
+    struct sock_filter code[] = {
+        BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 13),
+        BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x12),      /* SYN | ACK */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x02, 0, 1), /* SYN alone: */
+        BPF_STMT(BPF_RET | BPF_K, 0),                   /*   dropped */
+        BPF_STMT(BPF_RET | BPF_K, 0xffffffff),          /* anything else: kept */
+    };
+    struct sock_fprog program = { .len = sizeof(code) / sizeof(code[0]), .filter = code };
+    return setsockopt(listening, SOL_SOCKET, SO_ATTACH_FILTER, &program, sizeof(program));
+}
+
+/// Connections set up by the kernel and waiting for accept() on a listening socket (Linux reports
+/// it as a listener's `tcpi_unacked`), or -1. The drain closes a listener only once this is 0.
+static inline int clws_accept_queue_length(int listening) {
+    struct tcp_info info;
+    socklen_t length = sizeof(info);
+    if (getsockopt(listening, IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return -1;
+    return (int)info.tcpi_unacked;
 }
 
 #endif

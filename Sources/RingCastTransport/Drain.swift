@@ -10,6 +10,10 @@ struct Drain {
     /// answered 503 rather than met by a closed socket. Connections idle for longer are closed at
     /// once, as any server may close an idle keep-alive connection (RFC 9112 §9.6).
     static let idleGrace = 1.0
+    /// How long the listening sockets stay open, taking no new connection (their SYNs are dropped)
+    /// but accepting those whose handshake was under way, before they close: longer than a
+    /// handshake's round trip on the networks served, so that closing resets none.
+    static let handshakeGrace = 0.1
     /// How often the drain looks again when nothing else wakes the loop.
     static let tickMicroseconds: Int64 = 50_000
 
@@ -27,6 +31,8 @@ struct Drain {
     let started: Double
     let deadline: Double
     var report: DrainReport
+    /// The listening sockets are still open (taking no new connections).
+    var listening = true
 
     init(started: Double, timeout: Double, requestsInFlight: Int, viewers: Int) {
         self.started = started
@@ -44,6 +50,12 @@ struct Drain {
         if idleConnections > 0 { return .closeIdle }
         if viewers > 0, now < started + Self.viewerGrace { return .wait }
         return .finish
+    }
+
+    /// Whether the listening sockets may close at `now`, with `queued` connections still waiting in
+    /// the kernel to be accepted: after `handshakeGrace` once none waits, or at the deadline.
+    func mayCloseListeners(at now: Double, queued: Int) -> Bool {
+        now >= deadline || (now >= started + Self.handshakeGrace && queued <= 0)
     }
 
     /// Whether a connection waiting for a request since `lastActivity` has waited long enough.

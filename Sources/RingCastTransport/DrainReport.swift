@@ -8,7 +8,7 @@ public struct DrainReport: Sendable, Equatable {
     public var requestsInFlight = 0
     /// Viewers connected when the drain began.
     public var viewers = 0
-    /// Answers written during the drain, the 503s included.
+    /// Answers finished (their last byte written) during the drain, the 503s included.
     public var answered = 0
     /// Of those, 2xx: requests the application carried out.
     public var answeredSuccessfully = 0

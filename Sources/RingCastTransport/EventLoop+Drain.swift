@@ -7,9 +7,11 @@ internal import CLibWebSockets
 /// Stopping without dropping answers. `WebServer.stop()` starts a drain, bounded by
 /// `TransportConfiguration.drainTimeout`:
 ///
-/// 1. The listening sockets close (lws's own with `lws_context_deprecate`, a shared port's with
-///    `closeSharedListener`), right after one last look that accepts what the kernel already
-///    queued on them: new clients are refused, and on a shared port the other servers take them.
+/// 1. The listening sockets stop taking new connections at once (a socket filter drops their
+///    SYNs, `clws_drop_new_connections`), keep accepting for `Drain.handshakeGrace` the connections
+///    whose handshake was under way, then close once the kernel holds none for them: closing a
+///    listener resets the connections still queued on it, whose clients may have sent a request.
+///    From then on new clients are refused, and on a shared port the other servers take them.
 /// 2. Every request already received is carried out and answered with `Connection: close`.
 ///    Requests that arrive during the drain — on a keep-alive connection, or still arriving when
 ///    it began — are read in full, then answered 503 with `Retry-After` and `Connection: close`,
@@ -27,7 +29,7 @@ extension EventLoop {
         /// When it last began waiting for its client (accepted, a head read, an answer finished),
         /// on the loop's clock. Only read while it has no request.
         var lastActivity: Double
-        /// The drain has asked lws to close it.
+        /// Closing: after an answer with `Connection: close`, or asked by the drain.
         var closing = false
     }
 
@@ -55,8 +57,7 @@ extension EventLoop {
         phase = .draining
         drain = Drain(
             started: now(), timeout: configuration.drainTimeout, requestsInFlight: open.requests, viewers: viewers.count)
-        closeListeningSockets()
-        closeSharedListener()
+        refuseNewConnections()
         for exchange in exchanges.values where !exchange.hasWrittenHead {
             exchange.closesConnection = true
         }
@@ -67,7 +68,7 @@ extension EventLoop {
         scheduleDrainTick()
     }
 
-    /// LWS_CALLBACK_USER, sent by `closeListeningSockets` to every connection of the server vhost:
+    /// LWS_CALLBACK_USER, sent by `refuseNewConnections` to every connection of the server vhost:
     /// notes the one whose socket listens (lws's own listener, which is never created as one of
     /// the tracked connections).
     func handleConnectionWalk(_ wsi: OpaquePointer) {
@@ -76,29 +77,55 @@ extension EventLoop {
         var listening: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard fd >= 0, getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0, listening != 0 else { return }
-        listenersFound.append(wsi)
+        listeners.append(wsi)
     }
 
-    /// Closes lws's own listening socket(s) of the server vhost, so new connections are refused.
-    /// `lws_context_deprecate` means to do this, but in 4.1.6 it reads the listening connection
-    /// after freeing it (it crashed here); and lws offers no other way to name that connection.
-    /// So the transport asks lws to call protocols[0] for every connection of the vhost
-    /// (`handleConnectionWalk` picks the listening one) and closes what it found once the walk
-    /// is over, as lws's deprecation does (`lws_close_free_wsi`, which also forgets it as the
-    /// vhost's listener). A shared port's socket is the transport's own (`closeSharedListener`).
+    /// Makes every listening socket drop new connections' SYNs: lws's own (found by asking lws to
+    /// call protocols[0] for every connection of the vhost, `handleConnectionWalk` picking the
+    /// listening one, since lws offers no other way to name it) and a shared port's. Where that
+    /// fails they close at once instead.
+    private func refuseNewConnections() {
+        listeners = []
+        if let context, let vhost = lws_get_vhost_by_name(context, WebServer.vhostName) {
+            lws_callback_all_protocol_vhost_args(vhost, nil, Int32(LWS_CALLBACK_USER.rawValue), nil, 0)
+        }
+        let descriptors = listeners.map { lws_get_socket_fd($0) } + (sharedListener.map { [$0.descriptor] } ?? [])
+        for fd in descriptors where clws_drop_new_connections(fd) != 0 {
+            TransportLog.emit(
+                "cannot make the listening socket drop new connections (\(String(cString: strerror(errno)))); closing it now"
+            )
+            closeListeningSockets()
+            return
+        }
+    }
+
+    /// Connections the kernel has set up on the listening sockets that lws has not accepted yet.
+    private func queuedConnections() -> Int {
+        let descriptors = listeners.map { lws_get_socket_fd($0) } + (sharedListener.map { [$0.descriptor] } ?? [])
+        return descriptors.reduce(0) { $0 + max(0, Int(clws_accept_queue_length($1))) }
+    }
+
+    /// Closes the listening sockets. lws's own go as `lws_context_deprecate` would close them (it
+    /// means to, but in 4.1.6 reads the listening connection after freeing it: it crashed here):
+    /// `lws_close_free_wsi`, which also forgets it as the vhost's listener. A shared port's socket is
+    /// the transport's own (`closeSharedListener`).
     private func closeListeningSockets() {
-        guard let context, let vhost = lws_get_vhost_by_name(context, WebServer.vhostName) else { return }
-        listenersFound = []
-        lws_callback_all_protocol_vhost_args(vhost, nil, Int32(LWS_CALLBACK_USER.rawValue), nil, 0)
-        for wsi in listenersFound {
+        for wsi in listeners {
             lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC)
         }
-        listenersFound = []
+        listeners = []
+        closeSharedListener()
+        drain?.listening = false
     }
 
     /// Looks at what is still open and acts on it; false once the drain is over (everything
     /// answered and closed, or the deadline passed). Called after every service round.
     func continueDraining() -> Bool {
+        guard let started = drain else { return false }
+        if started.listening {
+            guard started.mayCloseListeners(at: now(), queued: queuedConnections()) else { return true }
+            closeListeningSockets()
+        }
         guard var drain else { return false }
         let open = openWork()
         let now = now()
@@ -142,7 +169,13 @@ extension EventLoop {
         respond(to: exchange.id, with: errorResponse(for: problem))
     }
 
-    /// Counts an answer written during the drain.
+    /// The connection closes after the answer just written (`Connection: close`): no longer a
+    /// request, not to be closed again.
+    func noteClosing(_ wsi: OpaquePointer) {
+        connections[wsi]?.closing = true
+    }
+
+    /// Counts an answer whose last byte was written during the drain.
     func noteAnsweredWhileDraining(status: Int) {
         drain?.answered(status: status)
     }

@@ -144,6 +144,9 @@ extension EventLoop {
                     lws_callback_on_writable(wsi)
                     return 0
                 }
+                if phase == .draining {
+                    noteAnsweredWhileDraining(status: response.status)
+                }
                 return finish(exchange)
             case .servingFile(let file):
                 return serve(file, for: exchange)
@@ -168,6 +171,9 @@ extension EventLoop {
     /// LWS_CALLBACK_HTTP_FILE_COMPLETION: lws sent the last byte of a static file.
     func handleFileCompletion(_ wsi: OpaquePointer) -> Int32? {
         guard let exchange = exchange(of: wsi) else { return nil }
+        if phase == .draining {
+            noteAnsweredWhileDraining(status: 200)
+        }
         forget(exchange)
         return completeTransaction(wsi)
     }
@@ -273,9 +279,6 @@ extension EventLoop {
             return
         }
         exchange.state = .writingHeaders(response)
-        if phase == .draining {
-            noteAnsweredWhileDraining(status: response.status)
-        }
         lws_callback_on_writable(exchange.wsi)
     }
 
@@ -324,6 +327,7 @@ extension EventLoop {
         }
         forget(exchange)
         if exchange.closesConnection {
+            noteClosing(exchange.wsi)
             return -1
         }
         return completeTransaction(exchange.wsi)
@@ -332,7 +336,10 @@ extension EventLoop {
     /// Tells lws the transaction is over (it reads a pipelined request next, or waits for one);
     /// the next request's head is then due within `requestTimeout`.
     private func completeTransaction(_ wsi: OpaquePointer) -> Int32 {
-        guard lws_http_transaction_completed(wsi) == 0 else { return -1 }
+        guard lws_http_transaction_completed(wsi) == 0 else {
+            noteClosing(wsi)  // the client asked for Connection: close
+            return -1
+        }
         armRequestTimer(wsi)
         return 0
     }

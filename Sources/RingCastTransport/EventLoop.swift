@@ -41,8 +41,8 @@ public final class EventLoop {
     var connections: [OpaquePointer: TrackedConnection] = [:]
     /// Set from `stop()` until `run()` is done with the drain.
     var drain: Drain?
-    /// lws's own listening connections, found by `closeListeningSockets` (EventLoop+Drain).
-    var listenersFound: [OpaquePointer] = []
+    /// lws's own listening connections, from the drain's start until it closes them (EventLoop+Drain).
+    var listeners: [OpaquePointer] = []
 
     /// Largest piece of an HTTP response body written per writeable callback.
     static let httpChunkBytes = 64 * 1024
@@ -177,9 +177,11 @@ public final class EventLoop {
         timers.runDue()
     }
 
-    /// LWS_CALLBACK_FILTER_NETWORK_CONNECTION: refuse new sockets once stopping.
+    /// LWS_CALLBACK_FILTER_NETWORK_CONNECTION: refuse new sockets once the context is going. A
+    /// draining server still accepts, for a moment, the connections whose handshake was under way
+    /// (EventLoop+Drain); their requests get 503.
     func handleNewConnection() -> Int32 {
-        phase == .running || phase == .starting ? 0 : 1
+        phase == .running || phase == .starting || phase == .draining ? 0 : 1
     }
 
     /// Right before `lws_context_destroy`: no timers may stay scheduled on the dying context.

@@ -72,11 +72,6 @@ public final class WebServer: @unchecked Sendable {
             eventLoop.runPendingJobs()
         }
 
-        // One round that does not wait (lws reads a negative timeout so): it accepts the
-        // connections the kernel has already queued on the listening sockets, which closing them
-        // would reset, and they are answered like the others.
-        _ = lws_service(pointer, -1)
-        eventLoop.runPendingJobs()
         eventLoop.beginDraining()
         while eventLoop.continueDraining() {
             guard lws_service(pointer, 0) >= 0 else { break }

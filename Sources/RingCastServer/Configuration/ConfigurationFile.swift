@@ -14,6 +14,7 @@ struct ConfigurationFile: Decodable {
     var token: String?
     var readToken: String?
     var allowedOrigins: [String]?
+    var allowedHosts: [String]?
     var tls: TLS?
     var logLevel: String?
     var cluster: Cluster?
@@ -22,6 +23,7 @@ struct ConfigurationFile: Decodable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, fps, webRoot, openAPIDocument, dataDir, limits, token, readToken, allowedOrigins, tls, logLevel
         case cluster, boards
+        case allowedHosts
     }
 
     init(from decoder: any Decoder) throws {
@@ -37,6 +39,7 @@ struct ConfigurationFile: Decodable {
         token = try c.decodeIfPresent(String.self, forKey: .token)
         readToken = try c.decodeIfPresent(String.self, forKey: .readToken)
         allowedOrigins = try c.decodeIfPresent([String].self, forKey: .allowedOrigins)
+        allowedHosts = try c.decodeIfPresent([String].self, forKey: .allowedHosts)
         tls = try c.decodeIfPresent(TLS.self, forKey: .tls)
         logLevel = try c.decodeIfPresent(String.self, forKey: .logLevel)
         cluster = try c.decodeIfPresent(Cluster.self, forKey: .cluster)

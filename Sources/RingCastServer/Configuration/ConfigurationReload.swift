@@ -1,5 +1,5 @@
 /// What a reload (SIGHUP) makes of a newly loaded configuration: the settings that take effect
-/// while the server runs (tokens, allowed origins, the write rate, the viewer limit, the
+/// while the server runs (tokens, allowed origins and hosts, the write rate, the viewer limit, the
 /// Idempotency-Key cache, the boards) and the ones that only a restart can change (where it
 /// listens, the frame rate, the files it serves or stores, the transport's limits), which keep
 /// their running values.
@@ -44,6 +44,7 @@ struct ConfigurationReload {
         reloadable("token", \.writeToken)
         reloadable("readToken", \.readToken)
         reloadable("allowedOrigins", \.allowedOrigins)
+        reloadable("allowedHosts", \.allowedHosts)
         reloadable("logLevel", \.logLevel)
         reloadable("limits.writesPerMinute", \.writesPerMinute)
         reloadable("limits.maxViewers", \.maxViewers)

@@ -69,6 +69,7 @@ extension RingCastConfiguration {
         if let token = file.token { writeToken = token }
         if let token = file.readToken { readToken = token }
         if let origins = file.allowedOrigins { allowedOrigins = origins }
+        if let hosts = file.allowedHosts { allowedHosts = hosts }
         if let level = file.logLevel { logLevel = level }
         if let tls = file.tls {
             if let cert = tls.cert { tlsCertificate = cert.isEmpty ? nil : cert }
@@ -207,6 +208,19 @@ extension RingCastConfiguration {
         for (index, origin) in allowedOrigins.enumerated()
         where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) || origin.hasSuffix("/") {
             throw fail("allowedOrigins[\(index)]", "expected an origin like https://tv.example:8080, got \"\(origin)\"")
+        }
+        for (index, host) in (allowedHosts ?? []).enumerated() {
+            if host == "*" {
+                guard allowedHosts?.count == 1 else {
+                    throw fail("allowedHosts[\(index)]", "\"*\" allows every host, so it stands alone: [\"*\"]")
+                }
+            } else if HostPolicy.entry(host) == nil {
+                throw fail(
+                    "allowedHosts[\(index)]",
+                    "expected a host name as a browser sends it in Host, such as rings.example.com or "
+                        + "rings.example.com:8443 (no scheme, path or spaces; a name outside ASCII in its xn-- form), "
+                        + "got \"\(host)\"")
+            }
         }
         switch (tlsCertificate, tlsKey) {
         case (nil, .some): throw fail("tls.cert", "tls.key is given without a certificate; give both or neither")

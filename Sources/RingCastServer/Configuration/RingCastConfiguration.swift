@@ -38,6 +38,9 @@ public struct RingCastConfiguration: Sendable {
     public var readToken: String?
     /// Browser origins allowed to open the WebSocket (e.g. `http://tv.local:8080`); empty = any.
     public var allowedOrigins: [String] = []
+    /// Host names the server answers to besides `localhost` and IP addresses (DNS-rebinding defence,
+    /// `HostPolicy`), e.g. `rings.example.com`; `["*"]` = any; nil = the bind address and the machine's name.
+    public var allowedHosts: [String]?
     /// PEM certificate (chain) for https and wss; given together with `tlsKey`, or neither.
     public var tlsCertificate: String?
     /// PEM private key of `tlsCertificate`, unencrypted.

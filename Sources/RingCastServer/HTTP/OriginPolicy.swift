@@ -69,30 +69,4 @@ struct OriginPolicy: Sendable {
     private static func quoted(_ text: String) -> String {
         "\"" + (text.count > 60 ? text.prefix(60) + "…" : text) + "\""
     }
-
-    /// `host[:port]`, with IPv6 literals in brackets; the host compared case-insensitively.
-    private struct Authority {
-        var host: String
-        var port: Int?
-
-        init?(_ text: some StringProtocol) {
-            let text = text.lowercased()
-            if text.hasPrefix("[") {
-                guard let close = text.firstIndex(of: "]") else { return nil }
-                host = String(text[...close])
-                let rest = text[text.index(after: close)...]
-                if rest.isEmpty { return }
-                guard rest.hasPrefix(":"), let port = Int(rest.dropFirst()) else { return nil }
-                self.port = port
-            } else {
-                let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-                guard parts.count <= 2, let first = parts.first, !first.isEmpty else { return nil }
-                host = String(first)
-                if parts.count == 2 {
-                    guard let port = Int(parts[1]) else { return nil }
-                    self.port = port
-                }
-            }
-        }
-    }
 }

@@ -5,6 +5,7 @@ import RingCastTransport
 /// Every REST request passes here, through the same steps in this order, whatever the backend
 /// (`BoardBackend`: the embedded store, or Redis in cluster mode):
 ///
+/// 0. **host**: a `Host` the server does not answer to (`HostPolicy`, DNS rebinding) is 421.
 /// 1. **route**: the router's table: 404 for an unknown path, 405 with `Allow` for a method the
 ///    path does not answer.
 /// 2. **origin** (writes): a page from another site may not write (403 `origin_not_allowed`).
@@ -27,6 +28,7 @@ import RingCastTransport
 /// Every refusal changes nothing. Touched only on the service thread.
 final class Pipeline {
     let router: Router
+    private var hosts: HostPolicy
     private var origins: OriginPolicy
     private var tokens: TokenPolicy
     let boards: Boards
@@ -57,6 +59,7 @@ final class Pipeline {
                 boards: boards, backend: backend, metrics: metrics, openAPIDocument: openAPIDocument, viewers: viewers,
                 transportStatistics: transportStatistics)
         )
+        hosts = HostPolicy(configuration: configuration)
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
         tokens = TokenPolicy(writeToken: configuration.writeToken, readToken: configuration.readToken)
         self.boards = boards
@@ -65,9 +68,10 @@ final class Pipeline {
         self.clock = clock
     }
 
-    /// Takes `configuration`'s tokens, origins and limits for the requests that follow (a reload);
+    /// Takes `configuration`'s tokens, hosts, origins and limits for the requests that follow (a reload);
     /// requests already answered or being stored are not affected.
     func apply(_ configuration: RingCastConfiguration) {
+        hosts = HostPolicy(configuration: configuration)
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
         tokens = TokenPolicy(writeToken: configuration.writeToken, readToken: configuration.readToken)
     }
@@ -75,6 +79,11 @@ final class Pipeline {
     /// Answers `request` through `respond`, exactly once: at once for reads and refusals, once
     /// durable for writes.
     func handle(_ request: HTTPRequest, respond: @escaping (HTTPResponse) -> Void) {
+        do throws(APIError) {
+            try hosts.check(request)
+        } catch {
+            return respond(.error(error))
+        }
         let route: Route
         let routed: RouteRequest
         switch router.match(request) {

@@ -49,6 +49,8 @@ enum TestHTTPError: Error, CustomStringConvertible {
 struct TestHTTPClient {
     let port: Int
     var timeoutSeconds = 5
+    /// The `Host` header every request sends; nil for `127.0.0.1:PORT`, where the server listens.
+    var host: String?
 
     func get(_ path: String, headers: [String: String] = [:]) throws -> TestResponse {
         try send("GET", path, headers: headers, body: nil)
@@ -60,7 +62,7 @@ struct TestHTTPClient {
         headers: [String: String] = ["Content-Type": "application/json"],
         body: String?
     ) throws -> TestResponse {
-        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         let bodyBytes = Array((body ?? "").utf8)
         if body != nil { request += "Content-Length: \(bodyBytes.count)\r\n" }

@@ -169,6 +169,7 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         maxBodyBytes: configuration.maxBodyBytes,
         pingInterval: configuration.pingIntervalSeconds,
         stallTimeout: configuration.stallTimeoutSeconds,
+        customHeaderNames: Pipeline.customHeaderNames,
         tls: tls,
         // Several nodes of a cluster may share the port on one machine (SO_REUSEPORT).
         sharePort: configuration.redis != nil

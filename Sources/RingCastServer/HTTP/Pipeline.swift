@@ -7,7 +7,8 @@ import RingCastTransport
 ///
 /// 0. **host**: a `Host` the server does not answer to (`HostPolicy`, DNS rebinding) is 421.
 /// 1. **route**: the router's table: 404 for an unknown path, 405 with `Allow` for a method the
-///    path does not answer.
+///    path does not answer; `OPTIONS` is answered here (a CORS preflight, or `Allow`). From here on
+///    every answer to a page on an allowed origin carries CORS headers (`OriginPolicy+CORS.swift`).
 /// 2. **origin** (writes): a page from another site may not write (403 `origin_not_allowed`).
 /// 3. **auth**: the read or write token (401, 403); liveness and readiness need none.
 /// 4. **headers** (writes): the `Idempotency-Key` (400 over 255 bytes) and `If-Match`.
@@ -84,29 +85,40 @@ final class Pipeline {
         } catch {
             return respond(.error(error))
         }
+        let cors = origins.corsHeaders(for: request)
+        let answer: (HTTPResponse) -> Void =
+            cors.isEmpty
+            ? respond
+            : { response in
+                var response = response
+                response.headers += cors
+                respond(response)
+            }
         let route: Route
         let routed: RouteRequest
         switch router.match(request) {
         case .found(let found, let request):
             (route, routed) = (found, request)
+        case .options(let allowed, _):
+            return respond(origins.options(request, allowed: allowed))
         case .notFound:
-            return respond(.error(.notFound("no such endpoint: \(request.path)")))
+            return answer(.error(.notFound("no such endpoint: \(request.path)")))
         case .methodNotAllowed(let allowed):
             let error = APIError(
                 status: 405, code: "method_not_allowed",
                 message: "\(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: " or "))")
-            return respond(.error(error, headers: [(name: "Allow", value: allowed.joined(separator: ", "))]))
+            return answer(.error(error, headers: [(name: "Allow", value: allowed.joined(separator: ", "))]))
         }
         do throws(APIError) {
             switch route.action {
             case .read(let handler):
                 if route.access == .read { try tokens.check(.read, request) }
-                respond(try handler(routed))
+                answer(try handler(routed))
             case .write(let decode):
-                try write(routed, needsBoard: route.access == .write, decode: decode, respond)
+                try write(routed, needsBoard: route.access == .write, decode: decode, answer)
             }
         } catch {
-            respond(.error(error))
+            answer(.error(error))
         }
     }
 
@@ -232,6 +244,11 @@ final class Pipeline {
         case unchanged(HTTPResponse, revision: Int64)
         case write(PreparedWrite)
     }
+
+    /// The headers the pipeline reads that libwebsockets 4.1.6 does not know by name, so the transport
+    /// must look them up (`TransportConfiguration.customHeaderNames`): its default two, and the CORS
+    /// preflight's `Access-Control-Request-Method`.
+    static let customHeaderNames = ["idempotency-key", "x-request-id", "access-control-request-method"]
 
     /// The `Idempotency-Key` of `request`, checked (at most 255 bytes), or nil without one; an empty
     /// value counts as no key (docs/openapi.yaml).

@@ -123,7 +123,7 @@ struct TestHTTPClient {
     }
 
     /// Sends raw bytes (several requests, say) on one connection and reads `count` responses, in
-    /// order; each must carry a Content-Length.
+    /// order; each must carry a Content-Length, or be a 204 or 304 (which have no body).
     func pipeline(_ bytes: [UInt8], responses count: Int) throws -> [TestResponse] {
         let fd = try connectSocket()
         defer { close(fd) }
@@ -138,7 +138,9 @@ struct TestHTTPClient {
                 let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
                 let parts = (lines.first ?? "").split(separator: " ")
                 let headers = Self.headers(of: head)
-                guard parts.count >= 2, let status = Int(parts[1]), let length = headers["content-length"].flatMap({ Int($0) })
+                let bodiless = parts.count >= 2 && (parts[1] == "204" || parts[1] == "304")
+                guard parts.count >= 2, let status = Int(parts[1]),
+                    let length = headers["content-length"].flatMap({ Int($0) }) ?? (bodiless ? 0 : nil)
                 else { throw TestHTTPError.badResponse("response \(responses.count + 1) has no status or length: \(head)") }
                 if buffer.count >= start + 4 + length {
                     let body = Array(buffer[(start + 4)..<(start + 4 + length)])

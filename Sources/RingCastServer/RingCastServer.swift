@@ -160,6 +160,7 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
     }
     let application = Application(
         configuration: configuration, storage: storage, stored: stored, openAPIDocument: document, logger: logger)
+    logger.info("answering to \(HostPolicy(configuration: configuration)) (allowedHosts)")
     let transport = TransportConfiguration(
         host: configuration.host,
         port: configuration.port,

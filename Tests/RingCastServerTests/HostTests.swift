@@ -157,6 +157,12 @@ struct HostTests {
         #expect(Self.policy(nil).allows(host) == allowed)
     }
 
+    @Test func thePolicySaysWhatItAnswersTo_forTheLog() {
+        #expect("\(Self.policy(nil))" == "localhost, IP addresses, wallboard")
+        #expect("\(Self.policy(["rings.example.com:8443", "::1"]))" == "localhost, IP addresses, rings.example.com:8443")
+        #expect("\(Self.policy(["*"]))" == #"every host name (allowedHosts ["*"])"#)
+    }
+
     @Test func defaultPolicy_takesTheBindAddressWhenItIsAName() {
         #expect(Self.policy(nil, bind: "rings.lan").allows("rings.lan:8080"))
         #expect(!Self.policy(nil, bind: "0.0.0.0").allows("rings.lan:8080"))

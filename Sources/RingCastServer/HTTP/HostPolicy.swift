@@ -20,7 +20,7 @@ import RingCastTransport
 /// A request without a Host passes: the transport answers HTTP/1.1 without one 400 itself, and an HTTP/1.0
 /// client that sends none is not a browser (every browser sends Host). Static files (the page) are not
 /// checked: they hold nothing the public repository does not, and the page's stream and API calls are.
-struct HostPolicy: Sendable {
+struct HostPolicy: Sendable, CustomStringConvertible {
     /// The names allowed besides `localhost` and IP addresses; nil for every host (`["*"]`).
     let names: [Authority]?
     /// The port of a Host that names none.
@@ -71,6 +71,13 @@ struct HostPolicy: Sendable {
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return name.isEmpty ? nil : name.lowercased()
+    }
+
+    /// What the server answers to, for its log: `localhost, IP addresses, wallboard`.
+    var description: String {
+        guard let names else { return "every host name (allowedHosts [\"*\"])" }
+        let listed = names.filter { !$0.isAddress && $0.host != "localhost" }.map(\.description)
+        return (["localhost", "IP addresses"] + listed).joined(separator: ", ")
     }
 
     /// A client's text for a message: quoted, and cut short.

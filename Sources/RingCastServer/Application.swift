@@ -75,6 +75,7 @@ final class Application: TransportDelegate {
         transport.loop = loop
         transport.broadcaster = broadcaster
         backend.attach(queue: loop.handle, broadcaster: broadcaster)
+        pipeline.attach(queue: loop.handle)
     }
 
     /// In cluster mode, names the node (`--node`, else the address it listens on); before `attach`.

@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import RingCastCore
 import RingCastTransport
@@ -36,6 +37,11 @@ final class Pipeline {
     private let backend: any BoardBackend
     let answers: BoardHandler
     let clock: TickClock
+    /// The plans of the layouts writes make; a big new shape is planned on `planning`, off the service thread.
+    let layouts = LayoutPlanner()
+    private let planning = DispatchQueue(label: "ringcast-layout")
+    /// Where planned shapes come back to; nil until `attach`, and then every shape is planned where it is asked for.
+    private var queue: (any ServiceQueue)?
 
     /// The pipeline and its handlers for `configuration`'s boards; the server and the in-process
     /// tests both build it here. `viewers` counts a board's viewers and `transportStatistics`
@@ -50,10 +56,10 @@ final class Pipeline {
         viewers: @escaping (String) -> Int = { _ in 0 },
         transportStatistics: @escaping () -> TransportStatistics = { TransportStatistics() }
     ) {
-        let boardHandler = BoardHandler(boards: boards, clock: clock, viewers: viewers)
+        let boardHandler = BoardHandler(boards: boards, clock: clock, planner: layouts, viewers: viewers)
         router = .api(
             boards: boardHandler,
-            rings: RingHandler(boards: boards, clock: clock),
+            rings: RingHandler(boards: boards, clock: clock, planner: layouts),
             background: BackgroundHandler(),
             countdown: CountdownHandler(),
             operator: OperatorHandler(
@@ -67,6 +73,11 @@ final class Pipeline {
         self.backend = backend
         self.answers = boardHandler
         self.clock = clock
+    }
+
+    /// Plans big layouts off the service thread from now on, handing them back through `queue`.
+    func attach(queue: any ServiceQueue) {
+        self.queue = queue
     }
 
     /// Takes `configuration`'s tokens, hosts, origins and limits for the requests that follow (a reload);
@@ -152,9 +163,49 @@ final class Pipeline {
     }
 
     /// Steps 6–9: the write computed against the board as it is now and committed; computed again when the
-    /// commit says the board changed elsewhere first. `finish` gets the answer and whether it was committed.
+    /// commit says the board changed elsewhere first, or once the big layouts it asked for are planned (a board of
+    /// hundreds of rings takes a second to plan in a debug build, which the service thread must not spend).
+    /// `finish` gets the answer and whether it was committed.
     private func attempt(_ write: WriteIntent, tries: Int, _ finish: @escaping (HTTPResponse, Bool) -> Void) {
+        layouts.deferring = queue != nil
+        let step = prepare(write)
+        layouts.deferring = false
+        let wanted = layouts.takeWanted()
+        if !wanted.isEmpty, let queue {
+            // Nothing was changed yet: the write is prepared again, with the real plans, when they are found.
+            let layouts = ServiceThreadBound(value: layouts)
+            let retry = ServiceThreadBound(value: { [self] in attempt(write, tries: tries, finish) })
+            planning.async {
+                let plans = wanted.map { ($0, Arranger.plans(for: $0)) }
+                queue.async {
+                    for (shape, found) in plans { layouts.value.remember(found, for: shape) }
+                    retry.value()
+                }
+            }
+            return
+        }
         let prepared: PreparedWrite
+        switch step {
+        case .answered(let response): return finish(response, false)
+        case .prepared(let write): prepared = write
+        }
+        backend.commit(prepared, of: write, attempt: tries) { [self] outcome in
+            switch outcome {
+            case .answered(let response): finish(response, true)
+            case .again: attempt(write, tries: tries + 1, finish)
+            }
+        }
+    }
+
+    /// What step 8 made of a write: an answer already (a refusal, or a write that changes nothing), or a write to
+    /// commit.
+    private enum Step {
+        case answered(HTTPResponse)
+        case prepared(PreparedWrite)
+    }
+
+    /// Steps 6–8 for `write`, against the board as this process holds it; nothing changes here.
+    private func prepare(_ write: WriteIntent) -> Step {
         do throws(APIError) {
             let name = write.board
             let board = write.needsBoard ? try boards.board(named: name) : boards[name]
@@ -166,17 +217,11 @@ final class Pipeline {
                 if let expected = write.precondition.revision, expected != revision {
                     throw .changedSince("\(write.precondition)")
                 }
-                return finish(answer, false)
-            case .write(let write): prepared = write
+                return .answered(answer)
+            case .write(let write): return .prepared(write)
             }
         } catch {
-            return finish(.error(error), false)
-        }
-        backend.commit(prepared, of: write, attempt: tries) { [self] outcome in
-            switch outcome {
-            case .answered(let response): finish(response, true)
-            case .again: attempt(write, tries: tries + 1, finish)
-            }
+            return .answered(.error(error))
         }
     }
 

@@ -192,7 +192,7 @@ extension EventLoop {
         }
     }
 
-    private func viewer(of wsi: OpaquePointer) -> Viewer? {
+    func viewer(of wsi: OpaquePointer) -> Viewer? {
         let id = connectionID(of: wsi)
         return id == 0 ? nil : viewers[ViewerID(rawValue: id)]
     }

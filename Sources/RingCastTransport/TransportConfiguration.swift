@@ -128,6 +128,10 @@ public struct TransportConfiguration: Sendable {
         // Whether they hold a certificate and its key is checked by the application (RingCastTLS);
         // here only that lws will be able to open them.
         if let tls {
+            if !(0...Int(Int32.max)).contains(tls.strictTransportSecurityMaxAge) {
+                try fail(
+                    "Strict-Transport-Security max-age \(tls.strictTransportSecurityMaxAge) is outside 0…\(Int32.max) seconds")
+            }
             for (what, path) in [("certificate", tls.certificatePath), ("private key", tls.privateKeyPath)]
             where access(path, R_OK) != 0 {
                 try fail("TLS \(what) \(path) cannot be read")

@@ -15,9 +15,8 @@ extension EventLoop {
         let fd = lws_get_socket_fd(wsi)
         guard fd >= 0 else { return }
         var bytes = Int32(clamping: configuration.viewerSendBufferBytes)
-        guard setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+        if setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, socklen_t(MemoryLayout<Int32>.size)) != 0 {
             TransportLog.emit("cannot set SO_SNDBUF \(bytes) on a viewer's socket: errno \(errno)")
-            return
         }
     }
 
@@ -30,9 +29,8 @@ extension EventLoop {
         let fd = lws_get_socket_fd(wsi)
         guard fd >= 0 else { return }
         var option = linger(l_onoff: 1, l_linger: 0)
-        guard setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size)) == 0 else {
+        if setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size)) != 0 {
             TransportLog.emit("cannot set SO_LINGER on a stalled viewer's socket: errno \(errno)")
-            return
         }
     }
 }

@@ -17,12 +17,11 @@ extension EventLoop {
             // Lowercase names, as on every other answer the transport writes.
             let name = Array((header.name.lowercased() + ":").utf8CString).map { UInt8(bitPattern: $0) }
             let value = Array(header.value.utf8)
+            // Out of room, lws may have written part of the name already: step back over it.
             let before = position
-            let result = lws_add_http_header_by_name(wsi, name, value, Int32(value.count), &position, end)
-            guard result == 0 else {
+            if lws_add_http_header_by_name(wsi, name, value, Int32(value.count), &position, end) != 0 {
                 position = before
                 TransportLog.emit("the 101 to \(viewer.id) has no room for header \(header.name); left out")
-                continue
             }
         }
         guard let written = position else { return 0 }

@@ -98,13 +98,15 @@ struct ConfigurationFile: Decodable {
         }
     }
 
-    /// `"tls": {"cert": "…", "key": "…"}`: PEM files for https and wss.
+    /// `"tls": {"cert": "…", "key": "…", "hstsMaxAgeSeconds": 31536000}`: PEM files for https and
+    /// wss, and the opt-in Strict-Transport-Security header.
     struct TLS: Decodable {
         var cert: String?
         var key: String?
+        var hstsMaxAgeSeconds: Int?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
-            case cert, key
+            case cert, key, hstsMaxAgeSeconds
         }
 
         init(from decoder: any Decoder) throws {
@@ -112,6 +114,7 @@ struct ConfigurationFile: Decodable {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             cert = try c.decodeIfPresent(String.self, forKey: .cert)
             key = try c.decodeIfPresent(String.self, forKey: .key)
+            hstsMaxAgeSeconds = try c.decodeIfPresent(Int.self, forKey: .hstsMaxAgeSeconds)
         }
     }
 

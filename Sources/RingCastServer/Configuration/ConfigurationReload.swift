@@ -30,6 +30,7 @@ struct ConfigurationReload {
         // The vhost loads its certificate once; a renewed certificate needs a restart.
         restartOnly("tls.cert") { $0.tlsCertificate ?? "none" }
         restartOnly("tls.key") { $0.tlsKey ?? "none" }
+        restartOnly("tls.hstsMaxAgeSeconds") { "\($0.hstsMaxAgeSeconds)" }
         // The node joins its cluster (or serves alone) once, at start.
         restartOnly("cluster.redis") { $0.redis ?? "none" }
         restartOnly("cluster.node") { $0.node ?? "default" }
@@ -65,6 +66,7 @@ struct ConfigurationReload {
         configuration.stallTimeoutSeconds = running.stallTimeoutSeconds
         configuration.tlsCertificate = running.tlsCertificate
         configuration.tlsKey = running.tlsKey
+        configuration.hstsMaxAgeSeconds = running.hstsMaxAgeSeconds
         configuration.redis = running.redis
         configuration.node = running.node
         configuration.leadMilliseconds = running.leadMilliseconds

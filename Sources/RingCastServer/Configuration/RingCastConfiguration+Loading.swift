@@ -74,6 +74,7 @@ extension RingCastConfiguration {
         if let tls = file.tls {
             if let cert = tls.cert { tlsCertificate = cert.isEmpty ? nil : cert }
             if let key = tls.key { tlsKey = key.isEmpty ? nil : key }
+            if let value = tls.hstsMaxAgeSeconds { hstsMaxAgeSeconds = value }
         }
         if let cluster = file.cluster {
             if let redis = cluster.redis { self.redis = redis.isEmpty ? nil : redis }
@@ -226,6 +227,10 @@ extension RingCastConfiguration {
         case (nil, .some): throw fail("tls.cert", "tls.key is given without a certificate; give both or neither")
         case (.some, nil): throw fail("tls.key", "tls.cert is given without a private key; give both or neither")
         default: break
+        }
+        if !(0...63_072_000).contains(hstsMaxAgeSeconds) {
+            throw fail(
+                "tls.hstsMaxAgeSeconds", "expected 0…63072000 seconds (two years; 0 = no header), got \(hstsMaxAgeSeconds)")
         }
         if !Self.logLevels.contains(logLevel) {
             throw fail("logLevel", "expected one of \(Self.logLevels.joined(separator: ", ")), got \"\(logLevel)\"")

@@ -45,6 +45,8 @@ public struct RingCastConfiguration: Sendable {
     public var tlsCertificate: String?
     /// PEM private key of `tlsCertificate`, unencrypted.
     public var tlsKey: String?
+    /// Seconds of the Strict-Transport-Security header on https answers; 0 = none.
+    public var hstsMaxAgeSeconds: Int = 0
     /// What to log to standard error: `trace`, `debug`, `info`, `notice`, `warning`, `error` or
     /// `critical` (swift-log's levels). Applied by the executable, at start and on every reload.
     public var logLevel: String = "info"

@@ -16,6 +16,8 @@ enum StoreSchema {
     static let selectBoards = "SELECT name, revision, state FROM boards ORDER BY name"
     /// The probe's tiny durable write: one row changes, so the commit appends to the WAL and fsyncs.
     static let countProbe = "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'probes'"
+    /// Whether another connection committed since this one last asked (SQLite's own counter).
+    static let dataVersion = "PRAGMA data_version"
 
     /// Switches the file to WAL with a full fsync per commit, then creates the tables if missing
     /// and checks the format, in one transaction. A file that is not SQLite fails here, on its

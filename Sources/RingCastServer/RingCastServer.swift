@@ -145,7 +145,7 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         let directory = URL(fileURLWithPath: configuration.dataDirectory).standardizedFileURL.path
         let opened: SQLiteStore
         do {
-            // A LOCK file deleted under the server and taken again is logged as it happens.
+            // Damage found at start is logged before the store opens; a LOCK file taken again, as it happens.
             opened = try SQLiteStore(directory: directory) { notice in
                 switch notice.level {
                 case .warning: logger.warning("\(notice)")

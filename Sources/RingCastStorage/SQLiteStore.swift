@@ -31,8 +31,9 @@ public final class SQLiteStore: BoardStore {
     /// (pid N)"), when the file is not a RingCast database or is damaged (it is never replaced), or
     /// when it is in another format.
     ///
-    /// `notify` hears, on the writer thread, what the store carries on despite: a LOCK file deleted
-    /// or replaced while it runs and taken again.
+    /// `notify` hears, on the writer thread, what the store carries on despite: a damaged or
+    /// missing -wal file at start (before `init` returns), a LOCK file deleted or replaced while it
+    /// runs and taken again.
     public convenience init(
         directory: String, notify: @escaping @Sendable (StorageNotice) -> Void = { _ in }
     ) throws(StorageError) {

@@ -54,21 +54,34 @@ final class StoreWriter {
     private let defaultMaxPageCount: Int
     private var maxPageCount: Int?
 
-    /// Takes the directory lock, opens (creating if needed) the database, prepares the schema and
-    /// the statements. Anything that fails releases what was taken so far.
+    /// Takes the directory lock, looks at the -wal and -shm files before SQLite does, opens
+    /// (creating if needed) the database, prepares the schema and the statements, and tells
+    /// `notify` what is wrong with the side files. Anything that fails releases what was taken so far.
     init(
         directory: DataDirectory, queue: WriteQueue, maxPageCount: Int?, notify: @escaping @Sendable (StorageNotice) -> Void
     ) throws(StorageError) {
         self.queue = queue
         self.notify = notify
         lock = try DirectoryLock(directory: directory, databaseName: SQLiteStore.fileName)
+        let sideFiles = SideFiles.inspect(database: lock.databasePath)
         connection = try SQLiteConnection(path: lock.databasePath, mode: .readWrite)
         try StoreSchema.prepare(connection)
+        let previous = try StoreSchema.markOpen(connection)
         statements = try Statements(connection)
         let limit = try connection.queryText("PRAGMA max_page_count")
         defaultMaxPageCount = limit.flatMap { Int($0) } ?? Int(Int32.max)
         dataVersion = try Self.dataVersion(statements.dataVersion, of: connection.path)
         try applyMaxPageCount(maxPageCount)
+        var notices = sideFiles.notices
+        if !sideFiles.walExists && (previous == "1" || sideFiles.sharedMemoryExists) {
+            notices.append(
+                StorageNotice(
+                    level: .warning, path: lock.databasePath + "-wal",
+                    message: "is missing, though the last ringcast to use the database stopped without closing it "
+                        + "(killed or crashed), which leaves the -wal behind: it was deleted since, and the writes it "
+                        + "held that were not yet copied into the database are lost"))
+        }
+        notices.forEach(notify)
     }
 
     /// The writer thread's loop: returns when the store is closed and the queue drained, with
@@ -79,6 +92,10 @@ final class StoreWriter {
                 try? applyMaxPageCount(batch.maxPageCount)
             }
             process(batch.jobs)
+        }
+        // Only into a file that is still this store's: a clean close clears the open mark.
+        if failure == nil, (try? checkOwnership()) != nil {
+            try? StoreSchema.markClosed(connection)
         }
         statements.finalize()
         connection.close()

@@ -6,7 +6,7 @@ import Testing
 #endif
 
 /// Real server processes whose data directory is tampered with (issue 21): the LOCK file deleted or
-/// taken by someone else while a server runs.
+/// taken by someone else while a server runs, and the -wal file of a killed one damaged or deleted.
 @Suite("A data directory tampered with")
 struct DataDirectoryTests {
     /// A fresh data directory, removed with everything in it by the caller.
@@ -111,5 +111,57 @@ struct DataDirectoryTests {
         #expect(try await Self.readiness(http, until: 200).status == 200)
         #expect(try Self.setMove(0.8, on: http).status == 200)
         #expect(try String(contentsOfFile: lock, encoding: .utf8) == "\(server.pid)\n")
+    }
+
+    /// How a test spoils the -wal of a killed server, and what the next start must log about it.
+    struct Damage: Sendable, CustomTestStringConvertible {
+        var name: String
+        var apply: @Sendable (_ wal: String) throws -> Void
+        var logged: String
+
+        var testDescription: String { name }
+    }
+
+    static let damages = [
+        Damage(
+            name: "header bytes overwritten",
+            apply: { wal in
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: wal))
+                defer { try? handle.close() }
+                try handle.seek(toOffset: 16)
+                try handle.write(contentsOf: Data([0xDE, 0xAD]))
+            },
+            logged: "ringcast.sqlite3-wal: has a damaged header (its checksum does not match): SQLite ignores the whole file"),
+        Damage(
+            name: "cut to 20 bytes",
+            apply: { wal in try FileHandle(forWritingTo: URL(fileURLWithPath: wal)).truncate(atOffset: 20) },
+            logged: "ringcast.sqlite3-wal: is 20 bytes long, shorter than a WAL header (32 bytes)"),
+        Damage(
+            name: "deleted with the -shm",
+            apply: { wal in
+                try FileManager.default.removeItem(atPath: wal)
+                try FileManager.default.removeItem(atPath: String(wal.dropLast(4)) + "-shm")
+            },
+            logged: "ringcast.sqlite3-wal: is missing, though the last ringcast to use the database stopped without closing it"
+        ),
+    ]
+
+    @Test(arguments: damages)
+    func walOfAKilledServerDamagedOrDeleted_isNamedInTheLogAtTheNextStart(damage: Damage) async throws {
+        let data = Self.temporaryDirectory("wal")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let (killed, port) = try await Self.serve(data)
+        defer { killed.signal(SIGKILL) }
+        let http = TestHTTPClient(port: port)
+        for step in 1...3 { #expect(try Self.setMove(Double(step) / 10, on: http).status == 200) }
+        killed.signal(SIGKILL)
+        #expect(try await killed.waitForExit() == SIGKILL)
+        let wal = data + "/ringcast.sqlite3-wal"
+        #expect(FileManager.default.fileExists(atPath: wal), "a killed server leaves its -wal behind")
+
+        try damage.apply(wal)
+        let (started, _) = try await Self.serve(data, logLevel: "warning")
+        defer { started.signal(SIGKILL) }
+        #expect(try await started.waitForStandardError(containing: damage.logged), "\(started.stderr)")
     }
 }

@@ -93,9 +93,11 @@ final class StoreWriter {
             }
             process(batch.jobs)
         }
-        // Only into a file that is still this store's: a clean close clears the open mark.
-        if failure == nil, (try? checkOwnership()) != nil {
-            try? StoreSchema.markClosed(connection)
+        // A clean close clears the open mark, in a file that is still this store's. When it cannot
+        // (a full disk), SQLite is told to keep the -wal, so that the next start does not take its
+        // absence for a deletion. Never for a file that was replaced: its -wal path is the new file's.
+        if (try? lock.checkDatabase()) != nil, (try? StoreSchema.markClosed(connection)) == nil {
+            connection.keepWALOnClose()
         }
         statements.finalize()
         connection.close()

@@ -3,6 +3,10 @@ import Testing
 
 @testable import RingCastStorage
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Issue 21: a deleted or damaged -wal started the server with older data, or none, and not a word.
 /// Each test copies an open store's files as they are on disk (what a crash leaves), changes the
 /// copy, and opens a store on it.
@@ -67,6 +71,33 @@ struct SideFilesTests {
             let (store, notices) = try Self.open(directory)
             store.close()
             #expect(notices == [])
+        }
+    }
+
+    /// The open mark cannot be cleared on a full disk; the -wal must then stay, or the next start
+    /// would take its absence for a deletion.
+    @Test func closeOnAFullDisk_keepsTheWAL_soTheNextStartWarnsOfNothing() throws {
+        try withTemporaryDirectory { directory in
+            // A real small file system (the tests run as root, as CI does).
+            try #require(mount("tmpfs", directory, "tmpfs", 0, "size=1m") == 0, "mount: \(String(cString: strerror(errno)))")
+            defer { umount2(directory, Int32(MNT_DETACH)) }
+            let data = directory + "/data"
+            let store = try SQLiteStore(directory: data)
+            #expect(try completed { store.write([record("kept", count: 100)], completion: $0) } == nil)
+            let filler = directory + "/filler"
+            let descriptor = Glibc.open(filler, O_WRONLY | O_CREAT, 0o644)
+            try #require(descriptor >= 0)
+            let block = [UInt8](repeating: 0xAB, count: 4096)
+            while block.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+            close(descriptor)
+            store.close()
+            #expect(FileManager.default.fileExists(atPath: data + "/" + SQLiteStore.fileName + "-wal"))
+
+            unlink(filler)
+            let (reopened, notices) = try Self.open(data)
+            defer { reopened.close() }
+            #expect(notices == [])
+            #expect(try reopened.loadAll().map(\.board) == ["kept"])
         }
     }
 

@@ -109,8 +109,10 @@ public final class SQLiteStore: BoardStore {
         submit(.probe(completion), completion)
     }
 
+    /// After `close`, `completion` runs at once with nil: a closed store has nothing left to lose,
+    /// and a server that is stopping must not log its store as failing.
     public func check(completion: @escaping @Sendable (StorageError?) -> Void) {
-        submit(.check(completion), completion)
+        guard queue.enqueue(.check(completion)) else { return completion(nil) }
     }
 
     public var isHealthy: Bool { queue.isHealthy }

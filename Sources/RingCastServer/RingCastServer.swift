@@ -145,7 +145,13 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         let directory = URL(fileURLWithPath: configuration.dataDirectory).standardizedFileURL.path
         let opened: SQLiteStore
         do {
-            opened = try SQLiteStore(directory: directory)
+            // Damage found at start is logged before the store opens; a LOCK file taken again, as it happens.
+            opened = try SQLiteStore(directory: directory) { notice in
+                switch notice.level {
+                case .warning: logger.warning("\(notice)")
+                case .error: logger.error("\(notice)")
+                }
+            }
         } catch {
             throw StartupError(error.description)
         }

@@ -19,8 +19,8 @@ PORT ?=
 RUN_ARGS ?=
 PYTEST_ARGS ?=
 
-.PHONY: all deps python-deps browser-deps build run test fuzz-api browser-test screenshots lint clean bench \
-	bench-cluster
+.PHONY: all deps python-deps python-venv-package browser-deps build run test fuzz-api browser-test screenshots lint \
+	clean bench bench-cluster
 
 all: build
 
@@ -41,27 +41,35 @@ endef
 deps:
 	$(call apt-install,$(APT_PACKAGES))
 
-# Chromium from Debian; Python and pytest only when missing (pytest from PyPI, or Debian's
-# python3-pytest where pip may not install into the system Python).
-browser-deps:
+# Chromium from Debian; pytest comes with the other Python tools (python-deps).
+browser-deps: python-deps
 	$(call apt-install,$(BROWSER_APT_PACKAGES))
+
+# The Python tools the tests drive (pytest for the browser tests, schemathesis to fuzz the REST API
+# from docs/openapi.yaml), at the versions in Tests/requirements.txt, live in a virtual environment,
+# .venv: Debian's python3 refuses `pip install` outside one (externally-managed-environment), and
+# the machine's own Python packages stay as they are. `python3 -m venv` needs Debian's
+# python3-venv (for ensurepip), installed when missing. The environment is filled again only when
+# the pins change, so a prepared machine does no network work; `rm -rf .venv` starts it afresh.
+VENV := .venv
+VENV_PYTHON := $(VENV)/bin/python
+PYTHON_REQUIREMENTS := Tests/requirements.txt
+python-deps: $(VENV)/installed
+
+$(VENV)/installed: $(PYTHON_REQUIREMENTS)
 	@command -v $(PYTHON) >/dev/null || { \
 		echo "installing: python3"; \
 		$(SUDO) apt-get update && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3; }
-	@$(PYTHON) -c "import pytest" 2>/dev/null || { \
-		echo "installing from PyPI: pytest"; \
-		$(PYTHON) -m pip install --quiet pytest || { \
-			echo "pip cannot install here; installing Debian's python3-pytest"; \
-			$(SUDO) apt-get update && \
-			$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-pytest; }; }
+	@$(PYTHON) -c "import ensurepip, venv" 2>/dev/null || $(MAKE) --no-print-directory python-venv-package
+	@$(VENV_PYTHON) -m pip --version >/dev/null 2>&1 || { \
+		echo "creating $(VENV)"; rm -rf $(VENV); $(PYTHON) -m venv $(VENV); }
+	@echo "installing into $(VENV):" $$(grep -v '^#' $(PYTHON_REQUIREMENTS))
+	@$(VENV_PYTHON) -m pip install --quiet --disable-pip-version-check --requirement $(PYTHON_REQUIREMENTS)
+	@touch $@
 
-# Python tools the test suite drives (schemathesis fuzzes the REST API from docs/openapi.yaml).
-PYTHON_PACKAGES := schemathesis
-python-deps:
-	@for package in $(PYTHON_PACKAGES); do \
-		python3 -m pip show $$package >/dev/null 2>&1 || python3 -m pip install --quiet $$package; \
-	done
+python-venv-package:
+	$(call apt-install,python3-venv)
 
 build: deps
 	$(SWIFT) build -c release
@@ -84,7 +92,7 @@ fuzz-api: python-deps
 # build makes; rebuilding here is a no-op after `make test`'s build).
 browser-test: deps browser-deps
 	$(SWIFT) build --build-tests
-	PYTHONDONTWRITEBYTECODE=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(PYTHON) -m pytest Tests/browser $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(VENV_PYTHON) -m pytest Tests/browser $(PYTEST_ARGS)
 
 # Retakes README's docs/screenshot.png and docs/screenshot-overlap.png with the browser test.
 screenshots:

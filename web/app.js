@@ -269,6 +269,9 @@ function showProblem(seconds) {
   } else if (refusal.code === "closed") {
     title = "The server stopped showing this board";
     detail = `${refusal.message}.`;
+  } else if (refusal.code === "host_not_allowed") {
+    title = `This server does not answer to “${window.location.host}”`;
+    detail = `${refusal.message}. Open the page under a name the server answers to (localhost or its address).`;
   } else if (refusal.code === "origin_not_allowed") {
     title = "This page may not show boards from this server";
     detail = `${refusal.message}. The server's allowedOrigins setting lists the sites that may.`;

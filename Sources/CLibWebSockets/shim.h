@@ -56,4 +56,11 @@ static inline int clws_accept_queue_length(int listening) {
     return (int)info.tcpi_unacked;
 }
 
+/// The SSL_OP_NO_* options are built with SSL_OP_BIT(n), a function-like macro Swift cannot
+/// import. The server's TLS policy (RingCastTransport's WebServer+TLSPolicy) refuses every
+/// protocol before TLS 1.2; lws hands these to SSL_CTX_set_options (`ssl_options_set`).
+static inline long clws_ssl_options_no_tls_before_1_2(void) {
+    return (long)(SSL_OP_NO_SSLv3 | SSL_OP_NO_TLSv1 | SSL_OP_NO_TLSv1_1);
+}
+
 #endif

@@ -5,7 +5,8 @@
 /// | --- | --- | --- |
 /// | `rc:{BOARD}:state` | hash | `revision` (decimal, 1 for the first write) and `snapshot` (the whole state, opaque bytes) |
 /// | `rc:{BOARD}:stream` | stream, capped `MAXLEN ~ N` | one entry per applied write, ID `REVISION-0`, fields `revision`, `base`, `tick`, `digest` (lowercase hex), `update` (bytes) |
-/// | `rc:{BOARD}:idem:KEY` | hash, expires after 300 s | `digest` (lowercase hex of the request digest) and `answer` (the first answer's bytes) |
+/// | `rc:{BOARD}:idem:KEY` | hash, expires after 300 s or sooner (the budget below) | `digest` (lowercase hex of the request digest) and `answer` (the first answer's bytes) |
+/// | `rc:idempotency` | sorted set, expires 300 s after the last answer stored | every board's answer keys, scored by where each starts in a running byte count; member `total` ends it (`WriteScript`) |
 /// | `rc:{BOARD}:rate:CLIENT` | hash, expires 61 s after its last write | the token bucket: `tokens` and `at` (Redis `TIME`, seconds) |
 /// | `rc:{BOARD}:updates` | pub/sub channel | each applied write, encoded as `BoardUpdate.payload` |
 ///
@@ -25,4 +26,8 @@ public struct BoardKeys: Sendable, Hashable {
     public var updates: String { prefix + "updates" }
     public func idempotency(_ key: String) -> String { prefix + "idem:" + key }
     public func rate(_ client: String) -> String { prefix + "rate:" + client }
+
+    /// Every board's Idempotency-Key answers in the order they were stored, for their byte budget
+    /// (`WriteScript`). In no board's slot, like `cluster`.
+    public static let idempotencyBudget = "rc:idempotency"
 }

@@ -20,6 +20,9 @@ public struct BoardWrite: Sendable, Equatable {
     /// minute on Redis's clock; 0 for no limit.
     public var rateLimitPerMinute: Int
     public var idempotency: Idempotency?
+    /// The bytes the answers kept for Idempotency-Keys may take in Redis, all boards together
+    /// (`limits.idempotencyCacheBytes`); the oldest go first. 0 keeps no answers.
+    public var idempotencyBytes: Int
     /// If-Match: the revision the client expects the board to have, or nil.
     public var ifMatch: Int64?
     /// The revision the update was computed against (compare-and-set); 0 for a board without state.
@@ -41,13 +44,14 @@ public struct BoardWrite: Sendable, Equatable {
 
     public init(
         board: String, client: String = "", rateLimitPerMinute: Int = 0, idempotency: Idempotency? = nil,
-        ifMatch: Int64? = nil, baseRevision: Int64, startTick: Int64, stateDigest: [UInt8], snapshot: [UInt8],
-        update: [UInt8], answer: [UInt8] = [], clusterID: String? = nil
+        idempotencyBytes: Int = 4 << 20, ifMatch: Int64? = nil, baseRevision: Int64, startTick: Int64,
+        stateDigest: [UInt8], snapshot: [UInt8], update: [UInt8], answer: [UInt8] = [], clusterID: String? = nil
     ) {
         self.board = board
         self.client = client
         self.rateLimitPerMinute = rateLimitPerMinute
         self.idempotency = idempotency
+        self.idempotencyBytes = idempotencyBytes
         self.ifMatch = ifMatch
         self.baseRevision = baseRevision
         self.startTick = startTick

@@ -7,13 +7,16 @@
 /// Contract (`BoardKeys` documents the keys):
 ///
 /// - KEYS[1] `rc:{B}:state`, KEYS[2] `rc:{B}:stream`, KEYS[3] `rc:{B}:idem:KEY` (`rc:{B}:idem:`
-///   without a key), KEYS[4] `rc:{B}:rate:CLIENT`, KEYS[5] `rc:cluster` — all declared (the last one is
-///   outside the board's slot: Redis Cluster would need it kept per board).
+///   without a key), KEYS[4] `rc:{B}:rate:CLIENT`, KEYS[5] `rc:cluster`, KEYS[6] `rc:idempotency` —
+///   all declared (the last two are outside the board's slot: Redis Cluster would need them kept per
+///   board). Evicting an old answer deletes another `rc:{B}:idem:KEY`, of any board, which cannot
+///   be declared: fine on the single Redis RingCast supports.
 /// - ARGV[1] writes per minute (0 = no limit), ARGV[2] request digest as hex ("" = no
 ///   Idempotency-Key), ARGV[3] If-Match revision ("" = none), ARGV[4] base revision, ARGV[5] start
 ///   tick, ARGV[6] state digest as hex, ARGV[7] snapshot, ARGV[8] update, ARGV[9] answer, ARGV[10]
 ///   stream MAXLEN (approximate, `~`), ARGV[11] the channel `rc:{B}:updates`, ARGV[12] the
-///   idempotency expiry in seconds, ARGV[13] the cluster id the node's ETags carry ("" = not checked).
+///   idempotency expiry in seconds, ARGV[13] the cluster id the node's ETags carry ("" = not checked),
+///   ARGV[14] the bytes all boards' idempotency answers may take together (0 = keep none).
 /// - Returns, first match wins: `{"rate_limited", retrySeconds}`, `{"replay", answer}`,
 ///   `{"key_reused"}`, `{"cluster_changed", id}`, `{"precondition_failed", current}`, `{"conflict", current}`, else
 ///   `{"applied", revision, streamID}`.
@@ -24,7 +27,17 @@
 /// command that can fail on odd data fails before anything else changed; a board without state
 /// drops any stale stream first — only when there is one: Redis lets a script that has written go on writing
 /// past `maxmemory`, so nothing may be written before XADD), HSET of revision and snapshot, PUBLISH of `BoardUpdate.payload`,
-/// and the idempotency answer with its expiry.
+/// and the idempotency answer with its expiry, within its byte budget (below).
+///
+/// The budget, like the single server's `IdempotencyCache`: `rc:idempotency` is a sorted set of the
+/// answers' key names, scored by where each starts in a running count of the bytes stored (member
+/// `total`, the count's end). An answer costs about what it takes in Redis: its key name twice (key
+/// and member), digest, answer and 320 bytes of overhead (Redis 7.0 took about 300: the hash, its
+/// expiry, the set entry; `MEMORY USAGE`). Storing one moves `total` on by its cost
+/// and deletes every answer that starts more than the budget before the new end, oldest first, so
+/// the answers kept take at most the budget; an answer larger than the whole budget is not kept.
+/// Answers that expired by themselves still count until the window passes them (the bound errs
+/// high). The set expires with the last answer.
 ///
 /// With `appendonly yes` and `appendfsync always` Redis replies only after the script's effects
 /// are fsynced to its AOF, so an `.applied` outcome is durable.
@@ -71,9 +84,18 @@ public struct WriteScript: Sendable {
         redis.call('HSET', KEYS[1], 'revision', revision, 'snapshot', ARGV[7])
         redis.call('PUBLISH', ARGV[11],
           'RC1 ' .. revision .. ' ' .. current .. ' ' .. ARGV[5] .. ' ' .. ARGV[6] .. '\\n' .. ARGV[8])
-        if ARGV[2] ~= '' then
+        local budget = tonumber(ARGV[14])
+        if ARGV[2] ~= '' and budget > 0 then
+          local start = tonumber(redis.call('ZSCORE', KEYS[6], 'total') or '0')
+          local finish = start + 320 + 2 * #KEYS[3] + #ARGV[2] + #ARGV[9]
           redis.call('HSET', KEYS[3], 'digest', ARGV[2], 'answer', ARGV[9])
           redis.call('EXPIRE', KEYS[3], ARGV[12])
+          redis.call('ZADD', KEYS[6], start, KEYS[3], finish, 'total')
+          redis.call('EXPIRE', KEYS[6], ARGV[12])
+          local before = '(' .. string.format('%.17g', finish - budget)
+          local evicted = redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', before)
+          for _, name in ipairs(evicted) do redis.call('DEL', name) end
+          if #evicted > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', before) end
         end
         return {'applied', revision, id}
         """
@@ -113,9 +135,9 @@ public struct WriteScript: Sendable {
     private func evaluate(_ write: BoardWrite, on connection: RedisConnection) throws(RedisError) -> RedisReply {
         let keys = BoardKeys(board: write.board)
         let text: [String] = [
-            "EVALSHA", sha ?? "", "5",
+            "EVALSHA", sha ?? "", "6",
             keys.state, keys.stream, keys.idempotency(write.idempotency?.key ?? ""), keys.rate(write.client),
-            BoardKeys.cluster,
+            BoardKeys.cluster, BoardKeys.idempotencyBudget,
             String(write.rateLimitPerMinute),
             write.idempotency.map { Hex.encode($0.requestDigest) } ?? "",
             write.ifMatch.map(String.init) ?? "",
@@ -125,7 +147,10 @@ public struct WriteScript: Sendable {
         ]
         let arguments =
             text.map { Array($0.utf8) } + [write.snapshot, write.update, write.answer]
-            + [String(streamLength), keys.updates, String(idempotencySeconds), write.clusterID ?? ""].map { Array($0.utf8) }
+            + [
+                String(streamLength), keys.updates, String(idempotencySeconds), write.clusterID ?? "",
+                String(write.idempotencyBytes),
+            ].map { Array($0.utf8) }
         return try connection.command(arguments)
     }
 

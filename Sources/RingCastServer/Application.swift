@@ -75,6 +75,7 @@ final class Application: TransportDelegate {
         transport.loop = loop
         transport.broadcaster = broadcaster
         backend.attach(queue: loop.handle, broadcaster: broadcaster)
+        pipeline.attach(queue: loop.handle)
     }
 
     /// In cluster mode, names the node (`--node`, else the address it listens on); before `attach`.
@@ -178,9 +179,9 @@ final class Application: TransportDelegate {
 
     func admitViewer(_ request: HTTPRequest, id: ViewerID) -> ViewerAdmission {
         guard let loop, let broadcaster else {
-            return .reject(.error(APIError(status: 503, code: "unavailable", message: "the server is starting")))
+            return namingNode(.reject(.error(APIError(status: 503, code: "unavailable", message: "the server is starting"))))
         }
-        return gate.admit(request, id: id, loop: loop, broadcaster: broadcaster)
+        return namingNode(gate.admit(request, id: id, loop: loop, broadcaster: broadcaster))
     }
 
     func viewerDidDisconnect(_ id: ViewerID, channel: any ChannelKey) {
@@ -188,7 +189,7 @@ final class Application: TransportDelegate {
     }
 
     func errorResponse(status: Int, message: String) -> HTTPResponse {
-        .error(APIError(status: status, code: Self.code(forStatus: status), message: message))
+        .error(APIError(status: status, code: Self.code(forStatus: status), message: message), headers: nodeHeaders)
     }
 
     private static func code(forStatus status: Int) -> String {

@@ -168,7 +168,13 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         let directory = URL(fileURLWithPath: configuration.dataDirectory).standardizedFileURL.path
         let opened: SQLiteStore
         do {
-            opened = try SQLiteStore(directory: directory)
+            // Damage found at start is logged before the store opens; a LOCK file taken again, as it happens.
+            opened = try SQLiteStore(directory: directory) { notice in
+                switch notice.level {
+                case .warning: logger.warning("\(notice)")
+                case .error: logger.error("\(notice)")
+                }
+            }
         } catch {
             throw StartupError(error.description)
         }
@@ -183,6 +189,7 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
     }
     let application = Application(
         configuration: configuration, storage: storage, stored: stored, openAPIDocument: document, logger: logger)
+    logger.info("answering to \(HostPolicy(configuration: configuration)) (allowedHosts)")
     let transport = TransportConfiguration(
         host: configuration.host,
         port: configuration.port,
@@ -192,6 +199,7 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         maxBodyBytes: configuration.maxBodyBytes,
         pingInterval: configuration.pingIntervalSeconds,
         stallTimeout: configuration.stallTimeoutSeconds,
+        customHeaderNames: Pipeline.customHeaderNames,
         tls: tls,
         // Several nodes of a cluster may share the port on one machine (SO_REUSEPORT).
         sharePort: configuration.redis != nil,

@@ -22,6 +22,13 @@ public protocol BoardStore: AnyObject, Sendable {
     /// accepted), else the error.
     func probe(completion: @escaping @Sendable (StorageError?) -> Void)
 
+    /// Checks, off the caller's thread and without writing, that the store still owns its data
+    /// directory (nobody deleted or replaced its database, nobody else committed to it, and it holds
+    /// its LOCK file, taken again if it was lost and nobody else holds it). Completion on the writer
+    /// thread with nil, or the error the store now fails with, as after a failed commit: writes fail
+    /// with it until a probe succeeds.
+    func check(completion: @escaping @Sendable (StorageError?) -> Void)
+
     /// Waits for every queued write to finish, then closes the database and releases the lock.
     /// Idempotent.
     func close()

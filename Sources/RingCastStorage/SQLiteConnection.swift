@@ -41,6 +41,13 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// Asks SQLite to leave the -wal file in place when the connection closes
+    /// (`SQLITE_FCNTL_PERSIST_WAL`) instead of deleting it after the last checkpoint.
+    func keepWALOnClose() {
+        var keep: Int32 = 1
+        sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &keep)
+    }
+
     /// The one place where SQLite result codes become `StorageError`s: returns `code` when
     /// `success` accepts it, else throws with SQLite's message, the code's name, the database path
     /// and what a person can do about it.

@@ -2,7 +2,8 @@ import RingCastThreads
 import Synchronization
 
 /// A `BoardStore` in one SQLite file, `directory/ringcast.sqlite3`, in WAL mode with a full fsync
-/// per commit, guarded against a second ringcast by an exclusive `flock` on `directory/LOCK`.
+/// per commit, guarded against a second ringcast by exclusive `flock`s on `directory/LOCK` and on
+/// the database file itself (`DirectoryLock`).
 ///
 /// Threads: every method may be called from any thread and never waits for the disk, except
 /// `init`, `loadAll` and `close`. One writer thread takes the lock, opens the read-write
@@ -25,17 +26,25 @@ public final class SQLiteStore: BoardStore {
     private let closed = Mutex(false)
 
     /// Opens (creating if needed) `directory/ringcast.sqlite3`, first creating the directory and
-    /// taking the lock on `directory/LOCK` (see `DirectoryLock`). Throws when the directory is
-    /// in use by another ringcast ("data directory DIR is in use by another ringcast (pid N)"),
-    /// when the file is not a RingCast database or is damaged (it is never replaced), or when it
-    /// is in another format.
-    public convenience init(directory: String) throws(StorageError) {
-        try self.init(directory: directory, maxPageCount: nil)
+    /// taking the locks on `directory/LOCK` and the database (see `DirectoryLock`). Throws when the
+    /// directory is in use by another ringcast ("data directory DIR is in use by another ringcast
+    /// (pid N)"), when the file is not a RingCast database or is damaged (it is never replaced), or
+    /// when it is in another format.
+    ///
+    /// `notify` hears, on the writer thread, what the store carries on despite: a damaged or
+    /// missing -wal file at start (before `init` returns), a LOCK file deleted or replaced while it
+    /// runs and taken again.
+    public convenience init(
+        directory: String, notify: @escaping @Sendable (StorageNotice) -> Void = { _ in }
+    ) throws(StorageError) {
+        try self.init(directory: directory, maxPageCount: nil, notify: notify)
     }
 
     /// `maxPageCount` is for tests: the database cannot grow past that many pages, so SQLite
     /// itself fails a commit with SQLITE_FULL.
-    init(directory: String, maxPageCount: Int?) throws(StorageError) {
+    init(
+        directory: String, maxPageCount: Int?, notify: @escaping @Sendable (StorageNotice) -> Void = { _ in }
+    ) throws(StorageError) {
         let dataDirectory = DataDirectory(path: directory)
         let queue = WriteQueue(maxPageCount: maxPageCount)
         self.directory = directory
@@ -45,7 +54,8 @@ public final class SQLiteStore: BoardStore {
             thread = try JoinableThread {
                 let writer: StoreWriter
                 do throws(StorageError) {
-                    writer = try StoreWriter(directory: dataDirectory, queue: queue, maxPageCount: maxPageCount)
+                    writer = try StoreWriter(
+                        directory: dataDirectory, queue: queue, maxPageCount: maxPageCount, notify: notify)
                 } catch {
                     queue.reportStarted(error)
                     return
@@ -97,6 +107,12 @@ public final class SQLiteStore: BoardStore {
 
     public func probe(completion: @escaping @Sendable (StorageError?) -> Void) {
         submit(.probe(completion), completion)
+    }
+
+    /// After `close`, `completion` runs at once with nil: a closed store has nothing left to lose,
+    /// and a server that is stopping must not log its store as failing.
+    public func check(completion: @escaping @Sendable (StorageError?) -> Void) {
+        guard queue.enqueue(.check(completion)) else { return completion(nil) }
     }
 
     public var isHealthy: Bool { queue.isHealthy }

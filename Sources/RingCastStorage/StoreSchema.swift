@@ -2,7 +2,8 @@
 ///
 /// ```
 /// boards(name TEXT PRIMARY KEY, revision INTEGER NOT NULL, state BLOB NOT NULL)
-/// meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)   -- 'format' = '1', 'probes' = count
+/// meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)   -- 'format' = '1', 'probes' = count,
+///                                                     -- 'open' = '1' from start to clean close, then '0'
 /// ```
 enum StoreSchema {
     /// Bumped when the layout changes; a file of another format is refused, never rewritten.
@@ -16,6 +17,25 @@ enum StoreSchema {
     static let selectBoards = "SELECT name, revision, state FROM boards ORDER BY name"
     /// The probe's tiny durable write: one row changes, so the commit appends to the WAL and fsyncs.
     static let countProbe = "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'probes'"
+    /// Whether another connection committed since this one last asked (SQLite's own counter).
+    static let dataVersion = "PRAGMA data_version"
+
+    /// Marks the database open (`open` = '1') and checkpoints, so that the mark is in the database
+    /// file itself and not only in the -wal; returns the mark found before: '1' when the last
+    /// ringcast to open the database did not close it (it was killed), '0' after a clean close,
+    /// nil for a database from before the mark.
+    static func markOpen(_ connection: SQLiteConnection) throws(StorageError) -> String? {
+        let previous = try connection.queryText("SELECT value FROM meta WHERE key = 'open'")
+        try connection.execute("INSERT INTO meta (key, value) VALUES ('open', '1') ON CONFLICT (key) DO UPDATE SET value = '1'")
+        // TRUNCATE also empties the -wal, so the WAL after this start holds only this run's writes.
+        try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return previous
+    }
+
+    /// The clean close's mark: SQLite copies the -wal into the database and deletes it next.
+    static func markClosed(_ connection: SQLiteConnection) throws(StorageError) {
+        try connection.execute("UPDATE meta SET value = '0' WHERE key = 'open'")
+    }
 
     /// Switches the file to WAL with a full fsync per commit, then creates the tables if missing
     /// and checks the format, in one transaction. A file that is not SQLite fails here, on its

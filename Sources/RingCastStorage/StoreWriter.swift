@@ -2,6 +2,10 @@
 /// prepared statements, and whether the store is failing. It takes batches from the queue and
 /// commits each as one transaction (group commit: one fsync however many writes piled up).
 ///
+/// Before each commit it checks that the directory is still its own (`checkOwnership`), and after
+/// it that the file it committed to is still the one a restart reads and nobody else committed in
+/// between (`checkWrittenFile`): a write is acknowledged only then.
+///
 /// Created, used and released on the writer thread only.
 final class StoreWriter {
     /// One board's last change within a transaction.
@@ -17,6 +21,7 @@ final class StoreWriter {
         let upsert: SQLiteStatement
         let delete: SQLiteStatement
         let probe: SQLiteStatement
+        let dataVersion: SQLiteStatement
 
         init(_ connection: SQLiteConnection) throws(StorageError) {
             // IMMEDIATE takes the write lock at BEGIN, so nothing can fail with SQLITE_BUSY halfway.
@@ -26,11 +31,12 @@ final class StoreWriter {
             upsert = try connection.prepare(StoreSchema.upsertBoard)
             delete = try connection.prepare(StoreSchema.deleteBoard)
             probe = try connection.prepare(StoreSchema.countProbe)
+            dataVersion = try connection.prepare(StoreSchema.dataVersion)
         }
 
         /// Before the connection closes (SQLite closes a connection only once its statements are gone).
         func finalize() {
-            for statement in [begin, commit, rollback, upsert, delete, probe] { statement.finalize() }
+            for statement in [begin, commit, rollback, upsert, delete, probe, dataVersion] { statement.finalize() }
         }
     }
 
@@ -38,23 +44,44 @@ final class StoreWriter {
     private let lock: DirectoryLock
     private let connection: SQLiteConnection
     private let statements: Statements
-    /// The error of the last failed commit or probe. While set, writes fail with it untried.
+    private let notify: @Sendable (StorageNotice) -> Void
+    /// `PRAGMA data_version` once the store opened. It changes only when another connection
+    /// commits, never for this connection's own commits.
+    private let dataVersion: Int64
+    /// The error of the last failed commit, probe or check. While set, writes fail with it untried.
     private var failure: StorageError?
     /// SQLite's own limit, restored when a test lifts its `maxPageCount`.
     private let defaultMaxPageCount: Int
     private var maxPageCount: Int?
 
-    /// Takes the directory lock, opens (creating if needed) the database, prepares the schema
-    /// and the statements. Anything that fails releases what was taken so far.
-    init(directory: DataDirectory, queue: WriteQueue, maxPageCount: Int?) throws(StorageError) {
+    /// Takes the directory lock, looks at the -wal and -shm files before SQLite does, opens
+    /// (creating if needed) the database, prepares the schema and the statements, and tells
+    /// `notify` what is wrong with the side files. Anything that fails releases what was taken so far.
+    init(
+        directory: DataDirectory, queue: WriteQueue, maxPageCount: Int?, notify: @escaping @Sendable (StorageNotice) -> Void
+    ) throws(StorageError) {
         self.queue = queue
-        lock = try DirectoryLock(directory: directory)
-        connection = try SQLiteConnection(path: directory.file(SQLiteStore.fileName), mode: .readWrite)
+        self.notify = notify
+        lock = try DirectoryLock(directory: directory, databaseName: SQLiteStore.fileName)
+        let sideFiles = SideFiles.inspect(database: lock.databasePath)
+        connection = try SQLiteConnection(path: lock.databasePath, mode: .readWrite)
         try StoreSchema.prepare(connection)
+        let previous = try StoreSchema.markOpen(connection)
         statements = try Statements(connection)
         let limit = try connection.queryText("PRAGMA max_page_count")
         defaultMaxPageCount = limit.flatMap { Int($0) } ?? Int(Int32.max)
+        dataVersion = try Self.dataVersion(statements.dataVersion, of: connection.path)
         try applyMaxPageCount(maxPageCount)
+        var notices = sideFiles.notices
+        if !sideFiles.walExists && (previous == "1" || sideFiles.sharedMemoryExists) {
+            notices.append(
+                StorageNotice(
+                    level: .warning, path: lock.databasePath + "-wal",
+                    message: "is missing, though the last ringcast to use the database stopped without closing it "
+                        + "(killed or crashed), which leaves the -wal behind: it was deleted since, and the writes it "
+                        + "held that were not yet copied into the database are lost"))
+        }
+        notices.forEach(notify)
     }
 
     /// The writer thread's loop: returns when the store is closed and the queue drained, with
@@ -66,22 +93,33 @@ final class StoreWriter {
             }
             process(batch.jobs)
         }
+        // A clean close clears the open mark, in a file that is still this store's. When it cannot
+        // (a full disk), SQLite is told to keep the -wal, so that the next start does not take its
+        // absence for a deletion. Never for a file that was replaced: its -wal path is the new file's.
+        if (try? lock.checkDatabase()) != nil, (try? StoreSchema.markClosed(connection)) == nil {
+            connection.keepWALOnClose()
+        }
         statements.finalize()
         connection.close()
         lock.release()
     }
 
     /// Commits the batch's writes and deletes in one transaction and then runs their completions
-    /// in queue order. A probe splits the batch: what came before it commits first, so queue
-    /// order decides which writes fail with the old error and which go through after recovery.
+    /// in queue order. A probe or a check splits the batch: what came before it commits first, so
+    /// queue order decides which writes fail with the old error and which go through after recovery.
     private func process(_ jobs: [WriteQueue.Job]) {
         var pending: [WriteQueue.Job] = []
         for job in jobs {
-            if case .probe(let completion) = job {
+            switch job {
+            case .probe(let completion):
                 flush(pending)
                 pending.removeAll()
                 completion(probe())
-            } else {
+            case .check(let completion):
+                flush(pending)
+                pending.removeAll()
+                completion(check())
+            case .write, .delete:
                 pending.append(job)
             }
         }
@@ -106,8 +144,8 @@ final class StoreWriter {
                 completions.append(completion)
                 batchSize += 1
                 note(.delete(board), for: board, in: &changes, order: &order)
-            case .probe:
-                preconditionFailure("process(_:) keeps probes out of a flush")
+            case .probe, .check:
+                preconditionFailure("process(_:) keeps probes and checks out of a flush")
             }
         }
         let outcome: StorageError?
@@ -116,17 +154,32 @@ final class StoreWriter {
         } else if changes.isEmpty {
             outcome = nil
         } else {
-            do throws(StorageError) {
-                try commit(order.map { changes[$0]! }, batchSize: batchSize)
-                queue.recordCommit(records: records, batchSize: batchSize)
-                outcome = nil
-            } catch {
-                failure = error
-                queue.recordFailedCommit()
-                outcome = error
-            }
+            outcome = commitChecked(order.map { changes[$0]! }, records: records, batchSize: batchSize)
         }
         for completion in completions { completion(outcome) }
+    }
+
+    /// Commits `changes` if the directory is still this store's, and reports success only if, once
+    /// fsynced, they are in the file a restart reads with nobody else's commits in between. Else
+    /// the store fails until a probe succeeds.
+    private func commitChecked(_ changes: [Change], records: Int, batchSize: Int) -> StorageError? {
+        do throws(StorageError) {
+            try checkOwnership()
+        } catch {
+            failure = error
+            queue.recordUnhealthy()
+            return error
+        }
+        do throws(StorageError) {
+            try commit(changes, batchSize: batchSize)
+            try checkWrittenFile()
+        } catch {
+            failure = error
+            queue.recordFailedCommit()
+            return error
+        }
+        queue.recordCommit(records: records, batchSize: batchSize)
+        return nil
     }
 
     /// Keeps only each board's last change: later writes replace earlier ones, so the rows end
@@ -152,12 +205,15 @@ final class StoreWriter {
         }
     }
 
-    /// A committed one-row update: succeeds only when the store can append and fsync again.
+    /// A committed one-row update: succeeds only when the store owns its directory (taking a lost
+    /// LOCK again if it can) and can append and fsync again.
     private func probe() -> StorageError? {
         do throws(StorageError) {
+            try checkOwnership()
             try transaction("probing with a one-row write") { () throws(StorageError) in
                 try statements.probe.run("updating the probe counter")
             }
+            try checkWrittenFile()
             failure = nil
             queue.recordProbe(succeeded: true)
             return nil
@@ -166,6 +222,64 @@ final class StoreWriter {
             queue.recordProbe(succeeded: false)
             return error
         }
+    }
+
+    /// The periodic check while idle: the error the store fails with, already or now because it no
+    /// longer owns its directory, or nil.
+    private func check() -> StorageError? {
+        if let failure { return failure }
+        do throws(StorageError) {
+            try checkOwnership()
+            return nil
+        } catch {
+            failure = error
+            queue.recordUnhealthy()
+            return error
+        }
+    }
+
+    /// Throws unless the data directory is still this store's: the database path names the file it
+    /// locked, no other connection has committed to that file, and the LOCK file is its own. A LOCK
+    /// file deleted or replaced meanwhile is taken again if nobody else holds it (told to `notify`):
+    /// after the first two checks, nobody else can have used the directory. Else the error says why
+    /// writes are refused.
+    private func checkOwnership() throws(StorageError) {
+        try checkWrittenFile()
+        guard let problem = lock.lockFileProblem() else { return }
+        do throws(StorageError) {
+            try lock.retakeLockFile()
+        } catch {
+            throw StorageError(
+                path: lock.path,
+                message: "\(problem), and \(error.message); writes are refused until this ringcast holds it again")
+        }
+        notify(
+            StorageNotice(
+                level: .error, path: lock.path,
+                message: "\(problem); no other process held it, the database was untouched, and this ringcast has "
+                    + "locked it again"))
+    }
+
+    /// Throws unless the database path still names the file this store writes to and no other
+    /// connection has committed to it since the store opened.
+    private func checkWrittenFile() throws(StorageError) {
+        try lock.checkDatabase()
+        guard try Self.dataVersion(statements.dataVersion, of: connection.path) == dataVersion else {
+            throw StorageError(
+                path: connection.path,
+                message: "another program committed to the database \(connection.path) while this ringcast ran (an "
+                    + "older ringcast started after the LOCK file was deleted, or a tool such as sqlite3); writes are "
+                    + "refused so that neither overwrites the other: stop that program and restart ringcast")
+        }
+    }
+
+    /// What `PRAGMA data_version` (the statement) answers now.
+    private static func dataVersion(_ statement: SQLiteStatement, of path: String) throws(StorageError) -> Int64 {
+        defer { statement.reset() }
+        guard try statement.step("reading PRAGMA data_version") else {
+            throw StorageError(path: path, message: "PRAGMA data_version returned no row")
+        }
+        return statement.int64(at: 0)
     }
 
     /// BEGIN IMMEDIATE, `body`, COMMIT; on any failure ROLLBACK, whose own error is ignored (SQLite

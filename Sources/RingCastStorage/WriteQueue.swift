@@ -15,6 +15,8 @@ final class WriteQueue: Sendable {
         case write([StoredRecord], Completion)
         case delete(board: String, Completion)
         case probe(Completion)
+        /// Whether the store still owns its directory (no commit).
+        case check(Completion)
     }
 
     /// Everything queued when the writer looked, and the page limit to apply first (tests only).
@@ -138,6 +140,11 @@ final class WriteQueue: Sendable {
             state.healthy = false
             state.statistics.failedCommits += 1
         }
+    }
+
+    /// The store fails without having tried a transaction (it no longer owns its directory).
+    func recordUnhealthy() {
+        state.withLock { $0.healthy = false }
     }
 
     func recordProbe(succeeded: Bool) {

@@ -202,8 +202,14 @@ extension EventLoop {
             return 0
         }
         // Waiting for a head. Answer a request that has begun (lws has read its method and some
-        // of its target); close an idle connection without a word.
-        guard RequestReader.methodAndPath(of: wsi) != nil else { return -1 }
+        // of its target); close an idle connection without a word, and at once (LWS_TO_KILL_ASYNC):
+        // given -1, lws shuts the connection down politely and waits up to its own timeout
+        // (requestTimeout + 5 s) for the client's end — and on the TLS port, before a handshake,
+        // nothing of that reaches the client, which heard nothing until then (25 s, not 10).
+        guard RequestReader.methodAndPath(of: wsi) != nil else {
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, -1)
+            return 0
+        }
         let message = "the request's head did not arrive within \(configuration.requestTimeout) s"
         writeAndClose(wsi, errorResponse(for: RequestProblem(status: 408, message: message)))
         return -1

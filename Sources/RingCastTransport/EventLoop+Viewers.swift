@@ -95,9 +95,11 @@ extension EventLoop {
         return nil
     }
 
-    /// LWS_CALLBACK_ESTABLISHED: the 101 went out; start sending the greeting.
+    /// LWS_CALLBACK_ESTABLISHED: the 101 went out; cap the socket's send buffer and start sending
+    /// the greeting.
     func handleEstablished(_ wsi: OpaquePointer) {
         guard let viewer = viewer(of: wsi) else { return }
+        limitSendBuffer(of: wsi)
         viewer.isEstablished = true
         requestWrite(viewer)
     }
@@ -172,7 +174,9 @@ extension EventLoop {
         where viewer.writeRequested && !viewer.evictedForStall && now - viewer.waitingSince > limit {
             viewer.evictedForStall = true
             TransportLog.emit("closing \(viewer.id): it took no data for \(configuration.stallTimeout) s")
-            // LWS_TO_KILL_ASYNC: a stalled socket cannot take a close frame; drop it at once.
+            // LWS_TO_KILL_ASYNC: a stalled socket cannot take a close frame; drop it at once, with
+            // a reset that frees what the kernel still holds for it.
+            resetOnClose(viewer.wsi)
             lws_set_timeout(viewer.wsi, PENDING_TIMEOUT_USER_OK, -1)
         }
         scheduleStallSweep()
@@ -188,7 +192,7 @@ extension EventLoop {
         }
     }
 
-    private func viewer(of wsi: OpaquePointer) -> Viewer? {
+    func viewer(of wsi: OpaquePointer) -> Viewer? {
         let id = connectionID(of: wsi)
         return id == 0 ? nil : viewers[ViewerID(rawValue: id)]
     }

@@ -42,6 +42,10 @@ func viewerProtocolCallback(
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         guard let wsi, let loop = loop(of: wsi) else { return 1 }
         return loop.handleUpgrade(wsi, via: .viewer)
+    case LWS_CALLBACK_ADD_HEADERS:
+        // Only the 101 of a viewer's upgrade asks here (lws asks file mounts too; there are none).
+        guard let wsi, let loop = loop(of: wsi), let input else { return 0 }
+        return loop.handleUpgradeHeaders(wsi, input.assumingMemoryBound(to: lws_process_html_args.self))
     case LWS_CALLBACK_ESTABLISHED:
         if let wsi { loop(of: wsi)?.handleEstablished(wsi) }
         return 0

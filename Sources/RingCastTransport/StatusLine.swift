@@ -37,6 +37,7 @@ enum StatusLine {
         case 413: "Content Too Large"
         case 414: "URI Too Long"
         case 415: "Unsupported Media Type"
+        case 421: "Misdirected Request"
         case 422: "Unprocessable Content"
         case 426: "Upgrade Required"
         case 428: "Precondition Required"

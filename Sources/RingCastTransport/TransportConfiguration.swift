@@ -52,6 +52,13 @@ public struct TransportConfiguration: Sendable {
     /// close viewers with 1001 (EventLoop+Drain.swift). Past it, what is still open is cut.
     /// 0 = no drain: stop at once.
     public var drainTimeout: Double
+    /// The kernel send buffer (SO_SNDBUF) of each viewer's socket, in bytes; Linux doubles it for
+    /// its bookkeeping. Without it the kernel grows the buffer of a viewer that stops reading to
+    /// megabytes (2.8 MiB each over loopback), and holds it until the stall timeout — and, after a
+    /// normal close, until the client goes. 64 KiB holds about 20 frames of the default board in
+    /// JSON and a whole greeting of a 255-ring board in binary; a larger message is sent in pieces
+    /// as the socket takes them (docs/HTTP-EDGES.md, "Viewer sockets").
+    public var viewerSendBufferBytes = 64 * 1024
 
     public init(
         host: String = "127.0.0.1",
@@ -119,12 +126,19 @@ public struct TransportConfiguration: Sendable {
         if !(1024...16383).contains(maxHeaderBytes) { try fail("maxHeaderBytes \(maxHeaderBytes) is outside 1024…16383") }
         if !(1...3600).contains(requestTimeout) { try fail("requestTimeout \(requestTimeout) is outside 1…3600 seconds") }
         if !(0...3600).contains(drainTimeout) { try fail("drainTimeout \(drainTimeout) is outside 0…3600 seconds") }
+        if !(4096...(16 << 20)).contains(viewerSendBufferBytes) {
+            try fail("viewerSendBufferBytes \(viewerSendBufferBytes) is outside 4 KiB…16 MiB")
+        }
         for name in customHeaderNames where name.isEmpty || name != name.lowercased() || name.contains(":") {
             try fail("custom header name \"\(name)\" must be lowercase, without a colon")
         }
         // Whether they hold a certificate and its key is checked by the application (RingCastTLS);
         // here only that lws will be able to open them.
         if let tls {
+            if !(0...Int(Int32.max)).contains(tls.strictTransportSecurityMaxAge) {
+                try fail(
+                    "Strict-Transport-Security max-age \(tls.strictTransportSecurityMaxAge) is outside 0…\(Int32.max) seconds")
+            }
             for (what, path) in [("certificate", tls.certificatePath), ("private key", tls.privateKeyPath)]
             where access(path, R_OK) != 0 {
                 try fail("TLS \(what) \(path) cannot be read")

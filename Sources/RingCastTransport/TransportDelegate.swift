@@ -11,6 +11,11 @@ public protocol TransportDelegate: AnyObject {
     /// A WebSocket upgrade on `websocketPath` (query, headers incl. origin and cookie available).
     func admitViewer(_ request: HTTPRequest, id: ViewerID) -> ViewerAdmission
 
+    /// Headers for the `101 Switching Protocols` answer to an upgrade the delegate admitted (or
+    /// refuses in-band): lws writes that answer itself, so they cannot travel in an `HTTPResponse`.
+    /// Asked once per upgrade, after `admitViewer`.
+    func upgradeHeaders(for viewer: ViewerID) -> [(name: String, value: String)]
+
     /// An accepted viewer's connection ended (closed by either side, stalled, or server stop).
     func viewerDidDisconnect(_ id: ViewerID, channel: any ChannelKey)
 

@@ -181,6 +181,7 @@ extension WebServer {
             // The transport speaks HTTP/1.1 only (docs/HTTP-EDGES.md); lws would offer h2 in ALPN,
             // and a client that takes it (curl does) gets an empty reply.
             vhostInfo.alpn = memory.string("http/1.1")
+            applyTLSPolicy(tls, to: &vhostInfo, memory)
         }
         // No .extensions: permessage-deflate would keep pointers into shared frames.
         // FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG: a method lws cannot parse hands the connection

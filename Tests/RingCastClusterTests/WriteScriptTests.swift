@@ -76,6 +76,65 @@ import Testing
         #expect(try connection.command(["HGET", "rc:{main}:idem:k1", "digest"]) == .bulk(Array("72657175657374".utf8)))
     }
 
+    /// Issue 21: 6,000 keys took 13.5 MiB for 300 s, without any bound of RingCast's.
+    @Test func idempotencyAnswersOfAllBoardsStayWithinTheirByteBudget_andTheNewestStillReplay() throws {
+        let redis = try RedisProcess()
+        let connection = try RedisConnection(endpoint: redis.endpoint)
+        var script = WriteScript()
+        let budget = 64 * 1024
+        let boards = ["main", "other"]
+        // A 2 KB answer, as a board's JSON is: each costs about 2.4 KB of the budget.
+        func write(_ board: String, base: Int64, key: String) -> BoardWrite {
+            var write = self.write(board, base: base, key: key)
+            write.idempotencyBytes = budget
+            write.answer = Array("answer \(key) ".utf8) + [UInt8](repeating: 0x41, count: 2000)
+            return write
+        }
+        for round in Int64(0)..<300 {
+            for board in boards {
+                #expect(
+                    try script.run(write(board, base: round, key: "\(board)-\(round)"), on: connection)
+                        == .applied(revision: round + 1, streamID: "\(round + 1)-0"))
+            }
+        }
+        var cursor = "0"
+        var kept: [String] = []
+        repeat {
+            let reply = try connection.command(["SCAN", cursor, "MATCH", "rc:{*}:idem:*", "COUNT", "1000"])
+            cursor = reply.array?.first?.string ?? "0"
+            kept += reply.array?.last?.array?.compactMap(\.string) ?? []
+        } while cursor != "0"
+        var bytes = 0
+        for key in kept + [BoardKeys.idempotencyBudget] {
+            bytes += Int(try connection.command(["MEMORY", "USAGE", key]).integer ?? 0)
+        }
+        // 600 answers were stored; 27 fit (64 KiB / 2.4 KB), across both boards, and take less than the budget.
+        #expect(kept.count == 27, "\(kept.count) answers kept")
+        #expect(bytes <= budget, "the kept answers take \(bytes) bytes")
+        #expect(kept.contains("rc:{main}:idem:main-299") && kept.contains("rc:{other}:idem:other-299"))
+        #expect(try connection.command(["ZCARD", BoardKeys.idempotencyBudget]).integer == Int64(kept.count + 1))
+        let ttl = try connection.command(["TTL", BoardKeys.idempotencyBudget]).integer ?? -1
+        #expect((290...300).contains(ttl))
+
+        // The newest replays; the oldest is forgotten, so its retry is a new write.
+        guard case .replay = try script.run(write("main", base: 299, key: "main-299"), on: connection) else {
+            Issue.record("the newest answer must replay")
+            return
+        }
+        #expect(
+            try script.run(write("main", base: 300, key: "main-0"), on: connection) == .applied(revision: 301, streamID: "301-0"))
+
+        // A smaller budget (a reload) evicts down to it with the next answer stored; 0 keeps none.
+        var small = write("main", base: 301, key: "small")
+        small.idempotencyBytes = 5000
+        _ = try script.run(small, on: connection)
+        #expect(try connection.command(["ZCARD", BoardKeys.idempotencyBudget]).integer == 3)
+        var none = write("main", base: 302, key: "none")
+        none.idempotencyBytes = 0
+        _ = try script.run(none, on: connection)
+        #expect(try connection.command(["EXISTS", "rc:{main}:idem:none"]).integer == 0)
+    }
+
     @Test func theRateLimitComesFirstAndCountsPerClientAndBoard() throws {
         let redis = try RedisProcess()
         let connection = try RedisConnection(endpoint: redis.endpoint)

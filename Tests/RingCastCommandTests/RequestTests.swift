@@ -51,7 +51,7 @@ struct RequestTests {
         ),
         (
             ["ci", "--template", "single", "--title", ""],
-            "--title: a title must have 1 to 64 characters and no control characters"
+            "--title: a title must have 1 to 64 characters, got 0"
         ),
         (
             ["ci", "--template", "single", "--background", "navy"],
@@ -134,7 +134,7 @@ struct RequestTests {
         ),
         (
             ["ci", "r", "--title", String(repeating: "t", count: 65)],
-            "--title: a title must have 1 to 64 characters and no control characters"
+            "--title: a title must have 1 to 64 characters, got 65"
         ),
     ])
     func ringAdd_refusesWhatTheAPIWouldRefuse(arguments: [String], message: String) throws {
@@ -178,11 +178,12 @@ struct RequestTests {
         // No check of its own: the server's decoder of the body refuses it before it is sent.
         (
             ["ci", "tests", "0.5", "--label", "text:a\tb"],
-            "label.text: a label text must have 1 to 32 characters and no control characters, got 3"
+            "label.text: a label text must not contain U+0009 (character 2): control, bidirectional "
+                + "and invisible characters hide or reorder what viewers read"
         ),
         (
             ["ci", "tests", "0.5", "--label", "text:"],
-            "label.text: a label text must have 1 to 32 characters and no control characters, got 0"
+            "label.text: a label text must have 1 to 32 characters, got 0"
         ),
     ])
     func push_refusesWhatTheAPIWouldRefuse(arguments: [String], message: String) throws {

@@ -195,6 +195,9 @@ struct ConfigurationTests {
             name: "too many rings", replace: #""limits": {"#, with: #""limits": {"maxRingsPerBoard": 3,"#,
             key: "boards[0].rings"),
         ConfigMistake(
+            name: "HSTS max-age beyond two years", replace: #""fps": 60"#,
+            with: #""fps": 60, "tls": {"hstsMaxAgeSeconds": 63072001}"#, key: "tls.hstsMaxAgeSeconds"),
+        ConfigMistake(
             name: "unknown tls key", replace: #""fps": 60"#, with: #""fps": 60, "tls": {"certificate": "cert.pem"}"#,
             key: "tls.certificate"),
         ConfigMistake(

@@ -122,16 +122,13 @@ struct GracefulDrainTests {
         let state = Mutex<(open: Bool, close: Result<Int?, any Error>?)>((false, nil))
     }
 
-    /// Polls /proc for the child's end (a zombie or gone) on a thread of its own: the exit status
-    /// reaches `TestProcess` through Swift's cooperative threads, which a busy machine may starve.
+    /// Polls /proc for the child's end (a zombie, or reaped and gone) on a thread of its own: the
+    /// exit status reaches `TestProcess` through Swift's cooperative threads, which a busy machine
+    /// may starve.
     private static func secondsUntilExit(of pid: Int32, from start: Date, limit: Double) async throws -> Double? {
         try await onOwnThread {
             while Date().timeIntervalSince(start) < limit {
-                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
-                    return Date().timeIntervalSince(start)
-                }
-                // The state follows the command name's closing parenthesis.
-                if let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)] == "Z" {
+                if TestProcess.endedStatus(pid: pid) != nil || !FileManager.default.fileExists(atPath: "/proc/\(pid)/stat") {
                     return Date().timeIntervalSince(start)
                 }
                 usleep(5_000)

@@ -139,6 +139,22 @@ struct HTTPEdgeTests {
         #expect(responses[3].text.contains(#""name":"main""#))
     }
 
+    /// The application's own answers at the edge: a Host it does not answer to (421, static files
+    /// excepted) and OPTIONS on an API path (204 with Allow); the connection stays open for the next.
+    @Test func foreignHostAndOptions_areAnsweredByTheApplication_andKeepTheConnection() async throws {
+        let server = try await LiveServer.start()
+        defer { server.stop() }
+        let responses = try server.http.pipeline(
+            request("GET /api/v1/boards HTTP/1.1", ["Host: evil.example"]) + request("OPTIONS /api/v1/boards/main HTTP/1.1")
+                + request("GET /index.html HTTP/1.1", ["Host: evil.example"]) + request("GET /api/v1/boards HTTP/1.1"),
+            responses: 4)
+        #expect(responses.map(\.status) == [421, 204, 200, 200])
+        #expect(responses[0].statusLine == "HTTP/1.1 421 Misdirected Request")
+        #expect(responses[0].error?.code == "host_not_allowed")
+        #expect(responses[1].headers["allow"] == "GET, HEAD, PATCH, PUT, DELETE, OPTIONS")
+        #expect(responses[2].headers["content-type"] == "text/html; charset=utf-8")
+    }
+
     // MARK: - HTTP/2 and upgrades
 
     @Test func curlHTTP2Patch_isServedAsHTTP11_andApplied() async throws {

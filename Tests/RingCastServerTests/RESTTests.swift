@@ -46,13 +46,13 @@ struct RESTTests {
 
         let body: [UInt8] = Array(#"{"rings":{"mo"#.utf8) + [0xff, 0xfe] + Array(#"ve":0.5}}"#.utf8)
         let head =
-            "PATCH \(Self.board) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+            "PATCH \(Self.board) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         let invalid = try http.exchange(Array(head.utf8) + body)
         #expect(invalid.status == 400, "\(invalid.text)")
         #expect(invalid.error?.code == "malformed")
 
         let chunked =
-            "PATCH \(Self.board) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n16\r\n{\"rings\":{\"move\":0.5}}\r\n0\r\n\r\n"
+            "PATCH \(Self.board) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n16\r\n{\"rings\":{\"move\":0.5}}\r\n0\r\n\r\n"
         let unlengthed = try http.exchange(Array(chunked.utf8))
         #expect(unlengthed.status == 411, "\(unlengthed.text)")
         #expect(unlengthed.error?.code == "length_required")

@@ -299,4 +299,24 @@ struct ReloadTests {
         #expect(text.contains("ringcast_config_reloads_total 0"))
         #expect(try server.http.get("/api/v1/boards").decode(BoardList.self).boards.map(\.name) == ["main"])
     }
+
+    /// `allowedHosts` is reloadable, like `allowedOrigins`: a proxy's name added with SIGHUP is served at once,
+    /// REST and viewers, and taken away again.
+    @Test func reload_allowedHosts_takesEffectForTheNextRequest() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let proxied = TestHTTPClient(port: server.port, host: "rings.example.com")
+        let body = #"{"progress":0.4,"animation":"none"}"#
+        #expect(try proxied.send("PUT", Self.move, body: body).status == 421)
+
+        #expect(
+            try await Self.reload(server, try Self.configuration(of: server) { $0.allowedHosts = ["rings.example.com"] }) == true)
+        let put = try proxied.send("PUT", Self.move, body: body)
+        #expect(put.status == 200, "\(put.text)")
+        _ = try RawWebSocket(port: server.port, host: "rings.example.com")
+        #expect(try server.http.get("/metrics").text.contains("ringcast_config_reloads_total 1"))
+
+        #expect(try await Self.reload(server, try Self.configuration(of: server)) == true)
+        #expect(try proxied.send("PUT", Self.move, body: body).status == 421)
+    }
 }

@@ -46,11 +46,10 @@ struct RouterTests {
 
     @Test(
         arguments: [
-            ("POST", "/api/v1/boards/main", ["GET", "HEAD", "PATCH", "PUT", "DELETE"]),
-            ("POST", "/api/v1/boards", ["GET", "HEAD"]),
-            ("GET", "/api/v1/boards/main/countdown", ["POST", "DELETE"]),
-            ("TRACE", "/healthz", ["GET", "HEAD"]),
-            ("OPTIONS", "/api/v1/boards/main/background", ["PUT"]),
+            ("POST", "/api/v1/boards/main", ["GET", "HEAD", "PATCH", "PUT", "DELETE", "OPTIONS"]),
+            ("POST", "/api/v1/boards", ["GET", "HEAD", "OPTIONS"]),
+            ("GET", "/api/v1/boards/main/countdown", ["POST", "DELETE", "OPTIONS"]),
+            ("TRACE", "/healthz", ["GET", "HEAD", "OPTIONS"]),
         ] as [(String, String, [String])])
     func otherMethod_isNotAllowed_withTheAllowListFromTheTable(method: String, path: String, allowed: [String]) throws {
         guard case .methodNotAllowed(let list) = try match(method, path) else {
@@ -58,6 +57,26 @@ struct RouterTests {
             return
         }
         #expect(list == allowed)
+    }
+
+    /// Every path of the table answers OPTIONS (the pipeline's CORS step), with the methods from the table.
+    @Test(
+        arguments: [
+            ("/api/v1/boards/main/background", ["PUT", "OPTIONS"], "background"),
+            ("/api/v1/boards/main/rings/move", ["DELETE", "GET", "HEAD", "PUT", "OPTIONS"], "ring"),
+            ("/healthz", ["GET", "HEAD", "OPTIONS"], "healthz"),
+        ] as [(String, [String], String)])
+    func options_listsThePathsMethods(path: String, allowed: [String], label: String) throws {
+        guard case .options(let list, let found) = try match("OPTIONS", path) else {
+            Issue.record("OPTIONS \(path) was not answered")
+            return
+        }
+        #expect(list == allowed)
+        #expect(found == label)
+        guard case .notFound = try match("OPTIONS", "/api/v1/nothing") else {
+            Issue.record("OPTIONS on an unknown path was not 404")
+            return
+        }
     }
 
     @Test func transportPrefixes_comeFromTheTable() throws {

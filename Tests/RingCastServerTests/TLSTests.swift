@@ -114,6 +114,94 @@ struct TLSTests {
         #expect(try await serve.waitForExit() == 0, "stderr: \(serve.stderr)")
     }
 
+    /// `openssl s_client` with `arguments` against 127.0.0.1:`port`, its input closed (so it
+    /// ends once the handshake is done): whether the handshake succeeded, and the protocol and
+    /// cipher it reports ("(NONE)" when refused).
+    private func handshake(port: Int, _ arguments: [String]) async throws -> (succeeded: Bool, summary: String) {
+        let process = try await TestProcess(
+            ["s_client", "-connect", "127.0.0.1:\(port)", "-servername", "localhost"] + arguments,
+            executable: TestCertificate.openssl)
+        let status = try await process.waitForExit(timeout: 15)
+        let lines = (process.stdout + process.stderr).split(separator: "\n").map(String.init)
+        let summary = lines.filter { $0.hasPrefix("New, ") || $0.contains("alert") }.joined(separator: " | ")
+        // s_client exits 0 after a handshake whose input ended; 1 when the handshake failed.
+        let cipher = lines.first { $0.hasPrefix("New, ") }
+        return (status == 0 && cipher?.contains("Cipher is (NONE)") == false, summary)
+    }
+
+    /// Issue 21: TLS 1.2 with ECDHE and AEAD suites only, TLS 1.3, nothing older. An RSA
+    /// certificate, with which OpenSSL's defaults would also offer static-RSA key exchange (main
+    /// accepted AES128-SHA and AES128-GCM-SHA256, and the CBC suites with ECDHE).
+    @Test func tlsPolicy_refusesStaticRSACBCAndOldProtocols_acceptsECDHEWithAEADAndTLS13() async throws {
+        let certificate = try await TestCertificate.make(rsa: true)
+        defer { certificate.remove() }
+        let server = try TestServer { configuration in
+            configuration.tlsCertificate = certificate.certificate
+            configuration.tlsKey = certificate.key
+        }
+        defer { server.shutdown() }
+        let cases: [(arguments: [String], accepted: Bool)] = [
+            (["-tls1_2", "-cipher", "AES128-SHA"], false),  // static RSA, CBC, SHA-1
+            (["-tls1_2", "-cipher", "AES128-GCM-SHA256"], false),  // static RSA
+            (["-tls1_2", "-cipher", "ECDHE-RSA-AES128-SHA"], false),  // CBC, SHA-1
+            (["-tls1_2", "-cipher", "ECDHE-RSA-AES256-SHA384"], false),  // CBC
+            // The client allows what its own defaults forbid, so the refusal is the server's.
+            (["-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"], false),
+            (["-tls1", "-cipher", "DEFAULT@SECLEVEL=0"], false),
+            (["-tls1_2", "-cipher", "ECDHE-RSA-AES128-GCM-SHA256"], true),
+            (["-tls1_2", "-cipher", "ECDHE-RSA-AES256-GCM-SHA384"], true),
+            (["-tls1_2", "-cipher", "ECDHE-RSA-CHACHA20-POLY1305"], true),
+            (["-tls1_3"], true),
+        ]
+        for (arguments, accepted) in cases {
+            let (succeeded, summary) = try await handshake(port: server.port, arguments)
+            #expect(succeeded == accepted, "s_client \(arguments.joined(separator: " ")): \(summary)")
+        }
+    }
+
+    /// With a P-256 certificate the ECDSA suites are the ones offered, AEAD only.
+    @Test func tlsPolicy_withAnECDSACertificate_acceptsECDHEECDSAWithAEADOnly() async throws {
+        let certificate = try await TestCertificate.make()
+        defer { certificate.remove() }
+        let server = try TestServer { configuration in
+            configuration.tlsCertificate = certificate.certificate
+            configuration.tlsKey = certificate.key
+        }
+        defer { server.shutdown() }
+        for (arguments, accepted) in [
+            (["-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-SHA"], false),
+            (["-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-GCM-SHA256"], true),
+            (["-tls1_2", "-cipher", "ECDHE-ECDSA-CHACHA20-POLY1305"], true),
+        ] {
+            let (succeeded, summary) = try await handshake(port: server.port, arguments)
+            #expect(succeeded == accepted, "s_client \(arguments.joined(separator: " ")): \(summary)")
+        }
+    }
+
+    /// Opt-in: `tls.hstsMaxAgeSeconds` puts Strict-Transport-Security on every https answer —
+    /// the page, the API, the transport's own errors; without it there is none.
+    @Test func hsts_isOnEveryHTTPSAnswerWhenConfigured_andAbsentByDefault() async throws {
+        let certificate = try await TestCertificate.make()
+        defer { certificate.remove() }
+        for maxAge in [31_536_000, 0] {
+            let server = try TestServer { configuration in
+                configuration.tlsCertificate = certificate.certificate
+                configuration.tlsKey = certificate.key
+                configuration.hstsMaxAgeSeconds = maxAge
+            }
+            defer { server.shutdown() }
+            for path in ["/", "/api/v1/boards/main", "/nothing-here"] {
+                let (status, output) = try await curl(
+                    ["-D", "-", "-o", "/dev/null"], "https://127.0.0.1:\(server.port)\(path)", certificate: certificate)
+                #expect(status == 0, "curl: \(output)")
+                let header = output.split(separator: "\r\n").first { $0.lowercased().hasPrefix("strict-transport-security:") }
+                #expect(
+                    header.map(String.init) == (maxAge > 0 ? "strict-transport-security: max-age=\(maxAge)" : nil),
+                    "\(path) with max-age \(maxAge): \(output)")
+            }
+        }
+    }
+
     @Test func serveWithAKeyOfAnotherCertificate_failsAtStart_namingBothFiles() async throws {
         let certificate = try await TestCertificate.make()
         defer { certificate.remove() }

@@ -35,6 +35,10 @@ struct CloseTests {
             // Already run, synchronously: there is no writer thread left to run them.
             #expect(log.entries.map(\.label) == [0, 1, 2])
             #expect(log.entries.allSatisfy { $0.error?.message == "the store is closed; nothing was written" })
+            // The ownership check has nothing left to check: a stopping server must not log a failing store.
+            store.check(completion: log.completion(3))
+            #expect(log.entries.map(\.label) == [0, 1, 2, 3])
+            #expect(log.error(of: 3) == nil)
             #expect(throws: StorageError.self) { try store.loadAll() }
         }
     }

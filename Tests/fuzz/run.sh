@@ -6,13 +6,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 binary=${1:-.build/debug/ringcast}
+# The tools of `make python-deps`'s virtual environment, else whatever is on PATH.
+python=.venv/bin/python
+[ -x "$python" ] || python=python3
+schemathesis=.venv/bin/schemathesis
+[ -x "$schemathesis" ] || schemathesis=$(command -v schemathesis) || {
+    echo "schemathesis is missing: run make python-deps"
+    exit 1
+}
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 # The shipped board on a free port, with the write rate limit off so the fuzzer reaches the logic,
 # and a copy of it, "scratch", for the operations that replace or delete boards and rings
 # (schemathesis.toml).
-python3 - "$work/ringcast.json" <<'PY'
+"$python" - "$work/ringcast.json" <<'PY'
 import copy, json, sys
 config = json.load(open("config/ringcast.json"))
 config["port"] = 0
@@ -37,7 +45,7 @@ url=$(sed -n 's/^listening on //p' "$work/out")
 # - positive_data_acceptance: If-Match and Idempotency-Key are stateful; a schema-valid request
 #   with a random ETag rightly gets 412, a reused key with another body rightly gets 422.
 status=0
-schemathesis --config-file Tests/fuzz/schemathesis.toml run docs/openapi.yaml \
+"$schemathesis" --config-file Tests/fuzz/schemathesis.toml run docs/openapi.yaml \
     --url "$url" --checks all --exclude-checks positive_data_acceptance \
     --max-examples "${FUZZ_EXAMPLES:-40}" --seed "${FUZZ_SEED:-1}" --request-timeout 5 || status=$?
 

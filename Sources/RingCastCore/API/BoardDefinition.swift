@@ -83,7 +83,7 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
     /// The board this defines, named `name` and laid out by the server. Throws 422 `invalid_value` for a bad
     /// name (field `board`), a duplicate ring id, a source that is not another plain ring of the board or a bad
     /// group, and 422 `limit_exceeded` beyond `maximumRings`.
-    public func spec(named name: String, maximumRings: Int) throws(APIError) -> BoardSpec {
+    public func spec(named name: String, maximumRings: Int, planner: LayoutPlanner? = nil) throws(APIError) -> BoardSpec {
         guard Limits.isValidName(name) else {
             throw .invalidValue(
                 "\(RequestField.quoted(name)) is not a board name: use 1 to 64 of a-z, 0-9, '-' and '_', starting with a letter or digit",
@@ -119,7 +119,8 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
             title: title,
             background: background ?? RGBAColor(red: 0, green: 0, blue: 0),
             rings: rings,
-            groups: groups
+            groups: groups,
+            planner: planner
         )
     }
 

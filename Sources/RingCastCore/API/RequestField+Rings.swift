@@ -88,35 +88,9 @@ extension RequestField {
 }
 
 extension Limits {
-    /// Titles of boards and rings: 1 to this many characters.
-    public static let maximumTitleLength = 64
-
     /// 422 `out_of_range` unless `maximum` is in `ringMaximums`.
     public static func check(maximum: Double, field: String?) throws(APIError) {
         try check(maximum, in: ringMaximums, named: "max", field: field)
-    }
-
-    /// 422 `invalid_value` unless the text has 1–32 characters and no control characters.
-    public static func check(labelText text: String, field: String?) throws(APIError) {
-        // Bytes too: the binary format carries a label in at most 255 bytes (long emoji sequences).
-        guard !text.isEmpty, text.count <= LabelFormat.maximumTextLength, text.utf8.count <= 255,
-            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
-            throw .invalidValue(
-                "a label text must have 1 to \(LabelFormat.maximumTextLength) characters and no control characters, "
-                    + "got \(text.count)",
-                field: field)
-        }
-    }
-
-    /// 422 `invalid_value` unless the title has 1–64 characters and no control characters.
-    public static func check(title: String, field: String?) throws(APIError) {
-        guard !title.isEmpty, title.count <= maximumTitleLength, title.utf8.count <= 255,
-            !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
-            throw .invalidValue(
-                "a title must have 1 to \(maximumTitleLength) characters and no control characters", field: field)
-        }
     }
 
     /// Whether `name` can name a board or a ring: `[a-z0-9][a-z0-9_-]{0,63}`.

@@ -38,31 +38,16 @@ extension Arranger {
             halves(labelRatio * size, .toNearestOrAwayFromZero)
         }
 
-        /// The radius of the whole cell's rings.
+        /// What the cell's measures depend on, without the ids: planning measures cells thousands of times.
+        var footprint: Footprint {
+            Footprint(reach: sizes[0].outer, count: ids.count, grouped: grouped, textRows: textRows)
+        }
+
         var reach: Double { sizes[0].outer }
 
-        /// Text columns of a group: as many as fit under the rings, or as `textRows` asks if more;
-        /// at least one, at most one per ring.
-        func columns(size: Double) -> Int {
-            guard grouped else { return 1 }
-            let pitch = (Self.minimumTextWidth + Self.columnGap) * size
-            let fitting = Int(((2 * reach + Self.columnGap * size) / pitch).rounded(.down))
-            let asked = (ids.count + textRows - 1) / textRows
-            return max(1, min(ids.count, max(fitting, asked)))
-        }
-
-        func width(size: Double) -> Double {
-            let columns = Double(columns(size: size))
-            let texts = columns * (Self.minimumTextWidth + Self.columnGap) * size - Self.columnGap * size
-            return max(2 * reach, texts)
-        }
-
-        func height(size: Double) -> Double {
-            guard grouped else { return 2 * reach + (Self.titleGap + 1) * size }
-            let rows = Double((ids.count + columns(size: size) - 1) / columns(size: size))
-            let entry = (1 + Self.lineGap) * size + Self.labelSize(size)
-            return 2 * reach + Self.gridGap * size + rows * entry + (rows - 1) * Self.rowGap * size
-        }
+        func columns(size: Double) -> Int { footprint.columns(size: size) }
+        func width(size: Double) -> Double { footprint.width(size: size) }
+        func height(size: Double) -> Double { footprint.height(size: size) }
 
         /// The cell's rings and texts with its top left corner at (x, y).
         func placements(x: Double, y: Double, size: Double) -> [RingPlacement] {

@@ -6,20 +6,27 @@ extension Arranger {
     /// group's text rows; on a tie the first tried (the loosest limit, then the fewest per row). One
     /// cell per row always settles in portrait and one row in landscape, where the text stacks least
     /// along the shorter side.
-    static func best(_ cells: [Cell], aspect: Double) -> Plan {
+    static func best(_ footprints: [Footprint], aspect: Double) -> Plan {
         var best: Plan?
         // A limit at or above the biggest group's ring count changes nothing.
-        let biggest = cells.filter(\.grouped).map(\.ids.count).max() ?? 1
+        let biggest = footprints.filter(\.grouped).map(\.count).max() ?? 1
         for textRows in [biggest] + textRowLimits.filter({ $0 < biggest }) {
-            for columns in 1...cells.count {
-                guard let plan = plan(cells, columns: columns, textRows: textRows, aspect: aspect) else { continue }
+            let limited = limit(footprints, textRows: textRows)
+            for columns in 1...footprints.count {
+                let bound = best.map { $0.width * $0.height }
+                guard let plan = plan(limited, columns: columns, textRows: textRows, aspect: aspect, within: bound) else {
+                    continue
+                }
                 if let current = best, current.width * current.height <= plan.width * plan.height { continue }
                 best = plan
             }
         }
         // Unreachable for the inputs the caller admits (the tests try them); a plan that does not
         // settle still places everything apart, only with text below the readable size.
-        return best ?? plan(cells, columns: cells.count, textRows: biggest, aspect: aspect, settling: false)!
+        return best
+            ?? plan(
+                limit(footprints, textRows: biggest), columns: footprints.count, textRows: biggest, aspect: aspect,
+                settling: false)!
     }
 
     /// The limits on a group's text rows each arrangement tries: a group's texts fill the width under
@@ -27,16 +34,20 @@ extension Arranger {
     /// wide rows suit a landscape canvas; under the rings, a portrait one.
     static let textRowLimits = [24, 12, 8, 6, 4, 3, 2, 1]
 
-    /// The text size and canvas for `columns` cells per row: starting from `baseTextSize`, the size
-    /// grows to the readable minimum of the canvas it makes until it is at least that. Nil if that
-    /// does not settle (the text stacks 45 sizes or more along the shorter side).
-    static func plan(_ cells: [Cell], columns: Int, textRows: Int, aspect: Double, settling: Bool = true) -> Plan? {
-        let cells = limit(cells, textRows: textRows)
+    /// The text size and canvas for `columns` cells per row of `cells` (limited to `textRows`): starting from
+    /// `baseTextSize`, the size grows to the readable minimum of the canvas it makes until it is at least that.
+    /// Nil if that does not settle (the text stacks 45 sizes or more along the shorter side), or once the
+    /// canvas is no smaller than `bound`: every measure grows with the text size, so the canvas only grows
+    /// from round to round, and such a plan could not take the place of the one that set the bound.
+    static func plan(
+        _ cells: [Footprint], columns: Int, textRows: Int, aspect: Double, settling: Bool = true, within bound: Double? = nil
+    ) -> Plan? {
         let lone = !cells.contains(where: \.grouped)
         var size = baseTextSize
         var step = 0.0
         for _ in 0..<maximumRounds {
             let (width, height) = canvas(cells, columns: columns, size: size, aspect: aspect)
+            if let bound, width * height >= bound { return nil }
             let minimum = max(minimumTextSize, min(width, height) / readableDivisor)
             if size >= minimum || !settling {
                 return Plan(columns: columns, textRows: textRows, size: size, minimum: minimum, width: width, height: height)
@@ -55,11 +66,12 @@ extension Arranger {
 
     /// The canvas the rows of `cells` need at text `size`, widened or heightened to `aspect` and
     /// rounded up to whole units.
-    static func canvas(_ cells: [Cell], columns: Int, size: Double, aspect: Double) -> (Double, Double) {
+    static func canvas(_ cells: [Footprint], columns: Int, size: Double, aspect: Double) -> (Double, Double) {
         let gap = gapRatio * size
         var widest = 0.0
         var height = 0.0
-        for row in rows(cells, columns: columns) {
+        for start in stride(from: 0, to: cells.count, by: columns) {
+            let row = cells[start..<min(start + columns, cells.count)]
             widest = max(widest, rowWidth(row, size: size))
             height += rowHeight(row, size: size) + gap
         }
@@ -77,14 +89,16 @@ extension Arranger {
     static func arrangement(named name: String, cells: [Cell], plan: Plan, order: [String]) -> Arrangement {
         let size = plan.size
         let gap = gapRatio * size
-        let rows = rows(limit(cells, textRows: plan.textRows), columns: plan.columns)
-        let contentHeight = rows.reduce(gap) { $0 + rowHeight($1, size: size) + gap }
+        let cells = limit(cells, textRows: plan.textRows)
+        let rows = rows(cells, columns: plan.columns)
+        let footprints = self.rows(cells.map(\.footprint), columns: plan.columns)
+        let contentHeight = footprints.reduce(gap) { $0 + rowHeight($1, size: size) + gap }
         let spareY = (plan.height - contentHeight) / Double(rows.count + 1)
         var placements: [String: RingPlacement] = [:]
         var y = gap + spareY
-        for row in rows {
-            let height = rowHeight(row, size: size)
-            let spareX = (plan.width - 2 * gap - rowWidth(row, size: size)) / Double(row.count + 1)
+        for (row, footprint) in zip(rows, footprints) {
+            let height = rowHeight(footprint, size: size)
+            let spareX = (plan.width - 2 * gap - rowWidth(footprint, size: size)) / Double(row.count + 1)
             var x = gap + spareX
             for cell in row {
                 let top = y + (height - cell.height(size: size)) / 2
@@ -107,15 +121,23 @@ extension Arranger {
         }
     }
 
-    static func rows(_ cells: [Cell], columns: Int) -> [ArraySlice<Cell>] {
-        stride(from: 0, to: cells.count, by: columns).map { cells[$0..<min($0 + columns, cells.count)] }
+    static func limit(_ cells: [Footprint], textRows: Int) -> [Footprint] {
+        cells.map { cell in
+            var cell = cell
+            cell.textRows = textRows
+            return cell
+        }
     }
 
-    static func rowWidth(_ row: ArraySlice<Cell>, size: Double) -> Double {
+    static func rows<Item>(_ items: [Item], columns: Int) -> [ArraySlice<Item>] {
+        stride(from: 0, to: items.count, by: columns).map { items[$0..<min($0 + columns, items.count)] }
+    }
+
+    static func rowWidth(_ row: ArraySlice<Footprint>, size: Double) -> Double {
         row.reduce(0) { $0 + $1.width(size: size) } + Double(row.count - 1) * gapRatio * size
     }
 
-    static func rowHeight(_ row: ArraySlice<Cell>, size: Double) -> Double {
+    static func rowHeight(_ row: ArraySlice<Footprint>, size: Double) -> Double {
         row.reduce(0) { max($0, $1.height(size: size)) }
     }
 }

@@ -16,10 +16,27 @@
 public enum Arranger {
     /// Sizes and placements for `rings` (drawing order) with `groups` (outermost first). The caller
     /// has checked the input: 1...255 rings (`Limits.maximumRingsPerBoard`), unique ids, each id in at
-    /// most one group, groups non-empty and naming existing rings.
-    public static func arrange(_ rings: [RingSpec], groups: [[String]]) -> Arranged {
+    /// most one group, groups non-empty and naming existing rings. The plans come from `planner` when
+    /// given (remembered, or planned elsewhere), else are planned here.
+    public static func arrange(_ rings: [RingSpec], groups: [[String]], planner: LayoutPlanner? = nil) -> Arranged {
+        let shape = LayoutShape(rings: rings, groups: groups)
+        let plans = planner?.plans(for: shape) ?? Self.plans(for: shape)
+        let cells = cells(of: rings, groups: groups, single: plans.single)
+        var sizes: [String: RingSize] = [:]
+        for cell in cells {
+            for (id, size) in zip(cell.ids, cell.sizes) { sizes[id] = size }
+        }
+        let arrangements = zip(shapes, [plans.landscape, plans.portrait]).map { shape, plan in
+            arrangement(named: shape.name, cells: cells, plan: plan, order: rings.map(\.id))
+        }
+        return Arranged(sizes: sizes, landscape: arrangements[0], portrait: arrangements[1])
+    }
+
+    /// The size of a lone ring and each arrangement's plan for boards of `shape`: the expensive part of a
+    /// layout (a board of 255 rings tries some thousand plans), pure, so any thread may find it.
+    public static func plans(for shape: LayoutShape) -> Plans {
         var single = singleBase
-        var cells = cells(of: rings, groups: groups, single: single)
+        var cells = shape.footprints(single: single)
         var plans = shapes.map { best(cells, aspect: $0.aspect) }
         let base = (cells, plans)
         // A lone ring's label sits in its hole, so the hole must hold a label of the readable size;
@@ -36,17 +53,29 @@ public enum Arranger {
                 (cells, plans) = base
                 break
             }
-            cells = Self.cells(of: rings, groups: groups, single: single)
+            cells = shape.footprints(single: single)
             plans = shapes.map { best(cells, aspect: $0.aspect) }
         }
-        var sizes: [String: RingSize] = [:]
-        for cell in cells {
-            for (id, size) in zip(cell.ids, cell.sizes) { sizes[id] = size }
+        return Plans(single: single, landscape: plans[0], portrait: plans[1])
+    }
+
+    /// What `plans(for:)` finds for a shape: all a layout needs besides the board's ids.
+    public struct Plans: Sendable, Equatable {
+        var single: RingSize
+        var landscape: Plan
+        var portrait: Plan
+
+        /// Plans made at once, in one row of text that need not settle, which `LayoutPlanner` gives while the real
+        /// ones are being found elsewhere; never shown (the pipeline throws away what was made with them).
+        static func standIn(for shape: LayoutShape) -> Plans {
+            let footprints = shape.footprints(single: singleBase)
+            let biggest = footprints.filter(\.grouped).map(\.count).max() ?? 1
+            let cells = limit(footprints, textRows: biggest)
+            let plans = shapes.map { shape in
+                plan(cells, columns: cells.count, textRows: biggest, aspect: shape.aspect, settling: false)!
+            }
+            return Plans(single: singleBase, landscape: plans[0], portrait: plans[1])
         }
-        let arrangements = zip(shapes, plans).map { shape, plan in
-            arrangement(named: shape.name, cells: cells, plan: plan, order: rings.map(\.id))
-        }
-        return Arranged(sizes: sizes, landscape: arrangements[0], portrait: arrangements[1])
     }
 
     /// Width / height of each arrangement: 16:9, and a 390×844 phone's 9:19.5.
@@ -67,7 +96,7 @@ public enum Arranger {
     static let maximumSingleRadius = 4 * singleBase.r
 
     /// One arrangement's text size and canvas for some count of cells per row.
-    struct Plan {
+    struct Plan: Sendable, Equatable {
         var columns: Int
         /// The most rows a group's texts take (`Cell.textRows`).
         var textRows: Int

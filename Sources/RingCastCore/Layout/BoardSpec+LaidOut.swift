@@ -1,11 +1,13 @@
 extension BoardSpec {
     /// A board the server lays out itself: `Arranger`'s sizes and landscape placement on the rings,
     /// the landscape canvas as the board's size and the portrait one as its only alternate.
-    /// `rings` and `groups` as `Arranger.arrange` takes them; the rings' own geometry is ignored.
+    /// `rings` and `groups` as `Arranger.arrange` takes them; the rings' own geometry is ignored. The plans
+    /// come from `planner` when given.
     public static func laidOut(
-        name: String, title: String?, background: RGBAColor, rings: [RingSpec], groups: [[String]]
+        name: String, title: String?, background: RGBAColor, rings: [RingSpec], groups: [[String]],
+        planner: LayoutPlanner? = nil
     ) -> BoardSpec {
-        let arranged = Arranger.arrange(rings, groups: groups)
+        let arranged = Arranger.arrange(rings, groups: groups, planner: planner)
         // Both come in ring order, one per ring.
         let placed = zip(rings, arranged.landscape.placements).map { ring, placement in
             var ring = ring

@@ -21,7 +21,9 @@ extension BoardSpec {
     /// The board with `ring` added, drawn last (or inside its `group`'s innermost ring), and laid out again.
     /// Throws 409 `already_exists` for a taken id, 422 `limit_exceeded` beyond `maximumRings`, 422
     /// `invalid_value` for a bad source or group.
-    public func adding(_ ring: RingDefinition, maximumRings: Int) throws(APIError) -> BoardSpec {
+    public func adding(
+        _ ring: RingDefinition, maximumRings: Int, planner: LayoutPlanner? = nil
+    ) throws(APIError) -> BoardSpec {
         guard self.ring(withID: ring.id) == nil else {
             throw .alreadyExists("board \"\(name)\" already has a ring \"\(ring.id)\"", field: "id")
         }
@@ -43,12 +45,12 @@ extension BoardSpec {
                 groups.append([host, ring.id])
             }
         }
-        return relaidOut(rings: rings + [ring.spec(at: rings.count)], groups: groups)
+        return relaidOut(rings: rings + [ring.spec(at: rings.count)], groups: groups, planner: planner)
     }
 
     /// The board without ring `id`, laid out again; derived rings that averaged it drop it. Throws 404 for an
     /// unknown ring, 409 `conflict` for the board's last ring or a derived ring's last source.
-    public func removing(ring id: String) throws(APIError) -> BoardSpec {
+    public func removing(ring id: String, planner: LayoutPlanner? = nil) throws(APIError) -> BoardSpec {
         guard ring(withID: id) != nil else {
             let known = rings.map { "\"\($0.id)\"" }.joined(separator: ", ")
             throw .notFound("board \"\(name)\" has no ring \(RequestField.quoted(id)); its rings are \(known)")
@@ -70,11 +72,11 @@ extension BoardSpec {
             kept.append(ring)
         }
         let groups = concentricGroups.map { $0.filter { $0 != id } }.filter { !$0.isEmpty }
-        return relaidOut(rings: kept, groups: groups)
+        return relaidOut(rings: kept, groups: groups, planner: planner)
     }
 
-    /// The same board with new rings and groups, placed by the server.
-    func relaidOut(rings: [RingSpec], groups: [[String]]) -> BoardSpec {
-        BoardSpec.laidOut(name: name, title: title, background: background, rings: rings, groups: groups)
+    /// The same board with new rings and groups, placed by the server (with `planner`'s plans when given).
+    func relaidOut(rings: [RingSpec], groups: [[String]], planner: LayoutPlanner?) -> BoardSpec {
+        BoardSpec.laidOut(name: name, title: title, background: background, rings: rings, groups: groups, planner: planner)
     }
 }

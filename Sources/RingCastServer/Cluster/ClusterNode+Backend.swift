@@ -36,6 +36,7 @@ extension ClusterNode: BoardBackend {
     /// The configured boards change; those a reload adds start from what Redis holds of them.
     func apply(_ configuration: RingCastConfiguration, added: [LiveBoard]) {
         writesPerMinute = configuration.writesPerMinute
+        idempotencyBytes = configuration.idempotencyCacheBytes
         configured = Dictionary(configuration.boards.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
         if !added.isEmpty { catchUpAll() }
     }
@@ -56,6 +57,7 @@ extension ClusterNode: BoardBackend {
             // A retry after a conflict has already taken its token.
             rateLimitPerMinute: attempt == 0 ? writesPerMinute : 0,
             idempotency: write.idempotency.map { .init(key: $0.key, requestDigest: $0.digest.bytes) },
+            idempotencyBytes: idempotencyBytes,
             ifMatch: write.precondition.revision,
             baseRevision: update.update.base,
             startTick: update.update.tick,

@@ -29,6 +29,8 @@ final class ClusterNode {
     private let replicas: Int
     /// Writes a minute a client may make to one board (0: no limit), checked in the write's script.
     var writesPerMinute: Int
+    /// The bytes every board's Idempotency-Key answers may take in Redis together, kept in the write's script.
+    var idempotencyBytes: Int
     let boards: Boards
     private let clock: TickClock
     private let metrics: ServerMetrics
@@ -62,6 +64,7 @@ final class ClusterNode {
         self.leadTicks = Int64((Double(configuration.leadMilliseconds) * Double(configuration.fps) / 1000).rounded(.up))
         self.replicas = configuration.replicas
         self.writesPerMinute = configuration.writesPerMinute
+        self.idempotencyBytes = configuration.idempotencyCacheBytes
         self.configured = Dictionary(configuration.boards.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
         self.boards = boards
         self.clock = clock

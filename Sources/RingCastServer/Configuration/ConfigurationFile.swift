@@ -14,6 +14,7 @@ struct ConfigurationFile: Decodable {
     var token: String?
     var readToken: String?
     var allowedOrigins: [String]?
+    var allowedHosts: [String]?
     var tls: TLS?
     var logLevel: String?
     var shutdownTimeout: Int?
@@ -23,6 +24,7 @@ struct ConfigurationFile: Decodable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, fps, webRoot, openAPIDocument, dataDir, limits, token, readToken, allowedOrigins, tls, logLevel
         case shutdownTimeout, cluster, boards
+        case allowedHosts
     }
 
     init(from decoder: any Decoder) throws {
@@ -38,6 +40,7 @@ struct ConfigurationFile: Decodable {
         token = try c.decodeIfPresent(String.self, forKey: .token)
         readToken = try c.decodeIfPresent(String.self, forKey: .readToken)
         allowedOrigins = try c.decodeIfPresent([String].self, forKey: .allowedOrigins)
+        allowedHosts = try c.decodeIfPresent([String].self, forKey: .allowedHosts)
         tls = try c.decodeIfPresent(TLS.self, forKey: .tls)
         logLevel = try c.decodeIfPresent(String.self, forKey: .logLevel)
         shutdownTimeout = try c.decodeIfPresent(Int.self, forKey: .shutdownTimeout)
@@ -97,13 +100,15 @@ struct ConfigurationFile: Decodable {
         }
     }
 
-    /// `"tls": {"cert": "…", "key": "…"}`: PEM files for https and wss.
+    /// `"tls": {"cert": "…", "key": "…", "hstsMaxAgeSeconds": 31536000}`: PEM files for https and
+    /// wss, and the opt-in Strict-Transport-Security header.
     struct TLS: Decodable {
         var cert: String?
         var key: String?
+        var hstsMaxAgeSeconds: Int?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
-            case cert, key
+            case cert, key, hstsMaxAgeSeconds
         }
 
         init(from decoder: any Decoder) throws {
@@ -111,6 +116,7 @@ struct ConfigurationFile: Decodable {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             cert = try c.decodeIfPresent(String.self, forKey: .cert)
             key = try c.decodeIfPresent(String.self, forKey: .key)
+            hstsMaxAgeSeconds = try c.decodeIfPresent(Int.self, forKey: .hstsMaxAgeSeconds)
         }
     }
 

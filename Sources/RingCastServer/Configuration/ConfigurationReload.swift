@@ -1,5 +1,5 @@
 /// What a reload (SIGHUP) makes of a newly loaded configuration: the settings that take effect
-/// while the server runs (tokens, allowed origins, the write rate, the viewer limit, the
+/// while the server runs (tokens, allowed origins and hosts, the write rate, the viewer limit, the
 /// Idempotency-Key cache, the boards) and the ones that only a restart can change (where it
 /// listens, the frame rate, the files it serves or stores, the transport's limits), which keep
 /// their running values.
@@ -30,6 +30,7 @@ struct ConfigurationReload {
         // The vhost loads its certificate once; a renewed certificate needs a restart.
         restartOnly("tls.cert") { $0.tlsCertificate ?? "none" }
         restartOnly("tls.key") { $0.tlsKey ?? "none" }
+        restartOnly("tls.hstsMaxAgeSeconds") { "\($0.hstsMaxAgeSeconds)" }
         // The node joins its cluster (or serves alone) once, at start.
         restartOnly("cluster.redis") { $0.redis ?? "none" }
         restartOnly("cluster.node") { $0.node ?? "default" }
@@ -46,6 +47,7 @@ struct ConfigurationReload {
         reloadable("token", \.writeToken)
         reloadable("readToken", \.readToken)
         reloadable("allowedOrigins", \.allowedOrigins)
+        reloadable("allowedHosts", \.allowedHosts)
         reloadable("logLevel", \.logLevel)
         reloadable("limits.writesPerMinute", \.writesPerMinute)
         reloadable("limits.maxViewers", \.maxViewers)
@@ -66,6 +68,7 @@ struct ConfigurationReload {
         configuration.stallTimeoutSeconds = running.stallTimeoutSeconds
         configuration.tlsCertificate = running.tlsCertificate
         configuration.tlsKey = running.tlsKey
+        configuration.hstsMaxAgeSeconds = running.hstsMaxAgeSeconds
         configuration.redis = running.redis
         configuration.node = running.node
         configuration.leadMilliseconds = running.leadMilliseconds

@@ -69,11 +69,13 @@ extension RingCastConfiguration {
         if let token = file.token { writeToken = token }
         if let token = file.readToken { readToken = token }
         if let origins = file.allowedOrigins { allowedOrigins = origins }
+        if let hosts = file.allowedHosts { allowedHosts = hosts }
         if let level = file.logLevel { logLevel = level }
         if let seconds = file.shutdownTimeout { shutdownTimeout = seconds }
         if let tls = file.tls {
             if let cert = tls.cert { tlsCertificate = cert.isEmpty ? nil : cert }
             if let key = tls.key { tlsKey = key.isEmpty ? nil : key }
+            if let value = tls.hstsMaxAgeSeconds { hstsMaxAgeSeconds = value }
         }
         if let cluster = file.cluster {
             if let redis = cluster.redis { self.redis = redis.isEmpty ? nil : redis }
@@ -213,6 +215,19 @@ extension RingCastConfiguration {
         where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) || origin.hasSuffix("/") {
             throw fail("allowedOrigins[\(index)]", "expected an origin like https://tv.example:8080, got \"\(origin)\"")
         }
+        for (index, host) in (allowedHosts ?? []).enumerated() {
+            if host == "*" {
+                guard allowedHosts?.count == 1 else {
+                    throw fail("allowedHosts[\(index)]", "\"*\" allows every host, so it stands alone: [\"*\"]")
+                }
+            } else if HostPolicy.entry(host) == nil {
+                throw fail(
+                    "allowedHosts[\(index)]",
+                    "expected a host name as a browser sends it in Host, such as rings.example.com or "
+                        + "rings.example.com:8443 (no scheme, path or spaces; a name outside ASCII in its xn-- form), "
+                        + "got \"\(host)\"")
+            }
+        }
         switch (tlsCertificate, tlsKey) {
         case (nil, .some): throw fail("tls.cert", "tls.key is given without a certificate; give both or neither")
         case (.some, nil): throw fail("tls.key", "tls.cert is given without a private key; give both or neither")
@@ -220,6 +235,10 @@ extension RingCastConfiguration {
         }
         if !(0...300).contains(shutdownTimeout) {
             throw fail("shutdownTimeout", "expected 0…300 seconds, got \(shutdownTimeout)")
+        }
+        if !(0...63_072_000).contains(hstsMaxAgeSeconds) {
+            throw fail(
+                "tls.hstsMaxAgeSeconds", "expected 0…63072000 seconds (two years; 0 = no header), got \(hstsMaxAgeSeconds)")
         }
         if !Self.logLevels.contains(logLevel) {
             throw fail("logLevel", "expected one of \(Self.logLevels.joined(separator: ", ")), got \"\(logLevel)\"")

@@ -9,7 +9,9 @@ extension RingCastConfiguration {
     /// when TLS is off.
     func tlsFiles() throws(ConfigurationError) -> TLSFiles? {
         guard let tlsCertificate, let tlsKey else { return nil }
-        let files = TLSFiles(certificatePath: Self.absolute(tlsCertificate), privateKeyPath: Self.absolute(tlsKey))
+        let files = TLSFiles(
+            certificatePath: Self.absolute(tlsCertificate), privateKeyPath: Self.absolute(tlsKey),
+            strictTransportSecurityMaxAge: hstsMaxAgeSeconds)
         do {
             try TLSFileCheck.check(certificatePath: files.certificatePath, privateKeyPath: files.privateKeyPath)
         } catch {

@@ -38,10 +38,15 @@ public struct RingCastConfiguration: Sendable {
     public var readToken: String?
     /// Browser origins allowed to open the WebSocket (e.g. `http://tv.local:8080`); empty = any.
     public var allowedOrigins: [String] = []
+    /// Host names the server answers to besides `localhost` and IP addresses (DNS-rebinding defence,
+    /// `HostPolicy`), e.g. `rings.example.com`; `["*"]` = any; nil = the bind address and the machine's name.
+    public var allowedHosts: [String]?
     /// PEM certificate (chain) for https and wss; given together with `tlsKey`, or neither.
     public var tlsCertificate: String?
     /// PEM private key of `tlsCertificate`, unencrypted.
     public var tlsKey: String?
+    /// Seconds of the Strict-Transport-Security header on https answers; 0 = none.
+    public var hstsMaxAgeSeconds: Int = 0
     /// What to log to standard error: `trace`, `debug`, `info`, `notice`, `warning`, `error` or
     /// `critical` (swift-log's levels). Applied by the executable, at start and on every reload.
     public var logLevel: String = "info"

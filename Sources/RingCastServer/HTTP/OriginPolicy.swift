@@ -8,8 +8,14 @@ import RingCastTransport
 ///   also when no token is configured. This is what stops another site's page from submitting a
 ///   form or a `fetch` to the API (cross-site request forgery). Without an Origin the `Referer`'s
 ///   origin counts; a request with neither is not from a page (curl, scripts, CI) and passes.
-/// - Viewers: when `allowedOrigins` is set, a browser's WebSocket must come from a listed origin
-///   (a page cannot read another site's stream through it); without a list any page may watch.
+/// - Viewers: when `allowedOrigins` is set, a browser's WebSocket must come from a listed origin or
+///   the server's own site (a page cannot read another site's stream through it); without a list any
+///   page may watch.
+/// - Pages that may use the API from another origin get CORS answers (`OriginPolicy+CORS.swift`).
+///
+/// "The server's own site" is the `Host` the request names, which `HostPolicy` has checked before:
+/// a DNS-rebinding page (its Origin and Host both `evil.example`) never gets this far, unless
+/// `allowedHosts` is `["*"]`.
 struct OriginPolicy: Sendable {
     var allowedOrigins: [String]
 
@@ -24,7 +30,7 @@ struct OriginPolicy: Sendable {
         } else {
             return
         }
-        if allowedOrigins.contains(origin) || Self.isSameSite(origin, host: request.headers["host"]) { return }
+        if allows(origin, host: request.headers["host"]) { return }
         throw APIError(
             status: 403, code: "origin_not_allowed",
             message:
@@ -33,14 +39,19 @@ struct OriginPolicy: Sendable {
     }
 
     /// Throws 403 `origin_not_allowed` when an allow-list is configured and a browser's Origin is
-    /// not on it.
+    /// neither on it nor the server's own site.
     func checkViewer(_ request: HTTPRequest) throws(APIError) {
         guard !allowedOrigins.isEmpty, let origin = request.headers["origin"] else { return }
-        guard allowedOrigins.contains(origin) else {
+        guard allows(origin, host: request.headers["host"]) else {
             throw APIError(
                 status: 403, code: "origin_not_allowed",
                 message: "a page from \(Self.quoted(origin)) may not watch this server", field: "Origin")
         }
+    }
+
+    /// Whether a page from `origin` may use the server: a listed origin, or the server's own site.
+    func allows(_ origin: String, host: String?) -> Bool {
+        allowedOrigins.contains(origin) || Self.isSameSite(origin, host: host)
     }
 
     /// True when `origin` (`scheme://host[:port]`) names the host and port of the `Host` header.
@@ -66,33 +77,7 @@ struct OriginPolicy: Sendable {
     }
 
     /// A client's text for a message: quoted, and cut short.
-    private static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         "\"" + (text.count > 60 ? text.prefix(60) + "…" : text) + "\""
-    }
-
-    /// `host[:port]`, with IPv6 literals in brackets; the host compared case-insensitively.
-    private struct Authority {
-        var host: String
-        var port: Int?
-
-        init?(_ text: some StringProtocol) {
-            let text = text.lowercased()
-            if text.hasPrefix("[") {
-                guard let close = text.firstIndex(of: "]") else { return nil }
-                host = String(text[...close])
-                let rest = text[text.index(after: close)...]
-                if rest.isEmpty { return }
-                guard rest.hasPrefix(":"), let port = Int(rest.dropFirst()) else { return nil }
-                self.port = port
-            } else {
-                let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-                guard parts.count <= 2, let first = parts.first, !first.isEmpty else { return nil }
-                host = String(first)
-                if parts.count == 2 {
-                    guard let port = Int(parts[1]) else { return nil }
-                    self.port = port
-                }
-            }
-        }
     }
 }

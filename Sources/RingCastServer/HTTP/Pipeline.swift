@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import RingCastCore
 import RingCastTransport
@@ -5,8 +6,10 @@ import RingCastTransport
 /// Every REST request passes here, through the same steps in this order, whatever the backend
 /// (`BoardBackend`: the embedded store, or Redis in cluster mode):
 ///
+/// 0. **host**: a `Host` the server does not answer to (`HostPolicy`, DNS rebinding) is 421.
 /// 1. **route**: the router's table: 404 for an unknown path, 405 with `Allow` for a method the
-///    path does not answer.
+///    path does not answer; `OPTIONS` is answered here (a CORS preflight, or `Allow`). From here on
+///    every answer to a page on an allowed origin carries CORS headers (`OriginPolicy+CORS.swift`).
 /// 2. **origin** (writes): a page from another site may not write (403 `origin_not_allowed`).
 /// 3. **auth**: the read or write token (401, 403); liveness and readiness need none.
 /// 4. **headers** (writes): the `Idempotency-Key` (400 over 255 bytes) and `If-Match`.
@@ -27,12 +30,18 @@ import RingCastTransport
 /// Every refusal changes nothing. Touched only on the service thread.
 final class Pipeline {
     let router: Router
+    private var hosts: HostPolicy
     private var origins: OriginPolicy
     private var tokens: TokenPolicy
     let boards: Boards
     private let backend: any BoardBackend
     let answers: BoardHandler
     let clock: TickClock
+    /// The plans of the layouts writes make; a big new shape is planned on `planning`, off the service thread.
+    let layouts = LayoutPlanner()
+    private let planning = DispatchQueue(label: "ringcast-layout")
+    /// Where planned shapes come back to; nil until `attach`, and then every shape is planned where it is asked for.
+    private var queue: (any ServiceQueue)?
 
     /// The pipeline and its handlers for `configuration`'s boards; the server and the in-process
     /// tests both build it here. `viewers` counts a board's viewers and `transportStatistics`
@@ -47,16 +56,17 @@ final class Pipeline {
         viewers: @escaping (String) -> Int = { _ in 0 },
         transportStatistics: @escaping () -> TransportStatistics = { TransportStatistics() }
     ) {
-        let boardHandler = BoardHandler(boards: boards, clock: clock, viewers: viewers)
+        let boardHandler = BoardHandler(boards: boards, clock: clock, planner: layouts, viewers: viewers)
         router = .api(
             boards: boardHandler,
-            rings: RingHandler(boards: boards, clock: clock),
+            rings: RingHandler(boards: boards, clock: clock, planner: layouts),
             background: BackgroundHandler(),
             countdown: CountdownHandler(),
             operator: OperatorHandler(
                 boards: boards, backend: backend, metrics: metrics, openAPIDocument: openAPIDocument, viewers: viewers,
                 transportStatistics: transportStatistics)
         )
+        hosts = HostPolicy(configuration: configuration)
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
         tokens = TokenPolicy(writeToken: configuration.writeToken, readToken: configuration.readToken)
         self.boards = boards
@@ -65,9 +75,15 @@ final class Pipeline {
         self.clock = clock
     }
 
-    /// Takes `configuration`'s tokens, origins and limits for the requests that follow (a reload);
+    /// Plans big layouts off the service thread from now on, handing them back through `queue`.
+    func attach(queue: any ServiceQueue) {
+        self.queue = queue
+    }
+
+    /// Takes `configuration`'s tokens, hosts, origins and limits for the requests that follow (a reload);
     /// requests already answered or being stored are not affected.
     func apply(_ configuration: RingCastConfiguration) {
+        hosts = HostPolicy(configuration: configuration)
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
         tokens = TokenPolicy(writeToken: configuration.writeToken, readToken: configuration.readToken)
     }
@@ -75,29 +91,45 @@ final class Pipeline {
     /// Answers `request` through `respond`, exactly once: at once for reads and refusals, once
     /// durable for writes.
     func handle(_ request: HTTPRequest, respond: @escaping (HTTPResponse) -> Void) {
+        do throws(APIError) {
+            try hosts.check(request)
+        } catch {
+            return respond(.error(error))
+        }
+        let cors = origins.corsHeaders(for: request)
+        let answer: (HTTPResponse) -> Void =
+            cors.isEmpty
+            ? respond
+            : { response in
+                var response = response
+                response.headers += cors
+                respond(response)
+            }
         let route: Route
         let routed: RouteRequest
         switch router.match(request) {
         case .found(let found, let request):
             (route, routed) = (found, request)
+        case .options(let allowed, _):
+            return respond(origins.options(request, allowed: allowed))
         case .notFound:
-            return respond(.error(.notFound("no such endpoint: \(request.path)")))
+            return answer(.error(.notFound("no such endpoint: \(request.path)")))
         case .methodNotAllowed(let allowed):
             let error = APIError(
                 status: 405, code: "method_not_allowed",
                 message: "\(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: " or "))")
-            return respond(.error(error, headers: [(name: "Allow", value: allowed.joined(separator: ", "))]))
+            return answer(.error(error, headers: [(name: "Allow", value: allowed.joined(separator: ", "))]))
         }
         do throws(APIError) {
             switch route.action {
             case .read(let handler):
                 if route.access == .read { try tokens.check(.read, request) }
-                respond(try handler(routed))
+                answer(try handler(routed))
             case .write(let decode):
-                try write(routed, needsBoard: route.access == .write, decode: decode, respond)
+                try write(routed, needsBoard: route.access == .write, decode: decode, answer)
             }
         } catch {
-            respond(.error(error))
+            answer(.error(error))
         }
     }
 
@@ -131,9 +163,49 @@ final class Pipeline {
     }
 
     /// Steps 6–9: the write computed against the board as it is now and committed; computed again when the
-    /// commit says the board changed elsewhere first. `finish` gets the answer and whether it was committed.
+    /// commit says the board changed elsewhere first, or once the big layouts it asked for are planned (a board of
+    /// hundreds of rings takes a second to plan in a debug build, which the service thread must not spend).
+    /// `finish` gets the answer and whether it was committed.
     private func attempt(_ write: WriteIntent, tries: Int, _ finish: @escaping (HTTPResponse, Bool) -> Void) {
+        layouts.deferring = queue != nil
+        let step = prepare(write)
+        layouts.deferring = false
+        let wanted = layouts.takeWanted()
+        if !wanted.isEmpty, let queue {
+            // Nothing was changed yet: the write is prepared again, with the real plans, when they are found.
+            let layouts = ServiceThreadBound(value: layouts)
+            let retry = ServiceThreadBound(value: { [self] in attempt(write, tries: tries, finish) })
+            planning.async {
+                let plans = wanted.map { ($0, Arranger.plans(for: $0)) }
+                queue.async {
+                    for (shape, found) in plans { layouts.value.remember(found, for: shape) }
+                    retry.value()
+                }
+            }
+            return
+        }
         let prepared: PreparedWrite
+        switch step {
+        case .answered(let response): return finish(response, false)
+        case .prepared(let write): prepared = write
+        }
+        backend.commit(prepared, of: write, attempt: tries) { [self] outcome in
+            switch outcome {
+            case .answered(let response): finish(response, true)
+            case .again: attempt(write, tries: tries + 1, finish)
+            }
+        }
+    }
+
+    /// What step 8 made of a write: an answer already (a refusal, or a write that changes nothing), or a write to
+    /// commit.
+    private enum Step {
+        case answered(HTTPResponse)
+        case prepared(PreparedWrite)
+    }
+
+    /// Steps 6–8 for `write`, against the board as this process holds it; nothing changes here.
+    private func prepare(_ write: WriteIntent) -> Step {
         do throws(APIError) {
             let name = write.board
             let board = write.needsBoard ? try boards.board(named: name) : boards[name]
@@ -145,17 +217,11 @@ final class Pipeline {
                 if let expected = write.precondition.revision, expected != revision {
                     throw .changedSince("\(write.precondition)")
                 }
-                return finish(answer, false)
-            case .write(let write): prepared = write
+                return .answered(answer)
+            case .write(let write): return .prepared(write)
             }
         } catch {
-            return finish(.error(error), false)
-        }
-        backend.commit(prepared, of: write, attempt: tries) { [self] outcome in
-            switch outcome {
-            case .answered(let response): finish(response, true)
-            case .again: attempt(write, tries: tries + 1, finish)
-            }
+            return .answered(.error(error))
         }
     }
 
@@ -223,6 +289,11 @@ final class Pipeline {
         case unchanged(HTTPResponse, revision: Int64)
         case write(PreparedWrite)
     }
+
+    /// The headers the pipeline reads that libwebsockets 4.1.6 does not know by name, so the transport
+    /// must look them up (`TransportConfiguration.customHeaderNames`): its default two, and the CORS
+    /// preflight's `Access-Control-Request-Method`.
+    static let customHeaderNames = ["idempotency-key", "x-request-id", "access-control-request-method"]
 
     /// The `Idempotency-Key` of `request`, checked (at most 255 bytes), or nil without one; an empty
     /// value counts as no key (docs/openapi.yaml).

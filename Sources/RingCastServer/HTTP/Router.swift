@@ -14,6 +14,9 @@ struct Router {
         case notFound
         /// Routes have this path, with other methods: the `Allow` list.
         case methodNotAllowed(allowed: [String])
+        /// `OPTIONS` on a path routes have: the methods they answer (`OPTIONS` too) and their label. The
+        /// pipeline answers it (a CORS preflight, or `Allow`).
+        case options(allowed: [String], label: String)
     }
 
     // MARK: - Declaring routes
@@ -64,11 +67,12 @@ struct Router {
     // MARK: - Matching
 
     /// The route that answers `request`, with the request handed to it; a trailing slash is
-    /// tolerated.
+    /// tolerated. Every path the table has answers `OPTIONS` too.
     func match(_ request: HTTPRequest) -> Match {
         let method = request.method
         guard let segments = RoutePattern.segments(of: request.path) else { return .notFound }
         var allowed: [String] = []
+        var label: String?
         for route in routes {
             guard let parameters = route.pattern.match(segments) else { continue }
             if route.method == method || (method == "HEAD" && route.method == "GET") {
@@ -76,14 +80,20 @@ struct Router {
             }
             allowed.append(route.method)
             if route.method == "GET" { allowed.append("HEAD") }
+            label = label ?? route.label
         }
-        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed)
+        guard let label else { return .notFound }
+        allowed.append("OPTIONS")
+        return method == "OPTIONS" ? .options(allowed: allowed, label: label) : .methodNotAllowed(allowed: allowed)
     }
 
     /// The label of the route `request` reaches, for logs and metrics; "unknown" for none.
     func label(for request: HTTPRequest) -> String {
-        if case .found(let route, _) = match(request) { return route.label }
-        return "unknown"
+        switch match(request) {
+        case .found(let route, _): route.label
+        case .options(_, let label): label
+        case .notFound, .methodNotAllowed: "unknown"
+        }
     }
 
     /// The first segment of every route: what the transport hands to the application.

@@ -75,14 +75,16 @@ struct TokenPolicy: Sendable {
     }
 
     /// Compares without an early exit, so response time does not leak how much of a token matched.
+    /// The shorter side is padded with zero bytes, so the lengths are compared in full: kept in a
+    /// byte, a difference of 256 would vanish and a token with 256 NULs added would match.
     static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8)
         let y = Array(b.utf8)
-        var difference = UInt8(truncatingIfNeeded: x.count ^ y.count)
+        var difference = UInt(bitPattern: x.count ^ y.count)
         for index in 0..<max(x.count, y.count) {
             let left = index < x.count ? x[index] : 0
             let right = index < y.count ? y[index] : 0
-            difference |= left ^ right
+            difference |= UInt(left ^ right)
         }
         return difference == 0
     }

@@ -8,7 +8,9 @@ import RingCastTransport
 /// animator at once (it starts at the next tick), handed to the store, and answered once the store's
 /// batch holding it is durable. Ticks and other requests never wait for the disk. A write the store
 /// could not commit is answered 503 and its board reverts to the last committed state; until a probe
-/// commits again (once a second) writes are refused and /readyz answers 503.
+/// commits again (once a second) writes are refused and /readyz answers 503. Once a second while
+/// writes are taken, the store also checks that it still owns its data directory, so that a deleted
+/// or replaced database stops writes (and turns /readyz to 503) even when nobody writes.
 ///
 /// Touched only on the service thread.
 final class BoardWriter: BoardBackend {
@@ -142,6 +144,7 @@ final class BoardWriter: BoardBackend {
     func attach(queue: any ServiceQueue, broadcaster: Broadcaster) {
         observer = broadcaster
         self.queue = queue
+        scheduleCheck()
     }
 
     func stop() {}
@@ -199,6 +202,25 @@ final class BoardWriter: BoardBackend {
         }
         write.completion(
             .storageUnavailable("the change could not be stored durably and was not applied (\(error.message))"))
+    }
+
+    /// The store's ownership check, a second from now and every second after (`BoardStore.check`).
+    private func scheduleCheck() {
+        guard let queue else { return }
+        let writer = ServiceThreadBound(value: self)
+        queue.async(after: 1) { [store] in
+            store.check { error in
+                queue.async { writer.value.checked(error) }
+            }
+        }
+    }
+
+    private func checked(_ error: StorageError?) {
+        defer { scheduleCheck() }
+        // A failure the writer already knows of is being probed.
+        guard let error, problem == nil else { return }
+        logger.error("the store stops taking writes: \(error)")
+        failed(error)
     }
 
     private func failed(_ error: StorageError) {

@@ -2,7 +2,7 @@ import Logging
 import RingCastCore
 import RingCastTransport
 
-/// Decides who may watch: the WebSocket upgrade's origin and read token, the server's viewer limit,
+/// Decides who may watch: the WebSocket upgrade's host, origin and read token, the server's viewer limit,
 /// and which stream (`/ws?board=&format=&motion=`) the viewer gets, with its greeting.
 ///
 /// A refusal is an HTTP answer with the API's JSON error. With `&refusal=message` (the page asks
@@ -11,6 +11,7 @@ import RingCastTransport
 /// status (4404, 4401, 4403, 4503…).
 /// Touched only on the service thread.
 struct ViewerGate {
+    let hosts: HostPolicy
     let origins: OriginPolicy
     let tokens: TokenPolicy
     let maxViewers: Int
@@ -22,6 +23,7 @@ struct ViewerGate {
     /// The gate for `configuration`'s origins, tokens and viewer limit; viewers who name no board
     /// get the first of `boards`.
     init(configuration: RingCastConfiguration, boards: Boards, logger: Logger) {
+        hosts = HostPolicy(configuration: configuration)
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
         tokens = TokenPolicy(writeToken: configuration.writeToken, readToken: configuration.readToken)
         maxViewers = configuration.maxViewers
@@ -30,7 +32,7 @@ struct ViewerGate {
     }
 
     /// Admits the viewer to its stream with the layout and a keyframe, or refuses it with the API's
-    /// error (403, 401, 503, 404, 400).
+    /// error (421, 403, 401, 503, 404, 400).
     func admit(_ request: HTTPRequest, id: ViewerID, loop: EventLoop, broadcaster: Broadcaster) -> ViewerAdmission {
         do throws(ViewerRefusal) {
             let (key, stream) = try check(request, loop: loop, broadcaster: broadcaster)
@@ -53,6 +55,7 @@ struct ViewerGate {
         StreamKey, BoardStream
     ) {
         do throws(APIError) {
+            try hosts.check(request)
             try origins.checkViewer(request)
             try tokens.check(.read, request)
         } catch {

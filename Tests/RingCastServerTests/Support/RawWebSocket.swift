@@ -11,11 +11,11 @@ final class RawWebSocket {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects and completes the opening handshake on `path`.
-    init(port: Int, path: String = "/ws?board=main&format=json", timeoutSeconds: Int = 5) throws {
+    /// Connects and completes the opening handshake on `path`, with `Host: host` (default `127.0.0.1:PORT`).
+    init(port: Int, path: String = "/ws?board=main&format=json", host: String? = nil, timeoutSeconds: Int = 5) throws {
         fd = try connectLoopback(port: port, timeoutSeconds: timeoutSeconds)
         let request =
-            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         try send(Array(request.utf8))
         let head = try readUntil([13, 10, 13, 10])

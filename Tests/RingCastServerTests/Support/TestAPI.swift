@@ -45,6 +45,7 @@ final class TestAPI {
         pipeline = Pipeline(
             configuration: configuration, boards: boards, backend: writer, metrics: metrics,
             openAPIDocument: Array("openapi: 3.1.0\n".utf8), clock: clock)
+        pipeline.attach(queue: queue)
     }
 
     deinit {

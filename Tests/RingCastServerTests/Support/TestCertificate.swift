@@ -10,16 +10,19 @@ struct TestCertificate: Sendable {
     var key: String { directory.appendingPathComponent("key.pem").path }
     var otherKey: String { directory.appendingPathComponent("other-key.pem").path }
 
-    /// P-256 keys: as good as RSA here, and made in milliseconds.
-    static func make() async throws -> TestCertificate {
+    /// P-256 keys: as good as RSA here, and made in milliseconds. `rsa`: an RSA 2048 certificate
+    /// instead, the kind with which a server can offer static-RSA key exchange (the other key stays
+    /// P-256).
+    static func make(rsa: Bool = false) async throws -> TestCertificate {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let made = TestCertificate(directory: directory)
-        try await run([
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", made.key, "-out", made.certificate, "-days", "2",
-            "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-        ])
+        let newKey = rsa ? ["rsa:2048"] : ["ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"]
+        try await run(
+            ["req", "-x509", "-newkey"] + newKey + [
+                "-nodes", "-keyout", made.key, "-out", made.certificate, "-days", "2",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+            ])
         try await run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-out", made.otherKey])
         return made
     }

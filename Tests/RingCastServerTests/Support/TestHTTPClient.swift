@@ -49,6 +49,8 @@ enum TestHTTPError: Error, CustomStringConvertible {
 struct TestHTTPClient {
     let port: Int
     var timeoutSeconds = 5
+    /// The `Host` header every request sends; nil for `127.0.0.1:PORT`, where the server listens.
+    var host: String?
 
     func get(_ path: String, headers: [String: String] = [:]) throws -> TestResponse {
         try send("GET", path, headers: headers, body: nil)
@@ -60,7 +62,7 @@ struct TestHTTPClient {
         headers: [String: String] = ["Content-Type": "application/json"],
         body: String?
     ) throws -> TestResponse {
-        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         let bodyBytes = Array((body ?? "").utf8)
         if body != nil { request += "Content-Length: \(bodyBytes.count)\r\n" }
@@ -121,7 +123,7 @@ struct TestHTTPClient {
     }
 
     /// Sends raw bytes (several requests, say) on one connection and reads `count` responses, in
-    /// order; each must carry a Content-Length.
+    /// order; each must carry a Content-Length, or be a 204 or 304 (which have no body).
     func pipeline(_ bytes: [UInt8], responses count: Int) throws -> [TestResponse] {
         let fd = try connectSocket()
         defer { close(fd) }
@@ -136,7 +138,9 @@ struct TestHTTPClient {
                 let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
                 let parts = (lines.first ?? "").split(separator: " ")
                 let headers = Self.headers(of: head)
-                guard parts.count >= 2, let status = Int(parts[1]), let length = headers["content-length"].flatMap({ Int($0) })
+                let bodiless = parts.count >= 2 && (parts[1] == "204" || parts[1] == "304")
+                guard parts.count >= 2, let status = Int(parts[1]),
+                    let length = headers["content-length"].flatMap({ Int($0) }) ?? (bodiless ? 0 : nil)
                 else { throw TestHTTPError.badResponse("response \(responses.count + 1) has no status or length: \(head)") }
                 if buffer.count >= start + 4 + length {
                     let body = Array(buffer[(start + 4)..<(start + 4 + length)])

@@ -147,14 +147,36 @@ final class TestProcess: Sendable {
     /// CPU hogs has kept busy for over 10 s after a SIGKILL.
     func waitForExit(timeout: Double = 30) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
+        var endedAt: Date?
         while true {
             if let status = exitStatus { return status }
+            // The kernel knows before Swift's starved threads do: a child that has ended (a zombie until it is
+            // reaped) gets 10 s for its output to be read to the end, then its status is taken from /proc.
+            if let ended = Self.endedStatus(pid: pid) {
+                let since = endedAt ?? Date()
+                endedAt = since
+                if Date().timeIntervalSince(since) > 10 { return ended }
+            }
             if Date() > deadline {
                 signal(SIGKILL)
                 throw ViewerError.timeout("process did not exit within \(timeout) s; stderr: \(stderr)")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
+    }
+
+    /// The exit code, or the number of the signal that ended it, of a child that has ended but is not reaped yet
+    /// (state `Z` in /proc/PID/stat, whose 52nd field is the status as waitpid(2) reports it); nil while it runs.
+    static func endedStatus(pid: Int32) -> Int32? {
+        guard pid > 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // The fields after the command's name start with the third, the state.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.first == "Z", fields.count > 49,
+            let status = Int32(fields[49].trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return nil }
+        return status & 0x7f != 0 ? status & 0x7f : (status >> 8) & 0xff
     }
 
     /// Sends `number` to the child while it runs (after it has exited, nothing).

@@ -60,3 +60,14 @@ func completed(timeout: Double = 10, _ start: (@escaping @Sendable (StorageError
 func record(_ board: String, revision: Int64 = 1, count: Int = 16, seed: UInt8 = 0) -> StoredRecord {
     StoredRecord(board: board, revision: revision, state: (0..<count).map { UInt8(truncatingIfNeeded: $0) &+ seed })
 }
+
+/// Collects what a store reports through `notify`, for a test to inspect.
+final class NoticeLog: Sendable {
+    private let recorded = Mutex<[StorageNotice]>([])
+
+    var record: @Sendable (StorageNotice) -> Void {
+        { notice in self.recorded.withLock { $0.append(notice) } }
+    }
+
+    var all: [StorageNotice] { recorded.withLock { $0 } }
+}

@@ -55,6 +55,11 @@ final class EchoDelegate: TransportDelegate, @unchecked Sendable {
         return .accept(channel: request.query["channel"] ?? "main", greeting: greeting)
     }
 
+    /// Names the viewer in its 101, so a test can see the delegate's headers arrive.
+    func upgradeHeaders(for viewer: ViewerID) -> [(name: String, value: String)] {
+        [("X-Echo-Viewer", viewer.description)]
+    }
+
     func viewerDidDisconnect(_ id: ViewerID, channel: any ChannelKey) {
         disconnects.withLock { $0.append((id, channel as? String ?? "\(channel)")) }
     }

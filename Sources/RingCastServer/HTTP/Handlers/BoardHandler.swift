@@ -7,14 +7,17 @@ import RingCastTransport
 final class BoardHandler {
     private let boards: Boards
     private let clock: TickClock
+    /// Where the layouts of new and replaced boards get their plans.
+    private let planner: LayoutPlanner
     /// Viewers of a board, by name, as the transport counts them.
     private let viewers: (String) -> Int
     /// The newest snapshot response of each board, with the tick and ETag it shows.
     private var cached: [String: (tick: Int64, etag: String, response: HTTPResponse)] = [:]
 
-    init(boards: Boards, clock: TickClock, viewers: @escaping (String) -> Int) {
+    init(boards: Boards, clock: TickClock, planner: LayoutPlanner, viewers: @escaping (String) -> Int) {
         self.boards = boards
         self.clock = clock
+        self.planner = planner
         self.viewers = viewers
     }
 
@@ -36,7 +39,8 @@ final class BoardHandler {
     /// `PUT /api/v1/boards/{board}`: a new board (201), or the board's rings replaced (200); values of
     /// rings that stay (same id, still plain) are kept.
     func put(_ board: LiveBoard?, _ request: RouteRequest, _ definition: BoardDefinition) throws(APIError) -> BoardWrite {
-        let spec = try definition.spec(named: request.parameter("board"), maximumRings: boards.maximumRings)
+        let spec = try definition.spec(
+            named: request.parameter("board"), maximumRings: boards.maximumRings, planner: planner)
         guard board != nil else { return .create(spec) }
         return .change(.restructure(spec))
     }

@@ -5,6 +5,8 @@ import RingCastTransport
 struct RingHandler {
     let boards: Boards
     let clock: TickClock
+    /// Where the layouts of boards with a ring added or removed get their plans.
+    let planner: LayoutPlanner
 
     /// `GET …/rings/{ring}`.
     func show(_ request: RouteRequest) throws(APIError) -> HTTPResponse {
@@ -24,13 +26,13 @@ struct RingHandler {
 
     /// `POST /api/v1/boards/{board}/rings`: a ring added, the board laid out again (201).
     func add(_ board: LiveBoard, _ request: RouteRequest, _ ring: RingDefinition) throws(APIError) -> BoardWrite {
-        let spec = try board.animator.projected.spec.adding(ring, maximumRings: boards.maximumRings)
+        let spec = try board.animator.projected.spec.adding(ring, maximumRings: boards.maximumRings, planner: planner)
         return .change(.restructure(spec), answer: .createdRing(ring.id))
     }
 
     /// `DELETE /api/v1/boards/{board}/rings/{ring}`: the ring removed, the board laid out again (204).
     func delete(_ board: LiveBoard, _ request: RouteRequest, _ body: NoBody) throws(APIError) -> BoardWrite {
-        let spec = try board.animator.projected.spec.removing(ring: request.parameter("ring"))
+        let spec = try board.animator.projected.spec.removing(ring: request.parameter("ring"), planner: planner)
         return .change(.restructure(spec), answer: .noContent)
     }
 }

@@ -258,8 +258,19 @@ struct GracefulDrainTests {
             try await patient.waitForStandardError(containing: "shutdownTimeout: 10 → 3 needs a restart"), "\(patient.stderr)")
         let stalled = try Self.halfARequest(port: newPort)
         defer { close(stalled) }
+        let probe = try KeepAliveConnection(port: newPort)
+        #expect(try probe.send("GET", "/readyz", body: "").status == 200)
         patient.signal(SIGTERM)
         #expect(try await patient.waitForStandardError(containing: "drain started"))
+        // While it drains (the stalled request keeps it at it), /readyz on a kept-alive connection is 503.
+        let polling = Date().addingTimeInterval(5)
+        var ready = try probe.send("GET", "/readyz", body: "")
+        while ready.status == 200, Date() < polling {
+            try await Task.sleep(for: .milliseconds(5))
+            ready = try probe.send("GET", "/readyz", body: "")
+        }
+        #expect(ready.status == 503 && ready.error?.code == "shutting_down", "\(ready.status) \(ready.text)")
+        #expect(ready.headers["connection"] == "close" && ready.headers["retry-after"] == "1")
         let again = Date()
         patient.signal(SIGTERM)
         let after = try #require(try await Self.secondsUntilExit(of: patient.pid, from: again, limit: 20))

@@ -159,6 +159,28 @@ struct TLSTests {
         }
     }
 
+    /// A client that asks to renegotiate a TLS 1.2 session (each renegotiation costs the server a
+    /// full handshake, a known way to load it) is refused: s_client's `R` command gets the
+    /// server's `no_renegotiation` alert.
+    @Test func tlsPolicy_refusesClientInitiatedRenegotiation() async throws {
+        let certificate = try await TestCertificate.make(rsa: true)
+        defer { certificate.remove() }
+        let server = try TestServer { configuration in
+            configuration.tlsCertificate = certificate.certificate
+            configuration.tlsKey = certificate.key
+        }
+        defer { server.shutdown() }
+        // `R` on its own line, once the handshake is surely done, asks s_client to renegotiate.
+        let command =
+            "(sleep 1; echo R; sleep 2) | \(TestCertificate.openssl.path) s_client -tls1_2 "
+            + "-connect 127.0.0.1:\(server.port) -servername localhost"
+        let process = try await TestProcess(["-c", command], executable: URL(fileURLWithPath: "/bin/sh"))
+        _ = try await process.waitForExit(timeout: 20)
+        let output = process.stdout + process.stderr
+        #expect(output.contains("RENEGOTIATING"), "s_client did not ask: \(output)")
+        #expect(output.contains("no renegotiation"), "the server did not refuse: \(output)")
+    }
+
     /// With a P-256 certificate the ECDSA suites are the ones offered, AEAD only.
     @Test func tlsPolicy_withAnECDSACertificate_acceptsECDHEECDSAWithAEADOnly() async throws {
         let certificate = try await TestCertificate.make()

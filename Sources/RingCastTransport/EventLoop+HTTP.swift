@@ -291,13 +291,15 @@ extension EventLoop {
     /// Hands a static file to lws, which sends it from its own writeable callbacks (the response
     /// head goes into lws's shared buffer, which by now holds no unread input).
     private func serve(_ file: StaticFile, for exchange: HTTPExchange) -> Int32 {
+        let delegated = delegate?.fileHeaders() ?? []
         if file.isNotModified(ifNoneMatch: exchange.request.headers["if-none-match"]) {
-            let headers = [(name: "ETag", value: file.entityTag), (name: "Cache-Control", value: "no-store")]
+            let headers = [(name: "ETag", value: file.entityTag), (name: "Cache-Control", value: "no-store")] + delegated
             exchange.state = .writingHeaders(HTTPResponse(status: 304, headers: headers))
             lws_callback_on_writable(exchange.wsi)
             return 0
         }
-        let extraHeaders = "etag: \(file.entityTag)\r\n"
+        let extraHeaders =
+            "etag: \(file.entityTag)\r\n" + delegated.map { "\($0.name.lowercased()): \($0.value)\r\n" }.joined()
         let result = file.path.withCString { path in
             file.contentType.withCString { type in
                 extraHeaders.withCString { extra in

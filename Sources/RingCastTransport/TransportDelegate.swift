@@ -16,6 +16,10 @@ public protocol TransportDelegate: AnyObject {
     /// Asked once per upgrade, after `admitViewer`.
     func upgradeHeaders(for viewer: ViewerID) -> [(name: String, value: String)]
 
+    /// Headers for the static files the transport serves itself (the page, its scripts), their
+    /// `304 Not Modified` too. Asked once per file answer.
+    func fileHeaders() -> [(name: String, value: String)]
+
     /// An accepted viewer's connection ended (closed by either side, stalled, or server stop).
     func viewerDidDisconnect(_ id: ViewerID, channel: any ChannelKey)
 

@@ -45,6 +45,15 @@ struct NodeHeaderTests {
         #expect(missing.status == 404)
         #expect(missing.headers["x-ringcast-node"] == "node-a")
         #expect(try server.http.get("/api/v1/boards/main").headers["x-ringcast-node"] == "node-a")
+
+        // The page's static files, and their 304.
+        let page = try server.http.get("/")
+        #expect(page.status == 200 && page.headers["x-ringcast-node"] == "node-a", "head: \(page.headers)")
+        let script = try server.http.get("/app.js")
+        #expect(script.headers["x-ringcast-node"] == "node-a", "head: \(script.headers)")
+        let tag = try #require(script.headers["etag"])
+        let unchanged = try server.http.get("/app.js", headers: ["If-None-Match": tag])
+        #expect(unchanged.status == 304 && unchanged.headers["x-ringcast-node"] == "node-a", "head: \(unchanged.headers)")
     }
 
     @Test func standaloneServer_sendsNoNodeHeader() throws {
@@ -54,6 +63,7 @@ struct NodeHeaderTests {
         #expect(upgrade.status == 101)
         #expect(upgrade.headers["x-ringcast-node"] == nil)
         #expect(try server.http.get("/ws?board=nope").headers["x-ringcast-node"] == nil)
+        #expect(try server.http.get("/").headers["x-ringcast-node"] == nil)
     }
 
     static func upgradeRequest(port: Int, _ path: String) -> String {

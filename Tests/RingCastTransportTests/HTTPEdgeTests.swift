@@ -404,6 +404,8 @@ struct HTTPEdgeTransportTests {
         #expect(again.statusLine == "HTTP/1.1 304 Not Modified")
         #expect(again.headers["content-length"] == nil)
         #expect(try connection.request("GET", "/api/after").status == 200)
+        // The delegate's file headers (a cluster node's name) ride on both.
+        #expect(first.headers["x-echo-file"] == "yes" && again.headers["x-echo-file"] == "yes")
     }
 
     /// lws refuses these targets itself, before the application sees the request.

@@ -60,6 +60,11 @@ final class EchoDelegate: TransportDelegate, @unchecked Sendable {
         [("X-Echo-Viewer", viewer.description)]
     }
 
+    /// Marks the static files, so a test can see the delegate's headers arrive.
+    func fileHeaders() -> [(name: String, value: String)] {
+        [("X-Echo-File", "yes")]
+    }
+
     func viewerDidDisconnect(_ id: ViewerID, channel: any ChannelKey) {
         disconnects.withLock { $0.append((id, channel as? String ?? "\(channel)")) }
     }

@@ -1,7 +1,7 @@
 extension Arranger {
     /// A cell's measures (`Cell`'s rules) from plain numbers: the plans of a 255-ring board measure cells some
     /// million times, and a cell's id and size arrays cost a retain and a release at every copy.
-    struct Footprint {
+    struct Footprint: Hashable {
         /// The radius of the whole cell's rings.
         var reach: Double
         /// Rings in the cell.
@@ -33,5 +33,28 @@ extension Arranger {
             let entry = (1 + Cell.lineGap) * size + Cell.labelSize(size)
             return 2 * reach + Cell.gridGap * size + rows * entry + (rows - 1) * Cell.rowGap * size
         }
+    }
+
+    /// A board's cells as the few different footprints they have (every lone ring has the same, every group of
+    /// a count the same), so a canvas measures each once per text size instead of once per cell.
+    struct Footprints {
+        /// The different footprints, in the order first met.
+        let kinds: [Footprint]
+        /// For each cell in ring order, its footprint's index in `kinds`.
+        let cells: [Int]
+
+        init(_ footprints: [Footprint]) {
+            var index: [Footprint: Int] = [:]
+            var kinds: [Footprint] = []
+            cells = footprints.map { footprint in
+                if let known = index[footprint] { return known }
+                index[footprint] = kinds.count
+                kinds.append(footprint)
+                return kinds.count - 1
+            }
+            self.kinds = kinds
+        }
+
+        var count: Int { cells.count }
     }
 }

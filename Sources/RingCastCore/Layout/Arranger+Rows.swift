@@ -11,7 +11,7 @@ extension Arranger {
         // A limit at or above the biggest group's ring count changes nothing.
         let biggest = footprints.filter(\.grouped).map(\.count).max() ?? 1
         for textRows in [biggest] + textRowLimits.filter({ $0 < biggest }) {
-            let limited = limit(footprints, textRows: textRows)
+            let limited = Footprints(limit(footprints, textRows: textRows))
             for columns in 1...footprints.count {
                 let bound = best.map { $0.width * $0.height }
                 guard let plan = plan(limited, columns: columns, textRows: textRows, aspect: aspect, within: bound) else {
@@ -25,8 +25,8 @@ extension Arranger {
         // settle still places everything apart, only with text below the readable size.
         return best
             ?? plan(
-                limit(footprints, textRows: biggest), columns: footprints.count, textRows: biggest, aspect: aspect,
-                settling: false)!
+                Footprints(limit(footprints, textRows: biggest)), columns: footprints.count, textRows: biggest,
+                aspect: aspect, settling: false)!
     }
 
     /// The limits on a group's text rows each arrangement tries: a group's texts fill the width under
@@ -40,9 +40,9 @@ extension Arranger {
     /// canvas is no smaller than `bound`: every measure grows with the text size, so the canvas only grows
     /// from round to round, and such a plan could not take the place of the one that set the bound.
     static func plan(
-        _ cells: [Footprint], columns: Int, textRows: Int, aspect: Double, settling: Bool = true, within bound: Double? = nil
+        _ cells: Footprints, columns: Int, textRows: Int, aspect: Double, settling: Bool = true, within bound: Double? = nil
     ) -> Plan? {
-        let lone = !cells.contains(where: \.grouped)
+        let lone = !cells.kinds.contains(where: \.grouped)
         var size = baseTextSize
         var step = 0.0
         for _ in 0..<maximumRounds {
@@ -66,14 +66,24 @@ extension Arranger {
 
     /// The canvas the rows of `cells` need at text `size`, widened or heightened to `aspect` and
     /// rounded up to whole units.
-    static func canvas(_ cells: [Footprint], columns: Int, size: Double, aspect: Double) -> (Double, Double) {
+    static func canvas(_ cells: Footprints, columns: Int, size: Double, aspect: Double) -> (Double, Double) {
         let gap = gapRatio * size
+        let widths = cells.kinds.map { $0.width(size: size) }
+        let heights = cells.kinds.map { $0.height(size: size) }
         var widest = 0.0
         var height = 0.0
         for start in stride(from: 0, to: cells.count, by: columns) {
-            let row = cells[start..<min(start + columns, cells.count)]
-            widest = max(widest, rowWidth(row, size: size))
-            height += rowHeight(row, size: size) + gap
+            let end = min(start + columns, cells.count)
+            // As `rowWidth` and `rowHeight` add and compare them, in the same order.
+            var rowWidth = 0.0
+            var rowHeight = 0.0
+            for index in start..<end {
+                rowWidth = rowWidth + widths[cells.cells[index]]
+                rowHeight = max(rowHeight, heights[cells.cells[index]])
+            }
+            rowWidth += Double(end - start - 1) * gapRatio * size
+            widest = max(widest, rowWidth)
+            height += rowHeight + gap
         }
         let contentWidth = widest + 2 * gap
         let contentHeight = height + gap

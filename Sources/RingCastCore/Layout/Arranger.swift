@@ -70,7 +70,7 @@ public enum Arranger {
         static func standIn(for shape: LayoutShape) -> Plans {
             let footprints = shape.footprints(single: singleBase)
             let biggest = footprints.filter(\.grouped).map(\.count).max() ?? 1
-            let cells = limit(footprints, textRows: biggest)
+            let cells = Footprints(limit(footprints, textRows: biggest))
             let plans = shapes.map { shape in
                 plan(cells, columns: cells.count, textRows: biggest, aspect: shape.aspect, settling: false)!
             }

@@ -124,14 +124,7 @@ public enum StrictJSON {
         }
 
         private mutating func object() throws(Failure) {
-            try enter()
-            index += 1
-            skipWhitespace()
-            if current == UInt8(ascii: "}") {
-                index += 1
-                depth -= 1
-                return
-            }
+            if try openIsEmpty(closedBy: UInt8(ascii: "}")) { return }
             // Each key as a decoder reads it (escapes resolved; Swift's String equality, as a decoder's
             // dictionary compares them) and where it is.
             var keys: [String: Int] = [:]
@@ -158,56 +151,53 @@ public enum StrictJSON {
                 path.append(key)
                 try value()
                 path.removeLast()
-                skipWhitespace()
-                switch current {
-                case UInt8(ascii: "}"):
-                    index += 1
-                    depth -= 1
-                    return
-                case UInt8(ascii: ","):
-                    let comma = index
-                    index += 1
-                    skipWhitespace()
-                    if current == UInt8(ascii: "}") {
-                        throw failure(at: comma, "a comma after the last member; JSON allows none before \"}\"")
-                    }
-                default:
-                    throw unexpected("expected \",\" or \"}\"")
-                }
+                if try closesAfter("member", closedBy: UInt8(ascii: "}")) { return }
             }
         }
 
         private mutating func array() throws(Failure) {
-            try enter()
-            index += 1
-            skipWhitespace()
-            if current == UInt8(ascii: "]") {
-                index += 1
-                depth -= 1
-                return
-            }
+            if try openIsEmpty(closedBy: UInt8(ascii: "]")) { return }
             var count = 0
             while true {
                 path.append(String(count))
                 try value()
                 path.removeLast()
                 count += 1
+                if try closesAfter("element", closedBy: UInt8(ascii: "]")) { return }
+            }
+        }
+
+        /// Steps into the object or array that starts here; true when it is empty (and already left).
+        private mutating func openIsEmpty(closedBy close: UInt8) throws(Failure) -> Bool {
+            try enter()
+            index += 1
+            skipWhitespace()
+            guard current == close else { return false }
+            index += 1
+            depth -= 1
+            return true
+        }
+
+        /// After a member or element: true when `close` ends the container (which is then left), false after a
+        /// comma that another one follows. A comma right before `close`, or anything else, is refused.
+        private mutating func closesAfter(_ item: String, closedBy close: UInt8) throws(Failure) -> Bool {
+            let closing = Character(Unicode.Scalar(close))
+            skipWhitespace()
+            switch current {
+            case close:
+                index += 1
+                depth -= 1
+                return true
+            case UInt8(ascii: ","):
+                let comma = index
+                index += 1
                 skipWhitespace()
-                switch current {
-                case UInt8(ascii: "]"):
-                    index += 1
-                    depth -= 1
-                    return
-                case UInt8(ascii: ","):
-                    let comma = index
-                    index += 1
-                    skipWhitespace()
-                    if current == UInt8(ascii: "]") {
-                        throw failure(at: comma, "a comma after the last element; JSON allows none before \"]\"")
-                    }
-                default:
-                    throw unexpected("expected \",\" or \"]\"")
+                if current == close {
+                    throw failure(at: comma, "a comma after the last \(item); JSON allows none before \"\(closing)\"")
                 }
+                return false
+            default:
+                throw unexpected("expected \",\" or \"\(closing)\"")
             }
         }
 

@@ -7,20 +7,7 @@ public struct LayoutShape: Hashable, Sendable, CustomStringConvertible {
 
     /// The shape of `rings` (drawing order) with `groups` (outermost first), as `Arranger.arrange` takes them.
     public init(rings: [RingSpec], groups: [[String]]) {
-        var groupOf: [String: Int] = [:]
-        for (index, group) in groups.enumerated() {
-            for id in group { groupOf[id] = index }
-        }
-        var placedGroups = Set<Int>()
-        var cells: [Int] = []
-        for ring in rings {
-            if let index = groupOf[ring.id] {
-                if placedGroups.insert(index).inserted { cells.append(groups[index].count) }
-            } else {
-                cells.append(0)
-            }
-        }
-        self.cells = cells
+        cells = Arranger.cells(of: rings, groups: groups, single: Arranger.singleBase).map { $0.grouped ? $0.ids.count : 0 }
     }
 
     /// The rings of the board.

@@ -4,11 +4,16 @@ import Foundation
     import Glibc
 #endif
 
-/// A TCP socket connected to 127.0.0.1:`port`, with receive and send timeouts, for the tests'
-/// hand-written clients.
-func connectLoopback(port: Int, timeoutSeconds: Int) throws -> Int32 {
+/// socket(2) or connect(2) to 127.0.0.1 failed with `errno` (ECONNREFUSED: nobody listens).
+struct LoopbackRefusal: Error {
+    let errno: Int32
+}
+
+/// A TCP socket connected to 127.0.0.1:`port`, with receive and send timeouts; the errno of a
+/// failure, for clients that tell a refused connection from other failures.
+func openLoopback(port: Int, timeoutSeconds: Int) throws(LoopbackRefusal) -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw TestHTTPError.connect("socket: \(errno)") }
+    guard fd >= 0 else { throw LoopbackRefusal(errno: errno) }
     var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -22,8 +27,19 @@ func connectLoopback(port: Int, timeoutSeconds: Int) throws -> Int32 {
         }
     }
     guard result == 0 else {
+        let code = errno
         close(fd)
-        throw TestHTTPError.connect("connect to 127.0.0.1:\(port) failed: errno \(errno)")
+        throw LoopbackRefusal(errno: code)
     }
     return fd
+}
+
+/// A TCP socket connected to 127.0.0.1:`port`, with receive and send timeouts, for the tests'
+/// hand-written clients.
+func connectLoopback(port: Int, timeoutSeconds: Int) throws -> Int32 {
+    do {
+        return try openLoopback(port: port, timeoutSeconds: timeoutSeconds)
+    } catch {
+        throw TestHTTPError.connect("connect to 127.0.0.1:\(port) failed: errno \(error.errno)")
+    }
 }

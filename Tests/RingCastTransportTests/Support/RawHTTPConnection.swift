@@ -19,6 +19,35 @@ struct RawResponse {
     var text: String { String(decoding: body, as: UTF8.self) }
 }
 
+/// A TCP socket connected to 127.0.0.1:`port`, whose reads and sends time out after `timeout`
+/// seconds; `receiveBufferBytes`, when given, is set before it connects (so the window it offers
+/// is small from the start).
+func connectLoopback(port: Int, timeout: Double, receiveBufferBytes: Int32? = nil) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw TestFailure("socket: \(errno)") }
+    if var size = receiveBufferBytes {
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+    var interval = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard result == 0 else {
+        let code = errno
+        Glibc.close(fd)
+        throw TestFailure("connect to port \(port): errno \(code)")
+    }
+    return fd
+}
+
 /// A blocking TCP connection to 127.0.0.1 for tests that need exact bytes on the wire. Every read
 /// has a timeout (SO_RCVTIMEO), so a test never hangs.
 final class RawHTTPConnection {
@@ -29,26 +58,7 @@ final class RawHTTPConnection {
         // The descriptor is stored only once connected: a class whose init throws after every
         // stored property is set still runs deinit, and closing here *and* there would close
         // whatever socket another thread (an lws context under test) opened in between.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestFailure("socket: \(errno)") }
-        var interval = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw TestFailure("connect to port \(port): errno \(code)")
-        }
-        self.fd = fd
+        fd = try connectLoopback(port: port, timeout: timeout)
     }
 
     deinit {

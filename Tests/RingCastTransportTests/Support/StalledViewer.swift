@@ -14,24 +14,8 @@ final class StalledViewer: Sendable {
     /// Connects to 127.0.0.1:`port`, upgrades on `path` and reads the `101` head (and whatever
     /// arrived with it); throws on any other answer.
     init(port: Int, path: String, receiveBufferBytes: Int32 = 4096) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestFailure("socket: errno \(errno)") }
-        var size = receiveBufferBytes
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let fd = try connectLoopback(port: port, timeout: 10, receiveBufferBytes: receiveBufferBytes)
         do {
-            guard connected == 0 else { throw TestFailure("connect to port \(port): errno \(errno)") }
             let request = Array(RawHTTPConnection.upgradeRequest(path).utf8)
             guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {
                 throw TestFailure("sending the upgrade: errno \(errno)")

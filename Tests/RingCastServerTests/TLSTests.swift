@@ -1,4 +1,5 @@
 import Foundation
+import RingCastServer
 import RingCastTransport
 import Testing
 
@@ -26,10 +27,7 @@ struct TLSTests {
     @Test func serveWithCertificate_saysHTTPS_andServesGETAndPATCHOverHTTPS() async throws {
         let certificate = try await TestCertificate.make()
         defer { certificate.remove() }
-        let server = try TestServer { configuration in
-            configuration.tlsCertificate = certificate.certificate
-            configuration.tlsKey = certificate.key
-        }
+        let server = try Self.httpsServer(certificate)
         defer { server.shutdown() }
         #expect(server.server.url == "https://127.0.0.1:\(server.port)")
         let base = "https://127.0.0.1:\(server.port)"
@@ -54,10 +52,7 @@ struct TLSTests {
     @Test func wssViewer_receivesTheLayoutAndAKeyframe() async throws {
         let certificate = try await TestCertificate.make()
         defer { certificate.remove() }
-        let server = try TestServer { configuration in
-            configuration.tlsCertificate = certificate.certificate
-            configuration.tlsKey = certificate.key
-        }
+        let server = try Self.httpsServer(certificate)
         defer { server.shutdown() }
         let client = try WebSocketClient(caFile: certificate.certificate)
         defer { client.shutdown() }
@@ -114,6 +109,17 @@ struct TLSTests {
         #expect(try await serve.waitForExit() == 0, "stderr: \(serve.stderr)")
     }
 
+    /// A server of `certificate` (https and wss on its port), adjusted further by `adjust`.
+    private static func httpsServer(
+        _ certificate: TestCertificate, adjust: (inout RingCastConfiguration) -> Void = { _ in }
+    ) throws -> TestServer {
+        try TestServer { configuration in
+            configuration.tlsCertificate = certificate.certificate
+            configuration.tlsKey = certificate.key
+            adjust(&configuration)
+        }
+    }
+
     /// `openssl s_client` with `arguments` against 127.0.0.1:`port`, its input closed (so it
     /// ends once the handshake is done): whether the handshake succeeded, and the protocol and
     /// cipher it reports ("(NONE)" when refused).
@@ -135,10 +141,7 @@ struct TLSTests {
     @Test func tlsPolicy_refusesStaticRSACBCAndOldProtocols_acceptsECDHEWithAEADAndTLS13() async throws {
         let certificate = try await TestCertificate.make(rsa: true)
         defer { certificate.remove() }
-        let server = try TestServer { configuration in
-            configuration.tlsCertificate = certificate.certificate
-            configuration.tlsKey = certificate.key
-        }
+        let server = try Self.httpsServer(certificate)
         defer { server.shutdown() }
         let cases: [(arguments: [String], accepted: Bool)] = [
             (["-tls1_2", "-cipher", "AES128-SHA"], false),  // static RSA, CBC, SHA-1
@@ -165,10 +168,7 @@ struct TLSTests {
     @Test func tlsPolicy_refusesClientInitiatedRenegotiation() async throws {
         let certificate = try await TestCertificate.make(rsa: true)
         defer { certificate.remove() }
-        let server = try TestServer { configuration in
-            configuration.tlsCertificate = certificate.certificate
-            configuration.tlsKey = certificate.key
-        }
+        let server = try Self.httpsServer(certificate)
         defer { server.shutdown() }
         // `R` on its own line, once the handshake is surely done, asks s_client to renegotiate.
         let command =
@@ -185,10 +185,7 @@ struct TLSTests {
     @Test func tlsPolicy_withAnECDSACertificate_acceptsECDHEECDSAWithAEADOnly() async throws {
         let certificate = try await TestCertificate.make()
         defer { certificate.remove() }
-        let server = try TestServer { configuration in
-            configuration.tlsCertificate = certificate.certificate
-            configuration.tlsKey = certificate.key
-        }
+        let server = try Self.httpsServer(certificate)
         defer { server.shutdown() }
         for (arguments, accepted) in [
             (["-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-SHA"], false),
@@ -206,11 +203,7 @@ struct TLSTests {
         let certificate = try await TestCertificate.make()
         defer { certificate.remove() }
         for maxAge in [31_536_000, 0] {
-            let server = try TestServer { configuration in
-                configuration.tlsCertificate = certificate.certificate
-                configuration.tlsKey = certificate.key
-                configuration.hstsMaxAgeSeconds = maxAge
-            }
+            let server = try Self.httpsServer(certificate) { $0.hstsMaxAgeSeconds = maxAge }
             defer { server.shutdown() }
             for path in ["/", "/api/v1/boards/main", "/nothing-here"] {
                 let (status, output) = try await curl(

@@ -1,19 +1,21 @@
 /// Where the server's layouts get their plans (`Arranger.Plans`): remembered by shape, so a board laid out again in
-/// a shape seen before costs no planning, and, while `deferring`, left to another thread when a big shape is new.
+/// a shape seen before costs no planning, and, inside `deferringNewBigShapes`, left to another thread when a big
+/// shape is new.
 ///
-/// Planning a board of hundreds of rings takes a second in a debug build; on the service thread that would stall
-/// every viewer and request. The write pipeline prepares each write with `deferring` on: a big shape not planned
-/// yet gets a stand-in plan and is listed in `wanted`, the pipeline throws that preparation away, plans the shapes
-/// on a worker (`Arranger.plans(for:)` is pure), `remember`s them and prepares the write again. The stand-in never
+/// Planning a board of hundreds of rings takes some 20 ms in a release build and many times that in a debug one;
+/// on the service thread that would stall every viewer and request. The write pipeline prepares each write inside
+/// `deferringNewBigShapes`: a big shape not planned yet gets a stand-in plan and is listed as wanted, the pipeline
+/// throws that preparation away, plans the shapes on a worker (`Arranger.plans(for:)` is pure), `remember`s them
+/// and prepares the write again. The stand-in never
 /// leaves the pipeline, so every layout is `Arranger`'s own, on any thread. Touched only on the service thread.
 public final class LayoutPlanner {
     /// Shapes of up to this many rings are planned where they are asked for: a few milliseconds at most.
     public static let immediateRings = 24
 
-    /// Set by the caller around work whose result it discards when `wanted` is not empty.
-    public var deferring = false
+    /// Inside `deferringNewBigShapes`.
+    private var deferring = false
     /// The big shapes asked for while `deferring` and not planned yet, in the order asked.
-    public private(set) var wanted: [LayoutShape] = []
+    private var wanted: [LayoutShape] = []
 
     private let capacity: Int
     private var remembered: [LayoutShape: Arranger.Plans] = [:]
@@ -44,10 +46,14 @@ public final class LayoutPlanner {
         }
     }
 
-    /// `wanted`, emptied.
-    public func takeWanted() -> [LayoutShape] {
+    /// Runs `work` with big new shapes left unplanned: what it makes is good to keep only when the shapes it
+    /// wanted (in the order asked) are none; otherwise plan them, `remember` them, and run it again.
+    public func deferringNewBigShapes<Result>(_ work: () -> Result) -> (result: Result, wanted: [LayoutShape]) {
+        deferring = true
+        let result = work()
+        deferring = false
         defer { wanted = [] }
-        return wanted
+        return (result, wanted)
     }
 }
 

@@ -163,14 +163,11 @@ final class Pipeline {
     }
 
     /// Steps 6–9: the write computed against the board as it is now and committed; computed again when the
-    /// commit says the board changed elsewhere first, or once the big layouts it asked for are planned (a board of
-    /// hundreds of rings takes a second to plan in a debug build, which the service thread must not spend).
+    /// commit says the board changed elsewhere first, or once the big layouts it asked for are planned off the
+    /// service thread (`LayoutPlanner`).
     /// `finish` gets the answer and whether it was committed.
     private func attempt(_ write: WriteIntent, tries: Int, _ finish: @escaping (HTTPResponse, Bool) -> Void) {
-        layouts.deferring = queue != nil
-        let step = prepare(write)
-        layouts.deferring = false
-        let wanted = layouts.takeWanted()
+        let (step, wanted) = queue == nil ? (prepare(write), []) : layouts.deferringNewBigShapes { prepare(write) }
         if !wanted.isEmpty, let queue {
             // Nothing was changed yet: the write is prepared again, with the real plans, when they are found.
             let layouts = ServiceThreadBound(value: layouts)

@@ -77,44 +77,7 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
             }
             sources = list
         }
-        for (key, kinds) in Self.keysOfKinds where object.contains(AnyCodingKey(key)) && !kinds.contains(kindName) {
-            guard RingKind.names.contains(kindName) else { break }
-            let owners = kinds.map { "\"\($0)\"" }.joined(separator: ", ")
-            throw APIError.invalidValue(
-                "\(key) goes with kind \(owners), not \(RequestField.quoted(kindName))",
-                field: RequestField.path(field, key))
-        }
-        switch kindName {
-        case "plain": kind = .plain
-        case "countdown": kind = .countdown
-        case "derived":
-            guard let sources, !sources.isEmpty else {
-                throw APIError.invalidValue(
-                    "a derived ring needs \"sources\": the ids of the rings it averages", field: sourcesField)
-            }
-            guard Set(sources).count == sources.count else {
-                throw APIError.invalidValue("sources names a ring twice", field: sourcesField)
-            }
-            kind = .derived(sources: sources)
-        case "counter": kind = .counter(try Self.counterFormat(in: object, field: field))
-        case "text":
-            var width = 6.0
-            if object.contains(AnyCodingKey("waveWidth")) {
-                let widthField = RequestField.path(field, "waveWidth")
-                width = try RequestField.number(field: widthField, named: "waveWidth") {
-                    try object.decode(Double.self, forKey: AnyCodingKey("waveWidth"))
-                }
-                try Limits.check(waveWidth: width, field: widthField)
-            }
-            kind = .text(waveWidth: width)
-        case "indicator": kind = .indicator
-        case "gradient": kind = .gradient
-        default:
-            let names = RingKind.names.map { "\"\($0)\"" }.joined(separator: ", ")
-            throw APIError.invalidValue(
-                "kind must be one of \(names), got \(RequestField.quoted(kindName))",
-                field: RequestField.path(field, "kind"))
-        }
+        kind = try Self.kind(named: kindName, sources: sources, in: object, field: field)
         self.id = id
         title = try RequestField.title(in: object)
         colors = try RequestField.colors(in: object)
@@ -128,6 +91,65 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         maximum = try RequestField.maximum(in: object)
         value = try RequestField.value(in: object)
         group = allowsGroup ? try RequestField.string("group", in: object) : nil
+    }
+
+    /// The kind named `kindName` with its settings from `object`, after refusing the keys another kind takes
+    /// (`keysOfKinds`); `sourcesField` names a derived ring's sources.
+    static func kind(
+        named kindName: String, sources: [String]?, in object: KeyedDecodingContainer<AnyCodingKey>, field: String?
+    ) throws -> RingKind {
+        let sourcesField = RequestField.path(field, "sources")
+        for (key, kinds) in Self.keysOfKinds where object.contains(AnyCodingKey(key)) && !kinds.contains(kindName) {
+            guard RingKind.names.contains(kindName) else { break }
+            let owners = kinds.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw APIError.invalidValue(
+                "\(key) goes with kind \(owners), not \(RequestField.quoted(kindName))",
+                field: RequestField.path(field, key))
+        }
+        switch kindName {
+        case "plain": return .plain
+        case "countdown": return .countdown
+        case "derived":
+            guard let sources, !sources.isEmpty else {
+                throw APIError.invalidValue(
+                    "a derived ring needs \"sources\": the ids of the rings it averages", field: sourcesField)
+            }
+            guard Set(sources).count == sources.count else {
+                throw APIError.invalidValue("sources names a ring twice", field: sourcesField)
+            }
+            return .derived(sources: sources)
+        case "counter": return .counter(try Self.counterFormat(in: object, field: field))
+        case "text":
+            var width = 6.0
+            if object.contains(AnyCodingKey("waveWidth")) {
+                let widthField = RequestField.path(field, "waveWidth")
+                width = try RequestField.number(field: widthField, named: "waveWidth") {
+                    try object.decode(Double.self, forKey: AnyCodingKey("waveWidth"))
+                }
+                try Limits.check(waveWidth: width, field: widthField)
+            }
+            return .text(waveWidth: width)
+        case "indicator": return .indicator
+        case "gradient": return .gradient
+        default:
+            let names = RingKind.names.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw APIError.invalidValue(
+                "kind must be one of \(names), got \(RequestField.quoted(kindName))",
+                field: RequestField.path(field, "kind"))
+        }
+    }
+
+    /// For the configuration file, which places rings itself but defines them as the API does: the widget of
+    /// kind `kindName` from the object `decoder` reads, with the API's keys, ranges and messages (an
+    /// `APIError` whose field is relative to the object); nil for the ring kinds.
+    public static func widget(named kindName: String, from decoder: any Decoder) throws -> (
+        kind: RingKind, value: Double?, text: String?
+    )? {
+        guard ["counter", "text", "indicator", "gradient"].contains(kindName) else { return nil }
+        let object = try decoder.container(keyedBy: AnyCodingKey.self)
+        let kind = try kind(named: kindName, sources: nil, in: object, field: nil)
+        let text = try RequestField.text(in: object)
+        return (kind, try RequestField.value(in: object), text)
     }
 
     /// A counter's format from its definition's keys, checked against `Limits`.

@@ -48,13 +48,12 @@ public enum Odometer {
         return format.sign ? "+" : ""
     }
 
-    /// The number as text, rounded half away from zero to the format's decimals: sign, grouped integer part,
-    /// decimals and unit (`"+1,234.5 tests"`). Each integer column of `columns(for:format:)` at rest is one
-    /// digit of it.
+    /// The number as text, as the columns spell it (the digits they show, each column's roll not yet
+    /// counted, so the text never runs ahead of the wheels): sign, grouped integer part, decimals and unit
+    /// (`"+1,234.5 tests"`).
     public static func label(for value: Double, format: CounterFormat) -> String {
-        let scaled = snapped(value.magnitude * Double(power(format.decimals)))
-        let rounded = Int64(min(scaled.rounded(.toNearestOrAwayFromZero), Double(Int64.max / 2)))
-        let integer = String(rounded / power(format.decimals))
+        let (whole, _) = split(value, decimals: format.decimals)
+        let integer = String(whole / power(format.decimals))
         let minimum = format.digits ?? 1
         var digits = String(repeating: "0", count: max(0, minimum - integer.count)) + integer
         if let separator = format.grouping, !separator.isEmpty {
@@ -66,10 +65,10 @@ public enum Odometer {
             digits = grouped
         }
         if format.decimals > 0 {
-            let decimals = String(rounded % power(format.decimals))
+            let decimals = String(whole % power(format.decimals))
             digits += "." + String(repeating: "0", count: format.decimals - decimals.count) + decimals
         }
-        let sign = rounded == 0 ? "" : value < 0 ? "-" : format.sign ? "+" : ""
+        let sign = sign(for: value, format: format)
         let unit = format.unit.map { " " + $0 } ?? ""
         return sign + digits + unit
     }

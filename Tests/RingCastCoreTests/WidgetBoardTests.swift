@@ -33,6 +33,7 @@ import Testing
     @Test func counter_rollsFrom99To100AndRests() throws {
         var board = Board(spec: try Self.spec())
         #expect(board.label(ofRing: "tests", at: 0) == "99 tests")
+        #expect(board.target(ofRing: "tests") == 99, "a GET reads the defined number as the target")
         try board.apply(Self.patch(#"{"rings":{"tests":{"value":100}},"animation":{"curve":"linear","duration":1}}"#), at: 0)
         let frame = FrameComposer.frame(of: board, at: 0.5, seq: 1, wallClockMilliseconds: 0)
         guard case .counter(let value, _, let digits) = frame.rings[1].widget else {

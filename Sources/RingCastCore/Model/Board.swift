@@ -62,7 +62,7 @@ public struct Board: Sendable, Equatable {
     /// received data or does not exist.
     public func target(ofRing id: String) -> Double? {
         resolve(id, visiting: []) { ring in
-            ring.kind == .countdown ? countdown.map { _ in 1 } : rings[ring.id]?.progress?.target
+            ring.kind == .countdown ? countdown.map { _ in 1 } : rings[ring.id]?.progress?.target ?? ring.value
         }
     }
 

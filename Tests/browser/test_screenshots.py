@@ -1,6 +1,7 @@
 """The README's pictures, taken from the real page against the real server on every run:
-docs/screenshot.png (the default board with a few values) and docs/screenshot-overlap.png (rings
-beyond 100 %, and a background splash under way when the server offers one).
+docs/screenshot.png (the default board with a few values), docs/screenshot-overlap.png (rings
+beyond 100 %, and a background splash under way when the server offers one) and
+docs/screenshot-widgets.png (a CI board of rings and seed 003's widgets).
 
 A running countdown and a splash caught part way differ a little from run to run, so the pictures
 replace the ones in docs/ only when asked (UPDATE_SCREENSHOTS=1, which `make screenshots` sets)
@@ -23,7 +24,8 @@ DOCS = REPOSITORY / "docs"
 @pytest.fixture
 def pictures(tmp_path: Path) -> Path:
     wanted = os.environ.get("UPDATE_SCREENSHOTS") == "1"
-    missing = not all((DOCS / name).exists() for name in ("screenshot.png", "screenshot-overlap.png"))
+    names = ("screenshot.png", "screenshot-overlap.png", "screenshot-widgets.png")
+    missing = not all((DOCS / name).exists() for name in names)
     return DOCS if wanted or missing else tmp_path
 
 
@@ -73,4 +75,25 @@ def test_screenshots_for_the_readme(server, open_page, pictures: Path):
             time.sleep(0.02)
         time.sleep(1.5)  # the point: a picture of the transition under way, not of its end
     save(dashboard, pictures / "screenshot-overlap.png")
+    assert dashboard.page.problems() == []
+
+
+def test_screenshot_of_a_board_of_widgets_for_the_readme(server, open_page, pictures: Path):
+    """README's CI board: rings, a counter of tests passed, a status text, an indicator and a gradient card."""
+    status, answer = server.request("PUT", "/api/v1/boards/ci", {"title": "CI", "rings": [
+        {"id": "build", "title": "Build"},
+        {"id": "lint", "title": "Lint"},
+        {"id": "passed", "title": "Tests passed", "kind": "counter", "value": 0, "grouping": ","},
+        {"id": "status", "title": "Status", "kind": "text", "text": "Queued"},
+        {"id": "coverage", "title": "Coverage", "kind": "indicator", "colors": ["#2ecc71", "#27ae60"]},
+        {"id": "mood", "title": "Mood", "kind": "gradient", "colors": ["#2c3e50", "#8e44ad", "#3498db"]},
+    ]})
+    assert status in (200, 201), f"PUT /api/v1/boards/ci answered {status}: {answer}"
+    dashboard = open_page(1280, 800).open(server, "?board=ci")
+    server.push({"build": 1, "lint": 0.6, "passed": {"value": 1284}, "status": {"text": "Deploying"},
+                 "coverage": 0.87}, "none", board="ci")
+    dashboard.wait_announced("coverage", "Coverage 87 %", 10)
+    last = max(m["seq"] for m in dashboard.messages() if m.get("type") == "frame")
+    dashboard.page.wait_for(f"Number(document.body.dataset.seq) >= {last}", 10, f"seq {last} drawn")
+    save(dashboard, pictures / "screenshot-widgets.png")
     assert dashboard.page.problems() == []

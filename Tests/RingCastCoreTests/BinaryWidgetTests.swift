@@ -101,12 +101,14 @@ struct BinaryWidgetTests {
         #expect(decoded.rings.map(\.index) == [0, 1, 2, 3, 4])
         for ring in decoded.rings {
             let original = frame.rings[ring.index]
-            guard let widget = original.widget else {
+            guard original.widget != nil else {
+                #expect(layout.widgets[ring.index] == nil)
                 #expect(ring.values == BinaryFrame.values(of: original))
                 continue
             }
             #expect(ring.fields == .allOfAWidget)
-            let entry = try BinaryFrame.widgetEntry(id: original.id, kind: widget.kind, values: ring.values)
+            let entry = try BinaryFrame.widgetEntry(
+                id: original.id, layout: try #require(layout.widgets[ring.index]), values: ring.values)
             let problems = Self.agree(try Self.json(entry), try Self.json(original), tolerance: Self.tolerance)
             #expect(problems.isEmpty, "\(original.id) at \(time): \(problems)")
         }

@@ -116,17 +116,17 @@ extension BinaryFrame {
         }
     }
 
-    /// The JSON frame's entry for a widget of `kind` ("counter", "text", "indicator" or "gradient") from its
-    /// wire values (a keyframe's, or a delta's merged by `apply`): what a viewer of the JSON frame sees,
-    /// within the quantisation of the diagram. The ring fields a widget entry does not carry rest at zero, as
+    /// The JSON frame's entry for a widget of `layout` (its entry in `DecodedLayout.widgets`) from its wire
+    /// values (a keyframe's, or a delta's merged by `apply`): what a viewer of the JSON frame sees, within the
+    /// quantisation of the diagram. The ring fields a widget entry does not carry rest at zero, as
     /// `FrameComposer` leaves them.
-    public static func widgetEntry(id: String, kind: String, values: RingValues) throws(DecodingError) -> RingFrame {
+    public static func widgetEntry(id: String, layout: WidgetLayout, values: RingValues) throws(DecodingError) -> RingFrame {
         var r = BinaryReader(values.widget)
         var p: Double?
         var a1 = 0.0
         let widget: WidgetFrame
-        switch kind {
-        case "counter":
+        switch layout {
+        case .counter:
             let hasData = try r.u8() != 0
             let value = try r.f64()
             let sign = ["", "-", "+"][Int(min(try r.u8(), 2))]
@@ -136,25 +136,23 @@ extension BinaryFrame {
             }
             p = hasData ? value : nil
             widget = .counter(value: p, sign: sign, digits: digits)
-        case "text":
+        case .text:
             let text = try r.str8()
             var scales: [Double] = []
             for _ in 0..<(try r.u8()) { scales.append(Double(try r.u16()) / 4_096) }
             widget = .text(text: text, scales: scales)
-        case "indicator":
+        case .indicator:
             let hasData = try r.u8() != 0
             let progress = Double(try r.f32())
             a1 = Double(try r.f32())
             p = hasData ? progress : nil
             widget = .indicator(color: color(try r.take(4)))
-        case "gradient":
+        case .gradient:
             var stops: [ConicGradient.Stop] = []
             for _ in 0..<(try r.u8()) {
                 stops.append(ConicGradient.Stop(offset: Double(try r.u16()) / 65_535, color: color(try r.take(4))))
             }
             widget = .gradient(stops: stops)
-        default:
-            throw DecodingError(description: "\(kind) is not a widget kind")
         }
         try r.end()
         let black = RGBAColor(red: 0, green: 0, blue: 0)

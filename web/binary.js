@@ -1,6 +1,6 @@
 // Decoder for RingCast's binary frames (format=binary), versions 3 and 4 (4: widgets; a message
 // without widgets is still version 3, byte for byte). The byte diagram is in
-// docs/PROTOCOL.md and on BinaryFrame in Sources/RingCastCore/BinaryFrame.swift.
+// docs/PROTOCOL.md and on BinaryFrame in Sources/RingCastCore/Wire/BinaryFrame.swift.
 //
 // It turns each message into the same plain objects the JSON decoder yields, so the rest of the
 // page does not know which encoding arrived. Deltas carry only the fields that changed; the

@@ -1,5 +1,6 @@
-// Decoder for RingCast's binary frames (format=binary), version 3. The byte diagram is in
-// docs/PROTOCOL.md and on BinaryFrame in Sources/RingCastCore/BinaryFrame.swift.
+// Decoder for RingCast's binary frames (format=binary), versions 3 and 4 (4: widgets; a message
+// without widgets is still version 3, byte for byte). The byte diagram is in
+// docs/PROTOCOL.md and on BinaryFrame in Sources/RingCastCore/Wire/BinaryFrame.swift.
 //
 // It turns each message into the same plain objects the JSON decoder yields, so the rest of the
 // page does not know which encoding arrived. Deltas carry only the fields that changed; the
@@ -8,10 +9,12 @@
 // sits where the layout says (relative to the ring's centre, like the tip, so the same in every
 // arrangement), and the gradient stops are laid out from the offsets the server sent. Ring indices
 // refer to the newest layout: a layout arriving mid-stream (the board's structure changed) starts
-// the ring values over, and a keyframe follows it.
+// the ring values over, and a keyframe follows it. A widget's entry (counter, text, indicator,
+// gradient) comes out as the JSON frame's entry of its kind, built from the values field its layout
+// kind says how to read.
 
 const MAGIC = 0x52;
-const VERSION = 3;
+const VERSIONS = [3, 4];
 const RING_AUTOMATIC_TITLE_COLOR = 0x01;
 const KIND_LAYOUT = 1;
 const KIND_KEYFRAME = 2;
@@ -20,7 +23,9 @@ const A0 = -Math.PI / 2;
 const SHADOW_BLUR = 2;
 const SHADOW_ALPHA = 0.15;
 const ALIGN = ["left", "center", "right"];
-const RING_KIND = ["plain", "derived", "countdown"];
+const RING_KIND = ["plain", "derived", "countdown", "counter", "text", "indicator", "gradient"];
+const WIDGET_KINDS = new Set(["counter", "text", "indicator", "gradient"]);
+const SIGN = ["", "-", "+"];
 const SPLASH_STYLE = ["leftToRight", "rightToLeft", "topToBottom", "bottomToTop", "circle", "angle"];
 
 export class BinaryProtocolError extends Error {}
@@ -80,7 +85,7 @@ export function createBinaryDecoder() {
       const wireTitleColor = r.color();
       // null: automatic, the page draws the title in the frame's background.text.
       const titleColor = ringFlags & RING_AUTOMATIC_TITLE_COLOR ? null : wireTitleColor;
-      rings.push({ id, title: ringTitle, kind, r: rr, thickness, track, titleColor });
+      rings.push({ id, title: ringTitle, kind, r: rr, thickness, track, titleColor, ...readWidgetLayout(r, kind) });
     }
     const text = () => {
       const spot = { x: r.f32(), y: r.f32(), size: r.f32(), align: ALIGN[r.u8()] ?? "center" };
@@ -106,6 +111,73 @@ export function createBinaryDecoder() {
     layout = { type: "layout", board, title, background, rings, arrangements };
     wire = new Map();
     return layout;
+  }
+
+  // Version 4: a widget's layout keys after the ring's, as JSON names them.
+  function readWidgetLayout(r, kind) {
+    switch (kind) {
+      case "counter": {
+        const digits = r.u8();
+        const decimals = r.u8();
+        const flags = r.u8();
+        const grouping = r.str8();
+        const unit = r.str8();
+        return {
+          digits: digits === 0 ? null : digits, decimals, sign: (flags & 0x01) !== 0,
+          grouping: flags & 0x02 ? grouping : null, unit: flags & 0x04 ? unit : null,
+        };
+      }
+      case "text": return { waveWidth: r.f32() };
+      case "indicator": return { lineWidth: r.f32(), dash: [r.f32(), r.f32()], dashPhase: r.f32() };
+      case "gradient": return { width: r.f32(), height: r.f32(), corner: r.f32() };
+      default: return {};
+    }
+  }
+
+  // A widget's values field (0x01), by its layout kind: the JSON entry's keys of that kind.
+  function readWidgetValues(r, kind) {
+    switch (kind) {
+      case "counter": {
+        const hasData = r.u8() !== 0;
+        const value = r.f64();
+        const sign = SIGN[r.u8()] ?? "";
+        const digits = [];
+        for (let n = r.u8(); n > 0; n--) digits.push([r.u8(), r.u16() / 65536]);
+        return { value: hasData ? value : null, sign, digits };
+      }
+      case "text": {
+        const text = r.str8();
+        const scales = [];
+        for (let n = r.u8(); n > 0; n--) scales.push(r.u16() / 4096);
+        return { text, scales };
+      }
+      case "indicator": {
+        const hasData = r.u8() !== 0;
+        const p = r.f32();
+        const a1 = r.f32();
+        return { p: hasData ? p : null, a0: 0, a1, color: r.color() };
+      }
+      case "gradient": {
+        const stops = [];
+        for (let n = r.u8(); n > 0; n--) stops.push([r.u16() / 65535, r.color()]);
+        return { stops };
+      }
+      default: throw new BinaryProtocolError(`${kind} is not a widget kind`);
+    }
+  }
+
+  function readWidget(r, spec, previous) {
+    const fields = r.u8();
+    if (fields & 0x3e) throw new BinaryProtocolError(`widget ${spec.id} has ring fields`);
+    const v = previous ? { ...previous } : {};
+    if (fields & 0x01) v.values = readWidgetValues(r, spec.kind);
+    if (fields & 0x40) v.label = r.str8();
+    if (fields & 0x80) v.labelColor = r.color();
+    return v;
+  }
+
+  function widgetObject(spec, v) {
+    return { id: spec.id, kind: spec.kind, label: v.label, labelColor: v.labelColor, ...v.values };
   }
 
   function decodeSplash(r) {
@@ -187,9 +259,10 @@ export function createBinaryDecoder() {
       if (!spec) throw new BinaryProtocolError(`ring index ${index} is not in the layout`);
       const previous = kind === KIND_DELTA ? wire.get(index) : undefined;
       if (kind === KIND_DELTA && !previous) throw new BinaryProtocolError(`a delta for ring ${spec.id} before its keyframe`);
-      const values = readRing(r, previous);
+      const widget = WIDGET_KINDS.has(spec.kind);
+      const values = widget ? readWidget(r, spec, previous) : readRing(r, previous);
       wire.set(index, values);
-      rings.push(ringObject(spec, values));
+      rings.push(widget ? widgetObject(spec, values) : ringObject(spec, values));
     }
     r.end();
     return { type: "frame", board: layout.board, seq, t, keyframe: kind === KIND_KEYFRAME, rings, background };
@@ -200,7 +273,7 @@ export function createBinaryDecoder() {
     decode(buffer) {
       const r = new Reader(buffer);
       if (r.u8() !== MAGIC) throw new BinaryProtocolError("not a RingCast binary message");
-      if (r.u8() !== VERSION) throw new BinaryProtocolError("unsupported binary version");
+      if (!VERSIONS.includes(r.u8())) throw new BinaryProtocolError("unsupported binary version");
       const kind = r.u8();
       const flags = r.u8();
       if (kind === KIND_LAYOUT) return decodeLayout(r);

@@ -20,6 +20,9 @@ extension BinaryFrame {
         /// Per ring: the title colour, nil when automatic.
         public var titleColors: [[UInt8]?] = []
         public var arrangements: [Arrangement] = []
+        /// Version 4: the widgets' layouts by ring index (rings have none); a frame's entry at one of these
+        /// indices is a widget entry.
+        public var widgets: [Int: WidgetLayout] = [:]
     }
 
     /// A decoded frame; each ring lists the fields it carried, the others are left at zero.
@@ -55,10 +58,15 @@ extension BinaryFrame {
         case frame(DecodedFrame)
     }
 
-    public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Message {
+    /// Decodes one message. A frame with widget entries (version 4) decodes only with the `layout` it was
+    /// composed for, whose kinds say how each entry reads; a frame of version 3 needs none.
+    public static func decode(_ bytes: [UInt8], layout: DecodedLayout? = nil) throws(DecodingError) -> Message {
         var r = BinaryReader(bytes)
         guard try r.u8() == magic else { throw DecodingError(description: "not a RingCast binary message") }
-        guard try r.u8() == version else { throw DecodingError(description: "unsupported version") }
+        let messageVersion = try r.u8()
+        guard messageVersion == version || messageVersion == ringsVersion else {
+            throw DecodingError(description: "unsupported version")
+        }
         let kindByte = try r.u8()
         let flags = try r.u8()
         guard let kind = Kind(rawValue: kindByte) else { throw DecodingError(description: "unknown kind \(kindByte)") }
@@ -68,14 +76,19 @@ extension BinaryFrame {
             _ = try r.take(4)  // background
             var ids: [String] = []
             var titleColors: [[UInt8]?] = []
-            for _ in 0..<(try r.u8()) {
+            var widgets: [Int: WidgetLayout] = [:]
+            for index in 0..<Int(try r.u8()) {
                 ids.append(try r.str8())
                 _ = try r.str8()  // title
-                _ = try r.u8()  // kind
+                let kindCode = try r.u8()
                 let ringFlags = RingFlags(rawValue: try r.u8())
                 _ = try r.take(2 * 4 + 4)  // r, thickness, track
                 let titleColor = try r.take(4)
                 titleColors.append(ringFlags.contains(.automaticTitleColor) ? nil : titleColor)
+                if kindCode > 2 {
+                    guard messageVersion == version else { throw DecodingError(description: "a widget in version 3") }
+                    widgets[index] = try readWidgetLayout(code: kindCode, from: &r)
+                }
             }
             var arrangements: [DecodedLayout.Arrangement] = []
             for _ in 0..<(try r.u8()) {
@@ -90,8 +103,9 @@ extension BinaryFrame {
             }
             try r.end()
             return .layout(
-                DecodedLayout(board: board, title: title, ringIDs: ids, titleColors: titleColors, arrangements: arrangements)
-            )
+                DecodedLayout(
+                    board: board, title: title, ringIDs: ids, titleColors: titleColors, arrangements: arrangements,
+                    widgets: widgets))
         }
         let seq = try r.u32()
         let t = try r.f64()
@@ -118,6 +132,9 @@ extension BinaryFrame {
                 splash.append((splashStyles[style], progress, shapes))
             }
         }
+        if messageVersion == version && layout == nil {
+            throw DecodingError(description: "a version 4 frame decodes only with its layout")
+        }
         var rings: [DecodedFrame.Ring] = []
         for _ in 0..<(try r.u8()) {
             let index = Int(try r.u8())
@@ -126,6 +143,21 @@ extension BinaryFrame {
                 state: [], p: 0, a1: 0, tipX: 0, tipY: 0, shadowDX: 0, shadowDY: 0, offsets: (0, 0),
                 startColor: [], endColor: [], label: [], labelColor: []
             )
+            if let widget = layout?.widgets[index] {
+                guard messageVersion == version else { throw DecodingError(description: "a widget entry in version 3") }
+                guard fields.isSubset(of: .allOfAWidget) else {
+                    throw DecodingError(description: "widget entry \(index) has ring fields")
+                }
+                if fields.contains(.widgetValues) {
+                    let start = r.position
+                    try skipWidgetPayload(code: kindCode(of: widget), from: &r)
+                    v.widget = r.bytes(from: start)
+                }
+                if fields.contains(.label) { v.label = try r.take(Int(try r.u8())) }
+                if fields.contains(.labelColor) { v.labelColor = try r.take(4) }
+                rings.append(DecodedFrame.Ring(index: index, fields: fields, values: v))
+                continue
+            }
             if fields.contains(.state) { v.state = State(rawValue: try r.u8()) }
             if fields.contains(.progress) {
                 v.p = try r.f32()
@@ -157,6 +189,7 @@ extension BinaryFrame {
             }
             let new = ring.values
             if ring.fields.contains(.state) { v.state = new.state }
+            if ring.fields.contains(.widgetValues) { v.widget = new.widget }
             if ring.fields.contains(.progress) {
                 v.p = new.p
                 v.a1 = new.a1
@@ -183,6 +216,12 @@ struct BinaryReader {
     private var index = 0
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// How many bytes have been read.
+    var position: Int { index }
+
+    /// The bytes read since `position` `start`.
+    func bytes(from start: Int) -> [UInt8] { Array(bytes[start..<index]) }
 
     mutating func take(_ count: Int) throws(BinaryFrame.DecodingError) -> [UInt8] {
         guard count >= 0, index + count <= bytes.count else {

@@ -4,7 +4,8 @@ extension BinaryFrame {
         let rings = layout.rings.prefix(255)
         let arrangements = layout.arrangements.prefix(255)
         var w = BinaryWriter(capacity: 64 + rings.count * 40 + arrangements.count * (16 + rings.count * 60))
-        w.bytes([magic, version, Kind.layout.rawValue, 0])
+        let withWidgets = rings.contains { $0.widget != nil }
+        w.bytes([magic, withWidgets ? version : ringsVersion, Kind.layout.rawValue, 0])
         w.str8(layout.board)
         w.str8(layout.title)
         w.bytes(rgba(layout.background))
@@ -12,12 +13,14 @@ extension BinaryFrame {
         for ring in rings {
             w.str8(ring.id)
             w.str8(ring.title)
-            w.u8(ring.kind == "derived" ? 1 : ring.kind == "countdown" ? 2 : 0)
+            // A widget's kind code follows its layout (a ring's is 0…2 whatever `kind` says, as in version 3).
+            w.u8(ring.widget.map(kindCode(of:)) ?? min(kindCode(ring.kind), 2))
             w.u8(ring.titleColor == nil ? RingFlags.automaticTitleColor.rawValue : 0)
             w.f32(Float(ring.r))
             w.f32(Float(ring.thickness))
             w.bytes(rgba(ring.track))
             w.bytes(ring.titleColor.map(rgba) ?? [0, 0, 0, 0])
+            if let widget = ring.widget { write(widget, to: &w) }
         }
         w.u8(UInt8(arrangements.count))
         for arrangement in arrangements {
@@ -43,8 +46,22 @@ extension BinaryFrame {
     public static func encode(_ frame: Frame, previous: Frame?) -> [UInt8] {
         let previous = previous.flatMap { frame.hasTheRings(of: $0) ? $0 : nil }
         let withBackground = previous == nil || previous?.background != frame.background
+        var entries: [(index: Int, fields: Fields, values: RingValues)] = []
+        for (index, ring) in frame.rings.enumerated().prefix(255) {
+            let values = values(of: ring)
+            var fields = ring.widget == nil ? Fields.all : Fields.allOfAWidget
+            if let previous, index < previous.rings.count, previous.rings[index].id == ring.id {
+                fields = values.fields(changedSince: Self.values(of: previous.rings[index]))
+            }
+            if !fields.isEmpty { entries.append((index, fields, values)) }
+        }
+        // Version 4 only when a widget entry is in the message: a frame of rings only is version 3's bytes.
+        let withWidgets = entries.contains { !$0.values.widget.isEmpty }
         var w = BinaryWriter(capacity: 32 + frame.rings.count * 32)
-        w.bytes([magic, version, (previous == nil ? Kind.keyframe : Kind.delta).rawValue, withBackground ? 1 : 0])
+        w.bytes([
+            magic, withWidgets ? version : ringsVersion, (previous == nil ? Kind.keyframe : Kind.delta).rawValue,
+            withBackground ? 1 : 0,
+        ])
         w.u32(UInt32(truncatingIfNeeded: frame.seq))
         w.f64(frame.t)
         if withBackground {
@@ -62,15 +79,6 @@ extension BinaryFrame {
                 w.u8(UInt8(shapes.count))
                 for shape in shapes { write(shape, to: &w) }
             }
-        }
-        var entries: [(index: Int, fields: Fields, values: RingValues)] = []
-        for (index, ring) in frame.rings.enumerated().prefix(255) {
-            let values = values(of: ring)
-            var fields = Fields.all
-            if let previous, index < previous.rings.count, previous.rings[index].id == ring.id {
-                fields = values.fields(changedSince: Self.values(of: previous.rings[index]))
-            }
-            if !fields.isEmpty { entries.append((index, fields, values)) }
         }
         w.u8(UInt8(entries.count))
         for entry in entries {
@@ -107,6 +115,13 @@ extension BinaryFrame {
     }
 
     private static func write(_ v: RingValues, fields: Fields, to w: inout BinaryWriter) {
+        guard v.widget.isEmpty else {
+            // A widget entry: its values field (already encoded), label and label colour.
+            if fields.contains(.widgetValues) { w.bytes(v.widget) }
+            if fields.contains(.label) { w.str8(v.label) }
+            if fields.contains(.labelColor) { w.bytes(v.labelColor) }
+            return
+        }
         if fields.contains(.state) { w.u8(v.state.rawValue) }
         if fields.contains(.progress) {
             w.f32(v.p)

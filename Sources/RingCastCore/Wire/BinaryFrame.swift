@@ -1,14 +1,26 @@
-/// The binary wire format (`&format=binary`), version 3. All integers little-endian.
+/// The binary wire format (`&format=binary`), versions 3 and 4. All integers little-endian.
+///
+/// A message's version is the lowest that describes it: 4 when it holds a widget (a layout with a
+/// widget among its rings, a frame with a widget entry), else 3 — a board of rings only is sent
+/// byte for byte as before widgets existed. A version 4 decoder reads both.
 ///
 /// ```
-/// header   'R'(0x52) | version u8 = 3 | kind u8 | flags u8
+/// header   'R'(0x52) | version u8 (3, or 4 with widgets) | kind u8 | flags u8
 ///          kind: 1 layout, 2 keyframe, 3 delta
 ///
 /// layout   board str8 | title str8 | background RGBA8 | ringCount u8 | ring…
 ///          | arrangementCount u8 | arrangement…
-///   ring   id str8 | title str8 | kind u8 (0 plain, 1 derived, 2 countdown)
+///   ring   id str8 | title str8 | kind u8 (0 plain, 1 derived, 2 countdown;
+///                                            v4: 3 counter, 4 text, 5 indicator, 6 gradient)
 ///          | ringFlags u8 (bit0: automatic title colour — draw the title in the frame's text colour)
 ///          | r f32 | thickness f32 | track RGBA8 | titleColor RGBA8 (0 when automatic)
+///          | v4, a widget's layout, by kind:
+///            counter    digits u8 (0: as needed) | decimals u8
+///                       | counterFlags u8 (bit0 sign, bit1 has grouping, bit2 has unit)
+///                       | grouping str8 | unit str8 (empty when absent)
+///            text       waveWidth f32
+///            indicator  lineWidth f32 | dash f32 × 2 | dashPhase f32
+///            gradient   width f32 | height f32 | corner f32
 ///   arrangement  name str8 | width f32 | height f32 | place × ringCount (in ring order)
 ///   place  cx f32 | cy f32 | capX f32 | capY f32 (the start cap, relative to the centre)
 ///          | titleText text | labelText text
@@ -35,6 +47,14 @@
 ///          0x20 end colour RGBA8 (last stop below one turn; the tip's colour)
 ///          0x40 label str8 (UTF-8)
 ///          0x80 label colour RGBA8
+///   widget v4, an entry whose layout kind is a widget: index u8 | fields u8 | in bit order:
+///          0x01 values, by the layout's kind:
+///            counter    hasData u8 | value f64 | sign u8 (0 none, 1 '-', 2 '+') | columnCount u8
+///                       | columnCount × (digit u8 | fraction u16 in 1/65536)
+///            text       text str8 | count u8 | count × scale u16 (1/4096)
+///            indicator  hasData u8 | p f32 | a1 f32 | color RGBA8 (a0 = 0)
+///            gradient   count u8 | count × (offset u16 in 1/65535 | color RGBA8)
+///          0x40 label str8 | 0x80 label colour RGBA8 (as for a ring); 0x02…0x20 never set
 ///   str8   length u8 | UTF-8 bytes
 /// ```
 ///
@@ -48,11 +68,22 @@
 /// relative to its ring's centre, so one frame, encoded once per board and tick, serves every
 /// arrangement — the page translates to the centre its arrangement gives. Only the splash, which
 /// sweeps the whole canvas, depends on the arrangement: a layer carries one shape per arrangement.
+///
+/// Version 4 (widgets, DESIGN §12): layout kinds 3–6 with each widget's sizes and format, and widget
+/// entries in frames whose values field (0x01) carries what the JSON entry's keys of that kind carry.
+/// A widget entry is sent in a delta only when its encoded values, label or label colour changed.
 public enum BinaryFrame {
     public static let magic: UInt8 = 0x52
+    /// The newest version, written for messages that hold widgets; decoders read it and `ringsVersion`.
+    /// 4: widgets (layout kinds 3–6 and their layouts, widget entries in frames).
+    public static let version: UInt8 = 4
+    /// The version of every message without widgets, unchanged since widgets were added.
     /// 3: arrangements in the layout, ring-relative tip and cap, one splash shape per arrangement, text widths.
     /// (2 added the layout's ringFlags and the background's text colour.)
-    public static let version: UInt8 = 3
+    public static let ringsVersion: UInt8 = 3
+
+    /// The layout's kind codes, in code order (3 and up need version 4).
+    static let kindNames = ["plain", "derived", "countdown", "counter", "text", "indicator", "gradient"]
 
     public enum Kind: UInt8, Sendable {
         case layout = 1
@@ -73,6 +104,10 @@ public enum BinaryFrame {
         public static let label = Fields(rawValue: 0x40)
         public static let labelColor = Fields(rawValue: 0x80)
         public static let all = Fields(rawValue: 0xff)
+        /// A widget entry's values (its layout kind says which); the bit a ring's `state` has.
+        public static let widgetValues = Fields(rawValue: 0x01)
+        /// Every field a widget entry has.
+        public static let allOfAWidget: Fields = [.widgetValues, .label, .labelColor]
     }
 
     /// Per ring in the layout.
@@ -111,12 +146,15 @@ public enum BinaryFrame {
         public var endColor: [UInt8]
         public var label: [UInt8]
         public var labelColor: [UInt8]
+        /// A widget's values field as encoded (`widgetPayload`); empty for a ring, whose other fields are
+        /// then all that count. A widget's ring fields stay at zero.
+        public var widget: [UInt8] = []
 
         public static func == (a: RingValues, b: RingValues) -> Bool {
             a.state == b.state && a.p == b.p && a.a1 == b.a1 && a.tipX == b.tipX && a.tipY == b.tipY
                 && a.shadowDX == b.shadowDX && a.shadowDY == b.shadowDY && a.offsets == b.offsets
                 && a.startColor == b.startColor && a.endColor == b.endColor && a.label == b.label
-                && a.labelColor == b.labelColor
+                && a.labelColor == b.labelColor && a.widget == b.widget
         }
 
         /// The fields whose wire values differ from `previous`.
@@ -134,6 +172,7 @@ public enum BinaryFrame {
             if endColor != previous.endColor { fields.insert(.endColor) }
             if label != previous.label { fields.insert(.label) }
             if labelColor != previous.labelColor { fields.insert(.labelColor) }
+            if widget != previous.widget { fields.insert(.widgetValues) }
             return fields
         }
     }
@@ -157,6 +196,16 @@ public enum BinaryFrame {
         UInt16(clamping: Int((value * 65_535).rounded()).clamped(0, 65_535))
     }
 
+    /// A counter column's roll 0 ≤ f < 1 in 1/65536, so that it stays below 1 on the wire too.
+    static func roll(_ value: Double) -> UInt16 {
+        UInt16(clamping: Int((value * 65_536).rounded()).clamped(0, 65_535))
+    }
+
+    /// A wave text character's scale (1…2) in 1/4096.
+    static func scale(_ value: Double) -> UInt16 {
+        UInt16(clamping: Int((value * 4_096).rounded()).clamped(0, 65_535))
+    }
+
     /// RGBA, 8 bits each, as the hex form rounds them.
     static func rgba(_ color: RGBAColor) -> [UInt8] {
         [color.red, color.green, color.blue, color.alpha].map {
@@ -164,8 +213,14 @@ public enum BinaryFrame {
         }
     }
 
-    /// The wire values of one composed ring.
+    /// The wire values of one composed ring, or of a widget's entry (its values field, label and label colour).
     public static func values(of ring: RingFrame) -> RingValues {
+        if let widget = ring.widget {
+            return RingValues(
+                state: [], p: 0, a1: 0, tipX: 0, tipY: 0, shadowDX: 0, shadowDY: 0, offsets: (0, 0),
+                startColor: [], endColor: [], label: Array(ring.label.utf8.prefix(255)), labelColor: rgba(ring.labelColor),
+                widget: widgetPayload(widget, of: ring))
+        }
         let p = ring.p ?? 0
         var state: State = []
         if ring.p != nil { state.insert(.hasData) }

@@ -30,13 +30,18 @@ struct BinaryWriter {
     /// At most 255 bytes of `text`'s UTF-8, cut before a scalar that would not fit whole, so the
     /// page never decodes half a character.
     mutating func str8(_ text: String) {
+        str8(Array(Self.fitting(text).utf8))
+    }
+
+    /// The longest prefix of `text` whose UTF-8 fits in 255 bytes, cut before a scalar that would not fit whole.
+    static func fitting(_ text: String) -> String {
         var length = 0
         for scalar in text.unicodeScalars {
             let size = UTF8.width(scalar)
             guard length + size <= 255 else { break }
             length += size
         }
-        str8(Array(text.utf8.prefix(length)))
+        return length == text.utf8.count ? text : String(decoding: Array(text.utf8.prefix(length)), as: UTF8.self)
     }
 
     mutating func str8(_ utf8: [UInt8]) {

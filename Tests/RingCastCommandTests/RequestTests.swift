@@ -119,6 +119,10 @@ struct RequestTests {
             "a derived ring needs --sources, the ring ids it averages, e.g. --sources build,tests"
         ),
         (["ci", "r", "--kind", "derived", "--sources", "a,,b"], #"--sources takes ring ids separated by commas, got "a,,b""#),
+        (
+            ["ci", "r", "--kind", "counter"],
+            #"unknown --kind "counter"; use plain, derived, countdown (widgets are added with ringcast widget add)"#
+        ),
         (["ci", "r", "--sources", "a,b"], "--sources applies to --kind derived, not plain"),
         (["ci", "r", "--kind", "countdown", "--sources", "a"], "--sources applies to --kind derived, not countdown"),
         (["ci", "r", "--max", "0"], "--max must be a number from 1e-06 to 1000000000, got 0"),

@@ -61,7 +61,8 @@ struct AddRing: ParsableCommand {
     /// `POST /api/v1/boards/BOARD/rings` with the ring's definition, checked.
     func request() throws(CommandFailure) -> APIRequest {
         if let kind, !RingDefinition.kinds.contains(kind) {
-            throw CommandFailure("unknown --kind \"\(kind)\"; use \(RingDefinition.kinds.joined(separator: ", "))")
+            let widget = RingDefinition.widgetKinds.contains(kind) ? " (widgets are added with ringcast widget add)" : ""
+            throw CommandFailure("unknown --kind \"\(kind)\"; use \(RingDefinition.kinds.joined(separator: ", "))\(widget)")
         }
         let sources = sources.map {
             $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -6,7 +6,7 @@ struct BoardReading: Decodable {
     struct Ring: Decodable {
         var id: String
         var title: String
-        /// "plain", "derived" or "countdown".
+        /// "plain", "derived" or "countdown", or a widget's kind: "counter", "text", "indicator", "gradient".
         var kind: String
         /// What was pushed; nil before any data.
         var target: Double?

@@ -22,4 +22,17 @@ enum ColorArgument {
         }
         return try parts.map { part throws(CommandFailure) in try color(part, flag: flag) }
     }
+
+    /// A gradient card's 2 to 8 colours from `'#a,#b,…'` (`Limits.gradientColors`).
+    static func list(_ text: String, flag: String) throws(CommandFailure) -> [String] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        let counts = Limits.gradientColors
+        guard counts.contains(parts.count) else {
+            throw CommandFailure(
+                "\(flag) takes \(counts.lowerBound) to \(counts.upperBound) colours, such as '#9b59b6,#3498db,#2ecc71'; "
+                    + "got \(parts.count) in \"\(text)\"")
+        }
+        return try parts.map { part throws(CommandFailure) in try color(part, flag: flag) }
+    }
 }

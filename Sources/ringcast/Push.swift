@@ -4,11 +4,17 @@ import RingCastCore
 
 struct Push: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Set one ring's progress, and optionally its colours, label and title, on a running server.",
+        abstract: "Set one ring's progress or a widget's number or text, and optionally its colours, label and title.",
         discussion: """
             Sends PUT /api/v1/boards/BOARD/rings/RING. VALUE is the progress (1 = one full turn), \
             or with --max N a value out of N: 12 --max 20 is 60 %, and the server remembers the \
             maximum for the ring's fraction and value labels.
+
+            Widgets (ringcast widget add): for a counter, VALUE is its number, within ±1e12 \
+            (push reads the widget's kind from the server first, GET …/rings/RING); a negative \
+            one goes after --: ringcast push ci tests -- -5. A text widget takes --text T (its \
+            new text, arriving with a wave) and no VALUE; --wave runs the wave again over the \
+            same text, --wave-width W sets its width in characters (and runs it).
 
             How the ring moves (--animation):
 
@@ -31,17 +37,23 @@ struct Push: ParsableCommand {
               ringcast push main stand 1.2 --response 0.5 --damping 0.6
               ringcast push main task1 0.9 --animation bouncy --colors '#9b59b6,#8e44ad'
               ringcast push ci tests 12 --max 20 --label fraction --title Tests
+              ringcast push ci passed 1234
+              ringcast push ci status --text Deployed --wave-width 4
             """
     )
 
     @Argument(help: "Board name, e.g. main.")
     var board: String
 
-    @Argument(help: "Ring id, e.g. move.")
+    @Argument(help: "Ring or widget id, e.g. move.")
     var ring: String
 
-    @Argument(help: "Progress, 0 to 10 (1 = 100 %); with --max, a value from 0 (12 of 20); `none`: back to no data.")
-    var value: String
+    @Argument(
+        help: """
+            Progress, 0 to 10 (1 = 100 %); with --max, a value from 0 (12 of 20); a counter's number; \
+            `none`: back to no data. Not for a text widget (--text).
+            """)
+    var value: String?
 
     @Option(help: "The value that is 100 %, (0, 1e9]: VALUE is then sent as a value, not a progress.")
     var max: Double?
@@ -73,6 +85,15 @@ struct Push: ParsableCommand {
     @Option(help: "New colour of the ring's label: '#rrggbb' (or #rrggbbaa).")
     var labelColor: String?
 
+    @Option(help: "A text widget's new text, 1 to 32 characters; it arrives with a wave.")
+    var text: String?
+
+    @Flag(help: "Run a text widget's wave again over its text.")
+    var wave = false
+
+    @Option(help: "A text widget's wave width in characters, 1 to 64, remembered; runs the wave.")
+    var waveWidth: Double?
+
     @Option(help: "Deprecated: the same as --animation, which also takes springs.")
     var curve: String?
 
@@ -80,28 +101,55 @@ struct Push: ParsableCommand {
 
     func run() throws {
         // Checked here rather than in validate(): a bad value is one line, `ringcast: WHAT`, not a
-        // usage error followed by ArgumentParser's usage text.
-        let request = try request()
-        _ = try server.connection().send(request)
-        var shown: String
+        // usage error followed by ArgumentParser's usage text; checked before anything is asked. A
+        // bare number is a ring's progress or a counter's number, and only the server knows which.
+        let asksKind = try max == nil && text == nil && number() != nil
+        _ = try request(counter: asksKind)
+        let connection = try server.connection()
+        var counter = false
+        if asksKind {
+            let target = try connection.decode(
+                BoardReading.Ring.self, from: connection.request("GET", api: ["boards", board, "rings", ring]))
+            counter = target.kind == "counter"
+        }
+        _ = try connection.send(request(counter: counter))
+        print("\(board)/\(ring) → \(try shown(counter: counter))")
+    }
+
+    /// What the push set, as its one line of output shows it: `42%`, `12/20 (60%)`, `1234`, `"Deployed"`.
+    func shown(counter: Bool) throws(CommandFailure) -> String {
+        var parts: [String] = []
         switch try number() {
+        case nil where value == "none":
+            parts.append("no data")
         case nil:
-            shown = "no data"
+            break
+        case let value? where counter:
+            parts.append(PushAnimation.describe(value))
         case let value? where max != nil:
             let max = max ?? 1
-            shown = "\(PushAnimation.describe(value))/\(PushAnimation.describe(max)) (\(PercentLabel.string(for: value / max)))"
+            parts.append(
+                "\(PushAnimation.describe(value))/\(PushAnimation.describe(max)) (\(PercentLabel.string(for: value / max)))")
         case let value?:
-            shown = PercentLabel.string(for: value)
+            parts.append(PercentLabel.string(for: value))
+        }
+        if let text {
+            parts.append("\"\(text)\"")
+        } else if wave || waveWidth != nil {
+            parts.append("wave")
         }
         if let label, let format = try? LabelFormat(argument: label), case .text(let text) = format {
-            shown += ", label \"\(text)\""
+            parts.append("label \"\(text)\"")
         }
-        print("\(board)/\(ring) → \(shown)")
+        if parts.isEmpty, let title {
+            parts.append("title \"\(title)\"")
+        }
+        return parts.isEmpty ? "updated" : parts.joined(separator: ", ")
     }
 
     /// VALUE as a number; nil for `none` (no data).
     func number() throws(CommandFailure) -> Double? {
-        if value == "none" { return nil }
+        guard let value, value != "none" else { return nil }
         guard let number = Double(value) else {
             throw CommandFailure("VALUE must be a number, or none for no data, got \"\(value)\"")
         }
@@ -109,20 +157,47 @@ struct Push: ParsableCommand {
     }
 
     /// `PUT /api/v1/boards/BOARD/rings/RING` with `requestBody()`.
-    func request() throws(CommandFailure) -> APIRequest {
-        try APIRequest("PUT", ["boards", board, "rings", ring], json: requestBody(), checkedAs: RingUpdate.self)
+    /// `counter`: the target is a counter widget, and VALUE its number.
+    func request(counter: Bool = false) throws(CommandFailure) -> APIRequest {
+        try APIRequest(
+            "PUT", ["boards", board, "rings", ring], json: requestBody(counter: counter), checkedAs: RingUpdate.self)
     }
 
-    /// `{"progress":P,…}`, or `{"value":V,"max":M,…}` with --max, from the arguments, each checked.
-    func requestBody() throws(CommandFailure) -> PushBody {
+    /// `{"progress":P,…}`, or `{"value":V,"max":M,…}` with --max or for a counter, or a text widget's
+    /// `{"text":T,"wave":…}`, from the arguments, each checked.
+    func requestBody(counter: Bool = false) throws(CommandFailure) -> PushBody {
         try RingDefinition.check(max: max)
+        try PushAnimation.check("--wave-width", waveWidth, in: Limits.waveWidths, unit: "characters")
+        let wave: PushBody.Wave? = waveWidth.map { .width($0) } ?? (self.wave ? .again : nil)
+        if self.value == nil {
+            guard text != nil || wave != nil || title != nil || colors != nil || labelColor != nil || label != nil else {
+                throw CommandFailure(
+                    "give VALUE (a progress, a counter's number, or none), or --text for a text widget, "
+                        + "e.g. ringcast push \(board) \(ring) 0.5")
+            }
+        }
         guard let value = try number() else {
             try RingDefinition.check(title: title)
+            guard self.value == nil else {
+                return PushBody(
+                    clear: true, max: max,
+                    label: try label.map { text throws(CommandFailure) in try LabelFormat(argument: text) }, title: title)
+            }
             return PushBody(
-                clear: true, max: max,
-                label: try label.map { text throws(CommandFailure) in try LabelFormat(argument: text) }, title: title)
+                max: max,
+                colors: try colors.map { text throws(CommandFailure) in try ColorArgument.pair(text, flag: "--colors") },
+                labelColor: try labelColor.map { text throws(CommandFailure) in
+                    try ColorArgument.color(text, flag: "--label-color")
+                },
+                label: try label.map { text throws(CommandFailure) in try LabelFormat(argument: text) },
+                title: title,
+                animation: try pushAnimation(),
+                text: text,
+                wave: wave)
         }
-        if max != nil {
+        if counter {
+            try PushAnimation.check("value", value, in: Limits.counterValues, unit: "(a counter's number)")
+        } else if max != nil {
             // The server divides by the maximum and checks the progress that gives.
             guard value.isFinite, value >= 0 else {
                 throw CommandFailure("value must be a number from 0 with --max, got \(PushAnimation.describe(value))")
@@ -131,12 +206,9 @@ struct Push: ParsableCommand {
             try PushAnimation.check("value", value, in: Limits.progress, unit: "(1 = 100 %)")
         }
         try RingDefinition.check(title: title)
-        if animation != nil, curve != nil {
-            throw CommandFailure("--curve and --animation both given; use --animation (--curve is its old name)")
-        }
         return PushBody(
-            progress: max == nil ? value : nil,
-            value: max == nil ? nil : value,
+            progress: max == nil && !counter ? value : nil,
+            value: max == nil && !counter ? nil : value,
             max: max,
             colors: try colors.map { text throws(CommandFailure) in try ColorArgument.pair(text, flag: "--colors") },
             labelColor: try labelColor.map { text throws(CommandFailure) in
@@ -144,9 +216,19 @@ struct Push: ParsableCommand {
             },
             label: try label.map { text throws(CommandFailure) in try LabelFormat(argument: text) },
             title: title,
-            animation: try PushAnimation(
-                name: animation ?? curve, duration: duration, response: response, damping: damping, bounce: bounce)
+            animation: try pushAnimation(),
+            text: text,
+            wave: wave
         )
+    }
+
+    /// The animation the flags ask for, checked; nil for the server's default.
+    func pushAnimation() throws(CommandFailure) -> PushAnimation? {
+        if animation != nil, curve != nil {
+            throw CommandFailure("--curve and --animation both given; use --animation (--curve is its old name)")
+        }
+        return try PushAnimation(
+            name: animation ?? curve, duration: duration, response: response, damping: damping, bounce: bounce)
     }
 }
 
@@ -163,11 +245,30 @@ struct PushBody: Encodable {
     var label: LabelFormat?
     var title: String?
     var animation: PushAnimation?
+    /// A text widget's new text.
+    var text: String?
+    var wave: Wave?
+
+    /// A text widget's wave: `true` runs it again, `{"width":W}` also sets its width.
+    enum Wave: Encodable {
+        case again
+        case width(Double)
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .again:
+                var container = encoder.singleValueContainer()
+                try container.encode(true)
+            case .width(let width):
+                try ["width": width].encode(to: encoder)
+            }
+        }
+    }
 }
 
 extension PushBody {
     private enum CodingKeys: String, CodingKey {
-        case progress, value, max, colors, labelColor, label, title, animation
+        case progress, value, max, colors, labelColor, label, title, animation, text, wave
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -184,5 +285,7 @@ extension PushBody {
         try container.encodeIfPresent(label, forKey: .label)
         try container.encodeIfPresent(title, forKey: .title)
         try container.encodeIfPresent(animation, forKey: .animation)
+        try container.encodeIfPresent(text, forKey: .text)
+        try container.encodeIfPresent(wave, forKey: .wave)
     }
 }

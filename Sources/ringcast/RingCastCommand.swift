@@ -10,7 +10,10 @@ struct RingCastCommand: AsyncParsableCommand {
         commandName: "ringcast",
         abstract: "Live progress rings: push over REST, animate on the server, draw in every browser.",
         version: version,
-        subcommands: [Serve.self, Push.self, Get.self, CountdownCommand.self, BoardCommand.self, RingCommand.self]
+        subcommands: [
+            Serve.self, Push.self, Get.self, CountdownCommand.self, BoardCommand.self, RingCommand.self,
+            WidgetCommand.self,
+        ]
     )
 
     /// ArgumentParser's own `main()`, except that a `CommandFailure` is printed as one line,

@@ -119,6 +119,10 @@ struct RequestTests {
             "a derived ring needs --sources, the ring ids it averages, e.g. --sources build,tests"
         ),
         (["ci", "r", "--kind", "derived", "--sources", "a,,b"], #"--sources takes ring ids separated by commas, got "a,,b""#),
+        (
+            ["ci", "r", "--kind", "counter"],
+            #"unknown --kind "counter"; use plain, derived, countdown (widgets are added with ringcast widget add)"#
+        ),
         (["ci", "r", "--sources", "a,b"], "--sources applies to --kind derived, not plain"),
         (["ci", "r", "--kind", "countdown", "--sources", "a"], "--sources applies to --kind derived, not countdown"),
         (["ci", "r", "--max", "0"], "--max must be a number from 1e-06 to 1000000000, got 0"),
@@ -191,6 +195,63 @@ struct RequestTests {
         #expect(refusal { try command.request() } == message)
     }
 
+    // MARK: widgets
+
+    @Test func widgetAdd_postsTheDefinitionWithTheKindsKeys() throws {
+        let counter = try AddWidget.parse([
+            "ci", "passed", "--kind", "counter", "--title", "Tests passed", "--value", "0", "--digits", "4", "--sign",
+            "--grouping", ",", "--unit", "tests",
+        ]).request()
+        #expect(counter.method == "POST" && counter.path == ["boards", "ci", "rings"])
+        #expect(
+            counter.bodyText
+                == #"{"digits":4,"grouping":",","id":"passed","kind":"counter","sign":true,"title":"Tests passed","unit":"tests","value":0}"#
+        )
+        let text = try AddWidget.parse(["ci", "status", "--kind", "text", "--text", "Idle", "--wave-width", "4"]).request()
+        #expect(text.bodyText == #"{"id":"status","kind":"text","text":"Idle","waveWidth":4}"#)
+        let gradient = try AddWidget.parse(["ci", "mood", "--kind", "gradient", "--colors", "#111111,#222222,#333333"]).request()
+        #expect(gradient.bodyText == ##"{"colors":["#111111","#222222","#333333"],"id":"mood","kind":"gradient"}"##)
+        let indicator = try AddWidget.parse(["ci", "coverage", "--kind", "indicator"]).request()
+        #expect(indicator.bodyText == #"{"id":"coverage","kind":"indicator"}"#)
+    }
+
+    @Test(arguments: [
+        (["ci", "w", "--kind", "dial"], #"unknown --kind "dial"; use counter, text, indicator, gradient"#),
+        (
+            ["ci", "w", "--kind", "counter", "--value", "2e12"],
+            "--value must be a number from -1000000000000 to 1000000000000 (a counter's number), got 2000000000000"
+        ),
+        (["ci", "w", "--kind", "text", "--wave-width", "0"], "--wave-width must be a number from 1 to 64 characters, got 0"),
+        (
+            ["ci", "w", "--kind", "gradient", "--colors", "#111111"],
+            ##"--colors takes 2 to 8 colours, such as '#9b59b6,#3498db,#2ecc71'; got 1 in "#111111""##
+        ),
+    ])
+    func widgetAdd_refusesWhatTheAPIWouldRefuse(arguments: [String], message: String) throws {
+        let command = try AddWidget.parse(arguments)
+        #expect(refusal { try command.request() } == message)
+    }
+
+    @Test func push_toACounter_sendsItsNumberAsTheValue() throws {
+        #expect(try Push.parse(["ci", "passed", "1234"]).request(counter: true).bodyText == #"{"value":1234}"#)
+        #expect(try Push.parse(["ci", "passed", "--", "-5"]).request(counter: true).bodyText == #"{"value":-5}"#)
+        #expect(
+            try Push.parse(["ci", "passed", "2e12"]).refusal(counter: true)
+                == "value must be a number from -1000000000000 to 1000000000000 (a counter's number), got 2000000000000")
+    }
+
+    @Test func push_toAText_sendsTheTextAndTheWave() throws {
+        #expect(try Push.parse(["ci", "status", "--text", "Deployed"]).request().bodyText == #"{"text":"Deployed"}"#)
+        #expect(try Push.parse(["ci", "status", "--wave"]).request().bodyText == #"{"wave":true}"#)
+        #expect(
+            try Push.parse(["ci", "status", "--text", "Deployed", "--wave-width", "4"]).request().bodyText
+                == #"{"text":"Deployed","wave":{"width":4}}"#)
+        #expect(
+            try Push.parse(["ci", "status"]).refusal()
+                == "give VALUE (a progress, a counter's number, or none), or --text for a text widget, e.g. ringcast push ci status 0.5"
+        )
+    }
+
     // MARK: wiring
 
     @Test(arguments: [
@@ -199,9 +260,23 @@ struct RequestTests {
         (["board", "list"], "ListBoards"),
         (["ring", "add", "ci", "deploy"], "AddRing"),
         (["ring", "delete", "ci", "deploy"], "DeleteRing"),
+        (["widget", "add", "ci", "tests", "--kind", "counter"], "AddWidget"),
+        (["widget", "delete", "ci", "tests"], "DeleteWidget"),
     ])
     func rootCommand_routesTheSubcommands(arguments: [String], command: String) throws {
         let parsed = try RingCastCommand.parseAsRoot(arguments)
         #expect(String(describing: type(of: parsed)) == command)
+    }
+}
+
+extension Push {
+    /// The message `request(counter:)` failed with, or nil when it built a request.
+    fileprivate func refusal(counter: Bool = false) -> String? {
+        do {
+            _ = try request(counter: counter)
+            return nil
+        } catch {
+            return error.description
+        }
     }
 }

@@ -368,4 +368,89 @@ struct CommandLineTests {
             #expect(process.stderr == "ringcast: \(refusal.message)\n", "\(refusal.arguments)")
         }
     }
+
+    @Test func widget_addsEveryKind_pushesACounterAndAText_deletes_andShowsTheServersRefusal() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let url = "http://127.0.0.1:\(server.port)"
+        /// Runs `ringcast ARGUMENTS --server URL` (`--server` before a `--`): its exit status, stdout and stderr.
+        func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+            var arguments = arguments
+            arguments.insert(contentsOf: ["--server", url], at: arguments.firstIndex(of: "--") ?? arguments.endIndex)
+            let process = try await TestProcess(arguments)
+            let status = try await process.waitForExit()
+            return (status, process.stdout, process.stderr)
+        }
+        /// The widget `id` as `GET /api/v1/boards/main/rings/ID` shows it.
+        func widget(_ id: String) async throws -> [String: Any] {
+            let body = try await onOwnThread { try server.http.get("/api/v1/boards/main/rings/\(id)").body }
+            return try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] ?? [:]
+        }
+
+        let added: [(arguments: [String], line: String)] = [
+            (
+                ["passed", "--kind", "counter", "--title", "Tests passed", "--grouping", ",", "--unit", "tests"],
+                "added counter widget passed to board main\n"
+            ),
+            (["status", "--kind", "text", "--text", "Idle", "--wave-width", "4"], "added text widget status to board main\n"),
+            (["coverage", "--kind", "indicator", "--max", "100"], "added indicator widget coverage to board main\n"),
+            (
+                ["mood", "--kind", "gradient", "--colors", "#9b59b6,#3498db,#2ecc71"],
+                "added gradient widget mood to board main\n"
+            ),
+        ]
+        for add in added {
+            let result = try await run(["widget", "add", "main"] + add.arguments)
+            #expect(result.status == 0, "\(add.arguments): \(result.stderr)")
+            #expect(result.stdout == add.line)
+        }
+        #expect(try await widget("passed")["kind"] as? String == "counter")
+        #expect(try await widget("mood")["kind"] as? String == "gradient")
+
+        let count = try await run(["push", "main", "passed", "1234", "--animation", "none"])
+        #expect(count.status == 0, "stderr: \(count.stderr)")
+        #expect(count.stdout == "main/passed → 1234\n")
+        #expect(try await widget("passed")["target"] as? Double == 1234)
+        let negative = try await run(["push", "main", "passed", "--animation", "none", "--", "-5"])
+        #expect(negative.status == 0, "stderr: \(negative.stderr)")
+        #expect(negative.stdout == "main/passed → -5\n")
+        #expect(try await widget("passed")["target"] as? Double == -5)
+
+        let text = try await run(["push", "main", "status", "--text", "Deployed"])
+        #expect(text.status == 0, "stderr: \(text.stderr)")
+        #expect(text.stdout == "main/status → \"Deployed\"\n")
+        #expect(try await widget("status")["text"] as? String == "Deployed")
+        let wave = try await run(["push", "main", "status", "--wave-width", "8"])
+        #expect(wave.status == 0, "stderr: \(wave.stderr)")
+        #expect(wave.stdout == "main/status → wave\n")
+
+        let pushIndicator = try await run(["push", "main", "coverage", "0.8"])
+        #expect(pushIndicator.status == 0, "stderr: \(pushIndicator.stderr)")
+        #expect(pushIndicator.stdout == "main/coverage → 80%\n")
+
+        // The server's 422, in its words: a counter takes no text.
+        let refused = try await run(["push", "main", "passed", "--text", "Deployed"])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr == #"ringcast: counter widget "passed" takes no "text": give "value", "labelColor", "title""# + "\n",
+            "stderr: \(refused.stderr)")
+        #expect(refused.stdout.isEmpty)
+        // The API's own decoder refuses an option the kind does not take, before anything is sent.
+        let wrongOption = try await run(["widget", "add", "main", "late", "--kind", "counter", "--text", "x"])
+        #expect(wrongOption.status == 1)
+        #expect(wrongOption.stderr.hasPrefix("ringcast: text: text goes with kind \"text\""), "\(wrongOption.stderr)")
+        let ringKind = try await run(["widget", "add", "main", "late", "--kind", "plain"])
+        #expect(ringKind.status == 1)
+        #expect(
+            ringKind.stderr
+                == "ringcast: unknown --kind \"plain\"; use counter, text, indicator, gradient (rings are added with ringcast ring add)\n"
+        )
+
+        let delete = try await run(["widget", "delete", "main", "status"])
+        #expect(delete.status == 0, "stderr: \(delete.stderr)")
+        #expect(delete.stdout == "deleted widget status from board main\n")
+        let gone = try await run(["widget", "delete", "main", "status"])
+        #expect(gone.status == 1)
+        #expect(gone.stderr.contains(#"has no ring "status""#), "the server's message: \(gone.stderr)")
+    }
 }

@@ -19,9 +19,11 @@ public struct AnimatedColor: Sendable, Hashable {
         RGBAColor(red: red.target, green: green.target, blue: blue.target, alpha: alpha.target)
     }
 
-    /// Starts animating toward `target`; asking again for the current target changes nothing.
+    /// Starts animating toward `target`; asking again for the current target changes nothing, unless it ends a
+    /// repetition (`AnimatedValue.animate(to:with:at:)`). A repeating animation repeats all four components.
     public mutating func animate(to target: RGBAColor, with animation: Animation, at time: Double) {
-        guard target != self.target || animation == Animation.none else { return }
+        guard target != self.target || animation == Animation.none || red.endsRepetition(with: animation, at: time)
+        else { return }
         red.animate(to: target.red, with: animation, at: time, evenIfUnchanged: true)
         green.animate(to: target.green, with: animation, at: time, evenIfUnchanged: true)
         blue.animate(to: target.blue, with: animation, at: time, evenIfUnchanged: true)

@@ -142,6 +142,20 @@ struct RepeatTests {
         #expect(!color.isAnimating(at: 8))
     }
 
+    @Test func aColourPushedAgainWithAnotherAnimation_endsItsRepeatingSpring() {
+        let white = RGBAColor(red: 1, green: 1, blue: 1)
+        // Only green and blue change: red and alpha have nothing to replay.
+        let red = RGBAColor(red: 1, green: 0, blue: 0)
+        var color = AnimatedColor(white)
+        color.animate(to: red, with: Animation.spring(.bouncy).repeatForever(autoreverses: true), at: 0)
+        #expect(color.isAnimating(at: 1e5))
+        let before = color.value(at: 3.3)
+        color.animate(to: red, with: .timing(.linear, duration: 0.5), at: 3.3)
+        #expect(color.value(at: 3.3) == before)
+        #expect(color.value(at: 3.8) == red)
+        #expect(!color.isAnimating(at: 3.8))
+    }
+
     // MARK: Pushes during a repetition
 
     @Test func theSamePushAgain_changesNothing_anotherAnimationEndsTheRepetitionWithoutAJump() {

@@ -34,8 +34,11 @@ const state = {
   generation: 0, // bumped when another board is chosen: answers about the old one are dropped
   rings: [], // the rings of the last GET, in the board's order
   loaded: false, // a GET of this board has answered
-  shape: "", // the plain ring ids the cards and sliders were built for
+  shape: "", // the plain ring ids and widgets (id, kind, colours) the cards and sliders were built for
 };
+
+const WIDGET_KINDS = ["counter", "text", "indicator", "gradient"];
+const widgetsBox = $("widgets");
 
 // --- token ------------------------------------------------------------------------------------
 
@@ -196,6 +199,7 @@ function chooseBoard(name) {
   state.shape = "";
   ringsBox.replaceChildren();
   slidersBox.replaceChildren();
+  widgetsBox.replaceChildren();
   for (const slot of document.querySelectorAll(".error")) {
     clearError(slot);
   }
@@ -280,12 +284,17 @@ document.addEventListener("visibilitychange", () => {
 function show(board) {
   state.rings = Array.isArray(board.rings) ? board.rings : [];
   const plain = state.rings.filter((ring) => ring.kind === "plain");
-  const shape = plain.map((ring) => ring.id).join("\n");
+  const widgets = state.rings.filter((ring) => WIDGET_KINDS.includes(ring.kind));
+  const shape = [
+    ...plain.map((ring) => ring.id),
+    ...widgets.map((ring) => `${ring.id} ${ring.kind} ${ring.kind === "gradient" ? ring.colors.length : ""}`),
+  ].join("\n");
   const fresh = shape !== state.shape;
   if (fresh) {
     state.shape = shape;
     buildRings(plain);
     buildSliders(plain.filter((ring) => TASK_IDS.includes(ring.id)));
+    buildWidgets(widgets);
     if (typeof board.background === "string") {
       $("background-color").value = hex6(board.background);
     }
@@ -293,6 +302,9 @@ function show(board) {
   for (const ring of plain) {
     updateRing(ring);
     updateSlider(ring);
+  }
+  for (const ring of widgets) {
+    updateWidget(ring, fresh);
   }
   showOverall(state.rings.filter((ring) => ring.kind === "derived"));
   showCountdown(state.rings.find((ring) => ring.kind === "countdown") ?? null);
@@ -417,34 +429,35 @@ function buildSliders(tasks) {
   sliders.clear();
   tasksPanel.hidden = tasks.length === 0;
   const template = $("slider-template").content.firstElementChild;
-  slidersBox.replaceChildren(
-    ...tasks.map((ring) => {
-      const row = template.cloneNode(true);
-      const input = row.querySelector("input");
-      const output = row.querySelector("output");
-      row.querySelector(".slider-title").textContent = ring.title;
-      const slider = { input, output, lastPushed: null, dragging: false, sender: null };
-      slider.sender = pacer((percentValue) => sendSlider(ring.id, slider, percentValue), SLIDER_GAP_MS);
-      // "change" repeats the value of the last "input" event: that one is on its way already.
-      const send = () => {
-        const value = input.valueAsNumber;
-        if (value !== slider.lastPushed) {
-          slider.lastPushed = value;
-          slider.sender.push(value);
-        }
-      };
-      input.addEventListener("input", () => {
-        showSliderValue(slider, percent.format(input.valueAsNumber / 100));
-        send(); // paced: at most one request per SLIDER_GAP_MS while dragging
-      });
-      input.addEventListener("change", send); // the value the user let go at
-      input.addEventListener("pointerdown", () => {
-        slider.dragging = true;
-      });
-      sliders.set(ring.id, slider);
-      return row;
-    }),
-  );
+  slidersBox.replaceChildren(...tasks.map((ring) => sliderRow(template, ring)));
+}
+
+// A 0–100 % slider pushing one ring's progress, paced while dragged (task rings and indicators).
+function sliderRow(template, ring) {
+  const row = template.cloneNode(true);
+  const input = row.querySelector("input");
+  const output = row.querySelector("output");
+  row.querySelector(".slider-title").textContent = ring.title;
+  const slider = { input, output, lastPushed: null, dragging: false, sender: null };
+  slider.sender = pacer((percentValue) => sendSlider(ring.id, slider, percentValue), SLIDER_GAP_MS);
+  // "change" repeats the value of the last "input" event: that one is on its way already.
+  const send = () => {
+    const value = input.valueAsNumber;
+    if (value !== slider.lastPushed) {
+      slider.lastPushed = value;
+      slider.sender.push(value);
+    }
+  };
+  input.addEventListener("input", () => {
+    showSliderValue(slider, percent.format(input.valueAsNumber / 100));
+    send(); // paced: at most one request per SLIDER_GAP_MS while dragging
+  });
+  input.addEventListener("change", send); // the value the user let go at
+  input.addEventListener("pointerdown", () => {
+    slider.dragging = true;
+  });
+  sliders.set(ring.id, slider);
+  return row;
 }
 
 // A drag may end outside the slider; the page hears it either way.
@@ -486,6 +499,108 @@ function showSliderValue(slider, text) {
   slider.output.textContent = text;
   slider.input.setAttribute("aria-valuetext", text);
 }
+
+// --- widgets ----------------------------------------------------------------------------------
+
+// One card per widget with the control of its kind: a value for a counter, a text and a wave for a
+// text, a slider for an indicator (as for task rings), a colour per stop for a gradient card.
+function buildWidgets(widgets) {
+  $("widgets-panel").hidden = widgets.length === 0;
+  const template = $("widget-template").content.firstElementChild;
+  const sliderTemplate = $("slider-template").content.firstElementChild;
+  widgetsBox.replaceChildren(
+    ...widgets.map((ring, index) => {
+      const card = template.cloneNode(true);
+      card.dataset.ring = ring.id;
+      card.dataset.kind = ring.kind;
+      card.querySelector(".ring-title").textContent = ring.title;
+      card.querySelector(".ring-id").textContent = ring.id === ring.title ? `${ring.kind}` : `${ring.id} · ${ring.kind}`;
+      for (const part of card.querySelectorAll("[data-kind]")) {
+        if (part.dataset.kind !== ring.kind) {
+          part.remove();
+        }
+      }
+      if (ring.kind === "indicator") {
+        card.querySelector(".widget-slider").append(sliderRow(sliderTemplate, ring));
+      } else if (ring.kind === "gradient") {
+        card.querySelector(".widget-swatches").replaceChildren(
+          ...ring.colors.map((_, i) => {
+            const label = document.createElement("label");
+            label.className = "field";
+            const input = document.createElement("input");
+            input.type = "color";
+            input.className = "widget-colour";
+            label.append(`Colour ${i + 1}`, input);
+            return label;
+          }),
+        );
+      }
+      const error = card.querySelector(":scope > .error");
+      error.id = `widget-${index}-error`;
+      for (const control of card.querySelectorAll("button, input")) {
+        control.setAttribute("aria-describedby", error.id);
+      }
+      return card;
+    }),
+  );
+}
+
+// What the server says the widget shows; inputs take the server's value when the card is new, so
+// that what the user is typing is not overwritten by a poll.
+function updateWidget(ring, fresh) {
+  const card = widgetsBox.querySelector(`[data-ring="${CSS.escape(ring.id)}"]`);
+  if (card === null) {
+    return;
+  }
+  const shows = ring.kind === "gradient" ? ring.colors.map(hex6).join(" → ") : `“${ring.text}”`;
+  card.querySelector(".ring-now").textContent = `Shows ${shows}${ring.animating ? " · moving" : ""}`;
+  if (ring.kind === "indicator") {
+    updateSlider(ring);
+  } else if (fresh && ring.kind === "counter" && ring.progress !== null) {
+    card.querySelector(".widget-number").value = String(ring.target ?? ring.progress);
+  } else if (fresh && ring.kind === "text") {
+    card.querySelector(".widget-string").value = ring.text;
+  } else if (fresh && ring.kind === "gradient") {
+    card.querySelectorAll(".widget-colour").forEach((input, i) => {
+      input.value = hex6(ring.colors[i] ?? "");
+    });
+  }
+}
+
+function pushWidget(control, id, what, entry) {
+  return act(control, `${titleOf(id)} ${what}`, () =>
+    api.patchBoard(state.board, { rings: { [id]: entry() }, animation: animation.value() }),
+  );
+}
+
+widgetsBox.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = event.target;
+  const id = form.closest("fieldset.widget").dataset.ring;
+  const button = form.querySelector("button[type=submit]");
+  if (form.classList.contains("widget-value")) {
+    const input = form.querySelector(".widget-number");
+    pushWidget(button, id, `→ ${input.value || "?"}`, () => ({ value: numberFrom(input) }));
+  } else {
+    const input = form.querySelector(".widget-string");
+    pushWidget(button, id, `→ “${input.value}”`, () => ({ text: input.value }));
+  }
+});
+
+widgetsBox.addEventListener("click", (event) => {
+  const button = event.target.closest("button");
+  const card = button?.closest("fieldset.widget");
+  if (!button || !card) {
+    return;
+  }
+  const id = card.dataset.ring;
+  if (button.classList.contains("widget-wave")) {
+    pushWidget(button, id, "wave", () => ({ wave: true }));
+  } else if (button.classList.contains("widget-apply")) {
+    const colors = [...card.querySelectorAll(".widget-colour")].map((input) => input.value);
+    pushWidget(button, id, `colours → ${colors.join(", ")}`, () => ({ colors }));
+  }
+});
 
 // --- background -------------------------------------------------------------------------------
 

@@ -8,8 +8,16 @@
 // it puts each ring and its texts, and which of each splash layer's shapes to fill. A frame's ring
 // is relative to the ring's centre, so each ring is drawn after a translate to its place.
 
+import { counterPieces, graphemes, placeRow } from "./widgets.js";
+
 const FONT_STACK = 'ui-rounded, "SF Pro Rounded", system-ui, sans-serif';
+// The seed's counter and wave text are bold Menlo (seed 003 Examples 12 and 13).
+const MONO_STACK = 'ui-monospace, Menlo, "DejaVu Sans Mono", "Liberation Mono", monospace';
 const FULL_TURN = 2 * Math.PI;
+// A counter's row, and so its columns' window, is this many times its font size tall (a line of
+// text, as the seed's VStack of Texts stacks them); its unit is drawn this much smaller.
+const COUNTER_ROW = 1.2;
+const COUNTER_UNIT = 0.5;
 
 // Sizes the canvas to the largest box of the arrangement's aspect ratio that fits boxWidth × boxHeight
 // CSS pixels. The size is chosen in whole device pixels and the CSS size derived from it, so the
@@ -75,7 +83,15 @@ export function drawBoard(ctx, scale, { layout, arrangement, rings, background, 
   ctx.textBaseline = "middle";
   const places = layout.arrangements[arrangement].rings; // one per ring, in ring order (protocol.js)
   layout.rings.forEach((ring, i) => {
-    drawRing(ctx, scale, ring, places[i], rings.get(ring.id) ?? null, text);
+    const values = rings.get(ring.id) ?? null;
+    const draw = WIDGETS[ring.kind];
+    if (draw === undefined) {
+      drawRing(ctx, scale, ring, places[i], values, text);
+    } else {
+      // A frame entry of another kind (a board reshaped under a stale value) is not drawn.
+      draw(ctx, ring, places[i], values !== null && values.kind === ring.kind ? values : null);
+      drawTitle(ctx, ring, places[i], text);
+    }
   });
 }
 
@@ -121,11 +137,162 @@ function drawRing(ctx, scale, ring, place, values, automaticText) {
   }
   ctx.restore();
 
+  drawTitle(ctx, ring, place, automaticText);
+  if (place.labelText !== null && values !== null) {
+    text(ctx, values.label, place.labelText, 700, values.labelColor);
+  }
+}
+
+function drawTitle(ctx, ring, place, automaticText) {
   const titleColor = ring.titleColor ?? automaticText;
   if (place.titleText !== null && titleColor !== null) {
     text(ctx, ring.title, place.titleText, 600, titleColor);
   }
-  if (place.labelText !== null && values !== null) {
+}
+
+// --- widgets (DESIGN §12): each drawn in its ring's cell from the layout's sizes and the frame's
+// values; `values` is null before the first frame that carried the widget. -----------------------
+
+const WIDGETS = { counter: drawCounter, text: drawWaveText, indicator: drawIndicator, gradient: drawGradient };
+
+// An odometer (seed 003 Example13): a row of digit columns centred at the label's spot, each
+// clipped to a window one row tall in which digit d has rolled up by `fraction` of a row and d + 1
+// follows from below; the sign, group separators, "." and the smaller unit sit between them.
+function drawCounter(ctx, ring, place, values) {
+  const spot = place.labelText;
+  if (spot === null || values === null) {
+    return;
+  }
+  if (values.value === null || values.digits.length === 0) {
+    text(ctx, values.label, spot, 700, values.labelColor); // no number yet: the server's words
+    return;
+  }
+  const digitFont = `700 ${spot.size}px ${MONO_STACK}`;
+  const unitFont = `600 ${spot.size * COUNTER_UNIT}px ${FONT_STACK}`;
+  const pieces = counterPieces({
+    columns: values.digits.length,
+    decimals: ring.decimals,
+    sign: values.sign,
+    grouping: ring.grouping,
+    unit: ring.unit,
+  });
+  ctx.font = digitFont;
+  const column = ctx.measureText("0").width;
+  const widths = pieces.map((piece) => {
+    if (piece.type === "digit") {
+      return column;
+    }
+    ctx.font = piece.type === "unit" ? unitFont : digitFont;
+    return ctx.measureText(piece.type === "unit" ? ` ${piece.text}` : piece.text).width;
+  });
+  const { lefts, fit } = placeRow(widths, spot);
+  const row = spot.size * COUNTER_ROW;
+
+  ctx.save();
+  narrow(ctx, spot, fit);
+  ctx.fillStyle = values.labelColor;
+  ctx.textAlign = "left";
+  pieces.forEach((piece, i) => {
+    if (piece.type !== "digit") {
+      ctx.font = piece.type === "unit" ? unitFont : digitFont;
+      ctx.fillText(piece.type === "unit" ? ` ${piece.text}` : piece.text, lefts[i], spot.y);
+      return;
+    }
+    const [digit, fraction] = values.digits[piece.column];
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(lefts[i], spot.y - row / 2, column, row);
+    ctx.clip();
+    ctx.font = digitFont;
+    const y = spot.y - fraction * row;
+    ctx.fillText(String(digit), lefts[i], y);
+    if (fraction !== 0) {
+      ctx.fillText(String((digit + 1) % 10), lefts[i], y + row);
+    }
+    ctx.restore();
+  });
+  ctx.restore();
+}
+
+// Wave text (seed 003 Example12): the characters side by side (no spacing) at the label's spot,
+// each scaled by the frame's scale about its own centre, as SwiftUI's scaleEffect does (a scaled
+// character does not push its neighbours).
+function drawWaveText(ctx, ring, place, values) {
+  const spot = place.labelText;
+  if (spot === null || values === null) {
+    return;
+  }
+  const characters = graphemes(values.text);
+  ctx.font = `700 ${spot.size}px ${MONO_STACK}`;
+  const widths = characters.map((character) => ctx.measureText(character).width);
+  const { lefts, fit } = placeRow(widths, spot);
+
+  ctx.save();
+  narrow(ctx, spot, fit);
+  ctx.fillStyle = values.labelColor;
+  ctx.textAlign = "center";
+  characters.forEach((character, i) => {
+    const scale = values.scales[i] ?? 1;
+    ctx.save();
+    ctx.translate(lefts[i] + widths[i] / 2, spot.y);
+    ctx.scale(scale, scale);
+    ctx.fillText(character, 0, 0);
+    ctx.restore();
+  });
+  ctx.restore();
+}
+
+// Narrows what follows by `fit` about the spot's anchor, so a row too wide for it fits.
+function narrow(ctx, spot, fit) {
+  if (fit < 1) {
+    ctx.translate(spot.x, spot.y);
+    ctx.scale(fit, fit);
+    ctx.translate(-spot.x, -spot.y);
+  }
+}
+
+// The percentage indicator (seed 003 Example10): a dashed arc of radius r from a0 (3 o'clock)
+// clockwise to a1, stroked with the layout's line width, dash and phase and butt caps (SwiftUI's
+// strokedPath default), and the label in the middle.
+function drawIndicator(ctx, ring, place, values) {
+  if (values === null) {
+    return;
+  }
+  if (values.p !== null && values.a1 > values.a0) {
+    ctx.save();
+    ctx.translate(place.cx, place.cy);
+    ctx.lineWidth = ring.lineWidth;
+    ctx.lineCap = "butt";
+    ctx.setLineDash(ring.dash);
+    ctx.lineDashOffset = ring.dashPhase;
+    ctx.strokeStyle = values.color;
+    ctx.beginPath();
+    ctx.arc(0, 0, ring.r, values.a0, values.a1);
+    ctx.stroke();
+    ctx.restore();
+  }
+  if (place.labelText !== null) {
+    text(ctx, values.label, place.labelText, 700, values.labelColor);
+  }
+}
+
+// The animatable gradient (seed 003 Example11): a rounded rectangle centred on the cell, filled
+// with a linear gradient of the frame's stops from its top-left to its bottom-right corner.
+function drawGradient(ctx, ring, place, values) {
+  if (values === null) {
+    return;
+  }
+  const left = place.cx - ring.width / 2;
+  const top = place.cy - ring.height / 2;
+  const gradient = ctx.createLinearGradient(left, top, left + ring.width, top + ring.height);
+  for (const [offset, colour] of values.stops) {
+    gradient.addColorStop(offset, colour);
+  }
+  ctx.fillStyle = gradient;
+  ctx.beginPath();
+  ctx.roundRect(left, top, ring.width, ring.height, Math.min(ring.corner, ring.width / 2, ring.height / 2));
+  ctx.fill();
+  if (place.labelText !== null && values.label !== "") {
     text(ctx, values.label, place.labelText, 700, values.labelColor);
   }
 }

@@ -6,11 +6,16 @@
 //
 //   {type: "layout", board, title, background, rings: [Ring], arrangements: [Arrangement]}
 //   Ring: {id, title, kind, r, thickness, track, titleColor} (titleColor null when automatic:
-//         drawn in the last frame's background.text)
+//         drawn in the last frame's background.text); a widget adds its kind's sizes: counter
+//         {digits, decimals, sign, grouping, unit}, text {waveWidth}, indicator {lineWidth, dash,
+//         dashPhase}, gradient {width, height, corner}
 //   Arrangement: {name, width, height, rings: [Place]}, one Place per ring in the layout's order:
 //         {id, cx, cy, titleText, labelText}, texts {x, y, size, align, width} (width null: none)
 //   {type: "frame", board, seq, t, rings: [RingValues], background: {color, text, splash: [Splash]} | null}
 //   (a ring's cap and tip are relative to its centre, so one frame serves every arrangement)
+//   A widget's RingValues are {id, kind, label, labelColor} and its kind's values instead: counter
+//         {value, sign, digits: [[digit, fraction], …]}, text {text, scales}, indicator {p, a0, a1,
+//         color}, gradient {stops: [[offset, colour], …]}
 //   Splash: {style, color, progress, shapes: [Shape]}, one Shape per arrangement, in the layout's
 //         order: {polygon: [[x, y], …]} | {circle: {cx, cy, r}}
 //   null for a message type this page does not know (to be ignored)
@@ -101,15 +106,47 @@ function layout(m) {
 
 function ring(value, at) {
   const r = object(value, at);
+  const kind = r.kind === undefined ? "plain" : string(r.kind, `${at}.kind`);
   return {
     id: string(r.id, `${at}.id`),
     title: r.title === undefined ? "" : string(r.title, `${at}.title`),
-    kind: r.kind === undefined ? "plain" : string(r.kind, `${at}.kind`),
+    kind,
     r: positive(r.r, `${at}.r`),
     thickness: positive(r.thickness, `${at}.thickness`),
     track: colour(r.track, `${at}.track`),
     titleColor: optional(r.titleColor, `${at}.titleColor`, colour),
+    ...widgetLayout(kind, r, at),
   };
+}
+
+// What a widget's layout entry adds (DESIGN §12): how it is sized, never a value.
+function widgetLayout(kind, r, at) {
+  switch (kind) {
+    case "counter":
+      return {
+        digits: optional(r.digits, `${at}.digits`, number),
+        decimals: count(r.decimals, `${at}.decimals`),
+        sign: boolean(r.sign, `${at}.sign`),
+        grouping: optional(r.grouping, `${at}.grouping`, string),
+        unit: optional(r.unit, `${at}.unit`, string),
+      };
+    case "text":
+      return { waveWidth: number(r.waveWidth, `${at}.waveWidth`) };
+    case "indicator":
+      return {
+        lineWidth: positive(r.lineWidth, `${at}.lineWidth`),
+        dash: array(r.dash, `${at}.dash`).map((d, i) => nonNegative(d, `${at}.dash[${i}]`)),
+        dashPhase: number(r.dashPhase, `${at}.dashPhase`),
+      };
+    case "gradient":
+      return {
+        width: positive(r.width, `${at}.width`),
+        height: positive(r.height, `${at}.height`),
+        corner: nonNegative(r.corner, `${at}.corner`), // roundRect throws on a negative radius
+      };
+    default:
+      return {};
+  }
 }
 
 // One place per ring, in the layout's ring order, so that draw.js can pair them by index.
@@ -176,8 +213,13 @@ function frame(m) {
   };
 }
 
+const WIDGETS = new Set(["counter", "text", "indicator", "gradient"]);
+
 function ringValues(value, at) {
   const r = object(value, at);
+  if (r.kind !== undefined) {
+    return widgetValues(r, at);
+  }
   const gradient = object(r.gradient, `${at}.gradient`);
   const cap = object(r.cap, `${at}.cap`);
   const tip = object(r.tip, `${at}.tip`);
@@ -214,6 +256,58 @@ function ringValues(value, at) {
     label: string(r.label, `${at}.label`),
     labelColor: colour(r.labelColor, `${at}.labelColor`),
   };
+}
+
+// A widget's entry (DESIGN §12): id, kind, label, labelColor and its kind's values, in the wire's
+// shape. A frame entry replaces the widget's last one whole, as a ring's does.
+function widgetValues(r, at) {
+  const kind = string(r.kind, `${at}.kind`);
+  if (!WIDGETS.has(kind)) {
+    throw new ProtocolError(`${at}.kind must be "counter", "text", "indicator" or "gradient"`);
+  }
+  const common = {
+    id: string(r.id, `${at}.id`),
+    kind,
+    label: string(r.label, `${at}.label`),
+    labelColor: colour(r.labelColor, `${at}.labelColor`),
+  };
+  switch (kind) {
+    case "counter":
+      return {
+        ...common,
+        value: r.value === null ? null : number(r.value, `${at}.value`),
+        sign: string(r.sign, `${at}.sign`),
+        digits: array(r.digits, `${at}.digits`).map((column, i) => {
+          if (!Array.isArray(column) || column.length !== 2) {
+            throw new ProtocolError(`${at}.digits[${i}] must be [digit, fraction]`);
+          }
+          const digit = number(column[0], `${at}.digits[${i}][0]`);
+          if (!Number.isInteger(digit) || digit < 0 || digit > 9) {
+            throw new ProtocolError(`${at}.digits[${i}][0] must be a digit 0 to 9`);
+          }
+          return [digit, number(column[1], `${at}.digits[${i}][1]`)];
+        }),
+      };
+    case "text":
+      return {
+        ...common,
+        text: string(r.text, `${at}.text`),
+        scales: array(r.scales, `${at}.scales`).map((s, i) => number(s, `${at}.scales[${i}]`)),
+      };
+    case "indicator":
+      return {
+        ...common,
+        p: r.p === null ? null : number(r.p, `${at}.p`),
+        a0: number(r.a0, `${at}.a0`),
+        a1: number(r.a1, `${at}.a1`),
+        color: colour(r.color, `${at}.color`),
+      };
+    default:
+      return {
+        ...common,
+        stops: array(r.stops, `${at}.stops`).map((s, i) => colourStop(s, `${at}.stops[${i}]`)),
+      };
+  }
 }
 
 // A splash layer, in the wire's shape (binary.js yields the same): {style, angle?, color,
@@ -293,6 +387,20 @@ function number(value, at) {
 function positive(value, at) {
   if (number(value, at) <= 0) {
     throw new ProtocolError(`${at} must be positive`);
+  }
+  return value;
+}
+
+function nonNegative(value, at) {
+  if (number(value, at) < 0) {
+    throw new ProtocolError(`${at} must not be negative`);
+  }
+  return value;
+}
+
+function count(value, at) {
+  if (!Number.isInteger(number(value, at)) || value < 0) {
+    throw new ProtocolError(`${at} must be a whole number, 0 or more`);
   }
   return value;
 }

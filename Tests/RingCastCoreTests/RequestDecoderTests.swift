@@ -95,7 +95,10 @@ struct RefusedBody: Sendable, CustomTestStringConvertible {
         .init(#"{"rings":{"move":{"progress":-1e400}}}"#, 400, "malformed", "rings.move.progress"),
         .init(#"{"rings":{"move":{"progres":0.5}}}"#, 400, "unknown_field", "rings.move.progres"),
         .init(##"{"rings":{"move":0.5,"stand":{"colors":["#2ecc71"]}}}"##, 422, "invalid_value", "rings.stand.colors"),
-        .init(##"{"rings":{"stand":{"colors":["#2ecc71","#3498db","#000000"]}}}"##, 422, "invalid_value", "rings.stand.colors"),
+        // Three colours decode (a gradient widget takes 2 to 8); the board refuses them for a ring (WidgetBoardTests).
+        .init(
+            ##"{"rings":{"stand":{"colors":["#000000","#000000","#000000","#000000","#000000","#000000","#000000","#000000","#000000"]}}}"##,
+            422, "invalid_value", "rings.stand.colors"),
         .init(#"{"rings":{"stand":{"colors":[]}}}"#, 422, "invalid_value", "rings.stand.colors"),
         .init(##"{"rings":{"stand":{"colors":["#2ecc71","blue"]}}}"##, 422, "invalid_value", "rings.stand.colors.1"),
         .init(##"{"rings":{"stand":{"colors":["#2ecc7","#3498db"]}}}"##, 422, "invalid_value", "rings.stand.colors.0"),

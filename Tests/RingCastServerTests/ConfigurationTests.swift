@@ -1,4 +1,5 @@
 import Foundation
+import RingCastCore
 import RingCastServer
 import Testing
 
@@ -66,6 +67,36 @@ struct ConfigurationTests {
         #expect(ci.ring(withID: "tests")?.label == .fraction)
         #expect(ci.ring(withID: "tests")?.maximum == 20)
         #expect(configuration.boards.last?.rings.count == 7)
+    }
+
+    /// Widgets in the config file are defined with the API's keys and checked with its rules (DESIGN §12).
+    @Test func widgetsInTheConfig_areDefinedAsTheAPIDefinesThem() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        func load(_ rings: String) throws -> RingCastConfiguration {
+            try #"{"boards": [{"name": "wall", "rings": \#(rings)}]}"#.write(to: file, atomically: true, encoding: .utf8)
+            return try RingCastConfiguration.load(file: file.path, environment: [:])
+        }
+        let wall = try #require(
+            load(
+                #"[{"id": "build"}, {"id": "tests", "kind": "counter", "value": 12, "unit": "tests", "grouping": ","},"#
+                    + #" {"id": "status", "kind": "text", "text": "Idle"}, {"id": "load", "kind": "indicator"},"#
+                    + ##" {"id": "mood", "kind": "gradient", "colors": ["#000000", "#ffffff", "#ff00ff"]}]"##
+            ).boards.first)
+        #expect(wall.rings.map(\.kind.name) == ["plain", "counter", "text", "indicator", "gradient"])
+        #expect(wall.ring(withID: "tests")?.value == 12)
+        #expect(wall.ring(withID: "tests")?.kind == .counter(CounterFormat(grouping: ",", unit: "tests")))
+        #expect(wall.ring(withID: "status")?.label == .text("Idle"))
+        #expect(wall.ring(withID: "mood")?.colors.count == 3)
+        for (rings, key) in [
+            (#"[{"id": "tests", "kind": "counter", "decimals": 9}]"#, "boards[0].rings[0].decimals"),
+            (#"[{"id": "tests", "kind": "counter", "text": "x"}]"#, "boards[0].rings[0].text"),
+            (#"[{"id": "build", "unit": "x"}]"#, "boards[0].rings[0].unit"),
+            (##"[{"id": "mood", "kind": "gradient", "colors": ["#000000"]}]"##, "boards[0].rings[0].colors"),
+        ] {
+            let error = #expect(throws: ConfigurationError.self) { try load(rings) }
+            #expect(error?.key == key, "\(rings)")
+        }
     }
 
     /// Issue 20, defect 2: a config board `{"template":"tasks","count":30}` trapped at start. Every count from 0

@@ -110,7 +110,8 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
             for (index, ring) in definitions.enumerated() {
                 try Self.checkSources(of: ring, kinds: kinds, field: "rings.\(index).sources")
             }
-            try Self.check(explicitGroups, ids: Set(kinds.keys))
+            let widgets = Set(definitions.filter { !$0.kind.isRing }.map(\.id))
+            try Self.check(explicitGroups, ids: Set(kinds.keys), widgets: widgets)
             rings = definitions.enumerated().map { $1.spec(at: $0) }
             groups = explicitGroups
         }
@@ -132,8 +133,8 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
     }
 
     /// Groups name existing rings, each in one group at most.
-    static func check(_ groups: [[String]], ids: Set<String>) throws(APIError) {
-        if let problem = BoardSpec.groupProblem(in: groups, ids: ids) {
+    static func check(_ groups: [[String]], ids: Set<String>, widgets: Set<String> = []) throws(APIError) {
+        if let problem = BoardSpec.groupProblem(in: groups, ids: ids, widgets: widgets) {
             throw .invalidValue(problem.reason, field: "groups.\(problem.index)")
         }
     }

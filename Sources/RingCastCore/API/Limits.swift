@@ -28,6 +28,20 @@ public enum Limits {
     /// them in a byte.
     public static let maximumRingsPerBoard = 255
 
+    /// A counter's number: within ±10¹², so that with its decimals every digit is exact in a double.
+    public static let counterValues: ClosedRange<Double> = -1e12...1e12
+    /// A counter's decimal columns.
+    public static let counterDecimals: ClosedRange<Int> = 0...3
+    /// A counter's fixed number of integer columns.
+    public static let counterDigits: ClosedRange<Int> = 1...13
+    /// A counter's grouping separator and unit, in characters.
+    public static let counterSeparatorLength = 2
+    public static let counterUnitLength = 16
+    /// Colours of a gradient widget; a ring has exactly 2.
+    public static let gradientColors: ClosedRange<Int> = 2...8
+    /// A wave text's wave, in characters.
+    public static let waveWidths: ClosedRange<Double> = 1...64
+
     /// 422 `out_of_range` unless `value` is finite and in `range`: "NAME must be a number from A to B UNIT, got
     /// V". `name` is the key (or the CLI's flag) as the client wrote it.
     public static func check(
@@ -51,14 +65,35 @@ public enum Limits {
         try check(duration, in: durations, named: name, unit: "seconds", field: field)
     }
 
-    /// 422 `invalid_value` unless there are exactly two colours.
-    static func check(colors: [RGBAColor], field: String?) throws(APIError) {
-        guard colors.count == 2 else {
+    /// 422 `invalid_value` unless there are exactly two colours (a ring's gradient start and end), or
+    /// `count` colours (a gradient widget's, which keeps the number it was made with).
+    static func check(colors: [RGBAColor], count: Int = 2, field: String?) throws(APIError) {
+        guard colors.count == count else {
             throw .invalidValue(
-                "colors must hold exactly two colours (gradient start and end), got \(colors.count)",
+                count == 2
+                    ? "colors must hold exactly two colours (gradient start and end), got \(colors.count)"
+                    : "colors must hold exactly \(count) colours, as this gradient has, got \(colors.count)",
                 field: field
             )
         }
+    }
+
+    /// 422 `invalid_value` unless a new gradient widget's colours number from 2 to 8.
+    static func check(gradientColors colors: [RGBAColor], field: String?) throws(APIError) {
+        guard gradientColors.contains(colors.count) else {
+            throw .invalidValue(
+                "a gradient holds 2 to 8 colours, got \(colors.count)", field: field)
+        }
+    }
+
+    /// 422 `out_of_range` unless a counter's number is in `counterValues`.
+    public static func check(counterValue value: Double, field: String?) throws(APIError) {
+        try check(value, in: counterValues, named: "value", unit: "(a counter's number)", field: field)
+    }
+
+    /// 422 `out_of_range` unless a wave is 1 to 64 characters wide.
+    static func check(waveWidth width: Double, field: String?) throws(APIError) {
+        try check(width, in: waveWidths, named: "width", unit: "characters", field: field)
     }
 
     /// 422 `out_of_range` when a timing animation's duration, or a spring's response or dampingFraction, or a

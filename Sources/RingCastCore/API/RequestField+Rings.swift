@@ -11,16 +11,53 @@ extension RequestField {
         return (try read(), false)
     }
 
-    /// `value`: a number ≥ 0 (its progress, value / max, is checked against the board); nil when absent.
+    /// `value`: a finite number within a counter's range (a ring's, value / max ≥ 0, is checked against the
+    /// board, which knows the kind); nil when absent.
     static func value(in object: KeyedDecodingContainer<AnyCodingKey>) throws -> Double? {
         let key = AnyCodingKey("value")
         guard object.contains(key) else { return nil }
         let field = path(path(object.codingPath), key.stringValue)
         let value = try number(field: field, named: "value") { try object.decode(Double.self, forKey: key) }
-        guard value.isFinite, value >= 0, value <= Limits.ringMaximums.upperBound * Limits.progress.upperBound else {
-            throw APIError.unprocessable("value must be a number of at least 0, got \(describe(value))", field: field)
-        }
+        try Limits.check(counterValue: value, field: field)
         return value
+    }
+
+    /// `text`: a wave text's text, 1–32 characters under the label rules; nil when absent.
+    static func text(in object: KeyedDecodingContainer<AnyCodingKey>) throws -> String? {
+        let key = AnyCodingKey("text")
+        guard object.contains(key) else { return nil }
+        let field = path(path(object.codingPath), key.stringValue)
+        guard let text = try? object.decode(String.self, forKey: key) else {
+            throw APIError.malformed("text must be a string", field: field)
+        }
+        try Limits.check(labelText: text, field: field)
+        return text
+    }
+
+    /// `wave`: `true`, `{}` or `{"width":W}` (1–64 characters) runs a wave over a text widget; the result is
+    /// whether one runs and its width, if given.
+    static func wave(in object: KeyedDecodingContainer<AnyCodingKey>) throws -> (runs: Bool, width: Double?) {
+        let key = AnyCodingKey("wave")
+        guard object.contains(key) else { return (false, nil) }
+        let field = path(path(object.codingPath), key.stringValue)
+        if let flag = try? object.decode(Bool.self, forKey: key) {
+            guard flag else {
+                throw APIError.invalidValue("wave is true or {\"width\":W}; leave it out for no wave", field: field)
+            }
+            return (true, nil)
+        }
+        guard let wave = try? object.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key) else {
+            throw APIError.malformed("wave must be true or an object such as {\"width\":6}", field: field)
+        }
+        for key in wave.allKeys where key.stringValue != "width" {
+            throw APIError.invalidValue("unknown key \(quoted(key.stringValue)) in wave: it takes \"width\"", field: field)
+        }
+        let widthKey = AnyCodingKey("width")
+        guard wave.contains(widthKey) else { return (true, nil) }
+        let widthField = path(field, "width")
+        let width = try number(field: widthField, named: "width") { try wave.decode(Double.self, forKey: widthKey) }
+        try Limits.check(waveWidth: width, field: widthField)
+        return (true, width)
     }
 
     /// `max`: a number in (0, 1e9]; nil when absent.

@@ -61,7 +61,8 @@ enum RequestField {
         return progress
     }
 
-    /// `colors`: exactly two `#rrggbb` / `#rrggbbaa` strings; nil when absent.
+    /// `colors`: 2 to 8 `#rrggbb` / `#rrggbbaa` strings (a ring takes exactly two, a gradient widget 2 to 8:
+    /// its board checks which); nil when absent.
     static func colors(in object: KeyedDecodingContainer<AnyCodingKey>) throws -> [RGBAColor]? {
         let key = AnyCodingKey("colors")
         guard object.contains(key) else { return nil }
@@ -73,11 +74,14 @@ enum RequestField {
             throw APIError.malformed("colors must be an array of two colours such as [\"#2ecc71\",\"#3498db\"]", field: field)
         }
         var colors: [RGBAColor] = []
-        // Three are enough to know the count is wrong; a huge array is not read to its end.
-        while !array.isAtEnd, colors.count <= 2 {
+        // Nine are enough to know the count is wrong; a huge array is not read to its end.
+        while !array.isAtEnd, colors.count <= Limits.gradientColors.upperBound {
             colors.append(try color(field: path(field, String(array.currentIndex))) { try array.decode(String.self) })
         }
-        try Limits.check(colors: colors, field: field)
+        if colors.count < 2 {
+            try Limits.check(colors: colors, field: field)
+        }
+        try Limits.check(gradientColors: colors, field: field)
         return colors
     }
 

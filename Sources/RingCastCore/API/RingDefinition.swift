@@ -1,7 +1,9 @@
-/// One ring as the API defines it (`PUT /api/v1/boards/{board}`'s `rings`, `POST …/rings`):
+/// One ring or widget as the API defines it (`PUT /api/v1/boards/{board}`'s `rings`, `POST …/rings`):
 /// `{"id":ID,"title":T,"kind":"plain"|"derived"|"countdown","sources":[ID…],"colors":["#…","#…"],"label":L,"max":M}`
 /// with only `id` required, and for `POST …/rings` also `"group":ID` (join that ring's concentric group, inside
-/// it). The server places it (`BoardSpec.laidOut`).
+/// it). Widgets (DESIGN §12): `{"kind":"counter","value":V,"digits":N,"decimals":D,"sign":B,"grouping":",",
+/// "unit":U}`, `{"kind":"text","text":T,"waveWidth":W}`, `{"kind":"indicator"}`, `{"kind":"gradient",
+/// "colors":[2 to 8]}`. The server places it (`BoardSpec.laidOut`).
 public struct RingDefinition: Sendable, Equatable, Decodable {
     public var id: String
     public var title: String?
@@ -9,6 +11,8 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
     public var colors: [RGBAColor]?
     public var label: LabelFormat?
     public var maximum: Double?
+    /// A counter's first number.
+    public var value: Double?
     /// The ring whose concentric group this one joins (`POST …/rings` only).
     public var group: String?
 
@@ -19,6 +23,7 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         colors: [RGBAColor]? = nil,
         label: LabelFormat? = nil,
         maximum: Double? = nil,
+        value: Double? = nil,
         group: String? = nil
     ) {
         self.id = id
@@ -27,10 +32,23 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         self.colors = colors
         self.label = label
         self.maximum = maximum
+        self.value = value
         self.group = group
     }
 
-    static let keys = ["id", "title", "kind", "sources", "colors", "label", "max"]
+    static let keys = [
+        "id", "title", "kind", "sources", "colors", "label", "max", "value", "digits", "decimals", "sign", "grouping",
+        "unit", "text", "waveWidth",
+    ]
+
+    /// The keys only some kinds take, and which.
+    static let keysOfKinds: [(key: String, kinds: [String])] = [
+        ("sources", ["derived"]), ("value", ["counter"]), ("digits", ["counter"]), ("decimals", ["counter"]),
+        ("sign", ["counter"]), ("grouping", ["counter"]), ("unit", ["counter"]), ("text", ["text"]),
+        ("waveWidth", ["text"]), ("label", ["plain", "derived", "countdown"]),
+        ("max", ["plain", "derived", "countdown", "indicator"]),
+        ("colors", ["plain", "derived", "countdown", "indicator", "gradient"]),
+    ]
 
     public init(from decoder: any Decoder) throws {
         // A board's ring list names its groups separately; `group` is for adding one ring.
@@ -59,12 +77,38 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
             }
             sources = list
         }
+        kind = try Self.kind(named: kindName, sources: sources, in: object, field: field)
+        self.id = id
+        title = try RequestField.title(in: object)
+        colors = try RequestField.colors(in: object)
+        if let colors, kind != .gradient {
+            try Limits.check(colors: colors, field: RequestField.path(field, "colors"))
+        }
+        label = try RequestField.label(in: object)
+        if case .text = kind {
+            label = .text(try RequestField.text(in: object) ?? id)
+        }
+        maximum = try RequestField.maximum(in: object)
+        value = try RequestField.value(in: object)
+        group = allowsGroup ? try RequestField.string("group", in: object) : nil
+    }
+
+    /// The kind named `kindName` with its settings from `object`, after refusing the keys another kind takes
+    /// (`keysOfKinds`); `sourcesField` names a derived ring's sources.
+    static func kind(
+        named kindName: String, sources: [String]?, in object: KeyedDecodingContainer<AnyCodingKey>, field: String?
+    ) throws -> RingKind {
+        let sourcesField = RequestField.path(field, "sources")
+        for (key, kinds) in Self.keysOfKinds where object.contains(AnyCodingKey(key)) && !kinds.contains(kindName) {
+            guard RingKind.names.contains(kindName) else { break }
+            let owners = kinds.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw APIError.invalidValue(
+                "\(key) goes with kind \(owners), not \(RequestField.quoted(kindName))",
+                field: RequestField.path(field, key))
+        }
         switch kindName {
-        case "plain", "countdown":
-            guard sources == nil else {
-                throw APIError.invalidValue("only a derived ring has sources", field: sourcesField)
-            }
-            kind = kindName == "plain" ? .plain : .countdown
+        case "plain": return .plain
+        case "countdown": return .countdown
         case "derived":
             guard let sources, !sources.isEmpty else {
                 throw APIError.invalidValue(
@@ -73,18 +117,85 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
             guard Set(sources).count == sources.count else {
                 throw APIError.invalidValue("sources names a ring twice", field: sourcesField)
             }
-            kind = .derived(sources: sources)
+            return .derived(sources: sources)
+        case "counter": return .counter(try Self.counterFormat(in: object, field: field))
+        case "text":
+            var width = 6.0
+            if object.contains(AnyCodingKey("waveWidth")) {
+                let widthField = RequestField.path(field, "waveWidth")
+                width = try RequestField.number(field: widthField, named: "waveWidth") {
+                    try object.decode(Double.self, forKey: AnyCodingKey("waveWidth"))
+                }
+                try Limits.check(waveWidth: width, field: widthField)
+            }
+            return .text(waveWidth: width)
+        case "indicator": return .indicator
+        case "gradient": return .gradient
         default:
+            let names = RingKind.names.map { "\"\($0)\"" }.joined(separator: ", ")
             throw APIError.invalidValue(
-                "kind must be \"plain\", \"derived\" or \"countdown\", got \(RequestField.quoted(kindName))",
+                "kind must be one of \(names), got \(RequestField.quoted(kindName))",
                 field: RequestField.path(field, "kind"))
         }
-        self.id = id
-        title = try RequestField.title(in: object)
-        colors = try RequestField.colors(in: object)
-        label = try RequestField.label(in: object)
-        maximum = try RequestField.maximum(in: object)
-        group = allowsGroup ? try RequestField.string("group", in: object) : nil
+    }
+
+    /// For the configuration file, which places rings itself but defines them as the API does: the widget of
+    /// kind `kindName` from the object `decoder` reads, with the API's keys, ranges and messages (an
+    /// `APIError` whose field is relative to the object); nil for the ring kinds.
+    public static func widget(named kindName: String, from decoder: any Decoder) throws -> (
+        kind: RingKind, value: Double?, text: String?
+    )? {
+        guard ["counter", "text", "indicator", "gradient"].contains(kindName) else { return nil }
+        let object = try decoder.container(keyedBy: AnyCodingKey.self)
+        let kind = try kind(named: kindName, sources: nil, in: object, field: nil)
+        let text = try RequestField.text(in: object)
+        return (kind, try RequestField.value(in: object), text)
+    }
+
+    /// A counter's format from its definition's keys, checked against `Limits`.
+    static func counterFormat(in object: KeyedDecodingContainer<AnyCodingKey>, field: String?) throws -> CounterFormat {
+        func integer(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
+            guard object.contains(AnyCodingKey(key)) else { return nil }
+            let keyField = RequestField.path(field, key)
+            let number = try RequestField.number(field: keyField, named: key) {
+                try object.decode(Double.self, forKey: AnyCodingKey(key))
+            }
+            guard number.rounded() == number, range.contains(Int(exactly: number) ?? .min) else {
+                throw APIError.unprocessable(
+                    "\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(RequestField.describe(number))",
+                    field: keyField)
+            }
+            return Int(number)
+        }
+        func text(_ key: String, maximumLength: Int) throws -> String? {
+            guard object.contains(AnyCodingKey(key)) else { return nil }
+            let keyField = RequestField.path(field, key)
+            guard let text = try? object.decode(String.self, forKey: AnyCodingKey(key)) else {
+                throw APIError.malformed("\(key) must be a string", field: keyField)
+            }
+            // A grouping separator may be a space (`1 234`); everything else is checked as any shown text is.
+            let isSpace =
+                key == "grouping" && text.count == 1 && text.unicodeScalars.allSatisfy(\.properties.isWhitespace)
+                && Limits.hiddenCharacter(in: text) == nil
+            if !isSpace {
+                try Limits.check(text: text, named: key, maximumLength: maximumLength, field: keyField)
+            }
+            return text
+        }
+        var sign = false
+        if object.contains(AnyCodingKey("sign")) {
+            guard let flag = try? object.decode(Bool.self, forKey: AnyCodingKey("sign")) else {
+                throw APIError.malformed("sign must be true or false", field: RequestField.path(field, "sign"))
+            }
+            sign = flag
+        }
+        return CounterFormat(
+            digits: try integer("digits", in: Limits.counterDigits),
+            decimals: try integer("decimals", in: Limits.counterDecimals) ?? 0,
+            sign: sign,
+            grouping: try text("grouping", maximumLength: Limits.counterSeparatorLength),
+            unit: try text("unit", maximumLength: Limits.counterUnitLength)
+        )
     }
 
     /// Gradient colours of rings defined without any, by position on the board.
@@ -117,7 +228,8 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
             titleColor: nil,
             labelColor: nil,
             label: label ?? .percent,
-            maximum: maximum ?? RingSpec.defaultMaximum
+            maximum: maximum ?? RingSpec.defaultMaximum,
+            value: value
         )
     }
 }

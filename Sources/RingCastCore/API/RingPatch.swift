@@ -1,6 +1,7 @@
 /// One ring's entry in a PATCH body: a bare number (the progress), `null` (back to no data), or
 /// `{"progress":P,"value":V,"max":M,"label":L,"title":T,"colors":["#…","#…"],"labelColor":"#…","animation":A}`
-/// with any of the keys (`progress` and `value` not both; either may be `null`).
+/// with any of the keys (`progress` and `value` not both; either may be `null`); a text widget's entry also
+/// takes `"text":T` and `"wave":{"width":W}`. Which keys a ring or widget takes is its board's business.
 ///
 /// Decoding checks types and ranges (progress in 0...10, value ≥ 0, max in (0, 1e9], exactly two valid colours,
 /// a known label format and animation, a title of 1–64 characters) and throws `APIError`; whether the ring
@@ -23,6 +24,12 @@ public struct RingPatch: Sendable, Equatable, Decodable {
     public var labelColor: RGBAColor?
     /// Overrides the patch's own animation for this ring.
     public var animation: Animation?
+    /// A text widget's new text; it arrives with a wave (seed 003's wave text).
+    public var text: String?
+    /// Run a wave over a text widget (`"wave":{}`), even if its text stays.
+    public var wave: Bool
+    /// The wave's new width in characters, remembered.
+    public var waveWidth: Double?
 
     public init(
         progress: Double? = nil,
@@ -33,7 +40,10 @@ public struct RingPatch: Sendable, Equatable, Decodable {
         clearsData: Bool = false,
         colors: [RGBAColor]? = nil,
         labelColor: RGBAColor? = nil,
-        animation: Animation? = nil
+        animation: Animation? = nil,
+        text: String? = nil,
+        wave: Bool = false,
+        waveWidth: Double? = nil
     ) {
         self.progress = progress
         self.value = value
@@ -44,15 +54,24 @@ public struct RingPatch: Sendable, Equatable, Decodable {
         self.colors = colors
         self.labelColor = labelColor
         self.animation = animation
+        self.text = text
+        self.wave = wave
+        self.waveWidth = waveWidth
     }
 
     /// Whether the entry changes the ring's progress (to a value or to no data).
     var setsProgress: Bool { progress != nil || value != nil || clearsData }
 
-    /// Whether the entry changes what the board's layout or labels are made of (title, label, max).
-    var shapesRing: Bool { title != nil || label != nil || maximum != nil }
+    /// Whether the entry changes what the board's layout or labels are made of (title, label, max, a text
+    /// widget's text or wave width).
+    var shapesRing: Bool { title != nil || label != nil || maximum != nil || text != nil || waveWidth != nil }
 
-    static let keys = ["progress", "value", "max", "label", "title", "colors", "labelColor", "animation"]
+    /// Whether the entry starts a wave over a text widget.
+    var startsWave: Bool { text != nil || wave }
+
+    static let keys = [
+        "progress", "value", "max", "label", "title", "colors", "labelColor", "animation", "text", "wave",
+    ]
 
     public init(from decoder: any Decoder) throws {
         let field = RequestField.path(decoder.codingPath)
@@ -64,6 +83,7 @@ public struct RingPatch: Sendable, Equatable, Decodable {
             )
             let progress = try RequestField.nullable("progress", in: object) { try RequestField.progress(in: object) }
             let value = try RequestField.nullable("value", in: object) { try RequestField.value(in: object) }
+            let wave = try RequestField.wave(in: object)
             if object.contains(AnyCodingKey("progress")), object.contains(AnyCodingKey("value")) {
                 throw APIError.invalidValue(
                     "give \"progress\" or \"value\" (with \"max\"), not both", field: RequestField.path(field, "value"))
@@ -77,7 +97,10 @@ public struct RingPatch: Sendable, Equatable, Decodable {
                 clearsData: progress.isNull || value.isNull,
                 colors: try RequestField.colors(in: object),
                 labelColor: try RequestField.color(named: "labelColor", in: object),
-                animation: try RequestField.animation(in: object)
+                animation: try RequestField.animation(in: object),
+                text: try RequestField.text(in: object),
+                wave: wave.runs,
+                waveWidth: wave.width
             )
             return
         }

@@ -3,7 +3,8 @@ extension Board {
     public func state(fps: Int, epoch: Int64) -> BoardState {
         let rings = self.rings.mapValues { ring in
             BoardState.Ring(
-                progress: ring.progress?.state, colors: ring.gradient?.map(\.state), labelColor: ring.labelColor?.state)
+                progress: ring.progress?.state, colors: ring.gradient?.map(\.state), labelColor: ring.labelColor?.state,
+                wave: ring.wave?.state)
         }
         return BoardState(
             format: BoardState.currentFormat,
@@ -55,22 +56,30 @@ extension Board {
         var skipped: [String] = []
         for (id, ring) in state.rings.sorted(by: { $0.key < $1.key }) {
             let key = "rings.\(id)"
-            guard restored.ring(id)?.kind == .plain else {
+            guard let spec = restored.ring(id), spec.kind.takesPushes else {
                 skipped.append(id)
                 continue
             }
             var state = RingState()
             if let value = ring.progress {
-                state.progress = try AnimatedValue(state: value, key: key + ".progress", targets: Limits.progress)
+                state.progress = try AnimatedValue(state: value, key: key + ".progress", targets: Self.targets(of: spec.kind))
             }
             if let colors = ring.colors {
-                guard colors.count == 2 else {
-                    throw BoardStateError(key: key + ".colors", message: "needs 2 colours, got \(colors.count)")
+                // A ring has two; a gradient widget the number it was made with.
+                let count = spec.kind == .gradient ? spec.colors.count : 2
+                guard colors.count == count else {
+                    throw BoardStateError(key: key + ".colors", message: "needs \(count) colours, got \(colors.count)")
                 }
-                state.gradient = [
-                    try AnimatedColor(state: colors[0], key: key + ".colors.0"),
-                    try AnimatedColor(state: colors[1], key: key + ".colors.1"),
-                ]
+                state.gradient = try colors.enumerated().map { index, color throws(BoardStateError) in
+                    try AnimatedColor(state: color, key: key + ".colors.\(index)")
+                }
+            }
+            if let wave = ring.wave {
+                guard case .text = spec.kind else {
+                    throw BoardStateError(key: key + ".wave", message: "only a text widget has a wave")
+                }
+                // A spring may carry a wave a little past its end; the targets are always 1.
+                state.wave = try AnimatedValue(state: wave, key: key + ".wave", targets: 1...1)
             }
             if let color = ring.labelColor {
                 state.labelColor = try AnimatedColor(state: color, key: key + ".labelColor")

@@ -45,10 +45,12 @@ public struct Board: Sendable, Equatable {
     /// Values of rings that are still there and still take them are kept; a countdown is kept while a ring
     /// shows it; the background stays. The caller has checked `spec` (ids, sources, layout).
     public mutating func restructure(to spec: BoardSpec) {
+        // A ring keeps its values only as the same kind: a plain ring's progress is no counter's number.
+        let kinds = Dictionary(self.spec.rings.map { ($0.id, $0.kind.name) }, uniquingKeysWith: { first, _ in first })
         self.spec = spec
         isShapedByAPI = true
-        let plain = Set(spec.rings.filter { $0.kind == .plain }.map(\.id))
-        rings = rings.filter { plain.contains($0.key) }
+        let kept = Set(spec.rings.filter { $0.kind.takesPushes && kinds[$0.id] == $0.kind.name }.map(\.id))
+        rings = rings.filter { kept.contains($0.key) }
         if !hasCountdownRing { countdown = nil }
         revision += 1
     }
@@ -93,7 +95,8 @@ public struct Board: Sendable, Equatable {
 
     /// Applies a PATCH atomically: every entry is validated first, then all start animating at `time`.
     ///
-    /// Each ring animates with its entry's own animation, else the patch's, else `Animation.default`.
+    /// Each ring animates with its entry's own animation, else the patch's, else its kind's default
+    /// (`defaultAnimation(of:)`).
     /// Throws 404 `not_found` (field `rings.ID`) for an unknown ring, 422 `read_only` (field `rings.ID`) for a
     /// derived or countdown ring, whose values the server computes, 422 `invalid_value` for an entry that
     /// sets nothing or an empty patch, and the range errors of `Limits`. A rejected patch changes nothing,
@@ -112,7 +115,7 @@ public struct Board: Sendable, Equatable {
             try validate(entry, ring: id, field: field, ringField: field)
         }
         for (id, entry) in entries {
-            start(entry, ring: id, animation: entry.animation ?? patch.animation ?? .default, at: time)
+            start(entry, ring: id, animation: entry.animation ?? patch.animation ?? defaultAnimation(of: id), at: time)
         }
         revision += 1
     }
@@ -121,7 +124,7 @@ public struct Board: Sendable, Equatable {
     /// PUT body (`progress`, `colors.0`); an unknown ring is 404 without a field, since it is in the URL.
     public mutating func apply(_ update: RingUpdate, toRing id: String, at time: Double) throws(APIError) {
         try validate(update, ring: id, field: nil, ringField: nil)
-        start(update, ring: id, animation: update.animation ?? .default, at: time)
+        start(update, ring: id, animation: update.animation ?? defaultAnimation(of: id), at: time)
         revision += 1
     }
 
@@ -174,7 +177,7 @@ public struct Board: Sendable, Equatable {
         var skipped: [String] = []
         rings = [:]
         for (id, color) in labelColors {
-            guard let ring = ring(id), ring.kind == .plain else {
+            guard let ring = ring(id), ring.kind.takesPushes else {
                 skipped.append(id)
                 continue
             }
@@ -192,14 +195,14 @@ public struct Board: Sendable, Equatable {
             }
         }
         for (id, target) in targets {
-            guard let ring = ring(id), ring.kind == .plain, Limits.progress.contains(target) else {
+            guard let ring = ring(id), ring.kind.takesPushes, Self.targets(of: ring.kind).contains(target) else {
                 skipped.append(id)
                 continue
             }
             rings[id, default: RingState()].progress = AnimatedValue(target)
         }
         for (id, pair) in colors {
-            guard let ring = ring(id), ring.kind == .plain, pair.count == 2 else {
+            guard let ring = ring(id), ring.kind.takesPushes, pair.count == ring.colors.count else {
                 skipped.append(id)
                 continue
             }
@@ -243,7 +246,8 @@ public struct Board: Sendable, Equatable {
     /// The displayed progress of one ring at `time` (derived and countdown rings computed); nil without data.
     public func progress(ofRing id: String, at time: Double) -> Double? {
         resolve(id, visiting: []) { ring in
-            ring.kind == .countdown ? countdown?.progress(at: time) : rings[ring.id]?.progress?.value(at: time)
+            ring.kind == .countdown
+                ? countdown?.progress(at: time) : rings[ring.id]?.progress?.value(at: time) ?? ring.value
         }
     }
 
@@ -251,7 +255,17 @@ public struct Board: Sendable, Equatable {
     /// progress in the ring's label format (`73%`, `12/20`, `12`, fixed text); `—` without data.
     public func label(ofRing id: String, at time: Double) -> String {
         guard let ring = ring(id) else { return PercentLabel.string(for: nil) }
-        if ring.kind == .countdown { return countdown?.label(at: time) ?? PercentLabel.string(for: nil) }
+        switch ring.kind {
+        case .countdown: return countdown?.label(at: time) ?? PercentLabel.string(for: nil)
+        case .counter(let format):
+            return progress(ofRing: id, at: time).map { Odometer.label(for: $0, format: format) }
+                ?? PercentLabel.string(for: nil)
+        case .indicator: return IndicatorLabel.string(for: progress(ofRing: id, at: time))
+        case .text, .gradient:
+            if case .text(let text) = ring.label { return text }
+            return ""
+        case .plain, .derived: break
+        }
         return ValueLabel.string(for: progress(ofRing: id, at: time), format: ring.label, maximum: ring.maximum)
     }
 
@@ -298,8 +312,10 @@ public struct Board: Sendable, Equatable {
         }
         let pushesValues =
             entry.setsProgress || entry.colors != nil || entry.labelColor != nil || entry.maximum != nil
+            || entry.startsWave
+        try validateKeys(of: entry, for: ring, field: field)
         switch ring.kind {
-        case .plain:
+        case .plain, .counter, .text, .indicator, .gradient:
             break
         case _ where !pushesValues:
             // Derived and countdown rings take a new title or label format, nothing the server computes.
@@ -318,7 +334,7 @@ public struct Board: Sendable, Equatable {
         }
         guard pushesValues || entry.shapesRing else {
             throw .invalidValue(
-                "the entry for ring \"\(id)\" sets nothing: give \"progress\", \"value\", \"colors\", \"label\" or \"title\"",
+                "the entry for \(ring.kind.isRing ? "ring" : ring.kind.name) \"\(id)\" sets nothing: give \(Self.keysTaken(by: ring.kind))",
                 field: field)
         }
         if entry.progress != nil && entry.value != nil {
@@ -330,7 +346,13 @@ public struct Board: Sendable, Equatable {
         if let maximum = entry.maximum {
             try Limits.check(maximum: maximum, field: path("max"))
         }
-        if let value = entry.value {
+        if let value = entry.value, case .counter = ring.kind {
+            try Limits.check(counterValue: value, field: path("value"))
+        } else if let value = entry.value {
+            guard value >= 0 else {
+                throw .unprocessable(
+                    "value must be a number of at least 0, got \(RequestField.describe(value))", field: path("value"))
+            }
             let maximum = entry.maximum ?? ring.maximum
             let progress = value / maximum
             guard progress.isFinite, Limits.progress.contains(progress) else {
@@ -340,7 +362,13 @@ public struct Board: Sendable, Equatable {
             }
         }
         if let colors = entry.colors {
-            try Limits.check(colors: colors, field: path("colors"))
+            try Limits.check(colors: colors, count: ring.kind == .gradient ? ring.colors.count : 2, field: path("colors"))
+        }
+        if let text = entry.text {
+            try Limits.check(labelText: text, field: path("text"))
+        }
+        if let width = entry.waveWidth {
+            try Limits.check(waveWidth: width, field: path("wave.width"))
         }
         if let animation = entry.animation {
             try Limits.check(animation: animation, field: path("animation"))
@@ -354,6 +382,8 @@ public struct Board: Sendable, Equatable {
             if let title = entry.title { ring.title = title }
             if let label = entry.label { ring.label = label }
             if let maximum = entry.maximum { ring.maximum = maximum }
+            if let text = entry.text { ring.label = .text(text) }
+            if let width = entry.waveWidth { ring.kind = .text(waveWidth: width) }
             if ring != spec.rings[index] {
                 spec.rings[index] = ring
                 isShapedByAPI = true
@@ -363,9 +393,12 @@ public struct Board: Sendable, Equatable {
         if entry.clearsData {
             state.progress = nil
         }
-        let target = entry.progress ?? entry.value.map { $0 / (ring(id)?.maximum ?? RingSpec.defaultMaximum) }
+        let isCounter = ring(id).map { if case .counter = $0.kind { true } else { false } } ?? false
+        let target =
+            isCounter ? entry.value : entry.progress ?? entry.value.map { $0 / (ring(id)?.maximum ?? RingSpec.defaultMaximum) }
         if let target {
-            var progress = state.progress ?? AnimatedValue(0)
+            // A counter's first push rolls on from the number it was defined with.
+            var progress = state.progress ?? AnimatedValue(isCounter ? ring(id)?.value ?? 0 : 0)
             progress.animate(to: target, with: animation, at: time)
             state.progress = progress
         }
@@ -384,12 +417,20 @@ public struct Board: Sendable, Equatable {
             label.animate(to: color, with: animation, at: time)
             state.labelColor = label
         }
+        if entry.startsWave {
+            // Every wave passes once from the start: seed 003's pct from 0 to 1.
+            var wave = AnimatedValue(0)
+            wave.animate(to: 1, with: animation, at: time)
+            state.wave = wave
+        }
         rings[id] = state.isEmpty ? nil : state
     }
 
-    /// The configured start and end colours as animatable values; padded if the spec holds fewer than two.
+    /// The configured start and end colours (a gradient widget's 2 to 8) as animatable values; padded if the
+    /// spec holds fewer than two.
     private func configuredGradient(of id: String) -> [AnimatedColor] {
         let configured = ring(id)?.colors ?? []
+        if configured.count > 2 { return configured.map(AnimatedColor.init) }
         let start = configured.first ?? RGBAColor(red: 0, green: 0, blue: 0)
         let end = configured.count > 1 ? configured[1] : start
         return [AnimatedColor(start), AnimatedColor(end)]
@@ -400,7 +441,7 @@ public struct Board: Sendable, Equatable {
     private func resolve(_ id: String, visiting: Set<String>, leaf value: (RingSpec) -> Double?) -> Double? {
         guard let ring = ring(id) else { return nil }
         switch ring.kind {
-        case .plain, .countdown:
+        case .plain, .countdown, .counter, .text, .indicator, .gradient:
             return value(ring)
         case .derived(let sources):
             guard !visiting.contains(id), !sources.isEmpty else { return nil }

@@ -17,14 +17,24 @@ extension BoardSpec {
             where !(value.isFinite && value > 0) {
                 throw fail(".rings.\(index).\(name)", "must be a positive number")
             }
-            guard ring.colors.count == 2 else { throw fail(".rings.\(index).colors", "needs 2 colours") }
+            if ring.kind == .gradient {
+                guard Limits.gradientColors.contains(ring.colors.count) else {
+                    throw fail(".rings.\(index).colors", "a gradient needs 2 to 8 colours")
+                }
+            } else {
+                guard ring.colors.count == 2 else { throw fail(".rings.\(index).colors", "needs 2 colours") }
+            }
+            if let problem = widgetProblem(ring) {
+                throw fail(".rings.\(index).\(problem.key)", problem.message)
+            }
         }
         for (index, ring) in spec.rings.enumerated() {
             if let problem = sourceProblem(of: ring.id, kind: ring.kind, kinds: kinds) {
                 throw fail(".rings.\(index).sources.\(problem.index)", problem.reason)
             }
         }
-        if let problem = groupProblem(in: spec.groups, ids: Set(kinds.keys)) {
+        let widgets = Set(spec.rings.filter { !$0.kind.isRing }.map(\.id))
+        if let problem = groupProblem(in: spec.groups, ids: Set(kinds.keys), widgets: widgets) {
             throw fail(".groups.\(problem.index)", problem.reason)
         }
         let ids = spec.rings.map(\.id)
@@ -45,5 +55,42 @@ extension BoardSpec {
                 }
             }
         }
+    }
+
+    /// The first of a widget's own settings outside `Limits` (what the API refuses when it is defined), as the
+    /// key under the ring and why; nil for a ring or a widget within them.
+    static func widgetProblem(_ ring: RingSpec) -> (key: String, message: String)? {
+        switch ring.kind {
+        case .counter(let format):
+            if let digits = format.digits, !Limits.counterDigits.contains(digits) {
+                return ("kind.digits", "must be from 1 to \(Limits.counterDigits.upperBound)")
+            }
+            if !Limits.counterDecimals.contains(format.decimals) {
+                return ("kind.decimals", "must be from 0 to \(Limits.counterDecimals.upperBound)")
+            }
+            if let grouping = format.grouping, grouping.isEmpty || grouping.count > Limits.counterSeparatorLength {
+                return ("kind.grouping", "must have 1 to \(Limits.counterSeparatorLength) characters")
+            }
+            if let unit = format.unit,
+                (try? Limits.check(text: unit, named: "unit", maximumLength: Limits.counterUnitLength, field: nil)) == nil
+            {
+                return ("kind.unit", "must be 1 to \(Limits.counterUnitLength) visible characters")
+            }
+            if let value = ring.value, !(value.isFinite && Limits.counterValues.contains(value)) {
+                return ("value", "must be a counter's number, within ±1e12")
+            }
+        case .text(let width):
+            if !(width.isFinite && Limits.waveWidths.contains(width)) {
+                return ("kind.waveWidth", "must be from 1 to 64 characters")
+            }
+            if case .text(let text) = ring.label,
+                (try? Limits.check(labelText: text, field: nil)) == nil
+            {
+                return ("label.text", "must be a text of 1 to \(LabelFormat.maximumTextLength) visible characters")
+            }
+        case .plain, .derived, .countdown, .indicator, .gradient:
+            break
+        }
+        return nil
     }
 }

@@ -21,9 +21,9 @@ extension BoardSpec {
         return nil
     }
 
-    /// The first group that is empty, names a ring the board does not have (`ids`), or names a ring an
-    /// earlier group has; nil when there is none.
-    public static func groupProblem(in groups: [[String]], ids: Set<String>) -> RuleProblem? {
+    /// The first group that is empty, names a ring the board does not have (`ids`) or a widget (`widgets`:
+    /// only rings nest), or names a ring an earlier group has; nil when there is none.
+    public static func groupProblem(in groups: [[String]], ids: Set<String>, widgets: Set<String> = []) -> RuleProblem? {
         var grouped = Set<String>()
         for (index, group) in groups.enumerated() {
             guard !group.isEmpty else { return RuleProblem(index: index, reason: "a group needs at least one ring") }
@@ -31,6 +31,10 @@ extension BoardSpec {
                 guard ids.contains(id) else {
                     return RuleProblem(
                         index: index, reason: "group names \(RequestField.quoted(id)), which is not a ring of this board")
+                }
+                guard !widgets.contains(id) else {
+                    return RuleProblem(
+                        index: index, reason: "\(RequestField.quoted(id)) is a widget: only rings join concentric groups")
                 }
                 guard grouped.insert(id).inserted else {
                     return RuleProblem(index: index, reason: "ring \(RequestField.quoted(id)) is in more than one group")

@@ -39,6 +39,9 @@ extension BoardSpec {
             guard self.ring(withID: host) != nil else {
                 throw .invalidValue("group names \(RequestField.quoted(host)), which is not a ring of this board", field: "group")
             }
+            guard ring.kind.isRing, self.ring(withID: host)?.kind.isRing == true else {
+                throw .invalidValue("only rings join concentric groups, and a widget is not a ring", field: "group")
+            }
             if let index = groups.firstIndex(where: { $0.contains(host) }) {
                 groups[index].append(ring.id)
             } else {

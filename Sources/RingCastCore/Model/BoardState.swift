@@ -28,11 +28,22 @@ public struct BoardState: Codable, Sendable, Equatable {
     /// PUT creates it again). Only `revision` is kept alongside, so ETags stay unique.
     public var deleted: Bool?
 
+    /// A plain ring's or a widget's pushed values.
     public struct Ring: Codable, Sendable, Equatable {
+        /// Progress; a counter's number.
         public var progress: Value?
-        /// Gradient start and end, when a push set them.
+        /// Gradient start and end (a gradient widget's 2 to 8 colours), when a push set them.
         public var colors: [Color]?
         public var labelColor: Color?
+        /// A text widget's wave, 0 → 1 (absent in states written before widgets).
+        public var wave: Value?
+
+        public init(progress: Value? = nil, colors: [Color]? = nil, labelColor: Color? = nil, wave: Value? = nil) {
+            self.progress = progress
+            self.colors = colors
+            self.labelColor = labelColor
+            self.wave = wave
+        }
     }
 
     /// One animatable number: the target, what runs under the segments, and the blended timing curves.

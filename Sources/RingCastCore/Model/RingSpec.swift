@@ -12,7 +12,8 @@ public struct RingSpec: Sendable, Hashable, Codable {
     /// Stroke width of the ring, also the diameter of its caps.
     public var thickness: Double
     public var track: RGBAColor
-    /// Exactly two: the gradient's start and end colours before any push changes them.
+    /// The gradient's start and end colours before any push changes them: exactly two, or a gradient
+    /// widget's 2 to 8 (`Limits.gradientColors`).
     public var colors: [RGBAColor]
     public var kind: RingKind
     public var titleText: TextSpec
@@ -26,6 +27,8 @@ public struct RingSpec: Sendable, Hashable, Codable {
     /// The value that is progress 1 (`{"value":12,"max":20}` is progress 0.6); the `fraction` and
     /// `value` labels show progress × maximum.
     public var maximum: Double
+    /// What a counter shows until a push sets its number (and again after `null`); nil: no data.
+    public var value: Double?
 
     /// Track grey of the seeds' `Color(.systemGray6)` in dark mode.
     public static let defaultTrack = RGBAColor(red: 44 / 255, green: 44 / 255, blue: 46 / 255)
@@ -48,7 +51,8 @@ public struct RingSpec: Sendable, Hashable, Codable {
         titleColor: RGBAColor?,
         labelColor: RGBAColor?,
         label: LabelFormat = .percent,
-        maximum: Double = RingSpec.defaultMaximum
+        maximum: Double = RingSpec.defaultMaximum,
+        value: Double? = nil
     ) {
         self.id = id
         self.title = title
@@ -65,5 +69,6 @@ public struct RingSpec: Sendable, Hashable, Codable {
         self.labelColor = labelColor
         self.label = label
         self.maximum = maximum
+        self.value = value
     }
 }

@@ -1,20 +1,24 @@
-/// What a board holds of one plain ring beyond its spec: every animated property a push can set, in one place,
+/// What a board holds of one plain ring or widget beyond its spec: every animated property a push can set, in one place,
 /// so that a new animated property is added, stored, settled and dropped with its ring here and nowhere else.
 struct RingState: Sendable, Equatable {
-    /// The progress, once the ring has received one (nil: no data).
+    /// The progress, once the ring has received one (nil: no data); a counter's number.
     var progress: AnimatedValue?
-    /// The gradient's start and end, once a push set them (nil: the spec's colours).
+    /// The gradient's start and end (a gradient widget's 2 to 8 colours), once a push set them (nil: the spec's
+    /// colours).
     var gradient: [AnimatedColor]?
     /// The label colour, once a push set it (seed 003's animated text colour; nil: the spec's or automatic).
     var labelColor: AnimatedColor?
+    /// A text widget's wave, running from 0 to 1 (seed 003's `pct`), once a push started one.
+    var wave: AnimatedValue?
 
     /// Nothing was pushed (or all of it was cleared): the board need not keep the entry.
-    var isEmpty: Bool { progress == nil && gradient == nil && labelColor == nil }
+    var isEmpty: Bool { progress == nil && gradient == nil && labelColor == nil && wave == nil }
 
     func isAnimating(at time: Double) -> Bool {
         progress?.isAnimating(at: time) == true
             || gradient?.contains { $0.isAnimating(at: time) } == true
             || labelColor?.isAnimating(at: time) == true
+            || wave?.isAnimating(at: time) == true
     }
 
     /// Drops the animations that have finished by `time` (frames before it are never composed again).
@@ -25,5 +29,6 @@ struct RingState: Sendable, Equatable {
             gradient = colors
         }
         labelColor?.settle(at: time)
+        wave?.settle(at: time)
     }
 }

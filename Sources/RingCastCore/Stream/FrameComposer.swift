@@ -56,14 +56,15 @@ public enum FrameComposer {
         let background = board.backgroundPresentation(at: time)
         let text = RGBAColor.text(on: background.color)
         let rings = board.spec.rings.map { spec in
-            ring(
-                spec,
-                progress: board.progress(ofRing: spec.id, at: time),
-                colors: board.colors(ofRing: spec.id, at: time),
-                labelColor: board.labelColor(ofRing: spec.id, at: time, automatic: text),
-                // Percent labels follow from the progress above; countdowns and other formats need the board.
-                label: spec.kind == .countdown || spec.label != .percent ? board.label(ofRing: spec.id, at: time) : nil
-            )
+            spec.kind.isRing
+                ? ring(
+                    spec,
+                    progress: board.progress(ofRing: spec.id, at: time),
+                    colors: board.colors(ofRing: spec.id, at: time),
+                    labelColor: board.labelColor(ofRing: spec.id, at: time, automatic: text),
+                    // Percent labels follow from the progress above; countdowns and other formats need the board.
+                    label: spec.kind == .countdown || spec.label != .percent ? board.label(ofRing: spec.id, at: time) : nil
+                ) : widget(spec, of: board, at: time, automatic: text)
         }
         // A splash sweeps the canvas it is drawn on, so each layer has one shape per arrangement.
         let canvases = [(board.spec.width, board.spec.height)] + board.spec.alternates.map { ($0.width, $0.height) }
@@ -115,7 +116,8 @@ public enum FrameComposer {
                     r: ring.r,
                     thickness: ring.thickness,
                     track: ring.track,
-                    titleColor: ring.titleColor
+                    titleColor: ring.titleColor,
+                    widget: WidgetLayout.of(ring)
                 )
             },
             arrangements: spec.arrangements.map { arrangement in
@@ -187,5 +189,48 @@ public enum FrameComposer {
     /// orientation. Relative, so that one frame serves every arrangement (the page translates to the centre).
     private static func point(on spec: RingSpec, at angle: Double) -> (x: Double, y: Double) {
         (spec.r * cos(angle), spec.r * sin(angle))
+    }
+
+    /// One widget at `time` (DESIGN §12): its kind's values, the label and its colour; the ring fields it does
+    /// not use rest at 0.
+    static func widget(_ spec: RingSpec, of board: Board, at time: Double, automatic text: RGBAColor) -> RingFrame {
+        let progress = board.progress(ofRing: spec.id, at: time)
+        let colors = board.colors(ofRing: spec.id, at: time)
+        var a1 = 0.0
+        let widget: WidgetFrame
+        switch spec.kind {
+        case .counter(let format):
+            let value = progress ?? 0
+            widget = .counter(
+                value: progress,
+                sign: Odometer.sign(for: value, format: format),
+                digits: Odometer.columns(for: value, format: format))
+        case .text(let waveWidth):
+            let shown = board.label(ofRing: spec.id, at: time)
+            widget = .text(
+                text: shown, scales: WaveText.scales(of: shown, pct: board.wave(ofRing: spec.id, at: time), waveWidth: waveWidth))
+        case .indicator:
+            // Seed 003's ArcShape: from 0° (3 o'clock) to 360°·pct.
+            a1 = 2 * Double.pi * (progress ?? 0)
+            widget = .indicator(color: colors.first ?? spec.colors[0])
+        case .gradient, .plain, .derived, .countdown:
+            let last = Double(max(colors.count - 1, 1))
+            widget = .gradient(
+                stops: colors.enumerated().map { ConicGradient.Stop(offset: Double($0.offset) / last, color: $0.element) })
+        }
+        let none = RingFrame.Shadow(dx: 0, dy: 0, blur: 0, alpha: 0)
+        let black = RGBAColor(red: 0, green: 0, blue: 0)
+        return RingFrame(
+            id: spec.id,
+            p: progress,
+            a0: 0,
+            a1: a1,
+            gradient: ConicGradient(start: 0, stops: []),
+            cap: RingFrame.Cap(x: 0, y: 0, color: black, visible: false),
+            tip: RingFrame.Tip(x: 0, y: 0, color: black, visible: false, shadow: none),
+            label: board.label(ofRing: spec.id, at: time),
+            labelColor: board.labelColor(ofRing: spec.id, at: time, automatic: text),
+            widget: widget
+        )
     }
 }

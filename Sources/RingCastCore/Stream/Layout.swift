@@ -16,6 +16,8 @@ public struct Layout: Sendable, Equatable, Encodable {
         public var track: RGBAColor
         /// The title's colour; nil: automatic, drawn in the frame's `background.text` (encoded as `null`).
         public var titleColor: RGBAColor?
+        /// A widget's sizes and format; nil for a ring, whose entry keeps exactly the keys it had.
+        public var widget: WidgetLayout?
 
         public init(
             id: String,
@@ -24,7 +26,8 @@ public struct Layout: Sendable, Equatable, Encodable {
             r: Double,
             thickness: Double,
             track: RGBAColor,
-            titleColor: RGBAColor?
+            titleColor: RGBAColor?,
+            widget: WidgetLayout? = nil
         ) {
             self.id = id
             self.title = title
@@ -33,10 +36,12 @@ public struct Layout: Sendable, Equatable, Encodable {
             self.thickness = thickness
             self.track = track
             self.titleColor = titleColor
+            self.widget = widget
         }
 
         private enum CodingKeys: String, CodingKey {
             case id, title, kind, r, thickness, track, titleColor
+            case digits, decimals, sign, grouping, unit, waveWidth, lineWidth, dash, dashPhase, width, height, corner
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -49,6 +54,25 @@ public struct Layout: Sendable, Equatable, Encodable {
             try container.encode(track, forKey: .track)
             // `encode` rather than `encodeIfPresent`: an automatic title colour is `null`, not a missing key.
             try container.encode(titleColor, forKey: .titleColor)
+            switch widget {
+            case nil: break
+            case .counter(let format):
+                try container.encode(format.digits, forKey: .digits)
+                try container.encode(format.decimals, forKey: .decimals)
+                try container.encode(format.sign, forKey: .sign)
+                try container.encode(format.grouping, forKey: .grouping)
+                try container.encode(format.unit, forKey: .unit)
+            case .text(let waveWidth):
+                try container.encode(waveWidth, forKey: .waveWidth)
+            case .indicator(let lineWidth, let dash, let dashPhase):
+                try container.encode(lineWidth, forKey: .lineWidth)
+                try container.encode(dash, forKey: .dash)
+                try container.encode(dashPhase, forKey: .dashPhase)
+            case .gradient(let width, let height, let corner):
+                try container.encode(width, forKey: .width)
+                try container.encode(height, forKey: .height)
+                try container.encode(corner, forKey: .corner)
+            }
         }
     }
 

@@ -62,6 +62,8 @@ public struct RingFrame: Sendable, Equatable, Encodable {
     public var tip: Tip
     public var label: String
     public var labelColor: RGBAColor
+    /// A widget's own values; nil for a ring, whose entry keeps exactly the keys it had before widgets.
+    public var widget: WidgetFrame?
 
     public init(
         id: String,
@@ -72,7 +74,8 @@ public struct RingFrame: Sendable, Equatable, Encodable {
         cap: Cap,
         tip: Tip,
         label: String,
-        labelColor: RGBAColor
+        labelColor: RGBAColor,
+        widget: WidgetFrame? = nil
     ) {
         self.id = id
         self.p = p
@@ -83,15 +86,21 @@ public struct RingFrame: Sendable, Equatable, Encodable {
         self.tip = tip
         self.label = label
         self.labelColor = labelColor
+        self.widget = widget
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, p, a0, a1, gradient, cap, tip, label, labelColor
+        case kind, value, sign, digits, text, scales, color, stops
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
+        if let widget {
+            try encode(widget, to: &container)
+            return
+        }
         // `encode` rather than the synthesised `encodeIfPresent`: the page must see `null`, not a missing key.
         try container.encode(p, forKey: .p)
         try container.encode(a0, forKey: .a0)
@@ -101,5 +110,28 @@ public struct RingFrame: Sendable, Equatable, Encodable {
         try container.encode(tip, forKey: .tip)
         try container.encode(label, forKey: .label)
         try container.encode(labelColor, forKey: .labelColor)
+    }
+
+    /// A widget's entry: its id, kind, label and label colour, and the keys of its kind (DESIGN §12's table).
+    private func encode(_ widget: WidgetFrame, to container: inout KeyedEncodingContainer<CodingKeys>) throws {
+        try container.encode(widget.kind, forKey: .kind)
+        try container.encode(label, forKey: .label)
+        try container.encode(labelColor, forKey: .labelColor)
+        switch widget {
+        case .counter(let value, let sign, let digits):
+            try container.encode(value, forKey: .value)
+            try container.encode(sign, forKey: .sign)
+            try container.encode(digits, forKey: .digits)
+        case .text(let text, let scales):
+            try container.encode(text, forKey: .text)
+            try container.encode(scales, forKey: .scales)
+        case .indicator(let color):
+            try container.encode(p, forKey: .p)
+            try container.encode(a0, forKey: .a0)
+            try container.encode(a1, forKey: .a1)
+            try container.encode(color, forKey: .color)
+        case .gradient(let stops):
+            try container.encode(stops, forKey: .stops)
+        }
     }
 }

@@ -90,7 +90,8 @@ extension BoardSpec {
         }
         guard handPlaced, let width = entry.width, let height = entry.height else {
             let groups = entry.groups ?? []
-            if let problem = Self.groupProblem(in: groups, ids: ids) {
+            let widgets = Set(rings.filter { !$0.kind.isRing }.map(\.id))
+            if let problem = Self.groupProblem(in: groups, ids: ids, widgets: widgets) {
                 throw fail(".groups[\(problem.index)]", problem.reason)
             }
             self = .laidOut(name: entry.name, title: entry.title, background: background, rings: rings, groups: groups)
@@ -130,9 +131,15 @@ extension RingSpec {
                 throw fail("." + name, "the server places the texts of a board it lays out; give no \(name)")
             }
         }
-        let colors = entry.colors ?? (entry.isPlaced ? [] : RingDefinition.defaultColors(at: position))
-        guard colors.count == 2 else {
-            throw fail(".colors", "expected two colours [start, end], got \(colors.count)")
+        let colors = entry.colors ?? (entry.isPlaced && entry.widget == nil ? [] : RingDefinition.defaultColors(at: position))
+        if entry.widget?.kind == .gradient {
+            guard Limits.gradientColors.contains(colors.count) else {
+                throw fail(".colors", "a gradient holds 2 to 8 colours, got \(colors.count)")
+            }
+        } else {
+            guard colors.count == 2 else {
+                throw fail(".colors", "expected two colours [start, end], got \(colors.count)")
+            }
         }
         // The API's checks, so that a ring the config takes is one the API takes and the other way round.
         if let title = entry.title {
@@ -146,6 +153,10 @@ extension RingSpec {
         }
         let kind: RingKind
         switch entry.kind ?? "plain" {
+        case _ where entry.widget != nil:
+            if entry.sources != nil { throw fail(".sources", "only a derived ring has sources") }
+            if entry.label != nil { throw fail(".label", "a widget shows its own label") }
+            kind = entry.widget?.kind ?? .plain
         case "plain":
             if entry.sources != nil { throw fail(".sources", "only a derived ring has sources") }
             kind = .plain
@@ -158,7 +169,8 @@ extension RingSpec {
             if entry.sources != nil { throw fail(".sources", "only a derived ring has sources") }
             kind = .countdown
         case let other:
-            throw fail(".kind", "expected \"plain\", \"derived\" or \"countdown\", got \"\(other)\"")
+            let names = RingKind.names.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw fail(".kind", "expected one of \(names), got \"\(other)\"")
         }
         for (name, text) in [("titleText", entry.titleText), ("labelText", entry.labelText)] {
             guard let text else { continue }
@@ -188,8 +200,10 @@ extension RingSpec {
             // Without a colour the server picks one that contrasts with the background in every frame.
             titleColor: entry.titleColor,
             labelColor: entry.labelColor,
-            label: entry.label ?? .percent,
-            maximum: entry.max ?? RingSpec.defaultMaximum
+            label: entry.widget?.text.map(LabelFormat.text) ?? entry.label
+                ?? (entry.kind == "text" ? .text(entry.id) : .percent),
+            maximum: entry.max ?? RingSpec.defaultMaximum,
+            value: entry.widget?.value
         )
     }
 }

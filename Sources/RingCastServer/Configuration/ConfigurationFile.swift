@@ -169,10 +169,14 @@ struct ConfigurationFile: Decodable {
         var labelColor: RGBAColor?
         var label: LabelFormat?
         var max: Double?
+        /// A widget's kind and settings, read with the API's rules (`RingDefinition.widget(named:from:)`); nil
+        /// for a ring.
+        var widget: (kind: RingKind, value: Double?, text: String?)?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
             case id, title, kind, sources, cx, cy, r, thickness, track, colors
             case titleText, labelText, titleColor, labelColor, label, max
+            case value, digits, decimals, sign, grouping, unit, text, waveWidth
         }
 
         /// Whether the entry places the ring itself.
@@ -197,6 +201,32 @@ struct ConfigurationFile: Decodable {
             label = try c.decodeIfPresent(LabelFormat.self, forKey: .label)
             max = try c.decodeIfPresent(Double.self, forKey: .max)
             labelColor = try c.decodeIfPresent(RGBAColor.self, forKey: .labelColor)
+            do {
+                widget = try RingDefinition.widget(named: kind ?? "plain", from: decoder)
+            } catch let error as APIError {
+                // The API's message, at the key it names inside this ring.
+                let key = error.field.map { [AnyKey($0)] } ?? []
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(codingPath: decoder.codingPath + key, debugDescription: error.message))
+            }
+            if widget == nil {
+                let widgetKeys: [CodingKeys] = [.value, .digits, .decimals, .sign, .grouping, .unit, .text, .waveWidth]
+                if let key = widgetKeys.first(where: c.contains) {
+                    throw DecodingError.dataCorrupted(
+                        DecodingError.Context(
+                            codingPath: decoder.codingPath + [key],
+                            debugDescription: "\(key.stringValue) goes with a widget kind (counter, text), not a ring"))
+                }
+            }
         }
+    }
+
+    /// A key named at run time, for error paths.
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ stringValue: String) { self.stringValue = stringValue }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }

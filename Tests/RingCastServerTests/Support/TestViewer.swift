@@ -182,6 +182,27 @@ struct TestFrame: Decodable, Equatable {
         var a1: Double
         var tip: Tip
         var label: String
+        /// A widget's kind and a counter's values (DESIGN §12); nil for a ring.
+        var kind: String?
+        var value: Double?
+        var digits: [[Double]]?
+
+        private enum CodingKeys: String, CodingKey { case id, p, a0, a1, tip, label, kind, value, digits }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(String.self, forKey: .id)
+            p = try c.decodeIfPresent(Double.self, forKey: .p)
+            label = try c.decode(String.self, forKey: .label)
+            kind = try c.decodeIfPresent(String.self, forKey: .kind)
+            value = try c.decodeIfPresent(Double.self, forKey: .value)
+            digits = try c.decodeIfPresent([[Double]].self, forKey: .digits)
+            // A widget has no ring geometry unless its kind draws an arc (an indicator's a0, a1).
+            a0 = try c.decodeIfPresent(Double.self, forKey: .a0) ?? 0
+            a1 = try c.decodeIfPresent(Double.self, forKey: .a1) ?? 0
+            let none = Tip(x: 0, y: 0, color: "", visible: false)
+            tip = kind == nil ? try c.decode(Tip.self, forKey: .tip) : none
+        }
     }
 
     var type: String

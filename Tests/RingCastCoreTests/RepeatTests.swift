@@ -156,6 +156,27 @@ struct RepeatTests {
         #expect(!color.isAnimating(at: 3.8))
     }
 
+    /// Widgets take repeats too: a text widget's wave (seed 003's pct, 0 → 1 over the animation) pulses forever,
+    /// back and forth, and its scales follow the seed's formula at pct = the pass's fraction.
+    @Test func aTextWidgetsWave_repeatsForever() throws {
+        let origin = WidgetMotionTests.origin
+        var animator = Animator(spec: try WidgetBoardTests.spec(), fps: 60, tick: origin - 10)
+        let pulse = Animation.timing(.linear, duration: 2).repeatForever(autoreverses: true)
+        try animator.accept(.ring("status", RingUpdate(animation: pulse, text: "Deployed")), at: origin + 1, now: origin)
+        // Ticks after the start: pass 5 (backwards) a quarter in, pass 6 (forwards) a quarter in, pass 60 at its half.
+        for (ticks, pct): (Int64, Double) in [(630, 0.75), (750, 0.25), (7260, 0.5)] {
+            guard case .text(_, let scales) = animator.frames(at: origin + 1 + ticks).frame.rings[2].widget else {
+                Issue.record("no text frame")
+                return
+            }
+            let expected = (0..<8).map {
+                1 + WidgetMotionTests.seedValueInCurve(pct: pct, total: 8, x: Double($0) / 8, waveWidth: 6)
+            }
+            for (a, b) in zip(scales, expected) { #expect(abs(a - b) < 1e-9, "tick +\(ticks)") }
+        }
+        #expect(animator.isAnimating(at: origin + 1 + 7260))
+    }
+
     // MARK: Pushes during a repetition
 
     @Test func theSamePushAgain_changesNothing_anotherAnimationEndsTheRepetitionWithoutAJump() {

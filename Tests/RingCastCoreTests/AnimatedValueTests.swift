@@ -171,6 +171,8 @@ import Testing
         case .spring(let spring):
             let x0 = value - target
             return (velocity * velocity + spring.stiffness * x0 * x0).squareRoot()
+        // None of `animations` repeats; RepeatTests checks repetitions.
+        case .repeating: return .infinity
         }
     }
 

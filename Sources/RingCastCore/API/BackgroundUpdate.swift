@@ -27,11 +27,13 @@ public struct BackgroundUpdate: Sendable, Equatable {
 
     /// How the layer's progress moves from 0 to 1: easeInOut over `duration` (default 0.5 s) without an
     /// `animation`; a timing `animation`'s curve over `duration` if given, else over its own; any other
-    /// `animation` as it is.
+    /// `animation` as it is. A repeating timing `animation` repeats passes of `duration` when given.
     public var layerAnimation: Animation {
         switch animation {
         case nil: .timing(.easeInOut, duration: duration ?? Self.defaultDuration)
         case .timing(let curve, let ownDuration)?: .timing(curve, duration: duration ?? ownDuration)
+        case .repeating(.timing(let curve, let ownDuration), let repetition)?:
+            .repeating(.timing(curve, duration: duration ?? ownDuration), repetition)
         case let other?: other
         }
     }
@@ -47,7 +49,7 @@ public struct BackgroundUpdate: Sendable, Equatable {
         }
         guard let animation else { return }
         try Limits.check(animation: animation, field: "animation")
-        if case .timing = animation { return }
+        if case .timing = animation.pass { return }
         guard duration == nil else {
             throw .invalidValue(
                 "duration times a curve; it cannot go with a spring or \"none\", which set their own timing",

@@ -13,6 +13,9 @@ public enum Limits {
     public static let dampingFractions: ClosedRange<Double> = 0.001...10
     /// iOS 17's bounce b, the same springs as `dampingFractions`: ζ = 1 − b for b ≥ 0, 1 / (1 + b) below.
     public static let bounces: ClosedRange<Double> = -0.9...0.999
+    /// An animation's `"repeat"`: how many passes (1 is the animation played once), besides `"forever"`. A
+    /// thousand passes of the longest animation are 16 hours; longer is what `forever` is for.
+    public static let repeatCounts: ClosedRange<Int> = 1...1000
     /// A countdown runs for a millisecond to a day.
     public static let countdownSeconds: ClosedRange<Double> = 0.001...86400
     /// A ring's `max` (what `value` counts up to).
@@ -93,12 +96,23 @@ public enum Limits {
         try check(width, in: waveWidths, named: "width", unit: "characters", field: field)
     }
 
-    /// 422 `out_of_range` when a timing animation's duration, or a spring's response or dampingFraction, is
-    /// outside its range: for an animation built in code, which no decoder checked.
+    /// 422 `out_of_range` when a timing animation's duration, or a spring's response or dampingFraction, or a
+    /// repetition's count is outside its range, 422 `invalid_value` for a repetition of `.none` or of a
+    /// repetition: for an animation built in code, which no decoder checked.
     static func check(animation: Animation, field: String?) throws(APIError) {
         switch animation {
         case .none:
             return
+        case .repeating(let pass, let repetition):
+            let repeatField = RequestField.path(field, "repeat")
+            if let passes = repetition.passes {
+                try check(repeatCount: passes, field: repeatField)
+            }
+            switch pass {
+            case .timing, .spring: try check(animation: pass, field: field)
+            case .none, .repeating:
+                throw .invalidValue("only a curve or a spring can repeat", field: repeatField)
+            }
         case .timing(_, let duration):
             try check(duration: duration, field: RequestField.path(field, "duration"))
         case .spring(let spring):
@@ -108,6 +122,15 @@ public enum Limits {
             try check(
                 spring.dampingFraction, in: dampingFractions.lowerBound...dampingFractions.upperBound.nextUp,
                 named: "dampingFraction", field: RequestField.path(springField, "dampingFraction"))
+        }
+    }
+
+    /// 422 `out_of_range` unless `count` is in `repeatCounts`.
+    public static func check(repeatCount count: Int, field: String?) throws(APIError) {
+        guard repeatCounts.contains(count) else {
+            throw .unprocessable(
+                "repeat must be a whole number from \(repeatCounts.lowerBound) to \(repeatCounts.upperBound) or \"forever\", got \(count)",
+                field: field)
         }
     }
 

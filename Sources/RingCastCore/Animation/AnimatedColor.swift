@@ -19,13 +19,21 @@ public struct AnimatedColor: Sendable, Hashable {
         RGBAColor(red: red.target, green: green.target, blue: blue.target, alpha: alpha.target)
     }
 
-    /// Starts animating toward `target`; asking again for the current target changes nothing.
+    /// Starts animating toward `target`; asking again for the current target changes nothing, unless it ends a
+    /// repetition (`AnimatedValue.animate(to:with:at:)`). A repeating animation repeats all four components.
     public mutating func animate(to target: RGBAColor, with animation: Animation, at time: Double) {
-        guard target != self.target || animation == Animation.none else { return }
+        guard target != self.target || animation == Animation.none || endsRepetition(with: animation, at: time)
+        else { return }
         red.animate(to: target.red, with: animation, at: time, evenIfUnchanged: true)
         green.animate(to: target.green, with: animation, at: time, evenIfUnchanged: true)
         blue.animate(to: target.blue, with: animation, at: time, evenIfUnchanged: true)
         alpha.animate(to: target.alpha, with: animation, at: time, evenIfUnchanged: true)
+    }
+
+    /// Whether a push of the current colour with `animation` ends a repetition: any component's (a component
+    /// that did not change has no spring passes to replay, so it may hold none).
+    func endsRepetition(with animation: Animation, at time: Double) -> Bool {
+        [red, green, blue, alpha].contains { $0.endsRepetition(with: animation, at: time) }
     }
 
     /// The presentation colour at `time`; exactly `target` once the animation has finished.

@@ -12,7 +12,8 @@ extension AnimatedValue {
                 start: motion.start,
                 from: motion.initial,
                 velocity: motion.v0,
-                target: motion.target
+                target: motion.target,
+                repetition: motion.repetition.map(BoardState.RepetitionState.init)
             )
         }
         value.segments = segments.map { segment in
@@ -20,7 +21,8 @@ extension AnimatedValue {
                 start: segment.start,
                 duration: segment.duration,
                 curve: [segment.curve.x1, segment.curve.y1, segment.curve.x2, segment.curve.y2],
-                target: segment.target
+                target: segment.target,
+                repetition: segment.repetition.map(BoardState.RepetitionState.init)
             )
         }
         return value
@@ -49,7 +51,8 @@ extension AnimatedValue {
                     spring: Spring(response: stored.response, dampingFraction: stored.dampingFraction),
                     start: stored.start,
                     from: Motion(value: stored.from, velocity: stored.velocity),
-                    target: stored.target
+                    target: stored.target,
+                    repetition: try stored.repetition?.repetition(key: springKey + ".repetition")
                 )
             )
         default:
@@ -77,14 +80,42 @@ extension AnimatedValue {
                 Segment(
                     start: stored.start,
                     duration: stored.duration,
-                    end: stored.start + stored.duration,
                     curve: TimingCurve(x1: stored.curve[0], y1: stored.curve[1], x2: stored.curve[2], y2: stored.curve[3]),
-                    target: stored.target
+                    target: stored.target,
+                    repetition: try stored.repetition?.repetition(key: segmentKey + ".repetition")
                 )
             )
         }
         self.segments = segments
         target = state.target
+    }
+}
+
+extension BoardState.RepetitionState {
+    init(_ repetition: Repetition) {
+        switch repetition.count {
+        case .times(let passes): self.init(count: passes, forever: nil, autoreverse: repetition.autoreverses)
+        case .forever: self.init(count: nil, forever: true, autoreverse: repetition.autoreverses)
+        }
+    }
+
+    /// The repetition it stores: exactly one of `count` (in `Limits.repeatCounts`) and `"forever": true`.
+    func repetition(key: String) throws(BoardStateError) -> Repetition {
+        switch (count, forever) {
+        case (let count?, nil):
+            guard Limits.repeatCounts.contains(count) else {
+                throw BoardStateError(
+                    key: key + ".count",
+                    message: "must be a whole number from \(Limits.repeatCounts.lowerBound) to "
+                        + "\(Limits.repeatCounts.upperBound), got \(count)"
+                )
+            }
+            return Repetition(count: .times(count), autoreverses: autoreverse)
+        case (nil, true?):
+            return Repetition(count: .forever, autoreverses: autoreverse)
+        default:
+            throw BoardStateError(key: key, message: "needs exactly one of \"count\" and \"forever\": true")
+        }
     }
 }
 

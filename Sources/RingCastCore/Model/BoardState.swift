@@ -63,6 +63,8 @@ public struct BoardState: Codable, Sendable, Equatable {
         public var from: Double
         public var velocity: Double
         public var target: Double
+        /// Passes after the first (docs/ANIMATION.md); absent: one pass, as every earlier build stored.
+        public var repetition: RepetitionState?
     }
 
     public struct Segment: Codable, Sendable, Equatable {
@@ -71,6 +73,18 @@ public struct BoardState: Codable, Sendable, Equatable {
         /// Cubic Bézier control points x1, y1, x2, y2.
         public var curve: [Double]
         public var target: Double
+        /// Passes of `duration` each (docs/ANIMATION.md); absent: one pass, as every earlier build stored.
+        public var repetition: RepetitionState?
+    }
+
+    /// A repeating animation's passes: `{"count":3,"autoreverse":true}` or `{"forever":true,"autoreverse":false}`.
+    public struct RepetitionState: Codable, Sendable, Equatable {
+        /// How many passes, in `Limits.repeatCounts`; absent when `forever`.
+        public var count: Int?
+        /// true: passes without end; absent with a `count`.
+        public var forever: Bool?
+        /// Odd passes (0-based) run backwards.
+        public var autoreverse: Bool
     }
 
     /// Red, green, blue and alpha, gamma-encoded sRGB in 0...1, each animating.

@@ -23,7 +23,9 @@ extension ClusterTests {
         var binary: [TestViewer] = []
         for node in nodes {
             let viewer = TestViewer(client: client, port: node.port, path: "/ws?board=wall&format=json")
-            try await viewer.waitUntil(timeout: 10, "the wall on \(node.name)") { $0.contains { $0.frame?[ring: "passed"] != nil } }
+            try await viewer.waitUntil(timeout: 10, "the wall on \(node.name)") {
+                $0.contains { $0.frame?[ring: "passed"] != nil }
+            }
             json.append(viewer)
             let binaryViewer = TestViewer(client: client, port: node.port, path: "/ws?board=wall&format=binary")
             try await binaryViewer.waitForGreeting(binary: true)

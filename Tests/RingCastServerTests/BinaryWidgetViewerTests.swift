@@ -28,7 +28,8 @@ struct BinaryWidgetViewerTests {
         // Decode everything received so far until the counter has arrived at 120.
         var entries: [String: RingFrame] = [:]
         var versions: [UInt8] = []
-        let deadline = Date().addingTimeInterval(10)
+        // Generous: a loaded box may take long to start the server and send the frames; a pass is quick.
+        let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             var layout: BinaryFrame.DecodedLayout?
             var state: [Int: BinaryFrame.RingValues] = [:]

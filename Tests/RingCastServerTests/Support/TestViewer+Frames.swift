@@ -33,9 +33,18 @@ extension TestViewer {
 
     /// The binary frames, decoded with their bytes (layouts left out).
     var binaryFrames: [(frame: BinaryFrame.DecodedFrame, bytes: [UInt8])] {
-        binaryMessages.compactMap { bytes in
-            guard case .frame(let frame)? = try? BinaryFrame.decode(bytes) else { return nil }
-            return (frame, bytes)
+        // A version 4 frame (a board with widgets) is read with the newest layout before it.
+        var layout: BinaryFrame.DecodedLayout?
+        return binaryMessages.compactMap { bytes in
+            switch try? BinaryFrame.decode(bytes, layout: layout) {
+            case .layout(let decoded)?:
+                layout = decoded
+                return nil
+            case .frame(let frame)?:
+                return (frame, bytes)
+            case nil:
+                return nil
+            }
         }
     }
 

@@ -79,7 +79,7 @@ struct Push: ParsableCommand {
     @Option(help: "A spring's bounce with --duration, (-1, 1): 0 none, 0.3 bouncy (default 0).")
     var bounce: Double?
 
-    @Option(help: "New gradient colours, start and end: '#rrggbb,#rrggbb' (or #rrggbbaa).")
+    @Option(help: "New gradient colours, start and end: '#rrggbb,#rrggbb' (or #rrggbbaa); a gradient card's, as many as it has (2 to 8).")
     var colors: String?
 
     @Option(help: "New colour of the ring's label: '#rrggbb' (or #rrggbbaa).")
@@ -185,7 +185,7 @@ struct Push: ParsableCommand {
             }
             return PushBody(
                 max: max,
-                colors: try colors.map { text throws(CommandFailure) in try ColorArgument.pair(text, flag: "--colors") },
+                colors: try colors.map { text throws(CommandFailure) in try ColorArgument.list(text, flag: "--colors") },
                 labelColor: try labelColor.map { text throws(CommandFailure) in
                     try ColorArgument.color(text, flag: "--label-color")
                 },
@@ -210,7 +210,7 @@ struct Push: ParsableCommand {
             progress: max == nil && !counter ? value : nil,
             value: max == nil && !counter ? nil : value,
             max: max,
-            colors: try colors.map { text throws(CommandFailure) in try ColorArgument.pair(text, flag: "--colors") },
+            colors: try colors.map { text throws(CommandFailure) in try ColorArgument.list(text, flag: "--colors") },
             labelColor: try labelColor.map { text throws(CommandFailure) in
                 try ColorArgument.color(text, flag: "--label-color")
             },

@@ -316,7 +316,7 @@ struct CommandLineTests {
             (["--duration", "61"], "--duration must be a number from 0.001 to 60 seconds, got 61"),
             (
                 ["--colors", "#9b59b6"],
-                ##"--colors takes two colours, start and end, such as '#9b59b6,#8e44ad'; got 1 in "#9b59b6""##
+                ##"--colors takes 2 to 8 colours, such as '#9b59b6,#3498db,#2ecc71'; got 1 in "#9b59b6""##
             ),
             (
                 ["--colors", "#9b59b6,crimson"],
@@ -427,6 +427,10 @@ struct CommandLineTests {
         let pushIndicator = try await run(["push", "main", "coverage", "0.8"])
         #expect(pushIndicator.status == 0, "stderr: \(pushIndicator.stderr)")
         #expect(pushIndicator.stdout == "main/coverage → 80%\n")
+        // A gradient card takes as many colours as it has.
+        let gradient = try await run(["push", "main", "mood", "--colors", "#000000,#ffffff,#ff00ff", "--animation", "none"])
+        #expect(gradient.status == 0, "stderr: \(gradient.stderr)")
+        #expect(try await widget("mood")["colors"] as? [String] == ["#000000ff", "#ffffffff", "#ff00ffff"])
 
         // The server's 422, in its words: a counter takes no text.
         let refused = try await run(["push", "main", "passed", "--text", "Deployed"])

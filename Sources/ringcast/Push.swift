@@ -79,7 +79,8 @@ struct Push: ParsableCommand {
     @Option(help: "A spring's bounce with --duration, (-1, 1): 0 none, 0.3 bouncy (default 0).")
     var bounce: Double?
 
-    @Option(help: "New gradient colours, start and end: '#rrggbb,#rrggbb' (or #rrggbbaa); a gradient card's, as many as it has (2 to 8).")
+    @Option(
+        help: "New gradient colours, start and end: '#rrggbb,#rrggbb' (or #rrggbbaa); a gradient card's 2 to 8.")
     var colors: String?
 
     @Option(help: "New colour of the ring's label: '#rrggbb' (or #rrggbbaa).")

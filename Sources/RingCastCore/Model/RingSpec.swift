@@ -26,6 +26,9 @@ public struct RingSpec: Sendable, Hashable, Codable {
     /// The value that is progress 1 (`{"value":12,"max":20}` is progress 0.6); the `fraction` and
     /// `value` labels show progress × maximum.
     public var maximum: Double
+    /// A countdown ring's look and what it does at 0 (seed 004); nil: the defaults
+    /// (`CountdownOptions.standard`). Optional so that stored specs without it read as before.
+    public var countdown: CountdownOptions?
 
     /// Track grey of the seeds' `Color(.systemGray6)` in dark mode.
     public static let defaultTrack = RGBAColor(red: 44 / 255, green: 44 / 255, blue: 46 / 255)
@@ -48,7 +51,8 @@ public struct RingSpec: Sendable, Hashable, Codable {
         titleColor: RGBAColor?,
         labelColor: RGBAColor?,
         label: LabelFormat = .percent,
-        maximum: Double = RingSpec.defaultMaximum
+        maximum: Double = RingSpec.defaultMaximum,
+        countdown: CountdownOptions? = nil
     ) {
         self.id = id
         self.title = title
@@ -65,5 +69,9 @@ public struct RingSpec: Sendable, Hashable, Codable {
         self.labelColor = labelColor
         self.label = label
         self.maximum = maximum
+        self.countdown = countdown
     }
+
+    /// The countdown options this ring shows the board's countdown with.
+    public var countdownOptions: CountdownOptions { countdown ?? .standard }
 }

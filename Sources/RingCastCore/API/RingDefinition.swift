@@ -1,6 +1,7 @@
 /// One ring as the API defines it (`PUT /api/v1/boards/{board}`'s `rings`, `POST …/rings`):
 /// `{"id":ID,"title":T,"kind":"plain"|"derived"|"countdown","sources":[ID…],"colors":["#…","#…"],"label":L,"max":M}`
-/// with only `id` required, and for `POST …/rings` also `"group":ID` (join that ring's concentric group, inside
+/// with only `id` required, a countdown ring also taking `"style":"ring"|"seed"`, `"tenths":BOOL`,
+/// `"then":"rest"|"cancel"|"restart"` and `"webhook":URL` (its `CountdownOptions`), and for `POST …/rings` also `"group":ID` (join that ring's concentric group, inside
 /// it). The server places it (`BoardSpec.laidOut`).
 public struct RingDefinition: Sendable, Equatable, Decodable {
     public var id: String
@@ -11,6 +12,8 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
     public var maximum: Double?
     /// The ring whose concentric group this one joins (`POST …/rings` only).
     public var group: String?
+    /// A countdown ring's options; nil when the definition gives none.
+    public var countdown: CountdownOptions?
 
     public init(
         id: String,
@@ -19,7 +22,8 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         colors: [RGBAColor]? = nil,
         label: LabelFormat? = nil,
         maximum: Double? = nil,
-        group: String? = nil
+        group: String? = nil,
+        countdown: CountdownOptions? = nil
     ) {
         self.id = id
         self.title = title
@@ -28,9 +32,10 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         self.label = label
         self.maximum = maximum
         self.group = group
+        self.countdown = countdown
     }
 
-    static let keys = ["id", "title", "kind", "sources", "colors", "label", "max"]
+    static let keys = ["id", "title", "kind", "sources", "colors", "label", "max"] + RequestField.countdownKeys
 
     public init(from decoder: any Decoder) throws {
         // A board's ring list names its groups separately; `group` is for adding one ring.
@@ -85,6 +90,7 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         label = try RequestField.label(in: object)
         maximum = try RequestField.maximum(in: object)
         group = allowsGroup ? try RequestField.string("group", in: object) : nil
+        countdown = try RequestField.countdownOptions(in: object, kind: kind)
     }
 
     /// Gradient colours of rings defined without any, by position on the board.
@@ -117,7 +123,8 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
             titleColor: nil,
             labelColor: nil,
             label: label ?? .percent,
-            maximum: maximum ?? RingSpec.defaultMaximum
+            maximum: maximum ?? RingSpec.defaultMaximum,
+            countdown: countdown
         )
     }
 }

@@ -115,7 +115,9 @@ public enum FrameComposer {
                     r: ring.r,
                     thickness: ring.thickness,
                     track: ring.track,
-                    titleColor: ring.titleColor
+                    titleColor: ring.titleColor,
+                    style: ring.kind == .countdown && ring.countdownOptions.style == .seed
+                        ? CountdownOptions.Style.seed.rawValue : nil
                 )
             },
             arrangements: spec.arrangements.map { arrangement in

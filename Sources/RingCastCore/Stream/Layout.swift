@@ -16,6 +16,8 @@ public struct Layout: Sendable, Equatable, Encodable {
         public var track: RGBAColor
         /// The title's colour; nil: automatic, drawn in the frame's `background.text` (encoded as `null`).
         public var titleColor: RGBAColor?
+        /// How a countdown ring is drawn when not as a ring: "seed" (seed 004's look); nil (no key): as a ring.
+        public var style: String?
 
         public init(
             id: String,
@@ -24,7 +26,8 @@ public struct Layout: Sendable, Equatable, Encodable {
             r: Double,
             thickness: Double,
             track: RGBAColor,
-            titleColor: RGBAColor?
+            titleColor: RGBAColor?,
+            style: String? = nil
         ) {
             self.id = id
             self.title = title
@@ -33,10 +36,11 @@ public struct Layout: Sendable, Equatable, Encodable {
             self.thickness = thickness
             self.track = track
             self.titleColor = titleColor
+            self.style = style
         }
 
         private enum CodingKeys: String, CodingKey {
-            case id, title, kind, r, thickness, track, titleColor
+            case id, title, kind, r, thickness, track, titleColor, style
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -49,6 +53,8 @@ public struct Layout: Sendable, Equatable, Encodable {
             try container.encode(track, forKey: .track)
             // `encode` rather than `encodeIfPresent`: an automatic title colour is `null`, not a missing key.
             try container.encode(titleColor, forKey: .titleColor)
+            // Only when set: the layouts of boards without a styled countdown stay as they were, byte for byte.
+            try container.encodeIfPresent(style, forKey: .style)
         }
     }
 

@@ -19,6 +19,8 @@ extension BinaryFrame {
         public var ringIDs: [String]
         /// Per ring: the title colour, nil when automatic.
         public var titleColors: [[UInt8]?] = []
+        /// Per ring: whether it is drawn in seed 004's look (`RingFlags.seedStyle`).
+        public var seedStyle: [Bool] = []
         public var arrangements: [Arrangement] = []
     }
 
@@ -53,6 +55,7 @@ extension BinaryFrame {
     public enum Message: Sendable, Equatable {
         case layout(DecodedLayout)
         case frame(DecodedFrame)
+        case event(BoardEvent)
     }
 
     public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Message {
@@ -62,12 +65,25 @@ extension BinaryFrame {
         let kindByte = try r.u8()
         let flags = try r.u8()
         guard let kind = Kind(rawValue: kindByte) else { throw DecodingError(description: "unknown kind \(kindByte)") }
+        if kind == .event {
+            let name = try r.u8()
+            guard let event = eventNames.first(where: { $0.value == name })?.key else {
+                throw DecodingError(description: "unknown event \(name)")
+            }
+            let seq = try r.u32()
+            let t = try r.f64()
+            let board = try r.str8()
+            let ring = try r.str8()
+            try r.end()
+            return .event(BoardEvent(event: event, board: board, ring: ring, seq: UInt64(seq), t: t))
+        }
         if kind == .layout {
             let board = try r.str8()
             let title = try r.str8()
             _ = try r.take(4)  // background
             var ids: [String] = []
             var titleColors: [[UInt8]?] = []
+            var seedStyle: [Bool] = []
             for _ in 0..<(try r.u8()) {
                 ids.append(try r.str8())
                 _ = try r.str8()  // title
@@ -76,6 +92,7 @@ extension BinaryFrame {
                 _ = try r.take(2 * 4 + 4)  // r, thickness, track
                 let titleColor = try r.take(4)
                 titleColors.append(ringFlags.contains(.automaticTitleColor) ? nil : titleColor)
+                seedStyle.append(ringFlags.contains(.seedStyle))
             }
             var arrangements: [DecodedLayout.Arrangement] = []
             for _ in 0..<(try r.u8()) {
@@ -90,7 +107,9 @@ extension BinaryFrame {
             }
             try r.end()
             return .layout(
-                DecodedLayout(board: board, title: title, ringIDs: ids, titleColors: titleColors, arrangements: arrangements)
+                DecodedLayout(
+                    board: board, title: title, ringIDs: ids, titleColors: titleColors, seedStyle: seedStyle,
+                    arrangements: arrangements)
             )
         }
         let seq = try r.u32()

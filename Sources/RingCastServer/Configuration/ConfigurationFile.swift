@@ -169,10 +169,16 @@ struct ConfigurationFile: Decodable {
         var labelColor: RGBAColor?
         var label: LabelFormat?
         var max: Double?
+        /// A countdown ring's options (docs/CONFIGURATION.md); checked in `RingSpec(entry:)`.
+        var style: String?
+        var tenths: Bool?
+        var then: String?
+        var webhook: String?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
             case id, title, kind, sources, cx, cy, r, thickness, track, colors
             case titleText, labelText, titleColor, labelColor, label, max
+            case style, tenths, then, webhook
         }
 
         /// Whether the entry places the ring itself.
@@ -197,6 +203,10 @@ struct ConfigurationFile: Decodable {
             label = try c.decodeIfPresent(LabelFormat.self, forKey: .label)
             max = try c.decodeIfPresent(Double.self, forKey: .max)
             labelColor = try c.decodeIfPresent(RGBAColor.self, forKey: .labelColor)
+            style = try c.decodeIfPresent(String.self, forKey: .style)
+            tenths = try c.decodeIfPresent(Bool.self, forKey: .tenths)
+            then = try c.decodeIfPresent(String.self, forKey: .then)
+            webhook = try c.decodeIfPresent(String.self, forKey: .webhook)
         }
     }
 }

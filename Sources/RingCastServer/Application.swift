@@ -70,6 +70,12 @@ final class Application: TransportDelegate {
     /// Connects the application to the loop it runs on; called once before the loop starts.
     func attach(to loop: EventLoop) {
         let broadcaster = Broadcaster(loop: loop, boards: boards, clock: clock, metrics: metrics)
+        broadcaster.webhooks = CountdownWebhooks(
+            loop: loop, clock: clock, sender: WebhookSender(logger: logger),
+            board: { [weak broadcaster] name in broadcaster?.stream(of: name)?.board })
+        // Timers can be set once the loop runs; the inbox runs this then.
+        let starting = ServiceThreadBound(value: broadcaster)
+        loop.handle.perform { _ in starting.value.startWebhooks() }
         self.loop = loop
         self.broadcaster = broadcaster
         transport.loop = loop

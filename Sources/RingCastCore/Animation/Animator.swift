@@ -281,7 +281,9 @@ public struct Animator: Sendable {
     /// countdown reaches 0 on a tick (`Board.countdownEnds`), with the changes accepted so far applied at their
     /// start ticks. A pure function of the changes and their ticks, so every process finds the same ends.
     public func countdownEnds(after: Int64, through: Int64) -> [CountdownEnd] {
-        guard through > after else { return [] }
+        guard through > after, board.countdown != nil || pending.contains(where: \.change.startsCountdown) else {
+            return []
+        }
         var copy = self
         var ends: [CountdownEnd] = []
         for tick in max(after + 1, through - Self.maximumScannedTicks + 1)...through {
@@ -345,5 +347,12 @@ public struct Animator: Sendable {
             seq: UInt64(clamping: tick),
             wallClockMilliseconds: wallClockMilliseconds(at: tick)
         )
+    }
+}
+
+extension Animator.Change {
+    /// Whether the change starts a countdown.
+    var startsCountdown: Bool {
+        if case .startCountdown = self { true } else { false }
     }
 }

@@ -5,14 +5,16 @@
 // the binary encoding (binary.js), and both pass the same checks into the same shapes:
 //
 //   {type: "layout", board, title, background, rings: [Ring], arrangements: [Arrangement]}
-//   Ring: {id, title, kind, r, thickness, track, titleColor} (titleColor null when automatic:
-//         drawn in the last frame's background.text)
+//   Ring: {id, title, kind, r, thickness, track, titleColor, style} (titleColor null when automatic:
+//         drawn in the last frame's background.text; style "seed" for seed 004's countdown look,
+//         else "ring")
 //   Arrangement: {name, width, height, rings: [Place]}, one Place per ring in the layout's order:
 //         {id, cx, cy, titleText, labelText}, texts {x, y, size, align, width} (width null: none)
 //   {type: "frame", board, seq, t, rings: [RingValues], background: {color, text, splash: [Splash]} | null}
 //   (a ring's cap and tip are relative to its centre, so one frame serves every arrangement)
 //   Splash: {style, color, progress, shapes: [Shape]}, one Shape per arrangement, in the layout's
 //         order: {polygon: [[x, y], …]} | {circle: {cx, cy, r}}
+//   {type: "event", event, board, ring, seq, t}: a countdown ring reached 0 (event "countdownEnded")
 //   null for a message type this page does not know (to be ignored)
 //
 // A malformed message throws ProtocolError. Every field the page draws with is checked here, so
@@ -42,6 +44,8 @@ export function decode(data) {
     } catch (error) {
       throw new ProtocolError(error instanceof Error ? error.message : String(error));
     }
+    if (message === null) return null; // an event this page does not know
+    if (message.type === "event") return event(message);
     return message.type === "layout" ? layout(message) : frame(message);
   }
   throw new ProtocolError("a message that is neither text nor binary");
@@ -62,6 +66,8 @@ function decodeJSON(text) {
       return layout(m);
     case "frame":
       return frame(m);
+    case "event":
+      return event(m);
     default:
       return null;
   }
@@ -99,6 +105,18 @@ function layout(m) {
   };
 }
 
+// Something that happened on the board on tick `seq` (docs/PROTOCOL.md, "event").
+function event(m) {
+  return {
+    type: "event",
+    event: string(m.event, "event.event"),
+    board: string(m.board, "event.board"),
+    ring: string(m.ring, "event.ring"),
+    seq: number(m.seq, "event.seq"),
+    t: number(m.t, "event.t"),
+  };
+}
+
 function ring(value, at) {
   const r = object(value, at);
   return {
@@ -109,6 +127,7 @@ function ring(value, at) {
     thickness: positive(r.thickness, `${at}.thickness`),
     track: colour(r.track, `${at}.track`),
     titleColor: optional(r.titleColor, `${at}.titleColor`, colour),
+    style: r.style === "seed" ? "seed" : "ring", // a style this page does not know draws as a ring
   };
 }
 

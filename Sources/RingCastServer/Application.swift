@@ -20,6 +20,8 @@ final class Application: TransportDelegate {
     private let logger: Logger
     private var loop: EventLoop?
     private var broadcaster: Broadcaster?
+    /// In cluster mode, how a node claims a countdown end's webhook so that one node POSTs it.
+    private let webhookClaim: WebhookSender.Claim?
 
     init(
         configuration: RingCastConfiguration,
@@ -48,6 +50,11 @@ final class Application: TransportDelegate {
                 name: join.node ?? "", endpoint: join.endpoint, worker: join.worker,
                 configuration: configuration, boards: boards, clock: clock, metrics: metrics, logger: logger)
         }
+        if case .cluster(let join) = storage {
+            webhookClaim = ClusterNode.webhookClaim(worker: join.worker, node: join.node ?? "", logger: logger)
+        } else {
+            webhookClaim = nil
+        }
         self.configuration = configuration
         self.clock = clock
         self.metrics = metrics
@@ -71,7 +78,7 @@ final class Application: TransportDelegate {
     func attach(to loop: EventLoop) {
         let broadcaster = Broadcaster(loop: loop, boards: boards, clock: clock, metrics: metrics)
         broadcaster.webhooks = CountdownWebhooks(
-            loop: loop, clock: clock, sender: WebhookSender(logger: logger),
+            loop: loop, clock: clock, sender: WebhookSender(logger: logger, claim: webhookClaim),
             board: { [weak broadcaster] name in broadcaster?.stream(of: name)?.board })
         // Timers can be set once the loop runs; the inbox runs this then.
         let starting = ServiceThreadBound(value: broadcaster)

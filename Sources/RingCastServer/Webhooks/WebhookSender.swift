@@ -10,8 +10,14 @@ import Synchronization
 /// `firstDelay` after the first failure and twice as long after each next one. A try fails on a connection
 /// error, a timeout or a status outside 2xx; the last failure is logged as an error, the others as warnings.
 ///
+/// In cluster mode every node finds the same end on the same tick; `claim` lets one of them deliver it.
+///
 /// Thread-safe: `send` may be called from any thread; deliveries run one at a time on the queue.
 final class WebhookSender: Sendable {
+    /// Asks whether this process should deliver `end` and answers on any thread: true for one process only
+    /// (cluster mode's Redis `SET NX`), or for every one when the answer cannot be had (at least once).
+    typealias Claim = @Sendable (CountdownEnd, @escaping @Sendable (Bool) -> Void) -> Void
+
     /// The JSON body of one delivery.
     struct Payload: Sendable, Equatable, Encodable {
         var board: String
@@ -23,6 +29,7 @@ final class WebhookSender: Sendable {
 
     private let queue = DispatchQueue(label: "ringcast-webhooks")
     private let logger: Logger
+    private let claim: Claim?
     let attempts: Int
     let firstDelay: Double
     let timeoutSeconds: Int
@@ -30,8 +37,9 @@ final class WebhookSender: Sendable {
     private let pending = Mutex(0)
     static let maximumPending = 1000
 
-    init(logger: Logger, attempts: Int = 5, firstDelay: Double = 0.5, timeoutSeconds: Int = 5) {
+    init(logger: Logger, claim: Claim? = nil, attempts: Int = 5, firstDelay: Double = 0.5, timeoutSeconds: Int = 5) {
         self.logger = logger
+        self.claim = claim
         self.attempts = max(1, attempts)
         self.firstDelay = firstDelay
         self.timeoutSeconds = max(1, timeoutSeconds)
@@ -57,8 +65,18 @@ final class WebhookSender: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = (try? encoder.encode(payload)).map(Array.init) ?? []
-        queue.async { [self] in
-            deliver(body, to: target, url: url, attempt: 1, label: "\(end.board)/\(end.ring) tick \(end.tick)")
+        let label = "\(end.board)/\(end.ring) tick \(end.tick)"
+        guard let claim else {
+            queue.async { [self] in deliver(body, to: target, url: url, attempt: 1, label: label) }
+            return
+        }
+        claim(end) { [self] claimed in
+            guard claimed else {
+                pending.withLock { $0 -= 1 }
+                logger.debug("webhook \(url) for \(label): another node delivers it")
+                return
+            }
+            queue.async { [self] in deliver(body, to: target, url: url, attempt: 1, label: label) }
         }
     }
 

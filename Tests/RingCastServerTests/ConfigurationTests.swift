@@ -1,4 +1,5 @@
 import Foundation
+import RingCastCore
 import RingCastServer
 import Testing
 
@@ -85,6 +86,35 @@ struct ConfigurationTests {
             } catch {
                 #expect(!(1..<maximumRings).contains(count), "count \(count): \(error)")
                 #expect(error.key == "boards[0].count", "count \(count): \(error)")
+            }
+        }
+    }
+
+    @Test func aCountdownRingsOptions_load_andAMistakeStopsTheStartNamingItsKey() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        func load(_ ring: String) throws -> RingCastConfiguration {
+            try #"{"boards":[{"name":"launch","rings":[{"id":"a"},\#(ring)]}]}"#.write(
+                to: file, atomically: true, encoding: .utf8)
+            return try RingCastConfiguration.load(file: file.path, environment: [:])
+        }
+        let loaded = try load(
+            #"{"id":"t","kind":"countdown","style":"seed","tenths":true,"then":"restart","webhook":"https://x.example/h"}"#)
+        #expect(
+            loaded.boards.first?.ring(withID: "t")?.countdown
+                == CountdownOptions(style: .seed, tenths: true, then: .restart, webhook: "https://x.example/h"))
+        #expect(loaded.boards.first?.ring(withID: "a")?.countdown == nil)
+        for (ring, key) in [
+            (#"{"id":"t","then":"restart"}"#, "boards[0].rings[1].then"),
+            (#"{"id":"t","kind":"countdown","style":"disc"}"#, "boards[0].rings[1].style"),
+            (#"{"id":"t","kind":"countdown","then":"stop"}"#, "boards[0].rings[1].then"),
+            (#"{"id":"t","kind":"countdown","webhook":"gopher://x"}"#, "boards[0].rings[1].webhook"),
+        ] {
+            do {
+                _ = try load(ring)
+                Issue.record("\(ring) loaded")
+            } catch let error as ConfigurationError {
+                #expect(error.key == key, "\(ring): \(error)")
             }
         }
     }

@@ -22,7 +22,11 @@ extension Board {
                 )
             },
             background: background,
-            countdown: countdown.map { BoardSnapshot.Countdown(seconds: $0.seconds, remaining: $0.remaining(at: time)) }
+            countdown: countdown.map { countdown in
+                // Seconds left of the cycle running, for a board whose countdown ring restarts.
+                let then = spec.rings.first { $0.kind == .countdown }?.countdownOptions.then ?? .rest
+                return BoardSnapshot.Countdown(seconds: countdown.seconds, remaining: countdown.remaining(at: time, then: then))
+            }
         )
     }
 }

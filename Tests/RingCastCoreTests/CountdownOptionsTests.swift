@@ -215,6 +215,19 @@ import Testing
         try BoardSpec.check(styled, key: "spec")
     }
 
+    @Test func snapshot_showsTheRingsOptions_andARestartingCycle() throws {
+        let options = CountdownOptions(tenths: true, then: .restart)
+        var board = Board(spec: Self.board(options))
+        try board.startCountdown(seconds: 2, animated: false, at: 10)
+        let snapshot = board.snapshot(at: 15.5)
+        #expect(snapshot.countdown == BoardSnapshot.Countdown(seconds: 2, remaining: 0.5, animated: false))
+        #expect(snapshot.rings.last?.countdown == options && snapshot.rings.last?.text == "0.5s")
+        let body = String(decoding: snapshot.jsonBody, as: UTF8.self)
+        #expect(body.contains(#""then":"restart""#) && body.contains(#""animated":false"#))
+        let plain = Board(spec: Fixtures.board).snapshot(at: 0)
+        #expect(plain.rings.allSatisfy { $0.countdown == nil })
+    }
+
     @Test func aStoredSpecWithABadWebhook_failsToLoadNamingTheKey() {
         let bad = Self.board(CountdownOptions(webhook: "ftp://example.com"))
         let error = #expect(throws: BoardStateError.self) { try BoardSpec.check(bad, key: "spec") }

@@ -55,6 +55,7 @@ final class Application: TransportDelegate {
         } else {
             webhookClaim = nil
         }
+        boards.webhookHosts = configuration.webhookHosts
         self.configuration = configuration
         self.clock = clock
         self.metrics = metrics
@@ -79,7 +80,8 @@ final class Application: TransportDelegate {
         let broadcaster = Broadcaster(loop: loop, boards: boards, clock: clock, metrics: metrics)
         broadcaster.webhooks = CountdownWebhooks(
             loop: loop, clock: clock, sender: WebhookSender(logger: logger, claim: webhookClaim),
-            board: { [weak broadcaster] name in broadcaster?.stream(of: name)?.board })
+            board: { [weak broadcaster] name in broadcaster?.stream(of: name)?.board },
+            allowedHosts: { [boards] in boards.webhookHosts })
         // Timers can be set once the loop runs; the inbox runs this then.
         let starting = ServiceThreadBound(value: broadcaster)
         loop.handle.perform { _ in starting.value.startWebhooks() }
@@ -143,6 +145,7 @@ final class Application: TransportDelegate {
         backend.apply(reload.configuration, added: changes.added)
         boards.maximumBoards = reload.configuration.maxBoards
         boards.maximumRings = reload.configuration.maxRingsPerBoard
+        boards.webhookHosts = reload.configuration.webhookHosts
         gate = ViewerGate(configuration: reload.configuration, boards: boards, logger: logger)
         configuration = reload.configuration
         metrics.configurationReloaded(succeeded: true)

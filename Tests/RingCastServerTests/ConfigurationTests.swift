@@ -119,6 +119,24 @@ struct ConfigurationTests {
         }
     }
 
+    @Test func webhookHosts_stopAConfigBoardWhoseWebhookNamesAnotherHost() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let board = #"{"name":"l","rings":[{"id":"t","kind":"countdown","webhook":"http://127.0.0.1:9/h"}]}"#
+        for (hosts, key) in [
+            (#"["hooks.example.com"]"#, "boards[0].rings"), (#"["127.0.0.1"]"#, nil), (#"["a/b"]"#, "webhookHosts[0]"),
+        ] {
+            try #"{"webhookHosts":\#(hosts),"boards":[\#(board)]}"#.write(to: file, atomically: true, encoding: .utf8)
+            do {
+                let configuration = try RingCastConfiguration.load(file: file.path, environment: [:])
+                #expect(key == nil, "\(hosts) loaded")
+                #expect(configuration.webhookHosts == ["127.0.0.1"])
+            } catch {
+                #expect(error.key == key, "\(hosts): \(error)")
+            }
+        }
+    }
+
     @Test func overlappingHandPlacedRings_stopTheStartNamingBoth() throws {
         let original = try String(contentsOf: Self.shipped, encoding: .utf8)
         let edited = original.replacingOccurrences(of: #""cx": 880, "cy": 200"#, with: #""cx": 760, "cy": 200"#)

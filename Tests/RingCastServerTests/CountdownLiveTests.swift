@@ -97,6 +97,23 @@ struct CountdownLiveTests {
         #expect(try server.http.get("/api/v1/boards/bad").status == 404)
     }
 
+    @Test func webhookHosts_limitTheHostsAWebhookMayName() throws {
+        let server = try TestServer { $0.webhookHosts = ["Hooks.Example.com"] }
+        defer { server.shutdown() }
+        let refused = try server.http.send(
+            "PUT", "/api/v1/boards/a",
+            body: #"{"rings":[{"id":"p"},{"id":"c","kind":"countdown","webhook":"http://127.0.0.1:9/h"}]}"#)
+        #expect(refused.status == 422 && refused.text.contains(#""field":"rings.1.webhook""#), "\(refused.text)")
+        let allowed = try server.http.send(
+            "PUT", "/api/v1/boards/a", body: #"{"rings":[{"id":"c","kind":"countdown","webhook":"https://hooks.example.com/h"}]}"#
+        )
+        #expect(allowed.status == 201, "\(allowed.text)")
+        let added = try server.http.send(
+            "POST", "/api/v1/boards/a/rings", body: #"{"id":"d","kind":"countdown","webhook":"http://10.0.0.1/h"}"#)
+        #expect(added.status == 422 && added.text.contains(#""field":"webhook""#), "\(added.text)")
+        #expect(try server.http.get("/api/v1/boards/a").text.contains("hooks.example.com"))
+    }
+
     /// The events among a binary viewer's messages, once at least `count` arrived.
     private static func binaryEvents(of viewer: TestViewer, atLeast count: Int) async throws -> [BoardEvent] {
         let deadline = Date().addingTimeInterval(5)

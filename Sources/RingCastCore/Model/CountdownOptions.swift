@@ -114,6 +114,25 @@ extension CountdownOptions {
         public var reason: String
     }
 
+    /// Whether `url`'s host is one of `hosts` (compared without case; IPv6 without brackets); any host when
+    /// `hosts` is empty. A URL that cannot be a webhook is not allowed.
+    public static func webhook(_ url: String, isAllowedBy hosts: [String]) -> Bool {
+        guard case .success(let target) = webhookTarget(url) else { return false }
+        guard !hosts.isEmpty else { return true }
+        let host = target.host.lowercased()
+        return hosts.contains { $0.lowercased() == host }
+    }
+
+    /// 422 `invalid_value` (field `field`) unless `url`'s host is in `hosts` (empty: any host).
+    public static func checkWebhook(_ url: String, allowedBy hosts: [String], field: String?) throws(APIError) {
+        guard webhook(url, isAllowedBy: hosts) else {
+            let host = (try? webhookTarget(url).get().host) ?? url
+            throw .invalidValue(
+                "webhook host \"\(host)\" is not one of the server's webhookHosts (\(hosts.joined(separator: ", ")))",
+                field: field)
+        }
+    }
+
     /// 422 `invalid_value` (field `field`) unless `url` can be a webhook (`webhookTarget`).
     public static func checkWebhook(_ url: String, field: String?) throws(APIError) {
         if case .failure(let problem) = webhookTarget(url) {

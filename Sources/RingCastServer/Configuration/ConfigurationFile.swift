@@ -15,6 +15,7 @@ struct ConfigurationFile: Decodable {
     var readToken: String?
     var allowedOrigins: [String]?
     var allowedHosts: [String]?
+    var webhookHosts: [String]?
     var tls: TLS?
     var logLevel: String?
     var shutdownTimeout: Int?
@@ -24,7 +25,7 @@ struct ConfigurationFile: Decodable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, fps, webRoot, openAPIDocument, dataDir, limits, token, readToken, allowedOrigins, tls, logLevel
         case shutdownTimeout, cluster, boards
-        case allowedHosts
+        case allowedHosts, webhookHosts
     }
 
     init(from decoder: any Decoder) throws {
@@ -41,6 +42,7 @@ struct ConfigurationFile: Decodable {
         readToken = try c.decodeIfPresent(String.self, forKey: .readToken)
         allowedOrigins = try c.decodeIfPresent([String].self, forKey: .allowedOrigins)
         allowedHosts = try c.decodeIfPresent([String].self, forKey: .allowedHosts)
+        webhookHosts = try c.decodeIfPresent([String].self, forKey: .webhookHosts)
         tls = try c.decodeIfPresent(TLS.self, forKey: .tls)
         logLevel = try c.decodeIfPresent(String.self, forKey: .logLevel)
         shutdownTimeout = try c.decodeIfPresent(Int.self, forKey: .shutdownTimeout)

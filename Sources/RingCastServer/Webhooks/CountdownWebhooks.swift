@@ -14,17 +14,23 @@ final class CountdownWebhooks {
     private let clock: TickClock
     private let sender: WebhookSender
     private let board: (String) -> LiveBoard?
+    /// `webhookHosts` now: a stored ring whose webhook names another host (the list changed) is not POSTed.
+    private let allowedHosts: () -> [String]
     /// Per board: the tick its timer is set for.
     private var scheduled: [String: Int64] = [:]
     /// Per board: the last tick whose ends were handled (or the tick it was first looked at).
     private var handledThrough: [String: Int64] = [:]
 
     /// `board` finds the board served under a name now.
-    init(loop: EventLoop, clock: TickClock, sender: WebhookSender, board: @escaping (String) -> LiveBoard?) {
+    init(
+        loop: EventLoop, clock: TickClock, sender: WebhookSender, board: @escaping (String) -> LiveBoard?,
+        allowedHosts: @escaping () -> [String] = { [] }
+    ) {
         self.loop = loop
         self.clock = clock
         self.sender = sender
         self.board = board
+        self.allowedHosts = allowedHosts
     }
 
     /// Sets the board's timer for its next countdown end, if it will have one sooner than the timer set now. Call
@@ -55,7 +61,12 @@ final class CountdownWebhooks {
             return
         }
         handledThrough[name] = tick
-        for end in board.animator.countdownEnds(after: tick - 1, through: tick) where end.webhook != nil {
+        for end in board.animator.countdownEnds(after: tick - 1, through: tick) {
+            guard let webhook = end.webhook else { continue }
+            guard CountdownOptions.webhook(webhook, isAllowedBy: allowedHosts()) else {
+                sender.refuse(end, reason: "its host is not in webhookHosts")
+                continue
+            }
             sender.send(end, t: board.animator.wallClockMilliseconds(at: tick))
         }
         reschedule(board)

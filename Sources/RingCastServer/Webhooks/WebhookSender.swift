@@ -48,6 +48,11 @@ final class WebhookSender: Sendable {
     /// Deliveries not finished yet (tests and the log at shutdown).
     var pendingCount: Int { pending.withLock { $0 } }
 
+    /// Logs that `end`'s webhook is not POSTed, and why.
+    func refuse(_ end: CountdownEnd, reason: String) {
+        logger.error("webhook \(end.webhook ?? "") for \(end.board)/\(end.ring) tick \(end.tick) not sent: \(reason)")
+    }
+
     /// Queues the POST of `end` (whose `webhook` is set) with `t`, the wall-clock milliseconds of its tick.
     func send(_ end: CountdownEnd, t: Double) {
         guard let url = end.webhook, case .success(let target) = CountdownOptions.webhookTarget(url) else { return }

@@ -73,6 +73,8 @@ let package = Package(
                 "RingCastStorage",
                 "RingCastTLS",
                 "RingCastCluster",
+                // Countdown webhooks are POSTed with the CLI's blocking HTTP client, off the loop.
+                "RingCastClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -69,6 +69,9 @@ function receive(data) {
     } else if (message?.type === "error") {
       state.refusal = message;
       showProblem();
+    } else if (message?.type === "event") {
+      // For pages that embed or script this one: the page itself draws only frames.
+      window.dispatchEvent(new CustomEvent("ringcast:event", { detail: message }));
     } // null: a message type this page does not know, ignored
   } catch (error) {
     // Once per distinct problem: a server repeating it 60 times a second must not flood the console.

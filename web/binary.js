@@ -16,9 +16,12 @@
 const MAGIC = 0x52;
 const VERSIONS = [3, 4];
 const RING_AUTOMATIC_TITLE_COLOR = 0x01;
+const RING_SEED_STYLE = 0x02;
 const KIND_LAYOUT = 1;
 const KIND_KEYFRAME = 2;
 const KIND_DELTA = 3;
+const KIND_EVENT = 4;
+const EVENT_NAME = [undefined, "countdownEnded"];
 const A0 = -Math.PI / 2;
 const SHADOW_BLUR = 2;
 const SHADOW_ALPHA = 0.15;
@@ -85,7 +88,9 @@ export function createBinaryDecoder() {
       const wireTitleColor = r.color();
       // null: automatic, the page draws the title in the frame's background.text.
       const titleColor = ringFlags & RING_AUTOMATIC_TITLE_COLOR ? null : wireTitleColor;
-      rings.push({ id, title: ringTitle, kind, r: rr, thickness, track, titleColor, ...readWidgetLayout(r, kind) });
+      // `style` only for seed 004's look (draw.js), as in a JSON layout, which has no key otherwise.
+      const style = ringFlags & RING_SEED_STYLE ? { style: "seed" } : {};
+      rings.push({ id, title: ringTitle, kind, r: rr, thickness, track, titleColor, ...style, ...readWidgetLayout(r, kind) });
     }
     const text = () => {
       const spot = { x: r.f32(), y: r.f32(), size: r.f32(), align: ALIGN[r.u8()] ?? "center" };
@@ -268,6 +273,17 @@ export function createBinaryDecoder() {
     return { type: "frame", board: layout.board, seq, t, keyframe: kind === KIND_KEYFRAME, rings, background };
   }
 
+  // An event (a countdown ring reached 0): independent of the layout and of ring values.
+  function decodeEvent(r) {
+    const name = EVENT_NAME[r.u8()];
+    const seq = r.u32();
+    const t = r.f64();
+    const board = r.str8();
+    const ring = r.str8();
+    r.end();
+    return name === undefined ? null : { type: "event", event: name, board, ring, seq, t };
+  }
+
   return {
     /** Decodes one binary message (an ArrayBuffer); throws BinaryProtocolError on bad input. */
     decode(buffer) {
@@ -278,6 +294,7 @@ export function createBinaryDecoder() {
       const flags = r.u8();
       if (kind === KIND_LAYOUT) return decodeLayout(r);
       if (kind === KIND_KEYFRAME || kind === KIND_DELTA) return decodeFrame(r, kind, flags);
+      if (kind === KIND_EVENT) return decodeEvent(r);
       throw new BinaryProtocolError(`unknown message kind ${kind}`);
     },
   };

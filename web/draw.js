@@ -102,8 +102,42 @@ function drawRing(ctx, scale, ring, place, values, automaticText) {
 
   ctx.save();
   ctx.translate(place.cx, place.cy);
+  if (ring.style === "seed") {
+    drawSeedRing(ctx, r, values);
+  } else {
+    drawArcs(ctx, scale, r, thickness, ring.track, values);
+  }
+  ctx.restore();
+
+  drawTitle(ctx, ring, place, automaticText);
+  if (place.labelText !== null && values !== null) {
+    text(ctx, values.label, place.labelText, 700, values.labelColor);
+  }
+}
+
+// Seed 004's CircleProgressView, in logical units like the rest of the board: a white disc at
+// alpha 0.25 of the ring's radius, and the arc from a0 to a1 as a white 4-unit stroke with butt
+// caps; no track, gradient, cap or tip.
+const SEED_DISC = "rgba(255, 255, 255, 0.25)";
+const SEED_STROKE = "#ffffff";
+const SEED_LINE_WIDTH = 4;
+
+function drawSeedRing(ctx, r, values) {
+  disc(ctx, 0, 0, r, SEED_DISC);
+  if (values !== null && values.p !== null && values.p > 0) {
+    ctx.lineWidth = SEED_LINE_WIDTH;
+    ctx.lineCap = "butt";
+    ctx.strokeStyle = SEED_STROKE;
+    ctx.beginPath();
+    ctx.arc(0, 0, r, values.a0, values.a1);
+    ctx.stroke();
+  }
+}
+
+// The ring of §5: track, gradient arc, start cap and tip with its shadow.
+function drawArcs(ctx, scale, r, thickness, track, values) {
   ctx.lineWidth = thickness;
-  ctx.strokeStyle = ring.track;
+  ctx.strokeStyle = track;
   ctx.beginPath();
   ctx.arc(0, 0, r, 0, FULL_TURN);
   ctx.stroke();
@@ -134,12 +168,6 @@ function drawRing(ctx, scale, ring, place, values, automaticText) {
       disc(ctx, tip.x, tip.y, discRadius, tip.color);
       ctx.restore();
     }
-  }
-  ctx.restore();
-
-  drawTitle(ctx, ring, place, automaticText);
-  if (place.labelText !== null && values !== null) {
-    text(ctx, values.label, place.labelText, 700, values.labelColor);
   }
 }
 

@@ -5,10 +5,11 @@
 // the binary encoding (binary.js), and both pass the same checks into the same shapes:
 //
 //   {type: "layout", board, title, background, rings: [Ring], arrangements: [Arrangement]}
-//   Ring: {id, title, kind, r, thickness, track, titleColor} (titleColor null when automatic:
-//         drawn in the last frame's background.text); a widget adds its kind's sizes: counter
-//         {digits, decimals, sign, grouping, unit}, text {waveWidth}, indicator {lineWidth, dash,
-//         dashPhase}, gradient {width, height, corner}
+//   Ring: {id, title, kind, r, thickness, track, titleColor, style} (titleColor null when automatic:
+//         drawn in the last frame's background.text; style "seed" for seed 004's countdown look,
+//         else "ring"); a widget adds its kind's sizes: counter {digits, decimals, sign, grouping,
+//         unit}, text {waveWidth}, indicator {lineWidth, dash, dashPhase}, gradient {width, height,
+//         corner}
 //   Arrangement: {name, width, height, rings: [Place]}, one Place per ring in the layout's order:
 //         {id, cx, cy, titleText, labelText}, texts {x, y, size, align, width} (width null: none)
 //   {type: "frame", board, seq, t, rings: [RingValues], background: {color, text, splash: [Splash]} | null}
@@ -18,6 +19,7 @@
 //         color}, gradient {stops: [[offset, colour], …]}
 //   Splash: {style, color, progress, shapes: [Shape]}, one Shape per arrangement, in the layout's
 //         order: {polygon: [[x, y], …]} | {circle: {cx, cy, r}}
+//   {type: "event", event, board, ring, seq, t}: a countdown ring reached 0 (event "countdownEnded")
 //   null for a message type this page does not know (to be ignored)
 //
 // A malformed message throws ProtocolError. Every field the page draws with is checked here, so
@@ -47,6 +49,8 @@ export function decode(data) {
     } catch (error) {
       throw new ProtocolError(error instanceof Error ? error.message : String(error));
     }
+    if (message === null) return null; // an event this page does not know
+    if (message.type === "event") return event(message);
     return message.type === "layout" ? layout(message) : frame(message);
   }
   throw new ProtocolError("a message that is neither text nor binary");
@@ -67,6 +71,8 @@ function decodeJSON(text) {
       return layout(m);
     case "frame":
       return frame(m);
+    case "event":
+      return event(m);
     default:
       return null;
   }
@@ -104,6 +110,18 @@ function layout(m) {
   };
 }
 
+// Something that happened on the board on tick `seq` (docs/PROTOCOL.md, "event").
+function event(m) {
+  return {
+    type: "event",
+    event: string(m.event, "event.event"),
+    board: string(m.board, "event.board"),
+    ring: string(m.ring, "event.ring"),
+    seq: number(m.seq, "event.seq"),
+    t: number(m.t, "event.t"),
+  };
+}
+
 function ring(value, at) {
   const r = object(value, at);
   const kind = r.kind === undefined ? "plain" : string(r.kind, `${at}.kind`);
@@ -115,6 +133,7 @@ function ring(value, at) {
     thickness: positive(r.thickness, `${at}.thickness`),
     track: colour(r.track, `${at}.track`),
     titleColor: optional(r.titleColor, `${at}.titleColor`, colour),
+    style: r.style === "seed" ? "seed" : "ring", // a style this page does not know draws as a ring
     ...widgetLayout(kind, r, at),
   };
 }

@@ -186,7 +186,8 @@ public final class HTTPClient {
         }
     }
 
-    /// Status line, headers, then exactly Content-Length bytes of body (the server always sends it).
+    /// Status line, headers, then exactly Content-Length bytes of body (RingCast always sends it), or a
+    /// chunked body (what other servers, such as a webhook's receiver, may send instead).
     private func readResponse() throws(ClientError) -> Response {
         var headerEnd: Int?
         while true {
@@ -202,6 +203,7 @@ public final class HTTPClient {
         }
         var length = 0
         var closes = false
+        var chunked = false
         for line in lines.dropFirst() {
             let parts = line.split(separator: ":", maxSplits: 1)
             guard parts.count == 2 else { continue }
@@ -210,10 +212,19 @@ public final class HTTPClient {
             if name == "content-length" { length = Int(value) ?? 0 }
             if name == "connection", value.lowercased() == "close" { closes = true }
             if name == "transfer-encoding" {
-                throw .invalidResponse(server: server, reason: "a chunked body, which this client does not read")
+                guard value.lowercased().hasSuffix("chunked") else {
+                    throw .invalidResponse(server: server, reason: "transfer-encoding \"\(value)\"")
+                }
+                chunked = true
             }
         }
         let bodyStart = headerEnd! + 4
+        if chunked {
+            buffer.removeFirst(bodyStart)
+            let body = try readChunks()
+            if closes { disconnect() }
+            return Response(status: status, body: body, receivedAt: Self.now())
+        }
         while buffer.count < bodyStart + length {
             try receive()
         }
@@ -222,6 +233,40 @@ public final class HTTPClient {
         buffer.removeFirst(bodyStart + length)
         if closes { disconnect() }
         return Response(status: status, body: body, receivedAt: receivedAt)
+    }
+
+    /// A chunked body (RFC 9112 §7.1) from the start of `buffer`, trailers skipped; what follows it stays.
+    private func readChunks() throws(ClientError) -> [UInt8] {
+        var body: [UInt8] = []
+        while true {
+            let line = try readLine()
+            let size = line.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let size, let count = Int(size, radix: 16), count >= 0 else {
+                throw .invalidResponse(server: server, reason: "chunk size \"\(line.prefix(20))\"")
+            }
+            if count == 0 {
+                while !(try readLine()).isEmpty {}
+                return body
+            }
+            while buffer.count < count + 2 { try receive() }
+            body += buffer[..<count]
+            buffer.removeFirst(count + 2)
+        }
+    }
+
+    /// One CRLF-ended line from the start of `buffer`, without its CRLF.
+    private func readLine() throws(ClientError) -> String {
+        while true {
+            if let end = buffer.indices.dropLast().first(where: { buffer[$0] == 13 && buffer[$0 + 1] == 10 }) {
+                let line = String(decoding: buffer[..<end], as: UTF8.self)
+                buffer.removeFirst(end + 2)
+                return line
+            }
+            guard buffer.count < 64 * 1024 else {
+                throw .invalidResponse(server: server, reason: "a line longer than 64 KiB in a chunked body")
+            }
+            try receive()
+        }
     }
 
     private func receive() throws(ClientError) {

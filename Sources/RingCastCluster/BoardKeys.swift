@@ -9,6 +9,7 @@
 /// | `rc:idempotency` | sorted set, expires 300 s after the last answer stored | every board's answer keys, scored by where each starts in a running byte count; member `total` ends it (`WriteScript`) |
 /// | `rc:{BOARD}:rate:CLIENT` | hash, expires 61 s after its last write | the token bucket: `tokens` and `at` (Redis `TIME`, seconds) |
 /// | `rc:{BOARD}:updates` | pub/sub channel | each applied write, encoded as `BoardUpdate.payload` |
+/// | `rc:{BOARD}:webhook:RING:TICK` | string, expires after 10 min | the node that POSTs ring RING's countdown end of tick TICK (`SET NX`: the first node to ask) |
 ///
 /// A board name should not contain `{` or `}` (the hash tag would end early; the keys stay
 /// distinct but the slot would be another board's).
@@ -26,6 +27,8 @@ public struct BoardKeys: Sendable, Hashable {
     public var updates: String { prefix + "updates" }
     public func idempotency(_ key: String) -> String { prefix + "idem:" + key }
     public func rate(_ client: String) -> String { prefix + "rate:" + client }
+    /// Claimed by the one node that POSTs the webhook of `ring`'s countdown end on `tick`.
+    public func webhook(ring: String, tick: Int64) -> String { prefix + "webhook:" + ring + ":" + String(tick) }
 
     /// Every board's Idempotency-Key answers in the order they were stored, for their byte budget
     /// (`WriteScript`). In no board's slot, like `cluster`.

@@ -20,6 +20,8 @@ final class Application: TransportDelegate {
     private let logger: Logger
     private var loop: EventLoop?
     private var broadcaster: Broadcaster?
+    /// In cluster mode, how a node claims a countdown end's webhook so that one node POSTs it.
+    private let webhookClaim: WebhookSender.Claim?
 
     init(
         configuration: RingCastConfiguration,
@@ -48,6 +50,12 @@ final class Application: TransportDelegate {
                 name: join.node ?? "", endpoint: join.endpoint, worker: join.worker,
                 configuration: configuration, boards: boards, clock: clock, metrics: metrics, logger: logger)
         }
+        if case .cluster(let join) = storage {
+            webhookClaim = ClusterNode.webhookClaim(worker: join.worker, node: join.node ?? "", logger: logger)
+        } else {
+            webhookClaim = nil
+        }
+        boards.webhookHosts = configuration.webhookHosts
         self.configuration = configuration
         self.clock = clock
         self.metrics = metrics
@@ -70,6 +78,13 @@ final class Application: TransportDelegate {
     /// Connects the application to the loop it runs on; called once before the loop starts.
     func attach(to loop: EventLoop) {
         let broadcaster = Broadcaster(loop: loop, boards: boards, clock: clock, metrics: metrics)
+        broadcaster.webhooks = CountdownWebhooks(
+            loop: loop, clock: clock, sender: WebhookSender(logger: logger, claim: webhookClaim),
+            board: { [weak broadcaster] name in broadcaster?.stream(of: name)?.board },
+            allowedHosts: { [boards] in boards.webhookHosts })
+        // Timers can be set once the loop runs; the inbox runs this then.
+        let starting = ServiceThreadBound(value: broadcaster)
+        loop.handle.perform { _ in starting.value.startWebhooks() }
         self.loop = loop
         self.broadcaster = broadcaster
         transport.loop = loop
@@ -130,6 +145,7 @@ final class Application: TransportDelegate {
         backend.apply(reload.configuration, added: changes.added)
         boards.maximumBoards = reload.configuration.maxBoards
         boards.maximumRings = reload.configuration.maxRingsPerBoard
+        boards.webhookHosts = reload.configuration.webhookHosts
         gate = ViewerGate(configuration: reload.configuration, boards: boards, logger: logger)
         configuration = reload.configuration
         metrics.configurationReloaded(succeeded: true)

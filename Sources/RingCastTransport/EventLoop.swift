@@ -107,6 +107,23 @@ public final class EventLoop {
         }
     }
 
+    /// Sends `message` once to every viewer of `channel` now — not to viewers that join later —
+    /// after what it is still sending of its greeting and before the channel's next message: an
+    /// event, which unlike a picture must not be skipped. Each viewer holds at most
+    /// `Viewer.maximumNotices` of them (older ones are dropped and counted as skipped).
+    public func notify(_ message: OutgoingMessage, viewersOf channel: some ChannelKey) {
+        guard isLive, let target = channels[channel.hashed] else { return }
+        guard message.count <= configuration.maxMessageBytes else {
+            TransportLog.emit(
+                "dropped a \(message.count)-byte notice for \(channel): over maxMessageBytes \(configuration.maxMessageBytes)")
+            return
+        }
+        for viewer in target.viewers.values where viewer.pendingClose == nil {
+            if !viewer.addNotice(message) { statistics.messagesSkipped += 1 }
+            requestWrite(viewer)
+        }
+    }
+
     /// Runs `body` on the service thread soon. Bodies handed over after the server stopped are
     /// dropped. From another thread, use `handle`.
     public func perform(_ body: @escaping @Sendable (EventLoop) -> Void) {

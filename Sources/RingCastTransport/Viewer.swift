@@ -9,6 +9,11 @@ final class Viewer {
     let channel: Channel
     private var greeting: [OutgoingMessage]
     private var greetingSent = 0
+    /// Messages this viewer must get once each, in order, after its greeting and before the channel's
+    /// next message (a board's events); at most `maximumNotices`, the oldest dropped beyond.
+    private var notices: [OutgoingMessage] = []
+    /// Notices a viewer may hold; one that stopped reading is closed by the stall sweep long before.
+    static let maximumNotices = 64
     /// `channel.sequence` of the last published message sent (or what the greeting showed).
     private var sentSequence: UInt64
     /// `channel.publishes` when that message was sent, to count the ones skipped.
@@ -44,11 +49,21 @@ final class Viewer {
     }
 
     var hasPendingMessage: Bool {
-        greetingSent < greeting.count || (channel.latest != nil && channel.sequence > sentSequence)
+        greetingSent < greeting.count || !notices.isEmpty || (channel.latest != nil && channel.sequence > sentSequence)
     }
 
-    /// The greeting messages first, in order, then the channel's newest message if this viewer
-    /// has not been sent it; `skipped` counts the older ones it missed.
+    /// Queues `message` to be sent once, after the greeting and before the channel's next message; false when
+    /// the oldest queued notice had to be dropped to make room.
+    func addNotice(_ message: OutgoingMessage) -> Bool {
+        notices.append(message)
+        guard notices.count > Self.maximumNotices else { return true }
+        notices.removeFirst()
+        return false
+    }
+
+    /// The greeting messages first, in order, then the notices, then the channel's newest message if
+    /// this viewer has not been sent it; `skipped` counts the older ones it missed. Notices go before
+    /// the newest message so that a viewer slower than the frame rate still gets them.
     func nextMessage() -> (message: OutgoingMessage, skipped: UInt64)? {
         if greetingSent < greeting.count {
             let message = greeting[greetingSent]
@@ -58,6 +73,9 @@ final class Viewer {
                 greetingSent = 0
             }
             return (message, 0)
+        }
+        if !notices.isEmpty {
+            return (notices.removeFirst(), 0)
         }
         if let latest = channel.latest, channel.sequence > sentSequence {
             let holdsBase = channel.latestBase.contains(sentSequence)

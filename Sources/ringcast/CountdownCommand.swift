@@ -23,6 +23,9 @@ struct CountdownCommand: ParsableCommand {
     @Flag(help: "Cancel the countdown: the ring shows no data again.")
     var cancel = false
 
+    @Flag(help: "Step the stroke once per whole second instead of filling it continuously (\"animated\":false).")
+    var stepped = false
+
     @OptionGroup var server: ServerOptions
 
     func run() throws {
@@ -34,7 +37,8 @@ struct CountdownCommand: ParsableCommand {
         case (let seconds?, false):
             try PushAnimation.check("seconds", seconds, in: Limits.countdownSeconds, unit: "(a day at most)")
             let request = try APIRequest(
-                "POST", ["boards", board, "countdown"], json: Start(seconds: seconds), checkedAs: CountdownStart.self)
+                "POST", ["boards", board, "countdown"], json: Start(seconds: seconds, animated: stepped ? false : nil),
+                checkedAs: CountdownStart.self)
             _ = try server.connection().request(request.method, api: request.path, json: request.body)
             print("\(board): countdown of \(PushAnimation.describe(seconds)) s started")
         case (_?, true):
@@ -47,5 +51,7 @@ struct CountdownCommand: ParsableCommand {
     /// The body of `POST …/countdown`.
     private struct Start: Encodable {
         var seconds: Double
+        /// Sent only as false: a plain start's body is what it always was.
+        var animated: Bool?
     }
 }

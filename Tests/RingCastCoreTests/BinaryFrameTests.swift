@@ -75,6 +75,7 @@ struct BinaryFrameTests {
             decoded
                 == BinaryFrame.DecodedLayout(
                     board: "b", title: "Builds", ringIDs: ["r"], titleColors: [[0x8e, 0x8e, 0x93, 0xff]],
+                    seedStyle: [false],
                     arrangements: [
                         .init(name: "landscape", width: 640, height: 360, centres: [[100, 100]], caps: [[0, -50]]),
                         .init(name: "portrait", width: 360, height: 640, centres: [[180, 300]], caps: [[0, -50]]),

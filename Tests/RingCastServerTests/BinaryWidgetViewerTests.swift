@@ -40,6 +40,7 @@ struct BinaryWidgetViewerTests {
                 switch try BinaryFrame.decode(bytes, layout: layout) {
                 case .layout(let decoded): layout = decoded
                 case .frame(let frame): BinaryFrame.apply(frame, to: &state)
+                case .event: break
                 }
             }
             if let layout {

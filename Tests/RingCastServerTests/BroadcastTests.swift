@@ -312,6 +312,7 @@ struct BinaryViewerTests {
                 case .frame(let frame):
                     kinds.append(frame.kind)
                     BinaryFrame.apply(frame, to: &state)
+                case .event: break
                 }
             }
             if let move = layout?.ringIDs.firstIndex(of: "move"), state[move]?.p == Float(0.8) { break }

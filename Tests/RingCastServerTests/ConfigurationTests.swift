@@ -120,6 +120,53 @@ struct ConfigurationTests {
         }
     }
 
+    @Test func aCountdownRingsOptions_load_andAMistakeStopsTheStartNamingItsKey() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        func load(_ ring: String) throws -> RingCastConfiguration {
+            try #"{"boards":[{"name":"launch","rings":[{"id":"a"},\#(ring)]}]}"#.write(
+                to: file, atomically: true, encoding: .utf8)
+            return try RingCastConfiguration.load(file: file.path, environment: [:])
+        }
+        let loaded = try load(
+            #"{"id":"t","kind":"countdown","style":"seed","tenths":true,"then":"restart","webhook":"https://x.example/h"}"#)
+        #expect(
+            loaded.boards.first?.ring(withID: "t")?.countdown
+                == CountdownOptions(style: .seed, tenths: true, then: .restart, webhook: "https://x.example/h"))
+        #expect(loaded.boards.first?.ring(withID: "a")?.countdown == nil)
+        for (ring, key) in [
+            (#"{"id":"t","then":"restart"}"#, "boards[0].rings[1].then"),
+            (#"{"id":"t","kind":"countdown","style":"disc"}"#, "boards[0].rings[1].style"),
+            (#"{"id":"t","kind":"countdown","then":"stop"}"#, "boards[0].rings[1].then"),
+            (#"{"id":"t","kind":"countdown","webhook":"gopher://x"}"#, "boards[0].rings[1].webhook"),
+        ] {
+            do {
+                _ = try load(ring)
+                Issue.record("\(ring) loaded")
+            } catch let error as ConfigurationError {
+                #expect(error.key == key, "\(ring): \(error)")
+            }
+        }
+    }
+
+    @Test func webhookHosts_stopAConfigBoardWhoseWebhookNamesAnotherHost() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let board = #"{"name":"l","rings":[{"id":"t","kind":"countdown","webhook":"http://127.0.0.1:9/h"}]}"#
+        for (hosts, key) in [
+            (#"["hooks.example.com"]"#, "boards[0].rings"), (#"["127.0.0.1"]"#, nil), (#"["a/b"]"#, "webhookHosts[0]"),
+        ] {
+            try #"{"webhookHosts":\#(hosts),"boards":[\#(board)]}"#.write(to: file, atomically: true, encoding: .utf8)
+            do {
+                let configuration = try RingCastConfiguration.load(file: file.path, environment: [:])
+                #expect(key == nil, "\(hosts) loaded")
+                #expect(configuration.webhookHosts == ["127.0.0.1"])
+            } catch {
+                #expect(error.key == key, "\(hosts): \(error)")
+            }
+        }
+    }
+
     @Test func overlappingHandPlacedRings_stopTheStartNamingBoth() throws {
         let original = try String(contentsOf: Self.shipped, encoding: .utf8)
         let edited = original.replacingOccurrences(of: #""cx": 880, "cy": 200"#, with: #""cx": 760, "cy": 200"#)

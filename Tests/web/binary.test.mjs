@@ -246,3 +246,32 @@ test("bad input throws BinaryProtocolError, never anything else", () => {
   decoder.decode(layout);
   assert.throws(() => decoder.decode(golden.slice(0, 30)), BinaryProtocolError);
 });
+
+// CountdownOptionsTests.eventMessages_haveTheDocumentedShapeAndBytes: countdownEnded on board main,
+// ring countdown, seq 0x01020304, t 1.5.
+const eventBytes = new Uint8Array([
+  0x52, 0x03, 0x04, 0x00, 0x01, 0x04, 0x03, 0x02, 0x01,
+  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x3f,
+  0x04, ...new TextEncoder().encode("main"), 0x09, ...new TextEncoder().encode("countdown"),
+]).buffer;
+
+test("an event decodes without a layout, and leaves the ring values alone", () => {
+  const decoder = createBinaryDecoder();
+  assert.deepEqual(decoder.decode(eventBytes), {
+    type: "event", event: "countdownEnded", board: "main", ring: "countdown", seq: 0x01020304, t: 1.5,
+  });
+  decoder.decode(layout);
+  decoder.decode(golden);
+  decoder.decode(eventBytes);
+  const delta = new Uint8Array([0x52, 0x03, 0x03, 0x00, 0x08, 0, 0, 0, 0, 0, 0, 0, 0, 0x44, 0x8f, 0x40, 0x00]).buffer;
+  assert.equal(decoder.decode(delta).type, "frame", "a delta after the event still finds its base");
+});
+
+test("the seed style flag decodes to style seed; without it, no key, as in JSON", () => {
+  const seeded = new Uint8Array(layout.slice(0));
+  const flagsAt = 4 + 2 + 2 + 4 + 1 + 2 + 2 + 1; // header, board, title, background, count, id, title, kind
+  assert.equal(seeded[flagsAt], 0x00);
+  seeded[flagsAt] = 0x02;
+  assert.equal(createBinaryDecoder().decode(seeded.buffer).rings[0].style, "seed");
+  assert.equal(createBinaryDecoder().decode(layout).rings[0].style, undefined); // protocol.js reads it as "ring"
+});

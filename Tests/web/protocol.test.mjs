@@ -103,3 +103,24 @@ test("an arrangement that does not place every ring in order is refused", () => 
   layout.arrangements = [];
   assert.throws(() => decode(JSON.stringify(layout)), ProtocolError);
 });
+
+test("an event decodes alike from JSON and binary", () => {
+  const json = JSON.stringify({ type: "event", event: "countdownEnded", board: "main", ring: "countdown", seq: 16909060, t: 1.5 });
+  const binary = new Uint8Array([
+    0x52, 0x03, 0x04, 0x00, 0x01, 0x04, 0x03, 0x02, 0x01,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x3f,
+    0x04, ...new TextEncoder().encode("main"), 0x09, ...new TextEncoder().encode("countdown"),
+  ]).buffer;
+  assert.deepEqual(decode(binary), decode(json));
+  assert.equal(decode(json).event, "countdownEnded");
+  assert.throws(() => decode(JSON.stringify({ type: "event", event: "countdownEnded", board: "main", seq: 1, t: 1 })), ProtocolError);
+});
+
+test("a layout ring's style is seed only when the server says so", () => {
+  const seeded = JSON.parse(jsonLayout);
+  seeded.rings[0].style = "seed";
+  assert.equal(decode(JSON.stringify(seeded)).rings[0].style, "seed");
+  assert.equal(decode(jsonLayout).rings[0].style, "ring");
+  seeded.rings[0].style = "hologram";
+  assert.equal(decode(JSON.stringify(seeded)).rings[0].style, "ring");
+});

@@ -1,9 +1,11 @@
 /// One ring or widget as the API defines it (`PUT /api/v1/boards/{board}`'s `rings`, `POST …/rings`):
 /// `{"id":ID,"title":T,"kind":"plain"|"derived"|"countdown","sources":[ID…],"colors":["#…","#…"],"label":L,"max":M}`
-/// with only `id` required, and for `POST …/rings` also `"group":ID` (join that ring's concentric group, inside
-/// it). Widgets (DESIGN §12): `{"kind":"counter","value":V,"digits":N,"decimals":D,"sign":B,"grouping":",",
-/// "unit":U}`, `{"kind":"text","text":T,"waveWidth":W}`, `{"kind":"indicator"}`, `{"kind":"gradient",
-/// "colors":[2 to 8]}`. The server places it (`BoardSpec.laidOut`).
+/// with only `id` required, a countdown ring also taking `"style":"ring"|"seed"`, `"tenths":BOOL`,
+/// `"then":"rest"|"cancel"|"restart"` and `"webhook":URL` (its `CountdownOptions`), and for `POST …/rings` also
+/// `"group":ID` (join that ring's concentric group, inside it). Widgets (DESIGN §12): `{"kind":"counter",
+/// "value":V,"digits":N,"decimals":D,"sign":B,"grouping":",","unit":U}`, `{"kind":"text","text":T,
+/// "waveWidth":W}`, `{"kind":"indicator"}`, `{"kind":"gradient","colors":[2 to 8]}`. The server places it
+/// (`BoardSpec.laidOut`).
 public struct RingDefinition: Sendable, Equatable, Decodable {
     public var id: String
     public var title: String?
@@ -15,6 +17,8 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
     public var value: Double?
     /// The ring whose concentric group this one joins (`POST …/rings` only).
     public var group: String?
+    /// A countdown ring's options; nil when the definition gives none.
+    public var countdown: CountdownOptions?
 
     public init(
         id: String,
@@ -24,7 +28,8 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         label: LabelFormat? = nil,
         maximum: Double? = nil,
         value: Double? = nil,
-        group: String? = nil
+        group: String? = nil,
+        countdown: CountdownOptions? = nil
     ) {
         self.id = id
         self.title = title
@@ -34,14 +39,17 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         self.maximum = maximum
         self.value = value
         self.group = group
+        self.countdown = countdown
     }
 
-    static let keys = [
-        "id", "title", "kind", "sources", "colors", "label", "max", "value", "digits", "decimals", "sign", "grouping",
-        "unit", "text", "waveWidth",
-    ]
+    static let keys =
+        [
+            "id", "title", "kind", "sources", "colors", "label", "max", "value", "digits", "decimals", "sign",
+            "grouping", "unit", "text", "waveWidth",
+        ] + RequestField.countdownKeys
 
-    /// The keys only some kinds take, and which.
+    /// The keys only some kinds take, and which (a countdown's options are checked with them,
+    /// `RequestField.countdownOptions`).
     static let keysOfKinds: [(key: String, kinds: [String])] = [
         ("sources", ["derived"]), ("value", ["counter"]), ("digits", ["counter"]), ("decimals", ["counter"]),
         ("sign", ["counter"]), ("grouping", ["counter"]), ("unit", ["counter"]), ("text", ["text"]),
@@ -91,6 +99,7 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         maximum = try RequestField.maximum(in: object)
         value = try RequestField.value(in: object)
         group = allowsGroup ? try RequestField.string("group", in: object) : nil
+        countdown = try RequestField.countdownOptions(in: object, kind: kind)
     }
 
     /// The kind named `kindName` with its settings from `object`, after refusing the keys another kind takes
@@ -229,7 +238,8 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
             labelColor: nil,
             label: label ?? .percent,
             maximum: maximum ?? RingSpec.defaultMaximum,
-            value: value
+            value: value,
+            countdown: countdown
         )
     }
 }

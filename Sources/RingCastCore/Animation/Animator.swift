@@ -11,7 +11,8 @@ public struct Animator: Sendable {
         case patch(BoardPatch)
         case ring(String, RingUpdate)
         case background(BackgroundUpdate)
-        case startCountdown(seconds: Double)
+        /// `animated` false: the stroke jumps once per whole second (`Countdown.animated`).
+        case startCountdown(seconds: Double, animated: Bool = true)
         case cancelCountdown
         /// New rings and placement (a board replaced, a ring added or deleted), already checked and laid out.
         case restructure(BoardSpec)
@@ -201,7 +202,8 @@ public struct Animator: Sendable {
         case .patch(let patch): try board.apply(patch, at: time)
         case .ring(let id, let update): try board.apply(update, toRing: id, at: time)
         case .background(let update): try board.apply(update, at: time)
-        case .startCountdown(let seconds): try board.startCountdown(seconds: seconds, at: time)
+        case .startCountdown(let seconds, let animated):
+            try board.startCountdown(seconds: seconds, animated: animated, at: time)
         case .cancelCountdown: board.cancelCountdown()
         case .restructure(let spec): board.restructure(to: spec)
         }
@@ -270,6 +272,74 @@ public struct Animator: Sendable {
         return projection.board.state(fps: fps, epoch: projection.epoch)
     }
 
+    // MARK: Countdown ends
+
+    /// Ticks `countdownEnds(after:through:)` looks at, at most: the newest ones of a longer range.
+    public static let maximumScannedTicks: Int64 = 4096
+
+    /// The countdown ends on the ticks after `after` up to `through`, in tick order: each countdown ring whose
+    /// countdown reaches 0 on a tick (`Board.countdownEnds`), with the changes accepted so far applied at their
+    /// start ticks. A pure function of the changes and their ticks, so every process finds the same ends.
+    public func countdownEnds(after: Int64, through: Int64) -> [CountdownEnd] {
+        guard through > after, board.countdown != nil || pending.contains(where: \.change.startsCountdown) else {
+            return []
+        }
+        var copy = self
+        var ends: [CountdownEnd] = []
+        for tick in max(after + 1, through - Self.maximumScannedTicks + 1)...through {
+            copy.advance(to: tick)
+            for ring in copy.board.countdownEnds(between: copy.time(at: tick - 1), and: copy.time(at: tick)) {
+                ends.append(
+                    CountdownEnd(board: spec.name, ring: ring.id, tick: tick, webhook: ring.countdownOptions.webhook))
+            }
+        }
+        return ends
+    }
+
+    /// The first tick after `tick` on which a countdown ring reaches 0, with the changes accepted so far applied
+    /// at their start ticks; nil when none will (no countdown, or every one has ended for good). Found by
+    /// bisection on `Countdown.completions`, so a countdown of a day costs a few dozen steps, not a scan.
+    public func nextCountdownEnd(after tick: Int64) -> Int64? {
+        var copy = self
+        copy.advance(to: tick)
+        var from = tick
+        while true {
+            // The state holds until the next pending change starts; from its tick on, the changed one does.
+            let limit = copy.pending.first?.tick
+            if let found = copy.firstCountdownEnd(after: from, before: limit) { return found }
+            guard let limit else { return nil }
+            copy.advance(to: limit)
+            from = limit - 1
+        }
+    }
+
+    /// The first tick after `from` (and before `limit`) on which the board as it is now has a countdown ring
+    /// reach 0.
+    private func firstCountdownEnd(after from: Int64, before limit: Int64?) -> Int64? {
+        guard let countdown = board.countdown else { return nil }
+        var first: Int64?
+        for ring in board.spec.rings where ring.kind == .countdown {
+            let then = ring.countdownOptions.then
+            func completions(_ tick: Int64) -> Int64 { countdown.completions(at: time(at: tick), then: then) }
+            let base = completions(from)
+            guard then == .restart || base == 0 else { continue }
+            // A tick by which the next completion has surely happened: that end's time, a couple of ticks on.
+            let next = then == .restart ? countdown.start + Double(base + 1) * countdown.seconds : countdown.end
+            let ticks = (next * Double(fps)).rounded(.up)
+            guard ticks.isFinite, abs(ticks) < 1e15 else { continue }
+            var high = max(epoch + Int64(ticks) + 2, from + 1)
+            guard completions(high) > base else { continue }
+            var low = from
+            while high - low > 1 {
+                let middle = low + (high - low) / 2
+                if completions(middle) > base { high = middle } else { low = middle }
+            }
+            if let limit, high >= limit { continue }
+            first = min(first ?? high, high)
+        }
+        return first
+    }
+
     private func compose(at tick: Int64) -> Frame {
         FrameComposer.frame(
             of: board,
@@ -277,5 +347,12 @@ public struct Animator: Sendable {
             seq: UInt64(clamping: tick),
             wallClockMilliseconds: wallClockMilliseconds(at: tick)
         )
+    }
+}
+
+extension Animator.Change {
+    /// Whether the change starts a countdown.
+    var startsCountdown: Bool {
+        if case .startCountdown = self { true } else { false }
     }
 }

@@ -15,7 +15,7 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
         case ring(String, body: [UInt8])
         /// `PUT …/background`: the body.
         case background(body: [UInt8])
-        case startCountdown(seconds: Double)
+        case startCountdown(seconds: Double, animated: Bool = true)
         case cancelCountdown
         /// New rings and placement, as the accepting node laid them out.
         case restructure(BoardSpec)
@@ -29,7 +29,7 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
             case .patch(let body): .patch(try RequestDecoder.decode(BoardPatch.self, from: body))
             case .ring(let id, let body): .ring(id, try RequestDecoder.decode(RingUpdate.self, from: body))
             case .background(let body): .background(try RequestDecoder.decode(BackgroundUpdate.self, from: body))
-            case .startCountdown(let seconds): .startCountdown(seconds: seconds)
+            case .startCountdown(let seconds, let animated): .startCountdown(seconds: seconds, animated: animated)
             case .cancelCountdown: .cancelCountdown
             case .restructure(let spec): .restructure(spec)
             case .delete: throw APIError.notFound("the board is deleted", field: "board")
@@ -80,7 +80,7 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
     }
 
     private enum ChangeKeys: String, CodingKey {
-        case kind, body, ring, seconds, spec
+        case kind, body, ring, seconds, animated, spec
     }
 
     public init(from decoder: any Decoder) throws {
@@ -96,7 +96,10 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
         case "patch": self.change = .patch(body: try body())
         case "ring": self.change = .ring(try change.decode(String.self, forKey: .ring), body: try body())
         case "background": self.change = .background(body: try body())
-        case "startCountdown": self.change = .startCountdown(seconds: try change.decode(Double.self, forKey: .seconds))
+        case "startCountdown":
+            self.change = .startCountdown(
+                seconds: try change.decode(Double.self, forKey: .seconds),
+                animated: try change.decodeIfPresent(Bool.self, forKey: .animated) ?? true)
         case "cancelCountdown": self.change = .cancelCountdown
         case "restructure": self.change = .restructure(try change.decode(BoardSpec.self, forKey: .spec))
         case "delete": self.change = .delete
@@ -127,9 +130,11 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
         case .background(let bytes):
             try change.encode("background", forKey: .kind)
             try body(bytes)
-        case .startCountdown(let seconds):
+        case .startCountdown(let seconds, let animated):
             try change.encode("startCountdown", forKey: .kind)
             try change.encode(seconds, forKey: .seconds)
+            // Only when false: an animated countdown travels as it did before the option existed.
+            if !animated { try change.encode(false, forKey: .animated) }
         case .cancelCountdown:
             try change.encode("cancelCountdown", forKey: .kind)
         case .restructure(let spec):

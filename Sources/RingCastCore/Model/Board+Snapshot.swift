@@ -18,11 +18,18 @@ extension Board {
                     label: ring.label,
                     max: ring.maximum,
                     text: label(ofRing: ring.id, at: time),
-                    sources: { if case .derived(let sources) = ring.kind { sources } else { nil } }()
+                    sources: { if case .derived(let sources) = ring.kind { sources } else { nil } }(),
+                    countdown: ring.countdown
                 )
             },
             background: background,
-            countdown: countdown.map { BoardSnapshot.Countdown(seconds: $0.seconds, remaining: $0.remaining(at: time)) }
+            countdown: countdown.map { countdown in
+                // Seconds left of the cycle running, for a board whose countdown ring restarts.
+                let then = spec.rings.first { $0.kind == .countdown }?.countdownOptions.then ?? .rest
+                return BoardSnapshot.Countdown(
+                    seconds: countdown.seconds, remaining: countdown.remaining(at: time, then: then),
+                    animated: countdown.animated ? nil : false)
+            }
         )
     }
 }

@@ -26,7 +26,9 @@ extension Board {
                     )
                 }
             ),
-            countdown: countdown.map { BoardState.CountdownState(seconds: $0.seconds, start: $0.start) },
+            countdown: countdown.map {
+                BoardState.CountdownState(seconds: $0.seconds, start: $0.start, animated: $0.animated ? nil : false)
+            },
             spec: isShapedByAPI ? spec : nil
         )
     }
@@ -116,7 +118,8 @@ extension Board {
             try BoardState.checkPositive(countdown.seconds, "countdown.seconds", maximum: Limits.countdownSeconds.upperBound)
             try BoardState.checkTime(countdown.start, "countdown.start")
             if restored.hasCountdownRing {
-                restored.countdown = Countdown(seconds: countdown.seconds, start: countdown.start)
+                restored.countdown = Countdown(
+                    seconds: countdown.seconds, start: countdown.start, animated: countdown.animated ?? true)
             } else {
                 skipped.append("countdown")
             }

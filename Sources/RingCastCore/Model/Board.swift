@@ -91,6 +91,24 @@ public struct Board: Sendable, Equatable {
         spec.rings.contains { $0.kind == .countdown }
     }
 
+    /// Whether a countdown ring still moves at `time`: until the countdown ends, or forever on a ring that
+    /// restarts it.
+    func isCountdownRunning(at time: Double) -> Bool {
+        guard let countdown else { return false }
+        return spec.rings.contains { $0.kind == .countdown && countdown.isRunning(at: time, then: $0.countdownOptions.then) }
+    }
+
+    /// The countdown rings whose countdown reaches 0 between `previous` and `time` (`Countdown.completions`
+    /// grows), in ring order: the end events of the frame at `time` when `previous` is the frame before's.
+    public func countdownEnds(between previous: Double, and time: Double) -> [RingSpec] {
+        guard let countdown else { return [] }
+        return spec.rings.filter { ring in
+            ring.kind == .countdown
+                && countdown.completions(at: time, then: ring.countdownOptions.then)
+                    > countdown.completions(at: previous, then: ring.countdownOptions.then)
+        }
+    }
+
     // MARK: Pushes
 
     /// Applies a PATCH atomically: every entry is validated first, then all start animating at `time`.
@@ -138,15 +156,15 @@ public struct Board: Sendable, Equatable {
     }
 
     /// Starts the countdown: every countdown ring fills linearly from 0 to 1 over `seconds` from `time` and
-    /// counts the seconds down; a running countdown starts over. Throws 404 `not_found` when the board has no
-    /// countdown ring and 422 `out_of_range` (field `seconds`) unless 0 < seconds ≤ 86400; either way nothing
-    /// changes.
-    public mutating func startCountdown(seconds: Double, at time: Double) throws(APIError) {
+    /// counts the seconds down (with `animated` false, the stroke jumps once per whole second); a running
+    /// countdown starts over. Throws 404 `not_found` when the board has no countdown ring and 422
+    /// `out_of_range` (field `seconds`) unless 0 < seconds ≤ 86400; either way nothing changes.
+    public mutating func startCountdown(seconds: Double, animated: Bool = true, at time: Double) throws(APIError) {
         guard hasCountdownRing else {
             throw .notFound("board \"\(spec.name)\" has no countdown ring")
         }
         try Limits.check(countdownSeconds: seconds, field: "seconds")
-        countdown = Countdown(seconds: seconds, start: time)
+        countdown = Countdown(seconds: seconds, start: time, animated: animated)
         revision += 1
     }
 
@@ -218,7 +236,7 @@ public struct Board: Sendable, Equatable {
     /// countdown or a splash layer. The per-ring check below asks the same of one ring.
     public func isAnimating(at time: Double) -> Bool {
         rings.values.contains { $0.isAnimating(at: time) }
-            || countdown?.isRunning(at: time) == true
+            || isCountdownRunning(at: time)
             || backdrop.isAnimating(at: time)
     }
 
@@ -247,7 +265,8 @@ public struct Board: Sendable, Equatable {
     public func progress(ofRing id: String, at time: Double) -> Double? {
         resolve(id, visiting: []) { ring in
             ring.kind == .countdown
-                ? countdown?.progress(at: time) : rings[ring.id]?.progress?.value(at: time) ?? ring.value
+                ? countdown?.progress(at: time, then: ring.countdownOptions.then)
+                : rings[ring.id]?.progress?.value(at: time) ?? ring.value
         }
     }
 
@@ -256,7 +275,8 @@ public struct Board: Sendable, Equatable {
     public func label(ofRing id: String, at time: Double) -> String {
         guard let ring = ring(id) else { return PercentLabel.string(for: nil) }
         switch ring.kind {
-        case .countdown: return countdown?.label(at: time) ?? PercentLabel.string(for: nil)
+        case .countdown:
+            return countdown?.label(at: time, options: ring.countdownOptions) ?? PercentLabel.string(for: nil)
         case .counter(let format):
             return progress(ofRing: id, at: time).map { Odometer.label(for: $0, format: format) }
                 ?? PercentLabel.string(for: nil)
@@ -454,7 +474,11 @@ public struct Board: Sendable, Equatable {
 
     private func isAnimating(ring id: String, at time: Double, visiting: Set<String>) -> Bool {
         if rings[id]?.isAnimating(at: time) == true { return true }
-        if ring(id)?.kind == .countdown, countdown?.isRunning(at: time) == true { return true }
+        if let ring = ring(id), ring.kind == .countdown,
+            countdown?.isRunning(at: time, then: ring.countdownOptions.then) == true
+        {
+            return true
+        }
         guard case .derived(let sources) = ring(id)?.kind, !visiting.contains(id) else { return false }
         return sources.contains { isAnimating(ring: $0, at: time, visiting: visiting.union([id])) }
     }

@@ -1,9 +1,10 @@
 /// The body of `GET /api/v1/boards/{board}`: targets and presentation of every ring, at one instant.
 ///
 /// `{"board":NAME,"title":T,"revision":N,"rings":[{"id","title","kind","target","progress","colors","animating","label",
-/// "max","text","sources"}],
+/// "max","text","sources","countdown"}],
 /// "background":"#rrggbbaa","countdown":{"seconds":N,"remaining":R}}`, with `target` and `progress` `null` for
-/// rings without data and `countdown` `null` when none is set.
+/// rings without data and `countdown` `null` when none is set; a ring's `countdown` (its options) only on a
+/// countdown ring defined with some, the board's `countdown.animated` only when false.
 public struct BoardSnapshot: Sendable, Equatable, Encodable {
     public struct Ring: Sendable, Equatable, Encodable {
         public var id: String
@@ -24,6 +25,8 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
         public var text: String
         /// A derived ring's sources; absent for the other kinds.
         public var sources: [String]?
+        /// A countdown ring's options, when it was defined with any; absent otherwise.
+        public var countdown: CountdownOptions?
 
         public init(
             id: String,
@@ -36,7 +39,8 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
             label: LabelFormat = .percent,
             max: Double = RingSpec.defaultMaximum,
             text: String = "",
-            sources: [String]? = nil
+            sources: [String]? = nil,
+            countdown: CountdownOptions? = nil
         ) {
             self.id = id
             self.title = title
@@ -49,10 +53,11 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
             self.max = max
             self.text = text
             self.sources = sources
+            self.countdown = countdown
         }
 
         private enum CodingKeys: String, CodingKey {
-            case id, title, kind, target, progress, colors, animating, label, max, text, sources
+            case id, title, kind, target, progress, colors, animating, label, max, text, sources, countdown
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -69,6 +74,7 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
             try container.encode(max, forKey: .max)
             try container.encode(text, forKey: .text)
             try container.encodeIfPresent(sources, forKey: .sources)
+            try container.encodeIfPresent(countdown, forKey: .countdown)
         }
     }
 
@@ -76,10 +82,13 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
     public struct Countdown: Sendable, Equatable, Encodable {
         public var seconds: Double
         public var remaining: Double
+        /// false for a countdown started with `"animated":false`; nil (no key) otherwise.
+        public var animated: Bool?
 
-        public init(seconds: Double, remaining: Double) {
+        public init(seconds: Double, remaining: Double, animated: Bool? = nil) {
             self.seconds = seconds
             self.remaining = remaining
+            self.animated = animated
         }
     }
 

@@ -1,7 +1,8 @@
 extension BoardSpec {
     /// Checks what every board must hold, whoever made it (the configuration, the API or the store): at least
     /// one ring, unique ids, derived rings averaging other plain rings, groups of existing rings each in at
-    /// most one group, finite sizes, and every arrangement placing exactly the board's rings in order.
+    /// most one group, finite sizes, countdown options only on countdown rings (a webhook a valid URL), and
+    /// every arrangement placing exactly the board's rings in order.
     /// Throws the first problem, its key under `key`.
     public static func check(_ spec: BoardSpec, key: String) throws(BoardStateError) {
         func fail(_ subkey: String, _ message: String) -> BoardStateError {
@@ -26,6 +27,14 @@ extension BoardSpec {
             }
             if let problem = widgetProblem(ring) {
                 throw fail(".rings.\(index).\(problem.key)", problem.message)
+            }
+            if let options = ring.countdown {
+                guard ring.kind == .countdown else {
+                    throw fail(".rings.\(index).countdown", "only a countdown ring has countdown options")
+                }
+                if let webhook = options.webhook, case .failure(let problem) = CountdownOptions.webhookTarget(webhook) {
+                    throw fail(".rings.\(index).countdown.webhook", problem.reason)
+                }
             }
         }
         for (index, ring) in spec.rings.enumerated() {

@@ -107,6 +107,15 @@ public struct BoardState: Codable, Sendable, Equatable {
     public struct CountdownState: Codable, Sendable, Equatable {
         public var seconds: Double
         public var start: Double
+        /// false: the stroke jumps once per whole second (`Countdown.animated`); absent (nil) means true, so
+        /// states stored before the option existed, and every animated countdown, read and write as before.
+        public var animated: Bool?
+
+        public init(seconds: Double, start: Double, animated: Bool? = nil) {
+            self.seconds = seconds
+            self.start = start
+            self.animated = animated
+        }
     }
 }
 

@@ -29,6 +29,9 @@ public struct RingSpec: Sendable, Hashable, Codable {
     public var maximum: Double
     /// What a counter shows until a push sets its number (and again after `null`); nil: no data.
     public var value: Double?
+    /// A countdown ring's look and what it does at 0 (seed 004); nil: the defaults
+    /// (`CountdownOptions.standard`). Optional so that stored specs without it read as before.
+    public var countdown: CountdownOptions?
 
     /// Track grey of the seeds' `Color(.systemGray6)` in dark mode.
     public static let defaultTrack = RGBAColor(red: 44 / 255, green: 44 / 255, blue: 46 / 255)
@@ -52,7 +55,8 @@ public struct RingSpec: Sendable, Hashable, Codable {
         labelColor: RGBAColor?,
         label: LabelFormat = .percent,
         maximum: Double = RingSpec.defaultMaximum,
-        value: Double? = nil
+        value: Double? = nil,
+        countdown: CountdownOptions? = nil
     ) {
         self.id = id
         self.title = title
@@ -70,5 +74,9 @@ public struct RingSpec: Sendable, Hashable, Codable {
         self.label = label
         self.maximum = maximum
         self.value = value
+        self.countdown = countdown
     }
+
+    /// The countdown options this ring shows the board's countdown with.
+    public var countdownOptions: CountdownOptions { countdown ?? .standard }
 }

@@ -117,7 +117,9 @@ public enum FrameComposer {
                     thickness: ring.thickness,
                     track: ring.track,
                     titleColor: ring.titleColor,
-                    widget: WidgetLayout.of(ring)
+                    widget: WidgetLayout.of(ring),
+                    style: ring.kind == .countdown && ring.countdownOptions.style == .seed
+                        ? CountdownOptions.Style.seed.rawValue : nil
                 )
             },
             arrangements: spec.arrangements.map { arrangement in

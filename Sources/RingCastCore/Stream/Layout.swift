@@ -18,6 +18,8 @@ public struct Layout: Sendable, Equatable, Encodable {
         public var titleColor: RGBAColor?
         /// A widget's sizes and format; nil for a ring, whose entry keeps exactly the keys it had.
         public var widget: WidgetLayout?
+        /// How a countdown ring is drawn when not as a ring: "seed" (seed 004's look); nil (no key): as a ring.
+        public var style: String?
 
         public init(
             id: String,
@@ -27,7 +29,8 @@ public struct Layout: Sendable, Equatable, Encodable {
             thickness: Double,
             track: RGBAColor,
             titleColor: RGBAColor?,
-            widget: WidgetLayout? = nil
+            widget: WidgetLayout? = nil,
+            style: String? = nil
         ) {
             self.id = id
             self.title = title
@@ -37,10 +40,11 @@ public struct Layout: Sendable, Equatable, Encodable {
             self.track = track
             self.titleColor = titleColor
             self.widget = widget
+            self.style = style
         }
 
         private enum CodingKeys: String, CodingKey {
-            case id, title, kind, r, thickness, track, titleColor
+            case id, title, kind, r, thickness, track, titleColor, style
             case digits, decimals, sign, grouping, unit, waveWidth, lineWidth, dash, dashPhase, width, height, corner
         }
 
@@ -54,6 +58,8 @@ public struct Layout: Sendable, Equatable, Encodable {
             try container.encode(track, forKey: .track)
             // `encode` rather than `encodeIfPresent`: an automatic title colour is `null`, not a missing key.
             try container.encode(titleColor, forKey: .titleColor)
+            // Only when set: the layouts of boards without a styled countdown stay as they were, byte for byte.
+            try container.encodeIfPresent(style, forKey: .style)
             switch widget {
             case nil: break
             case .counter(let format):

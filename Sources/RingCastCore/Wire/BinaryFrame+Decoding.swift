@@ -19,6 +19,8 @@ extension BinaryFrame {
         public var ringIDs: [String]
         /// Per ring: the title colour, nil when automatic.
         public var titleColors: [[UInt8]?] = []
+        /// Per ring: whether it is drawn in seed 004's look (`RingFlags.seedStyle`).
+        public var seedStyle: [Bool] = []
         public var arrangements: [Arrangement] = []
         /// Version 4: the widgets' layouts by ring index (rings have none); a frame's entry at one of these
         /// indices is a widget entry.
@@ -56,6 +58,7 @@ extension BinaryFrame {
     public enum Message: Sendable, Equatable {
         case layout(DecodedLayout)
         case frame(DecodedFrame)
+        case event(BoardEvent)
     }
 
     /// Decodes one message. A frame with widget entries (version 4) decodes only with the `layout` it was
@@ -70,6 +73,18 @@ extension BinaryFrame {
         let kindByte = try r.u8()
         let flags = try r.u8()
         guard let kind = Kind(rawValue: kindByte) else { throw DecodingError(description: "unknown kind \(kindByte)") }
+        if kind == .event {
+            let name = try r.u8()
+            guard let event = eventNames.first(where: { $0.value == name })?.key else {
+                throw DecodingError(description: "unknown event \(name)")
+            }
+            let seq = try r.u32()
+            let t = try r.f64()
+            let board = try r.str8()
+            let ring = try r.str8()
+            try r.end()
+            return .event(BoardEvent(event: event, board: board, ring: ring, seq: UInt64(seq), t: t))
+        }
         if kind == .layout {
             let board = try r.str8()
             let title = try r.str8()
@@ -77,6 +92,7 @@ extension BinaryFrame {
             var ids: [String] = []
             var titleColors: [[UInt8]?] = []
             var widgets: [Int: WidgetLayout] = [:]
+            var seedStyle: [Bool] = []
             for index in 0..<Int(try r.u8()) {
                 ids.append(try r.str8())
                 _ = try r.str8()  // title
@@ -89,6 +105,7 @@ extension BinaryFrame {
                     guard messageVersion == version else { throw DecodingError(description: "a widget in version 3") }
                     widgets[index] = try readWidgetLayout(code: kindCode, from: &r)
                 }
+                seedStyle.append(ringFlags.contains(.seedStyle))
             }
             var arrangements: [DecodedLayout.Arrangement] = []
             for _ in 0..<(try r.u8()) {
@@ -104,8 +121,8 @@ extension BinaryFrame {
             try r.end()
             return .layout(
                 DecodedLayout(
-                    board: board, title: title, ringIDs: ids, titleColors: titleColors, arrangements: arrangements,
-                    widgets: widgets))
+                    board: board, title: title, ringIDs: ids, titleColors: titleColors, seedStyle: seedStyle,
+                    arrangements: arrangements, widgets: widgets))
         }
         let seq = try r.u32()
         let t = try r.f64()

@@ -15,7 +15,9 @@ extension BinaryFrame {
             w.str8(ring.title)
             // A widget's kind code follows its layout (a ring's is 0…2 whatever `kind` says, as in version 3).
             w.u8(ring.widget.map(kindCode(of:)) ?? min(kindCode(ring.kind), 2))
-            w.u8(ring.titleColor == nil ? RingFlags.automaticTitleColor.rawValue : 0)
+            var flags: RingFlags = ring.titleColor == nil ? .automaticTitleColor : []
+            if ring.style == CountdownOptions.Style.seed.rawValue { flags.insert(.seedStyle) }
+            w.u8(flags.rawValue)
             w.f32(Float(ring.r))
             w.f32(Float(ring.thickness))
             w.bytes(rgba(ring.track))
@@ -88,6 +90,21 @@ extension BinaryFrame {
         }
         return w.bytes
     }
+
+    /// An event message (see the byte diagram on `BinaryFrame`).
+    public static func encode(_ event: BoardEvent) -> [UInt8] {
+        var w = BinaryWriter(capacity: 24 + event.board.utf8.count + event.ring.utf8.count)
+        w.bytes([magic, version, Kind.event.rawValue, 0])
+        w.u8(eventNames[event.event] ?? 0)
+        w.u32(UInt32(truncatingIfNeeded: event.seq))
+        w.f64(event.t)
+        w.str8(event.board)
+        w.str8(event.ring)
+        return w.bytes
+    }
+
+    /// The event names' bytes.
+    static let eventNames: [BoardEvent.Name: UInt8] = [.countdownEnded: 1]
 
     private static func write(_ text: TextSpec, to w: inout BinaryWriter) {
         w.f32(Float(text.x))

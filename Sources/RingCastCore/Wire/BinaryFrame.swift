@@ -6,13 +6,14 @@
 ///
 /// ```
 /// header   'R'(0x52) | version u8 (3, or 4 with widgets) | kind u8 | flags u8
-///          kind: 1 layout, 2 keyframe, 3 delta
+///          kind: 1 layout, 2 keyframe, 3 delta, 4 event
 ///
 /// layout   board str8 | title str8 | background RGBA8 | ringCount u8 | ring…
 ///          | arrangementCount u8 | arrangement…
 ///   ring   id str8 | title str8 | kind u8 (0 plain, 1 derived, 2 countdown;
 ///                                            v4: 3 counter, 4 text, 5 indicator, 6 gradient)
-///          | ringFlags u8 (bit0: automatic title colour — draw the title in the frame's text colour)
+///          | ringFlags u8 (bit0: automatic title colour — draw the title in the frame's text colour;
+///                          bit1: seed style — seed 004's disc and white stroke, no track, gradient or tip)
 ///          | r f32 | thickness f32 | track RGBA8 | titleColor RGBA8 (0 when automatic)
 ///          | v4, a widget's layout, by kind:
 ///            counter    digits u8 (0: as needed) | decimals u8
@@ -56,6 +57,8 @@
 ///            gradient   count u8 | count × (offset u16 in 1/65535 | color RGBA8)
 ///          0x40 label str8 | 0x80 label colour RGBA8 (as for a ring); 0x02…0x20 never set
 ///   str8   length u8 | UTF-8 bytes
+///
+/// event    name u8 (1 countdownEnded) | seq u32 (low 32 bits: the tick) | t f64 | board str8 | ring str8
 /// ```
 ///
 /// A keyframe carries every field of every ring; a delta carries only the rings, and within
@@ -89,6 +92,7 @@ public enum BinaryFrame {
         case layout = 1
         case keyframe = 2
         case delta = 3
+        case event = 4
     }
 
     public struct Fields: OptionSet, Sendable, Hashable {
@@ -117,6 +121,8 @@ public enum BinaryFrame {
 
         /// The layout's titleColor is a placeholder: the title is drawn in the frame's background text colour.
         public static let automaticTitleColor = RingFlags(rawValue: 0x01)
+        /// A countdown ring in seed 004's look (`CountdownOptions.Style.seed`).
+        public static let seedStyle = RingFlags(rawValue: 0x02)
     }
 
     public struct State: OptionSet, Sendable, Hashable {

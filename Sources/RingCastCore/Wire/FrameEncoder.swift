@@ -7,6 +7,11 @@ public enum FrameEncoder {
         (try? JSONBytes.encode(frame)) ?? []
     }
 
+    /// An `event` message as UTF-8 JSON.
+    public static func json(_ event: BoardEvent) -> [UInt8] {
+        (try? JSONBytes.encode(event)) ?? []
+    }
+
     /// A `layout` message as UTF-8 JSON; empty only if the layout held a non-finite number.
     public static func json(_ layout: Layout) -> [UInt8] {
         (try? JSONBytes.encode(layout)) ?? []

@@ -19,6 +19,8 @@ final class Boards {
     /// `limits.maxBoards` and `limits.maxRingsPerBoard`.
     var maximumBoards: Int
     var maximumRings: Int
+    /// `webhookHosts`: the hosts a countdown ring's webhook may name; empty: any.
+    var webhookHosts: [String] = []
     private let fps: Int
     private let logger: Logger
     /// Random per server run, or the cluster's id in cluster mode; part of every ETag.

@@ -166,7 +166,7 @@ extension ClusterUpdate.Change {
         case .patch: self = .patch(body: body)
         case .ring(let id, _): self = .ring(id, body: body)
         case .background: self = .background(body: body)
-        case .startCountdown(let seconds): self = .startCountdown(seconds: seconds)
+        case .startCountdown(let seconds, let animated): self = .startCountdown(seconds: seconds, animated: animated)
         case .cancelCountdown: self = .cancelCountdown
         case .restructure(let spec): self = .restructure(spec)
         }

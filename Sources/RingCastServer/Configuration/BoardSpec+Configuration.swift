@@ -172,6 +172,7 @@ extension RingSpec {
             let names = RingKind.names.map { "\"\($0)\"" }.joined(separator: ", ")
             throw fail(".kind", "expected one of \(names), got \"\(other)\"")
         }
+        let countdown = try Self.countdownOptions(of: entry, kind: kind, fail: fail)
         for (name, text) in [("titleText", entry.titleText), ("labelText", entry.labelText)] {
             guard let text else { continue }
             guard ["left", "center", "right"].contains(text.align) else {
@@ -203,7 +204,41 @@ extension RingSpec {
             label: entry.widget?.text.map(LabelFormat.text) ?? entry.label
                 ?? (entry.kind == "text" ? .text(entry.id) : .percent),
             maximum: entry.max ?? RingSpec.defaultMaximum,
-            value: entry.widget?.value
+            value: entry.widget?.value,
+            countdown: countdown
         )
+    }
+
+    /// The entry's `style`, `tenths`, `then` and `webhook`, which only a countdown ring takes; nil without any.
+    private static func countdownOptions(
+        of entry: ConfigurationFile.RingEntry,
+        kind: RingKind,
+        fail: (String, String) -> ConfigurationError
+    ) throws(ConfigurationError) -> CountdownOptions? {
+        let given = [
+            ("style", entry.style != nil), ("tenths", entry.tenths != nil), ("then", entry.then != nil),
+            ("webhook", entry.webhook != nil),
+        ]
+        guard let first = given.first(where: \.1)?.0 else { return nil }
+        guard kind == .countdown else {
+            throw fail("." + first, "only a countdown ring takes \(first); this ring is \(kind.name)")
+        }
+        var options = CountdownOptions(tenths: entry.tenths ?? false, webhook: entry.webhook)
+        if let style = entry.style {
+            guard let value = CountdownOptions.Style(rawValue: style) else {
+                throw fail(".style", "expected \"ring\" or \"seed\", got \"\(style)\"")
+            }
+            options.style = value
+        }
+        if let then = entry.then {
+            guard let value = CountdownOptions.Then(rawValue: then) else {
+                throw fail(".then", "expected \"rest\", \"cancel\" or \"restart\", got \"\(then)\"")
+            }
+            options.then = value
+        }
+        if let webhook = entry.webhook, case .failure(let problem) = CountdownOptions.webhookTarget(webhook) {
+            throw fail(".webhook", "\"\(webhook)\" \(problem.reason)")
+        }
+        return options
     }
 }

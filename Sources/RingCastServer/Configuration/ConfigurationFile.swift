@@ -15,6 +15,7 @@ struct ConfigurationFile: Decodable {
     var readToken: String?
     var allowedOrigins: [String]?
     var allowedHosts: [String]?
+    var webhookHosts: [String]?
     var tls: TLS?
     var logLevel: String?
     var shutdownTimeout: Int?
@@ -24,7 +25,7 @@ struct ConfigurationFile: Decodable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, fps, webRoot, openAPIDocument, dataDir, limits, token, readToken, allowedOrigins, tls, logLevel
         case shutdownTimeout, cluster, boards
-        case allowedHosts
+        case allowedHosts, webhookHosts
     }
 
     init(from decoder: any Decoder) throws {
@@ -41,6 +42,7 @@ struct ConfigurationFile: Decodable {
         readToken = try c.decodeIfPresent(String.self, forKey: .readToken)
         allowedOrigins = try c.decodeIfPresent([String].self, forKey: .allowedOrigins)
         allowedHosts = try c.decodeIfPresent([String].self, forKey: .allowedHosts)
+        webhookHosts = try c.decodeIfPresent([String].self, forKey: .webhookHosts)
         tls = try c.decodeIfPresent(TLS.self, forKey: .tls)
         logLevel = try c.decodeIfPresent(String.self, forKey: .logLevel)
         shutdownTimeout = try c.decodeIfPresent(Int.self, forKey: .shutdownTimeout)
@@ -172,11 +174,17 @@ struct ConfigurationFile: Decodable {
         /// A widget's kind and settings, read with the API's rules (`RingDefinition.widget(named:from:)`); nil
         /// for a ring.
         var widget: (kind: RingKind, value: Double?, text: String?)?
+        /// A countdown ring's options (docs/CONFIGURATION.md); checked in `RingSpec(entry:)`.
+        var style: String?
+        var tenths: Bool?
+        var then: String?
+        var webhook: String?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
             case id, title, kind, sources, cx, cy, r, thickness, track, colors
             case titleText, labelText, titleColor, labelColor, label, max
             case value, digits, decimals, sign, grouping, unit, text, waveWidth
+            case style, tenths, then, webhook
         }
 
         /// Whether the entry places the ring itself.
@@ -201,6 +209,10 @@ struct ConfigurationFile: Decodable {
             label = try c.decodeIfPresent(LabelFormat.self, forKey: .label)
             max = try c.decodeIfPresent(Double.self, forKey: .max)
             labelColor = try c.decodeIfPresent(RGBAColor.self, forKey: .labelColor)
+            style = try c.decodeIfPresent(String.self, forKey: .style)
+            tenths = try c.decodeIfPresent(Bool.self, forKey: .tenths)
+            then = try c.decodeIfPresent(String.self, forKey: .then)
+            webhook = try c.decodeIfPresent(String.self, forKey: .webhook)
             do {
                 widget = try RingDefinition.widget(named: kind ?? "plain", from: decoder)
             } catch let error as APIError {

@@ -48,6 +48,7 @@ struct ConfigurationReload {
         reloadable("readToken", \.readToken)
         reloadable("allowedOrigins", \.allowedOrigins)
         reloadable("allowedHosts", \.allowedHosts)
+        reloadable("webhookHosts", \.webhookHosts)
         reloadable("logLevel", \.logLevel)
         reloadable("limits.writesPerMinute", \.writesPerMinute)
         reloadable("limits.maxViewers", \.maxViewers)

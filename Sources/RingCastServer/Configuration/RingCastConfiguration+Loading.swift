@@ -70,6 +70,7 @@ extension RingCastConfiguration {
         if let token = file.readToken { readToken = token }
         if let origins = file.allowedOrigins { allowedOrigins = origins }
         if let hosts = file.allowedHosts { allowedHosts = hosts }
+        if let hosts = file.webhookHosts { webhookHosts = hosts }
         if let level = file.logLevel { logLevel = level }
         if let seconds = file.shutdownTimeout { shutdownTimeout = seconds }
         if let tls = file.tls {
@@ -214,6 +215,20 @@ extension RingCastConfiguration {
         for (index, origin) in allowedOrigins.enumerated()
         where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) || origin.hasSuffix("/") {
             throw fail("allowedOrigins[\(index)]", "expected an origin like https://tv.example:8080, got \"\(origin)\"")
+        }
+        for (index, host) in webhookHosts.enumerated()
+        where host.isEmpty || host.contains(where: { $0.isWhitespace || "/:@?#[]".contains($0) }) {
+            throw fail(
+                "webhookHosts[\(index)]", "expected a host name or IPv4 address such as hooks.example.com, got \"\(host)\"")
+        }
+        for (index, board) in boards.enumerated() {
+            for ring in board.rings {
+                guard let webhook = ring.countdown?.webhook,
+                    !CountdownOptions.webhook(webhook, isAllowedBy: webhookHosts)
+                else { continue }
+                throw fail(
+                    "boards[\(index)].rings", "ring \"\(ring.id)\"'s webhook \"\(webhook)\" names a host not in webhookHosts")
+            }
         }
         for (index, host) in (allowedHosts ?? []).enumerated() {
             if host == "*" {

@@ -41,6 +41,9 @@ public struct RingCastConfiguration: Sendable {
     /// Host names the server answers to besides `localhost` and IP addresses (DNS-rebinding defence,
     /// `HostPolicy`), e.g. `rings.example.com`; `["*"]` = any; nil = the bind address and the machine's name.
     public var allowedHosts: [String]?
+    /// Hosts a countdown ring's webhook may name (`hooks.example.com`, an IP address); empty = any. A write
+    /// token otherwise lets its holder make the server POST anywhere it can reach.
+    public var webhookHosts: [String] = []
     /// PEM certificate (chain) for https and wss; given together with `tlsKey`, or neither.
     public var tlsCertificate: String?
     /// PEM private key of `tlsCertificate`, unencrypted.

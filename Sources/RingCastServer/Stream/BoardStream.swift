@@ -20,6 +20,9 @@ final class BoardStream {
     /// The first tick of a run of frames that all show the same picture up to now (the board
     /// rests): a delta against the last of them applies to a viewer holding any of them.
     var unchangedSince: Int64?
+    /// The newest tick whose events (countdown ends) viewers were sent, or the tick the first of the
+    /// current viewers joined at: events after it are still to send.
+    var eventsThrough: Int64?
     /// The next frame must reach every viewer as a keyframe (the state was reverted).
     var forceKeyframe = false
     private var keyframes: [WireFormat: (tick: Int64, message: OutgoingMessage)] = [:]

@@ -19,6 +19,9 @@ final class Broadcaster: BoardObserver {
     /// Frames composed since start, for the log at shutdown.
     private(set) var framesPublished = 0
 
+    /// Fires countdown webhooks, whether anyone watches or not; told of every change the broadcaster is.
+    var webhooks: CountdownWebhooks?
+
     init(loop: EventLoop, boards: Boards, clock: TickClock, metrics: ServerMetrics) {
         self.loop = loop
         self.streams = boards.all.map(BoardStream.init)
@@ -55,6 +58,7 @@ final class Broadcaster: BoardObserver {
     /// A change was queued on `board` to start at `tick`.
     func changeAccepted(_ board: LiveBoard, at tick: Int64) {
         guard let stream = streamsByName[board.name] else { return }
+        webhooks?.reschedule(board)
         stream.nextTick = min(stream.nextTick ?? .max, tick)
         if viewers(of: board.name) > 0 {
             schedule(tick)
@@ -83,6 +87,7 @@ final class Broadcaster: BoardObserver {
     /// The board is no longer served: its stream goes and its viewers are closed with 4404.
     func boardRemoved(_ board: LiveBoard, reason: String) {
         guard streamsByName[board.name]?.board === board else { return }
+        webhooks?.forget(board.name)
         boardsChanged(BoardChanges(removed: [board]))
         closeViewers(of: [board], code: 4404, reason: reason)
     }
@@ -106,14 +111,17 @@ final class Broadcaster: BoardObserver {
     func boardsChanged(_ changes: BoardChanges) {
         let removed = Set(changes.removed.map(\.name))
         streams.removeAll { removed.contains($0.name) }
+        for name in removed { webhooks?.forget(name) }
         for board in changes.added {
             streams.append(BoardStream(board: board))
+            webhooks?.reschedule(board)
         }
         for board in changes.changed {
             let stream = BoardStream(board: board)
             guard let index = streams.firstIndex(where: { $0.name == board.name }) else { continue }
             // Frames only go forward on a channel, whichever stream publishes them.
             stream.lastPublished = streams[index].lastPublished
+            stream.eventsThrough = streams[index].eventsThrough
             stream.unpublishedLayout = Set(StreamKey.Motion.allCases)
             streams[index] = stream
         }
@@ -129,6 +137,10 @@ final class Broadcaster: BoardObserver {
     /// newest grid frame, and that frame's tick. Nobody else is sent anything.
     func greeting(for stream: BoardStream, format: WireFormat) -> (messages: [OutgoingMessage], tick: Int64) {
         let tick = now(for: stream)
+        if viewers(of: stream.name) == 0 {
+            // Events from now on: the ones before were for viewers that have left (or never came).
+            stream.eventsThrough = tick
+        }
         let frame = stream.board.animator.frame(at: tick)
         stream.refreshLayout()
         let keyframe = stream.keyframe(format, of: frame, at: tick)
@@ -217,6 +229,29 @@ final class Broadcaster: BoardObserver {
                     preamble: reducedLayout ? stream.layouts[format] : nil)
             }
         }
+        notifyEvents(of: stream, formats: formats, through: tick)
+    }
+
+    /// The board's events (countdown ends) after the last ones sent, up to `tick`, to every viewer now, each
+    /// once and before the frame of `tick`: every node computes the same ones from the same changes.
+    private func notifyEvents(of stream: BoardStream, formats: [WireFormat], through tick: Int64) {
+        let after = stream.eventsThrough ?? (tick - 1)
+        stream.eventsThrough = tick
+        let animator = stream.board.animator
+        for end in animator.countdownEnds(after: after, through: tick) {
+            let event = BoardEvent(end, on: animator)
+            for format in formats {
+                let message = OutgoingMessage(format: format, format.encode(event))
+                for motion in StreamKey.Motion.allCases {
+                    loop.notify(message, viewersOf: stream.key(format, motion))
+                }
+            }
+        }
+    }
+
+    /// Sets each board's webhook timer; once, when the loop runs.
+    func startWebhooks() {
+        for stream in streams { webhooks?.reschedule(stream.board) }
     }
 }
 

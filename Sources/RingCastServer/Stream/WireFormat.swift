@@ -12,6 +12,13 @@ enum WireFormat: String, CaseIterable, Sendable {
         }
     }
 
+    func encode(_ event: BoardEvent) -> [UInt8] {
+        switch self {
+        case .json: FrameEncoder.json(event)
+        case .binary: BinaryFrame.encode(event)
+        }
+    }
+
     /// A keyframe when `previous` is nil, else a delta since `previous`.
     func encode(_ frame: Frame, previous: Frame?) -> [UInt8] {
         switch self {

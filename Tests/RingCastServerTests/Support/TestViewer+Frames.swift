@@ -42,7 +42,7 @@ extension TestViewer {
                 return nil
             case .frame(let frame)?:
                 return (frame, bytes)
-            case nil:
+            case .event?, nil:
                 return nil
             }
         }

@@ -6,6 +6,7 @@ import Synchronization
 enum ViewerMessage: Equatable {
     case layout(TestLayout, bytes: [UInt8])
     case frame(TestFrame, bytes: [UInt8])
+    case event(TestEvent, bytes: [UInt8])
 
     var frame: TestFrame? {
         if case .frame(let frame, _) = self { frame } else { nil }
@@ -13,8 +14,12 @@ enum ViewerMessage: Equatable {
 
     var bytes: [UInt8] {
         switch self {
-        case .layout(_, let bytes), .frame(_, let bytes): bytes
+        case .layout(_, let bytes), .frame(_, let bytes), .event(_, let bytes): bytes
         }
+    }
+
+    var event: TestEvent? {
+        if case .event(let event, _) = self { event } else { nil }
     }
 }
 
@@ -87,6 +92,9 @@ final class TestViewer: Sendable {
         if let layout = try? decoder.decode(TestLayout.self, from: Data(bytes)), layout.type == "layout" {
             return .layout(layout, bytes: bytes)
         }
+        if let event = try? decoder.decode(TestEvent.self, from: Data(bytes)), event.type == "event" {
+            return .event(event, bytes: bytes)
+        }
         return .frame(
             TestFrame(type: "undecodable", board: String(decoding: bytes, as: UTF8.self), seq: 0, t: 0, keyframe: nil, rings: []),
             bytes: bytes)
@@ -96,6 +104,7 @@ final class TestViewer: Sendable {
     /// Binary messages (`format=binary`), in order.
     var binaryMessages: [[UInt8]] { recorder.state.withLock { $0.binary } }
     var frames: [TestFrame] { messages.compactMap(\.frame) }
+    var events: [TestEvent] { messages.compactMap(\.event) }
     var failure: String? { recorder.state.withLock { $0.failure } }
     var closeCode: Int?? { recorder.state.withLock { $0.closeCode } }
 
@@ -164,6 +173,16 @@ struct TestLayout: Decodable, Equatable {
     var title: String
     var rings: [Ring]
     var arrangements: [Arrangement]
+}
+
+/// A JSON event message.
+struct TestEvent: Decodable, Equatable {
+    var type: String
+    var event: String
+    var board: String
+    var ring: String
+    var seq: UInt64
+    var t: Double
 }
 
 /// The parts of a JSON frame the tests look at.

@@ -39,6 +39,12 @@ final class BoardHandler {
     /// `PUT /api/v1/boards/{board}`: a new board (201), or the board's rings replaced (200); values of
     /// rings that stay (same id, still plain) are kept.
     func put(_ board: LiveBoard?, _ request: RouteRequest, _ definition: BoardDefinition) throws(APIError) -> BoardWrite {
+        if case .explicit(let rings, _) = definition.rings {
+            for (index, ring) in rings.enumerated() {
+                guard let webhook = ring.countdown?.webhook else { continue }
+                try CountdownOptions.checkWebhook(webhook, allowedBy: boards.webhookHosts, field: "rings.\(index).webhook")
+            }
+        }
         let spec = try definition.spec(
             named: request.parameter("board"), maximumRings: boards.maximumRings, planner: planner)
         guard board != nil else { return .create(spec) }

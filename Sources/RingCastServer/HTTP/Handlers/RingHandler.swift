@@ -26,6 +26,9 @@ struct RingHandler {
 
     /// `POST /api/v1/boards/{board}/rings`: a ring added, the board laid out again (201).
     func add(_ board: LiveBoard, _ request: RouteRequest, _ ring: RingDefinition) throws(APIError) -> BoardWrite {
+        if let webhook = ring.countdown?.webhook {
+            try CountdownOptions.checkWebhook(webhook, allowedBy: boards.webhookHosts, field: "webhook")
+        }
         let spec = try board.animator.projected.spec.adding(ring, maximumRings: boards.maximumRings, planner: planner)
         return .change(.restructure(spec), answer: .createdRing(ring.id))
     }

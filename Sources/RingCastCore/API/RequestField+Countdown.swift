@@ -1,0 +1,46 @@
+extension RequestField {
+    /// The keys of a ring definition that set its `CountdownOptions`.
+    static let countdownKeys = ["style", "tenths", "then", "webhook"]
+
+    /// A countdown ring's options from its definition's `style`, `tenths`, `then` and `webhook`; nil when none
+    /// is given. 422 `invalid_value` for one on a ring that is not a countdown, an unknown style or `then`, or a
+    /// webhook that is not an http(s) URL with a host; 400 `malformed` for a value of the wrong JSON type.
+    static func countdownOptions(
+        in object: KeyedDecodingContainer<AnyCodingKey>, kind: RingKind
+    ) throws -> CountdownOptions? {
+        let field = path(object.codingPath)
+        let given = countdownKeys.filter { object.contains(AnyCodingKey($0)) }
+        guard let first = given.first else { return nil }
+        guard kind == .countdown else {
+            throw APIError.invalidValue(
+                "\(first) is a countdown ring's option; this ring is \(kind.name)", field: path(field, first))
+        }
+        var options = CountdownOptions()
+        if let style = try string("style", in: object) {
+            guard let value = CountdownOptions.Style(rawValue: style) else {
+                throw APIError.invalidValue(
+                    "style must be \"ring\" or \"seed\", got \(quoted(style))", field: path(field, "style"))
+            }
+            options.style = value
+        }
+        let tenthsKey = AnyCodingKey("tenths")
+        if object.contains(tenthsKey) {
+            guard let tenths = try? object.decode(Bool.self, forKey: tenthsKey) else {
+                throw APIError.malformed("tenths must be true or false", field: path(field, "tenths"))
+            }
+            options.tenths = tenths
+        }
+        if let then = try string("then", in: object) {
+            guard let value = CountdownOptions.Then(rawValue: then) else {
+                throw APIError.invalidValue(
+                    "then must be \"rest\", \"cancel\" or \"restart\", got \(quoted(then))", field: path(field, "then"))
+            }
+            options.then = value
+        }
+        if let webhook = try string("webhook", in: object) {
+            try CountdownOptions.checkWebhook(webhook, field: path(field, "webhook"))
+            options.webhook = webhook
+        }
+        return options
+    }
+}

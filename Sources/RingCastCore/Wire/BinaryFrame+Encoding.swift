@@ -91,10 +91,11 @@ extension BinaryFrame {
         return w.bytes
     }
 
-    /// An event message (see the byte diagram on `BinaryFrame`).
+    /// An event message (see the byte diagram on `BinaryFrame`): version 3, which brought it, as every message
+    /// without a widget.
     public static func encode(_ event: BoardEvent) -> [UInt8] {
         var w = BinaryWriter(capacity: 24 + event.board.utf8.count + event.ring.utf8.count)
-        w.bytes([magic, version, Kind.event.rawValue, 0])
+        w.bytes([magic, ringsVersion, Kind.event.rawValue, 0])
         w.u8(eventNames[event.event] ?? 0)
         w.u32(UInt32(truncatingIfNeeded: event.seq))
         w.f64(event.t)

@@ -109,6 +109,12 @@ final class Application: TransportDelegate {
         backend.stop()
     }
 
+    /// Gives up the countdown webhooks not delivered yet (and logs how many). Any thread, once the loop has
+    /// stopped.
+    func stopWebhooks() {
+        broadcaster?.webhooks?.stop()
+    }
+
     /// The first path segment of every route, for the transport to hand to `handleHTTP`.
     var dynamicPrefixes: [String] { pipeline.router.prefixes }
 

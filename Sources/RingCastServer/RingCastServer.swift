@@ -53,6 +53,7 @@ public final class RingCastServer: Sendable {
         // directory's lock is released.
         store?.close()
         application.stopCluster()
+        application.stopWebhooks()
         if let drain {
             let seconds = drain.seconds + (ContinuousClock.now - flushing) / .seconds(1)
             if drain.timedOut {

@@ -177,24 +177,29 @@ struct Push: ParsableCommand {
                         + "e.g. ringcast push \(board) \(ring) 0.5")
             }
         }
-        guard let value = try number() else {
-            try RingDefinition.check(title: title)
-            guard self.value == nil else {
-                return PushBody(
-                    clear: true, max: max,
-                    label: try label.map { text throws(CommandFailure) in try LabelFormat(argument: text) }, title: title)
-            }
-            return PushBody(
+        let labelFormat = try label.map { text throws(CommandFailure) in try LabelFormat(argument: text) }
+        // The keys every push may send besides its value, as the arguments give them.
+        func body(progress: Double? = nil, value: Double? = nil) throws(CommandFailure) -> PushBody {
+            PushBody(
+                progress: progress,
+                value: value,
                 max: max,
                 colors: try colors.map { text throws(CommandFailure) in try ColorArgument.list(text, flag: "--colors") },
                 labelColor: try labelColor.map { text throws(CommandFailure) in
                     try ColorArgument.color(text, flag: "--label-color")
                 },
-                label: try label.map { text throws(CommandFailure) in try LabelFormat(argument: text) },
+                label: labelFormat,
                 title: title,
                 animation: try pushAnimation(),
                 text: text,
                 wave: wave)
+        }
+        guard let value = try number() else {
+            try RingDefinition.check(title: title)
+            guard self.value == nil else {
+                return PushBody(clear: true, max: max, label: labelFormat, title: title)
+            }
+            return try body()
         }
         if counter {
             try PushAnimation.check("value", value, in: Limits.counterValues, unit: "(a counter's number)")
@@ -207,20 +212,7 @@ struct Push: ParsableCommand {
             try PushAnimation.check("value", value, in: Limits.progress, unit: "(1 = 100 %)")
         }
         try RingDefinition.check(title: title)
-        return PushBody(
-            progress: max == nil && !counter ? value : nil,
-            value: max == nil && !counter ? nil : value,
-            max: max,
-            colors: try colors.map { text throws(CommandFailure) in try ColorArgument.list(text, flag: "--colors") },
-            labelColor: try labelColor.map { text throws(CommandFailure) in
-                try ColorArgument.color(text, flag: "--label-color")
-            },
-            label: try label.map { text throws(CommandFailure) in try LabelFormat(argument: text) },
-            title: title,
-            animation: try pushAnimation(),
-            text: text,
-            wave: wave
-        )
+        return try body(progress: max == nil && !counter ? value : nil, value: max == nil && !counter ? nil : value)
     }
 
     /// The animation the flags ask for, checked; nil for the server's default.

@@ -47,6 +47,11 @@ final class CountdownWebhooks {
     }
 
     /// The board is gone: its timer does nothing when it fires, and a board of that name starts afresh.
+    /// Stops the sender: no webhook try starts once the server has stopped.
+    func stop() {
+        sender.stop()
+    }
+
     func forget(_ name: String) {
         scheduled[name] = nil
         handledThrough[name] = nil

@@ -36,6 +36,9 @@ final class WebhookSender: Sendable {
     /// Deliveries queued or waiting for a retry; beyond `maximumPending` new ones are dropped and logged.
     private let pending = Mutex(0)
     static let maximumPending = 1000
+    /// Set by `stop()`: the server has stopped, so no try starts any more (documented: retries still queued
+    /// at shutdown are lost).
+    private let stopped = Mutex(false)
 
     init(logger: Logger, claim: Claim? = nil, attempts: Int = 5, firstDelay: Double = 0.5, timeoutSeconds: Int = 5) {
         self.logger = logger
@@ -47,6 +50,15 @@ final class WebhookSender: Sendable {
 
     /// Deliveries not finished yet (tests and the log at shutdown).
     var pendingCount: Int { pending.withLock { $0 } }
+
+    /// Starts no further try, logging how many deliveries are given up; a try under way finishes. Any thread.
+    func stop() {
+        stopped.withLock { $0 = true }
+        let left = pendingCount
+        if left > 0 {
+            logger.warning("\(left) webhook \(left == 1 ? "delivery" : "deliveries") given up at shutdown")
+        }
+    }
 
     /// Logs that `end`'s webhook is not POSTed, and why.
     func refuse(_ end: CountdownEnd, reason: String) {
@@ -87,6 +99,10 @@ final class WebhookSender: Sendable {
 
     /// One try; on failure another after the backoff, until `attempts` tries.
     private func deliver(_ body: [UInt8], to target: CountdownOptions.WebhookTarget, url: String, attempt: Int, label: String) {
+        guard !stopped.withLock({ $0 }) else {
+            pending.withLock { $0 -= 1 }
+            return
+        }
         do {
             let address = try ServerAddress(resolving: target.host, port: target.port)
             let client = HTTPClient(

@@ -6,7 +6,8 @@ import Synchronization
 #endif
 
 /// A loopback HTTP server that takes webhook POSTs: it reads each request (head and Content-Length body),
-/// records it and answers `status` with an empty body, on a thread of its own until `stop()`.
+/// records it, calls `onRequest` and then answers `status` with an empty body, on a thread of its own until
+/// `stop()`.
 final class WebhookReceiver: Sendable {
     struct Request: Sendable, Equatable {
         var head: String
@@ -18,7 +19,7 @@ final class WebhookReceiver: Sendable {
     private let received = Mutex<[Request]>([])
     private let stopped = Mutex(false)
 
-    init(status: Int = 200) throws {
+    init(status: Int = 200, onRequest: @escaping @Sendable (Request) -> Void = { _ in }) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -35,7 +36,7 @@ final class WebhookReceiver: Sendable {
         }
         self.listener = listener
         port = Int(UInt16(bigEndian: address.sin_port))
-        let thread = Thread { [self] in serve(status: status) }
+        let thread = Thread { [self] in serve(status: status, onRequest: onRequest) }
         thread.start()
     }
 
@@ -63,7 +64,7 @@ final class WebhookReceiver: Sendable {
         }
     }
 
-    private func serve(status: Int) {
+    private func serve(status: Int, onRequest: @Sendable (Request) -> Void) {
         while !stopped.withLock({ $0 }) {
             let fd = accept(listener, nil, nil)
             guard fd >= 0 else {
@@ -74,6 +75,7 @@ final class WebhookReceiver: Sendable {
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             if let request = Self.read(fd) {
                 received.withLock { $0.append(request) }
+                onRequest(request)
                 let answer = Array("HTTP/1.1 \(status) X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
                 _ = answer.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             }

@@ -55,7 +55,13 @@ struct BinaryWidgetViewerTests {
         }
         #expect(versions.first == 4)
         guard case .counter(120, "", let digits) = entries["tests"]?.widget else {
-            Issue.record("the counter did not arrive at 120: \(String(describing: entries["tests"]))")
+            let frames = viewer.binaryFrames.map { "\($0.frame.seq)\($0.frame.kind == .keyframe ? "k" : "")" }
+            let board = try? server.http.get("/api/v1/boards/wall").text
+            let seen = "\(viewer.binaryMessages.count) messages, frames \(frames)"
+            let ending = "failure \(viewer.failure ?? "none"), close \(String(describing: viewer.closeCode))"
+            Issue.record(
+                "the counter did not arrive at 120: \(String(describing: entries["tests"]?.widget)); \(seen), \(ending); the board: \(board ?? "?")"
+            )
             return
         }
         #expect(digits.map(\.digit) == [1, 2, 0])

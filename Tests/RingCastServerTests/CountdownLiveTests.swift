@@ -41,12 +41,13 @@ struct CountdownLiveTests {
         #expect(events.count == 1, "\(events)")
         let event = try #require(events.first)
         #expect(event.event == "countdownEnded" && event.board == "launch" && event.ring == "c")
-        // The event comes just before the frame of its tick, the first that shows the end.
+        // The event comes just before the first frame that shows the end: the frame of its tick, or a later one
+        // when a loaded server's timer fired late and skipped ticks (the latest frame wins).
         let index = try #require(json.messages.firstIndex { $0.event != nil })
         let next = try #require(json.messages[(index + 1)...].first { $0.frame != nil }?.frame)
-        #expect(next.seq == event.seq && next[ring: "c"]?.label == "—")
+        #expect(next.seq >= event.seq && next[ring: "c"]?.label == "—")
         let before = try #require(json.messages[..<index].last { $0.frame != nil }?.frame)
-        #expect(before[ring: "c"]?.label == "0.1s")
+        #expect(before.seq < event.seq && before[ring: "c"]?.label.hasSuffix("s") == true, "\(before)")
 
         // The binary viewer got the same event once (its seq is the tick's low 32 bits).
         let decoded = try await Self.binaryEvents(of: binary, atLeast: 1)

@@ -44,7 +44,9 @@ final class TestServer: Sendable {
     /// Stops the server and waits for its loop to end.
     func stop() {
         server.stop()
-        _ = server.waitUntilStopped(timeout: 5)
+        // Generous: a loaded box may take a while to drain, and a test that starts another server on the same
+        // directory needs this one to have let go of its lock.
+        _ = server.waitUntilStopped(timeout: 30)
     }
 
     /// Stops the server and deletes its data directory.

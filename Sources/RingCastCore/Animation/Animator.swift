@@ -300,6 +300,9 @@ public struct Animator: Sendable {
     /// at their start ticks; nil when none will (no countdown, or every one has ended for good). Found by
     /// bisection on `Countdown.completions`, so a countdown of a day costs a few dozen steps, not a scan.
     public func nextCountdownEnd(after tick: Int64) -> Int64? {
+        // Every push asks (the webhook timer is reset after each change): without a countdown running or one
+        // about to start, there is no end to find, and no copy of the board to advance.
+        guard board.countdown != nil || pending.contains(where: \.change.startsCountdown) else { return nil }
         var copy = self
         copy.advance(to: tick)
         var from = tick

@@ -46,12 +46,12 @@ final class CountdownWebhooks {
         loop.schedule(after: clock.seconds(until: next)) { [weak self] in self?.fire(name, at: next) }
     }
 
-    /// The board is gone: its timer does nothing when it fires, and a board of that name starts afresh.
     /// Stops the sender: no webhook try starts once the server has stopped.
     func stop() {
         sender.stop()
     }
 
+    /// The board is gone: its timer does nothing when it fires, and a board of that name starts afresh.
     func forget(_ name: String) {
         scheduled[name] = nil
         handledThrough[name] = nil

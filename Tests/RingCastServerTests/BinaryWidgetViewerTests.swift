@@ -20,6 +20,9 @@ struct BinaryWidgetViewerTests {
         let client = try WebSocketClient()
         defer { client.shutdown() }
         let viewer = TestViewer(client: client, port: server.port, path: "/ws?board=wall&format=binary")
+        // Greeted before the push, so the push arrives as deltas (a viewer that joins after it would see only
+        // its keyframe).
+        try await viewer.waitForGreeting(binary: true)
         let patched = try server.http.send(
             "PATCH", "/api/v1/boards/wall",
             body: #"{"rings":{"tests":{"value":120}},"animation":{"curve":"linear","duration":0.2}}"#)

@@ -52,6 +52,12 @@ import Testing
         #expect(throws: APIError.self) {
             try board.apply(Self.patch(##"{"rings":{"mood":{"colors":["#000000","#ffffff"]}}}"##), at: 0)
         }
+        // An indicator shows the seed's fixed label: it refuses a label format, and does not offer one.
+        let indicator = #expect(throws: APIError.self) {
+            try board.apply(Self.patch(#"{"rings":{"load":{"label":"value"}}}"#), at: 0)
+        }
+        #expect(indicator?.field == "rings.load.label")
+        #expect(indicator?.message.components(separatedBy: "give ").last?.contains("\"label\"") == false)
         #expect(board.revision == 0)
     }
 

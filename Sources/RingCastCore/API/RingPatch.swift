@@ -69,6 +69,16 @@ public struct RingPatch: Sendable, Equatable, Decodable {
     /// Whether the entry starts a wave over a text widget.
     var startsWave: Bool { text != nil || wave }
 
+    /// The keys the entry sets, in `keys` order (`value` also for `"value":null` or a bare `null`).
+    var givenKeys: [String] {
+        let given: [(String, Bool)] = [
+            ("progress", progress != nil), ("value", value != nil || clearsData), ("max", maximum != nil),
+            ("label", label != nil), ("title", title != nil), ("colors", colors != nil),
+            ("labelColor", labelColor != nil), ("text", text != nil), ("wave", wave || waveWidth != nil),
+        ]
+        return given.filter(\.1).map(\.0)
+    }
+
     static let keys = [
         "progress", "value", "max", "label", "title", "colors", "labelColor", "animation", "text", "wave",
     ]

@@ -18,51 +18,33 @@ extension Board {
         return Limits.progress
     }
 
-    /// The keys an entry for `kind` may set, as an error message lists them.
-    static func keysTaken(by kind: RingKind) -> String {
-        let keys: [String]
+    /// The keys an entry for `kind` may set: what a refusal lists, and what `validateKeys` lets through.
+    static func keysTaken(by kind: RingKind) -> [String] {
         switch kind {
-        case .plain, .indicator: keys = ["progress", "value", "max", "colors", "labelColor", "label", "title"]
-        case .derived, .countdown: keys = ["label", "title"]
-        case .counter: keys = ["value", "labelColor", "title"]
-        case .text: keys = ["text", "wave", "labelColor", "title"]
-        case .gradient: keys = ["colors", "title"]
+        case .plain: ["progress", "value", "max", "colors", "labelColor", "label", "title"]
+        case .indicator: ["progress", "value", "max", "colors", "labelColor", "title"]
+        case .derived, .countdown: ["label", "title"]
+        case .counter: ["value", "labelColor", "title"]
+        case .text: ["text", "wave", "labelColor", "title"]
+        case .gradient: ["colors", "title"]
         }
-        return keys.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+
+    /// `keysTaken(by:)` as a message lists them: `"value", "labelColor", "title"`.
+    static func listOfKeysTaken(by kind: RingKind) -> String {
+        keysTaken(by: kind).map { "\"\($0)\"" }.joined(separator: ", ")
     }
 
     /// 422 `invalid_value` for a key the ring's kind does not take (a counter's `progress`, a ring's `text`),
-    /// naming the key and what the kind takes instead.
+    /// naming the key and what the kind takes instead. Derived and countdown rings are only checked for the keys
+    /// no ring takes: `validate` says why they take no values (they are read-only).
     func validateKeys(of entry: RingPatch, for ring: RingSpec, field: String?) throws(APIError) {
-        func path(_ key: String) -> String { field.map { RequestField.path($0, key) } ?? key }
-        var refused: [(key: String, given: Bool)] = []
-        switch ring.kind {
-        case .plain, .derived, .countdown:
-            refused = [("text", entry.text != nil), ("wave", entry.startsWave)]
-        case .indicator:
-            refused = [("text", entry.text != nil), ("wave", entry.startsWave), ("label", entry.label != nil)]
-        case .counter:
-            refused = [
-                ("progress", entry.progress != nil), ("max", entry.maximum != nil), ("label", entry.label != nil),
-                ("colors", entry.colors != nil), ("text", entry.text != nil), ("wave", entry.startsWave),
-            ]
-        case .text:
-            refused = [
-                ("progress", entry.progress != nil), ("value", entry.value != nil || entry.clearsData),
-                ("max", entry.maximum != nil), ("label", entry.label != nil), ("colors", entry.colors != nil),
-            ]
-        case .gradient:
-            refused = [
-                ("progress", entry.progress != nil), ("value", entry.value != nil || entry.clearsData),
-                ("max", entry.maximum != nil), ("label", entry.label != nil), ("labelColor", entry.labelColor != nil),
-                ("text", entry.text != nil), ("wave", entry.startsWave),
-            ]
-        }
-        if let key = refused.first(where: \.given)?.key {
-            let what = ring.kind.isRing ? "ring" : "\(ring.kind.name) widget"
-            throw .invalidValue(
-                "\(what) \(RequestField.quoted(ring.id)) takes no \"\(key)\": give \(Self.keysTaken(by: ring.kind))",
-                field: path(key))
-        }
+        let given = ring.kind.takesPushes ? entry.givenKeys : entry.givenKeys.filter { ["text", "wave"].contains($0) }
+        let taken = Self.keysTaken(by: ring.kind)
+        guard let key = given.first(where: { !taken.contains($0) }) else { return }
+        let what = ring.kind.isRing ? "ring" : "\(ring.kind.name) widget"
+        throw .invalidValue(
+            "\(what) \(RequestField.quoted(ring.id)) takes no \"\(key)\": give \(Self.listOfKeysTaken(by: ring.kind))",
+            field: field.map { RequestField.path($0, key) } ?? key)
     }
 }

@@ -354,7 +354,7 @@ public struct Board: Sendable, Equatable {
         }
         guard pushesValues || entry.shapesRing else {
             throw .invalidValue(
-                "the entry for \(ring.kind.isRing ? "ring" : ring.kind.name) \"\(id)\" sets nothing: give \(Self.keysTaken(by: ring.kind))",
+                "the entry for \(ring.kind.isRing ? "ring" : ring.kind.name) \"\(id)\" sets nothing: give \(Self.listOfKeysTaken(by: ring.kind))",
                 field: field)
         }
         if entry.progress != nil && entry.value != nil {

@@ -198,6 +198,7 @@ public enum FrameComposer {
     static func widget(_ spec: RingSpec, of board: Board, at time: Double, automatic text: RGBAColor) -> RingFrame {
         let progress = board.progress(ofRing: spec.id, at: time)
         let colors = board.colors(ofRing: spec.id, at: time)
+        let label = board.label(ofRing: spec.id, at: time)
         var a1 = 0.0
         let widget: WidgetFrame
         switch spec.kind {
@@ -208,9 +209,9 @@ public enum FrameComposer {
                 sign: Odometer.sign(for: value, format: format),
                 digits: Odometer.columns(for: value, format: format))
         case .text(let waveWidth):
-            let shown = board.label(ofRing: spec.id, at: time)
+            // A text widget's label is its text.
             widget = .text(
-                text: shown, scales: WaveText.scales(of: shown, pct: board.wave(ofRing: spec.id, at: time), waveWidth: waveWidth))
+                text: label, scales: WaveText.scales(of: label, pct: board.wave(ofRing: spec.id, at: time), waveWidth: waveWidth))
         case .indicator:
             // Seed 003's ArcShape: from 0° (3 o'clock) to 360°·pct.
             a1 = 2 * Double.pi * (progress ?? 0)
@@ -230,7 +231,7 @@ public enum FrameComposer {
             gradient: ConicGradient(start: 0, stops: []),
             cap: RingFrame.Cap(x: 0, y: 0, color: black, visible: false),
             tip: RingFrame.Tip(x: 0, y: 0, color: black, visible: false, shadow: none),
-            label: board.label(ofRing: spec.id, at: time),
+            label: label,
             labelColor: board.labelColor(ofRing: spec.id, at: time, automatic: text),
             widget: widget
         )

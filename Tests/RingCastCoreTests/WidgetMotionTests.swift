@@ -245,3 +245,40 @@ import Testing
         #expect(error?.key == "rings.move.wave")
     }
 }
+
+/// The largest values the API accepts for widgets are stored, restored and served again (a write that is stored
+/// must load).
+@Suite struct WidgetLimitsTests {
+    @Test func theLargestAcceptedWidgetValues_storeRestoreAndComposeTheSameFrames() throws {
+        let colors = (0..<8).map { "\"#" + String(format: "%02x", $0 * 30) + "0000\"" }.joined(separator: ",")
+        let body = """
+            {"rings":[{"id":"big","kind":"counter","value":-1e12,"digits":13,"decimals":3,"sign":true,"grouping":", ",
+              "unit":"sixteen-chars-ok"},{"id":"mood","kind":"gradient","colors":[\(colors)]},
+              {"id":"status","kind":"text","text":"thirty-two characters of text!!","waveWidth":64}]}
+            """
+        let spec = try RequestDecoder.decode(BoardDefinition.self, from: Array(body.utf8)).spec(named: "edge", maximumRings: 255)
+        let origin: Int64 = 1_795_000_000 * 60
+        var live = Animator(spec: spec, fps: 60, tick: origin - 10)
+        let eight = (0..<8).map { RGBAColor(red: Double($0) / 7, green: 1, blue: 0) }
+        try live.accept(
+            .patch(
+                BoardPatch(rings: [
+                    "big": RingPatch(value: 1e12), "mood": RingPatch(colors: eight),
+                    "status": RingPatch(text: "another thirty-two characters!!!", waveWidth: 64),
+                ])),
+            at: origin + 1, now: origin)
+        _ = live.frames(at: origin + 20)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let stored = try JSONDecoder().decode(BoardState.self, from: encoder.encode(live.state))
+        var restored = try Animator(spec: spec, fps: 60, state: stored)
+        for tick in (origin + 21)...(origin + 120) {
+            #expect(FrameEncoder.json(restored.frames(at: tick).frame) == FrameEncoder.json(live.frames(at: tick).frame))
+        }
+        guard case .counter(let value, let sign, let digits) = live.frames(at: origin + 900).frame.rings[0].widget else {
+            Issue.record("no counter")
+            return
+        }
+        #expect(value == 1e12 && sign == "+" && digits.count == 16, "\(String(describing: value)) \(sign) \(digits.count)")
+    }
+}

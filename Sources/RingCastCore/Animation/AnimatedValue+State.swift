@@ -28,11 +28,20 @@ extension AnimatedValue {
         return value
     }
 
+    /// How far a running value (a spring's start, velocity, a segment's target) may lie from 0 in a stored state:
+    /// ±1e6 for targets within ±10 (progress, colours, a wave), as many times more for wider targets (a counter's
+    /// ±1e12 gives ±1e17), so that any animation between two accepted targets loads again.
+    static func looseBound(for targets: ClosedRange<Double>) -> Double {
+        let widest = max(targets.lowerBound.magnitude, targets.upperBound.magnitude)
+        return 1e6 * max(1, widest / 10)
+    }
+
     /// Rebuilds a stored value through the same initialisers that built it, so derived numbers (a segment's
     /// end, a spring's settling time) come out the same. Targets must lie in `targets`; every other number
-    /// must be finite and within ±1e6 (a spring may overshoot, nothing sane goes further).
+    /// must be finite and within `looseBound(for:)` (a spring may overshoot, nothing sane goes further).
     init(state: BoardState.Value, key: String, targets: ClosedRange<Double>) throws(BoardStateError) {
-        let loose = -1e6...1e6
+        let bound = Self.looseBound(for: targets)
+        let loose = -bound...bound
         try BoardState.check(state.target, key + ".target", targets)
         switch (state.rest, state.spring) {
         case (let rest?, nil):

@@ -194,7 +194,7 @@ struct BroadcastTests {
         #expect(viewer.frames.last?[ring: "move"]?.p == 0.5)
     }
 
-    @Test func reducedMotionViewer_getsOnlyTheEndStateOfAnAnimation_inTheSameBytes() async throws {
+    @Test func reducedMotionViewer_getsTheEndStateOfAPushOnItsFirstTick_andNoAnimationFrames() async throws {
         let server = try TestServer()
         defer { server.shutdown() }
         let client = try WebSocketClient()
@@ -203,6 +203,7 @@ struct BroadcastTests {
         let still = TestViewer(client: client, port: server.port, path: "/ws?board=main&format=json&motion=reduced")
         try await full.waitUntil("keyframe") { $0.count >= 2 }
         try await still.waitUntil("keyframe") { $0.count >= 2 }
+        let greeted = try #require(full.frames.last?.seq)
 
         let response = try server.http.send(
             "PATCH", "/api/v1/boards/main", body: #"{"rings":{"move":0.6},"animation":{"curve":"linear","duration":0.3}}"#
@@ -210,12 +211,36 @@ struct BroadcastTests {
         #expect(response.status == 200)
         let messages = try await still.waitUntil("the end state") { $0.last?.frame?[ring: "move"]?.p == 0.6 }
         try await full.waitUntil("the end state") { $0.last?.frame?[ring: "move"]?.p == 0.6 }
-        #expect(messages.count == 3, "layout, keyframe, end state — no frames in between")
-        // The resting viewer gets that frame as a keyframe, the others (who saw every frame) as a delta.
-        #expect(messages.last?.frame?.seq == full.frames.last?.seq)
+        // Past the animation: nothing more reaches the reduced-motion viewer.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(still.messages.count == 3, "layout, keyframe, end state — no frames in between")
+        // The end state came on the push's first tick, the first frame the full viewer got after its greeting.
+        let first = try #require(full.frames.first { $0.seq > greeted })
+        #expect(messages.last?.frame?.seq == first.seq)
+        #expect(first[ring: "move"]?.p != 0.6, "the full viewer's first frame of the push is its start")
         #expect(messages.last?.frame?.keyframe == true)
+        // The same picture the full viewers end on.
         #expect(messages.last?.frame?[ring: "move"] == full.frames.last?[ring: "move"])
         #expect(full.frames.count > 5)
+    }
+
+    @Test func reducedMotionViewer_getsACountdownsWholeSeconds() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let still = TestViewer(client: client, port: server.port, path: "/ws?board=main&format=json&motion=reduced")
+        try await still.waitForGreeting()
+        let started = try server.http.send("POST", "/api/v1/boards/main/countdown", body: #"{"seconds":2}"#)
+        #expect(started.status < 300)
+        let messages = try await still.waitUntil(timeout: 15, "the countdown's end") {
+            $0.last?.frame?[ring: "countdown"]?.label == "0s"
+        }
+        let labels = messages.compactMap { $0.frame?[ring: "countdown"]?.label }
+        // Its greeting, then one frame per whole second: no run of animation frames.
+        #expect(Array(labels.drop { $0 != "2s" }) == ["2s", "1s", "0s"], "\(labels)")
+        let seqs = messages.compactMap { $0.frame?.seq }.suffix(3)
+        #expect(seqs.last! - seqs.first! == 120, "whole seconds apart at 60 fps: \(seqs)")
     }
 
     @Test func viewerOfUnknownBoardIsRefused() async throws {

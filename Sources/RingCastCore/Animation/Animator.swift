@@ -238,6 +238,19 @@ public struct Animator: Sendable {
         frames(at: tick).frame
     }
 
+    /// The frame reduced-motion viewers see at `tick`: the board with every change accepted up to `tick` and every
+    /// animation at its end (`Board.atRest`). It differs from the one before only on a change's start tick and
+    /// when a countdown's label steps, never during an animation. Ticks only go forward, as for `frames(at:)`.
+    public mutating func restingFrame(at tick: Int64) -> Frame {
+        advance(to: tick)
+        return FrameComposer.frame(
+            of: board.atRest,
+            at: time(at: tick),
+            seq: UInt64(clamping: tick),
+            wallClockMilliseconds: wallClockMilliseconds(at: tick)
+        )
+    }
+
     /// Whether anything moves at `tick` (a ring's progress or colours, the countdown, a splash layer).
     public func isAnimating(at tick: Int64) -> Bool {
         board.isAnimating(at: time(at: tick))

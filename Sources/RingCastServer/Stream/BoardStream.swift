@@ -23,6 +23,9 @@ final class BoardStream {
     /// The newest tick whose events (countdown ends) viewers were sent, or the tick the first of the
     /// current viewers joined at: events after it are still to send.
     var eventsThrough: Int64?
+    /// The resting frame (`Animator.restingFrame(at:)`) reduced-motion viewers were last sent; a tick whose
+    /// resting frame shows the same is not sent to them. Nil: nobody watches with reduced motion.
+    var lastResting: Frame?
     /// The next frame must reach every viewer as a keyframe (the state was reverted).
     var forceKeyframe = false
     private var keyframes: [WireFormat: (tick: Int64, message: OutgoingMessage)] = [:]

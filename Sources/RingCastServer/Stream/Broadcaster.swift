@@ -74,6 +74,7 @@ final class Broadcaster: BoardObserver {
         guard let stream = streamsByName[board.name] else { return }
         stream.forceKeyframe = true
         stream.unchangedSince = nil
+        stream.lastResting = nil
         stream.dropKeyframes()
         changeAccepted(board, at: board.startTick(now: clock.currentTick()))
     }
@@ -134,8 +135,11 @@ final class Broadcaster: BoardObserver {
     // MARK: - Viewers and ticks
 
     /// What a joining viewer gets, on its own connection: the layout and a keyframe of the board's
-    /// newest grid frame, and that frame's tick. Nobody else is sent anything.
-    func greeting(for stream: BoardStream, format: WireFormat) -> (messages: [OutgoingMessage], tick: Int64) {
+    /// newest grid frame (a reduced-motion viewer: of its resting frame), and that frame's tick. Nobody
+    /// else is sent anything.
+    func greeting(
+        for stream: BoardStream, format: WireFormat, motion: StreamKey.Motion = .full
+    ) -> (messages: [OutgoingMessage], tick: Int64) {
         let tick = now(for: stream)
         if viewers(of: stream.name) == 0 {
             // Events from now on: the ones before were for viewers that have left (or never came).
@@ -143,7 +147,18 @@ final class Broadcaster: BoardObserver {
         }
         let frame = stream.board.animator.frame(at: tick)
         stream.refreshLayout()
-        let keyframe = stream.keyframe(format, of: frame, at: tick)
+        let keyframe: OutgoingMessage
+        switch motion {
+        case .full:
+            keyframe = stream.keyframe(format, of: frame, at: tick)
+        case .reduced:
+            let resting = stream.board.animator.restingFrame(at: tick)
+            if reducedViewers(of: stream) == 0 {
+                // What the reduced-motion channel shows from now on; later ticks are compared with it.
+                stream.lastResting = resting
+            }
+            keyframe = OutgoingMessage(format: format, format.encode(resting, previous: nil))
+        }
         // The frame may have applied a change that was due; the board may need ticks again.
         let next = stream.board.animator.nextTick(after: tick)
         if let next {
@@ -155,6 +170,10 @@ final class Broadcaster: BoardObserver {
             stream.unchangedSince = tick
         }
         return ([stream.layouts[format]!, keyframe], tick)
+    }
+
+    private func reducedViewers(of stream: BoardStream) -> Int {
+        WireFormat.allCases.reduce(0) { $0 + loop.viewerCount(of: stream.key($1, .reduced)) }
     }
 
     private func schedule(_ tick: Int64) {
@@ -197,14 +216,12 @@ final class Broadcaster: BoardObserver {
         stream.refreshLayout()
         stream.lastPublished = tick
         framesPublished += 1
-        let resting = !stream.board.animator.isAnimating(at: tick)
         // A new structure: every viewer gets the new layout, then this frame as a keyframe.
         let newLayout = stream.unpublishedLayout.contains(.full)
         let forceKeyframe = stream.forceKeyframe || newLayout
         stream.forceKeyframe = false
         stream.unpublishedLayout.remove(.full)
-        let reducedLayout = resting && stream.unpublishedLayout.contains(.reduced)
-        if resting { stream.unpublishedLayout.remove(.reduced) }
+        let resting = restingFrame(of: stream, formats: formats, at: tick)
 
         for format in formats {
             let started = ContinuousClock.now
@@ -223,13 +240,34 @@ final class Broadcaster: BoardObserver {
             loop.publish(
                 delta, keyframe: keyframe, to: stream.key(format, .full), sequence: sequence, base: deltaBase,
                 preamble: newLayout ? stream.layouts[format] : nil)
-            if resting {
+            if let resting {
+                let message = OutgoingMessage(format: format, format.encode(resting.frame, previous: nil))
                 loop.publish(
-                    keyframe, keyframe: keyframe, to: stream.key(format, .reduced), sequence: sequence,
-                    preamble: reducedLayout ? stream.layouts[format] : nil)
+                    message, keyframe: message, to: stream.key(format, .reduced), sequence: sequence,
+                    preamble: resting.newLayout ? stream.layouts[format] : nil)
             }
         }
         notifyEvents(of: stream, formats: formats, through: tick)
+    }
+
+    /// The frame reduced-motion viewers of `formats` get at `tick`, if it shows anything their last one did
+    /// not: the end state of a change on its first tick, the next whole second of a countdown, a new layout.
+    /// Never a run of animation frames (PROTOCOL.md "Reduced motion").
+    private func restingFrame(
+        of stream: BoardStream, formats: [WireFormat], at tick: Int64
+    ) -> (frame: Frame, newLayout: Bool)? {
+        guard formats.contains(where: { loop.viewerCount(of: stream.key($0, .reduced)) > 0 }) else {
+            stream.lastResting = nil
+            return nil
+        }
+        let frame = stream.board.animator.restingFrame(at: tick)
+        let newLayout = stream.unpublishedLayout.contains(.reduced)
+        stream.unpublishedLayout.remove(.reduced)
+        if !newLayout, let last = stream.lastResting, last.rings == frame.rings, last.background == frame.background {
+            return nil
+        }
+        stream.lastResting = frame
+        return (frame, newLayout)
     }
 
     /// The board's events (countdown ends) after the last ones sent, up to `tick`, to every viewer now, each

@@ -36,7 +36,7 @@ struct ViewerGate {
     func admit(_ request: HTTPRequest, id: ViewerID, loop: EventLoop, broadcaster: Broadcaster) -> ViewerAdmission {
         do throws(ViewerRefusal) {
             let (key, stream) = try check(request, loop: loop, broadcaster: broadcaster)
-            let greeting = broadcaster.greeting(for: stream, format: key.format)
+            let greeting = broadcaster.greeting(for: stream, format: key.format, motion: key.motion)
             logger.debug("viewer \(id) joins \(key) (\(broadcaster.viewers(of: key.board)) already watching)")
             return .accept(channel: key, greeting: greeting.messages, sequence: UInt64(clamping: greeting.tick))
         } catch {

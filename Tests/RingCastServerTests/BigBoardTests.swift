@@ -24,10 +24,11 @@ struct BigBoardTests {
     }
 
     /// While boards of up to 255 rings are created, a ring is added to one (making 255) and one deleted, `/healthz` (polled without
-    /// pause) never waits 100 ms. A loaded machine can delay any answer that long now and then, so the check takes
-    /// the best of three rounds, each with shapes not laid out before (the server remembers plans by shape); the
-    /// stall it guards against was 4 s.
-    @Test func healthz_neverWaits100ms_whileTheLargestBoardsAreLaidOut() throws {
+    /// pause) never waits for a layout. The stall it guards against was 3.9 s at this size (0.83 s at 100 rings);
+    /// a loaded machine delays answers by 100–200 ms now and then (two CPU hogs beside the suite made 165 ms), so
+    /// the bound is 0.4 s, on the best of three rounds, each with shapes not laid out before (the server remembers
+    /// plans by shape). Not a speed check: `make bench` measures answers.
+    @Test func healthz_neverWaitsForALayout_whileTheLargestBoardsAreLaidOut() throws {
         let server = try TestServer { configuration in
             configuration.maxRingsPerBoard = 255
             configuration.writesPerMinute = 0
@@ -49,9 +50,9 @@ struct BigBoardTests {
                 #expect(deleted.status == 204, "\(deleted.text)")
             }
             rounds.append(worst)
-            if worst < 0.1 { break }
+            if worst < 0.4 { break }
         }
-        #expect(rounds.min()! < 0.1, "the longest /healthz wait of each round: \(rounds) s")
+        #expect(rounds.min()! < 0.4, "the longest /healthz wait of each round: \(rounds) s")
         let last = rounds.count - 1
         let grouped = try server.http.get("/api/v1/boards/grouped-\(last)").decode(TestSnapshot.self)
         #expect(grouped.rings.count == 254 - 2 * last - 1 && grouped[ring: "r0"] == nil)

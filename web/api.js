@@ -60,6 +60,8 @@ export function createApi(token) {
     getBoard: (name) => request("GET", board(name)),
     patchBoard: (name, body) => request("PATCH", board(name), body),
     putRing: (name, ring, body) => request("PUT", `${board(name)}/rings/${encodeURIComponent(ring)}`, body),
+    addRing: (name, body) => request("POST", `${board(name)}/rings`, body),
+    deleteRing: (name, ring) => request("DELETE", `${board(name)}/rings/${encodeURIComponent(ring)}`),
     putBackground: (name, body) => request("PUT", `${board(name)}/background`, body),
     startCountdown: (name, seconds) => request("POST", `${board(name)}/countdown`, { seconds }),
     cancelCountdown: (name) => request("DELETE", `${board(name)}/countdown`),

@@ -2,9 +2,7 @@
 // callback, requested only when something new arrived or the canvas changed size, draws it (at
 // most once per display frame however many messages came in between).
 
-import { createApi } from "./api.js";
 import { chooseArrangement } from "./arrangement.js";
-import { boardEntries, showBoardIndex } from "./boards.js";
 import { openStream, streamAddress } from "./connection.js";
 import { drawBackdrop, drawBoard, fitBackdrop, fitCanvas } from "./draw.js";
 import { decode } from "./protocol.js";
@@ -20,8 +18,8 @@ const problem = document.getElementById("problem");
 const problemTitle = document.getElementById("problem-title");
 const problemDetail = document.getElementById("problem-detail");
 const problemLinks = document.getElementById("problem-links");
-const boardIndex = document.getElementById("board-index");
-const boardList = document.getElementById("board-list");
+const boardsLink = document.getElementById("boards-link");
+const controlLink = document.getElementById("control-link");
 const ctx = canvas.getContext("2d");
 const backdropCtx = backdrop.getContext("2d");
 
@@ -43,8 +41,9 @@ window.ringcast = Object.freeze({ state });
 
 // Under prefers-reduced-motion the server sends end states only; a change of the setting reconnects.
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
-// The board shown: ?board=, else the server's only board, else "main" (start() sets it).
-let board = streamAddress(window.location).board;
+// The board asked for: ?board=, else null: the server's default board (`/` always shows that one,
+// whatever other boards exist, so a wall screen's address keeps its meaning).
+const board = streamAddress(window.location).board;
 const address = () => streamAddress(window.location, { reducedMotion: reducedMotion.matches, board }).url;
 
 // ?kiosk=1: a wall screen — no header bar, no cursor. ?transparent=1: an overlay (an OBS browser
@@ -98,6 +97,7 @@ function applyLayout(layout) {
   boardName.textContent = layout.title;
   document.title = `${layout.title} · RingCast`;
   document.body.dataset.board = layout.board;
+  controlLink.href = pageAt("control.html", { board: layout.board });
   canvas.setAttribute("aria-label", `Progress rings of board ${layout.title}`);
   invalidate();
   stream.live();
@@ -239,6 +239,20 @@ function pageWith(name, value) {
   return url.href;
 }
 
+// Another page next to this one (relative, so it works under a proxy's path prefix) with `query`,
+// and the read token of this page's address if it has one.
+function pageAt(path, query = {}) {
+  const url = new URL(path, window.location.href);
+  for (const [name, value] of Object.entries(query)) {
+    url.searchParams.set(name, value);
+  }
+  const token = view.get("token");
+  if (token !== null && path !== "control.html") {
+    url.searchParams.set("token", token); // the control page takes a write token, typed in on it
+  }
+  return url.href;
+}
+
 // Says on screen why no board is shown, in the server's words: a refusal ("error" message), or a
 // server that cannot be reached (with the retry countdown). Hidden while live.
 function showProblem(seconds) {
@@ -256,13 +270,15 @@ function showProblem(seconds) {
     title = "Cannot reach the RingCast server";
     detail = `Trying again in ${seconds} s.`;
   } else if (refusal.status === 404 && refusal.field === "board") {
-    title = `There is no board named “${board}”`;
+    // Without ?board= the server's default board (defaultBoard) is missing; its message names it.
+    title = board === null ? "This server's default board does not exist" : `There is no board named “${board}”`;
     for (const name of refusal.boards ?? []) {
       links.push([name, pageWith("board", name)]);
     }
     if (links.length > 0) {
-      detail = "Boards on this server:";
+      detail = board === null ? `${refusal.message}. Boards on this server:` : "Boards on this server:";
     }
+    links.push(["All boards", boardsLink.href]);
   } else if (refusal.status === 401) {
     const given = new URLSearchParams(window.location.search).has("token");
     title = given ? "The token was refused" : "This board needs a read token";
@@ -381,30 +397,13 @@ pointerMoved();
 
 // --- which board --------------------------------------------------------------------------------
 
-// The page at `/` without ?board= on a server with several boards lists them instead of guessing
-// one; with a single board it shows that one. A list it cannot read (no token, say) leaves the
-// stream to say what is wrong about the default board, as before there was an index.
-async function boardsOnServer() {
-  try {
-    const { body } = await createApi(() => view.get("token") ?? "").listBoards();
-    return boardEntries(body);
-  } catch {
-    return null;
-  }
-}
-
-function showIndex(entries) {
-  document.body.dataset.view = "index";
-  boardName.textContent = "RingCast";
-  showBoardIndex(boardList, entries, (name) => pageWith("board", name));
-  boardIndex.hidden = false;
-}
-
 let stream = null;
 
 function start() {
-  document.body.dataset.board = board;
-  boardName.textContent = board;
+  document.body.dataset.board = board ?? "";
+  boardName.textContent = board ?? "RingCast";
+  boardsLink.href = pageAt("boards");
+  controlLink.href = pageAt("control.html", board === null ? {} : { board });
   const resizes = new ResizeObserver(invalidate);
   resizes.observe(stage);
   resizes.observe(backdrop);
@@ -414,15 +413,4 @@ function start() {
   reducedMotion.addEventListener("change", () => stream.reconnect());
 }
 
-if (view.get("board")) {
-  start();
-} else {
-  showStatus("connecting");
-  const entries = await boardsOnServer();
-  if (entries !== null && entries.length > 1) {
-    showIndex(entries);
-  } else {
-    board = entries?.length === 1 ? entries[0].name : board;
-    start();
-  }
-}
+start();

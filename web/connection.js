@@ -9,16 +9,17 @@ const JITTER = 0.2; // each delay is spread ±20 % so viewers of a restarted ser
 const CONNECT_TIMEOUT_MS = 5_000; // from opening the socket to the first valid layout
 
 // The stream's address for this page: `ws` next to the page itself (so a proxy may serve RingCast
-// under any path prefix: /rc/ gives /rc/ws), ?board= (default `board`, else "main") and ?token=
-// passed on; with reducedMotion, &motion=reduced asks the server for end states only (no
-// in-between frames).
-export function streamAddress(location, { reducedMotion = false, board: fallback = "main" } = {}) {
+// under any path prefix: /rc/ gives /rc/ws), ?board= (default `board`; without either, no board:
+// the server shows its default board, so that `/` keeps its meaning whatever boards exist) and
+// ?token= passed on; with reducedMotion, &motion=reduced asks the server for end states only (no
+// in-between frames). `board` is null when the server chooses.
+export function streamAddress(location, { reducedMotion = false, board: fallback = null } = {}) {
   const page = new URLSearchParams(location.search);
-  const board = page.get("board") || fallback;
+  const board = page.get("board") || fallback || null;
   // The compact binary encoding by default; ?format=json asks for the same frames as JSON text
   // (for people watching the network panel, and the browser tests that read the frames).
   const format = page.get("format") === "json" ? "json" : "binary";
-  const query = new URLSearchParams({ board, format });
+  const query = new URLSearchParams(board === null ? { format } : { board, format });
   const token = page.get("token");
   if (token !== null) {
     query.set("token", token);

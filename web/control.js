@@ -1,27 +1,27 @@
 // The control page: a remote control for one board. Each control is one REST call (api.js); the
 // page shows what the server answers (GET after each push) and never works out a value the server
-// owns (the Overall ring's mean, a countdown's seconds). Errors are shown next to the control that
-// caused them and, in short, on the status line (aria-live).
+// owns (the Overall ring's mean, a countdown's seconds, whether a change is allowed). It is built
+// from the board's GET: one card per ring or widget with the controls of its kind, and forms to add
+// and delete them. Errors are shown next to the control that caused them and, in short, on the
+// status line (aria-live).
 
 import { animationChooser, FieldError } from "./animation.js";
 import { ApiError, createApi } from "./api.js";
 import { pacer } from "./pace.js";
 
 const TOKEN_KEY = "ringcast.token";
-const TASK_IDS = ["task1", "task2", "task3", "task4"]; // the seeds' four task sliders (seed 001)
 const SLIDER_GAP_MS = 200; // a dragged slider sends at most 5 requests a second
 const POLL_MS = 1000; // while something moves, read the board again to show where it settled
 const SLOW_POLL_MS = 5000; // while only a countdown runs
+const DELETE_ARMED_MS = 4000; // a Delete button asks to be pressed again within this long
 
 const $ = (id) => document.getElementById(id);
 const boardSelect = $("board");
 const dashboardLink = $("dashboard-link");
+const boardsLink = $("boards-link");
 const boardError = $("board-error");
 const statusLine = $("status");
 const ringsBox = $("rings");
-const slidersBox = $("task-sliders");
-const tasksPanel = $("tasks-panel");
-const overall = $("overall");
 const countdownState = $("countdown-state");
 const tokenInput = $("token");
 const animationKind = $("animation-kind");
@@ -32,13 +32,10 @@ const percent = new Intl.NumberFormat(undefined, { style: "percent", maximumFrac
 const state = {
   board: null, // its name
   generation: 0, // bumped when another board is chosen: answers about the old one are dropped
-  rings: [], // the rings of the last GET, in the board's order
+  rings: [], // the rings and widgets of the last GET, in the board's order
   loaded: false, // a GET of this board has answered
-  shape: "", // the plain ring ids and widgets (id, kind, colours) the cards and sliders were built for
+  shape: "", // what the cards were built for: each entry's id, kind and the parts it shows
 };
-
-const WIDGET_KINDS = ["counter", "text", "indicator", "gradient"];
-const widgetsBox = $("widgets");
 
 // --- token ------------------------------------------------------------------------------------
 
@@ -174,15 +171,19 @@ $("animation-panel").addEventListener("change", () => clearError(slotFor(animati
 
 // --- boards -----------------------------------------------------------------------------------
 
+// The board of ?board=, else the server's default board (the one its dashboard at `/` shows).
 async function loadBoards() {
-  const wanted = new URLSearchParams(window.location.search).get("board") || "main";
+  const asked = new URLSearchParams(window.location.search).get("board");
   let names = [];
+  let fallback = "main";
   try {
     const { body } = await api.listBoards();
     names = (body?.boards ?? []).map((board) => String(board.name));
+    fallback = typeof body?.defaultBoard === "string" ? body.defaultBoard : (names[0] ?? fallback);
   } catch (error) {
     showError(boardError, `Cannot list the boards: ${describe(error)}`);
   }
+  const wanted = asked || fallback;
   if (!names.includes(wanted)) {
     names.unshift(wanted); // asked for by the address: let the server say whether it exists
   }
@@ -197,9 +198,8 @@ function chooseBoard(name) {
   state.rings = [];
   state.loaded = false;
   state.shape = "";
+  sliders.clear();
   ringsBox.replaceChildren();
-  slidersBox.replaceChildren();
-  widgetsBox.replaceChildren();
   for (const slot of document.querySelectorAll(".error")) {
     clearError(slot);
   }
@@ -209,6 +209,7 @@ function chooseBoard(name) {
   const dashboard = new URL("./", window.location.href);
   dashboard.searchParams.set("board", name);
   dashboardLink.href = dashboard.href;
+  boardsLink.href = new URL("boards", window.location.href).href;
   document.title = `RingCast control · ${name}`;
   refresh();
 }
@@ -283,49 +284,20 @@ document.addEventListener("visibilitychange", () => {
 
 function show(board) {
   state.rings = Array.isArray(board.rings) ? board.rings : [];
-  const plain = state.rings.filter((ring) => ring.kind === "plain");
-  const widgets = state.rings.filter((ring) => WIDGET_KINDS.includes(ring.kind));
-  const shape = [
-    ...plain.map((ring) => ring.id),
-    ...widgets.map((ring) => `${ring.id} ${ring.kind} ${ring.kind === "gradient" ? ring.colors.length : ""}`),
-  ].join("\n");
+  const shape = state.rings.map((ring) => `${ring.id} ${ring.kind} ${partsOf(ring).join(",")} ${ring.colors?.length}`).join("\n");
   const fresh = shape !== state.shape;
   if (fresh) {
     state.shape = shape;
-    buildRings(plain);
-    buildSliders(plain.filter((ring) => TASK_IDS.includes(ring.id)));
-    buildWidgets(widgets);
+    buildCards(state.rings);
+    fillGroupChoices(state.rings);
     if (typeof board.background === "string") {
       $("background-color").value = hex6(board.background);
     }
   }
-  for (const ring of plain) {
-    updateRing(ring);
-    updateSlider(ring);
+  for (const ring of state.rings) {
+    updateCard(ring, fresh);
   }
-  for (const ring of widgets) {
-    updateWidget(ring, fresh);
-  }
-  showOverall(state.rings.filter((ring) => ring.kind === "derived"));
   showCountdown(state.rings.find((ring) => ring.kind === "countdown") ?? null);
-}
-
-function showOverall(derived) {
-  overall.replaceChildren(
-    ...derived.map((ring) => {
-      const line = document.createElement("span");
-      line.className = "overall-line";
-      const name = document.createElement("span");
-      name.textContent = ring.title;
-      const value = document.createElement("strong");
-      value.textContent = showPercent(ring.target);
-      line.append(name, " ", value);
-      if (ring.animating) {
-        line.append(` (moving, now ${showPercent(ring.progress)})`);
-      }
-      return line;
-    }),
-  );
 }
 
 function showCountdown(ring) {
@@ -336,76 +308,235 @@ function showCountdown(ring) {
   }
 }
 
-// --- rings ------------------------------------------------------------------------------------
+// --- cards ------------------------------------------------------------------------------------
 
-function buildRings(plain) {
-  const template = $("ring-template").content.firstElementChild;
+// The parts of a card (data-part in control.html) each kind of entry takes: what the API lets a
+// PATCH set for it (README, "The API in brief"). A plain ring that shows a value out of its
+// maximum (a fraction or value label) takes value and max instead of a progress.
+const PARTS = {
+  plain: ["slider", "steps", "progress", "colours", "label", "title", "status"],
+  derived: ["colours", "label", "title", "status"],
+  countdown: ["colours", "title"],
+  counter: ["counter", "title"],
+  text: ["text", "title"],
+  indicator: ["slider", "steps", "colours", "title"],
+  gradient: ["colours", "title"],
+};
+
+const countsValues = (ring) => ring.label === "fraction" || ring.label === "value";
+
+function partsOf(ring) {
+  const parts = PARTS[ring.kind] ?? ["title"]; // a kind this page does not know: still renamed and deleted
+  return ring.kind === "plain" && countsValues(ring) ? parts.map((part) => (part === "progress" ? "value" : part)) : parts;
+}
+
+function buildCards(rings) {
+  sliders.clear();
+  const template = $("card-template").content.firstElementChild;
+  const sliderTemplate = $("slider-template").content.firstElementChild;
   ringsBox.replaceChildren(
-    ...plain.map((ring, index) => {
+    ...rings.map((ring, index) => {
       const card = template.cloneNode(true);
+      const parts = partsOf(ring);
       card.dataset.ring = ring.id;
-      card.querySelector(".ring-title").textContent = ring.title;
-      // The id is what curl and scripts use; shown unless it is just the title ("Move" → "move").
-      const plainTitle = ring.title.toLowerCase().replace(/\s+/g, "");
-      card.querySelector(".ring-id").textContent = ring.id === plainTitle ? "" : ring.id;
+      card.dataset.kind = ring.kind;
+      for (const part of card.querySelectorAll("[data-part]")) {
+        if (!parts.includes(part.dataset.part)) {
+          part.remove();
+        }
+      }
+      card.querySelector(".card-slider")?.append(sliderRow(sliderTemplate, ring));
+      card.querySelector(".card-swatches")?.replaceChildren(
+        ...(Array.isArray(ring.colors) ? ring.colors : []).map((_, i, all) => {
+          const label = document.createElement("label");
+          label.className = "field";
+          const input = document.createElement("input");
+          input.type = "color";
+          input.className = "card-colour";
+          const name = all.length === 2 ? ["Start colour", "End colour"][i] : `Colour ${i + 1}`;
+          label.append(name, input);
+          return label;
+        }),
+      );
       const error = card.querySelector(":scope > .error");
-      error.id = `ring-${index}-error`;
-      for (const control of card.querySelectorAll("button, input")) {
+      error.id = `card-${index}-error`;
+      for (const control of card.querySelectorAll("button, input, select")) {
         control.setAttribute("aria-describedby", error.id);
       }
-      card.querySelector(".ring-progress").value = ring.target === null ? "" : String(ring.target);
-      const [start, end] = Array.isArray(ring.colors) ? ring.colors : [];
-      card.querySelector(".ring-start").value = hex6(start ?? "");
-      card.querySelector(".ring-end").value = hex6(end ?? "");
       return card;
     }),
   );
 }
 
-function updateRing(ring) {
-  const card = ringsBox.querySelector(`[data-ring="${CSS.escape(ring.id)}"]`);
+// What the server says the entry shows; inputs take the server's values when the card is new, so
+// that what the user is typing is not overwritten by a poll.
+function updateCard(ring, fresh) {
+  const card = cardOf(ring.id);
   if (card === null) {
     return;
   }
-  let text = `Target ${showPercent(ring.target)}`;
-  if (ring.animating) {
-    text += ` · moving, now ${showPercent(ring.progress)}`;
+  card.querySelector(".ring-title").textContent = ring.title;
+  // The id is what curl and scripts use; shown unless it is just the title ("Move" → "move").
+  const plainTitle = ring.title.toLowerCase().replace(/\s+/g, "");
+  const id = ring.id === plainTitle ? "" : ring.id;
+  card.querySelector(".ring-id").textContent = [id, ring.kind === "plain" ? "" : ring.kind].filter(Boolean).join(" · ");
+  card.querySelector(".ring-now").textContent = nowText(ring);
+  updateSlider(ring);
+  if (!fresh) {
+    return;
   }
-  card.querySelector(".ring-now").textContent = text;
+  const fill = (selector, value) => {
+    const input = card.querySelector(selector);
+    if (input !== null) {
+      input.value = value;
+    }
+  };
+  fill(".card-progress-input", ring.target === null ? "" : String(ring.target));
+  fill(".card-max-input", String(ring.max)); // the value is the user's to type: the page computes none
+  fill(".card-number-input", String(ring.target ?? ring.progress ?? ""));
+  fill(".card-text-input", ring.text);
+  fill(".card-title-input", ring.title);
+  const format = typeof ring.label === "object" && ring.label !== null ? "text" : String(ring.label);
+  fill(".card-label-format", format);
+  fill(".card-label-text", format === "text" ? ring.label.text : "");
+  const labelText = card.querySelector(".card-label-text");
+  if (labelText !== null) {
+    labelText.disabled = format !== "text";
+  }
+  card.querySelectorAll(".card-colour").forEach((input, i) => {
+    input.value = hex6(ring.colors[i] ?? "");
+  });
 }
 
-function pushRing(control, id, progress) {
-  return act(control, `${titleOf(id)} → ${showPercent(progress)}`, () =>
-    api.putRing(state.board, id, { progress, animation: animation.value() }),
+function nowText(ring) {
+  const moving = ring.animating ? " · moving" : "";
+  switch (ring.kind) {
+    case "counter":
+    case "text":
+      return `Shows “${ring.text}”${moving}`;
+    case "gradient":
+      return `Shows ${ring.colors.map(hex6).join(" → ")}${moving}`;
+    case "countdown":
+      return ring.animating ? `Running, shows “${ring.text}”` : "Not running";
+    default: {
+      let text = `Target ${showPercent(ring.target)}, shows “${ring.text}”`;
+      if (ring.animating) {
+        text += ` · moving, now ${showPercent(ring.progress)}`;
+      }
+      return text;
+    }
+  }
+}
+
+const cardOf = (id) => ringsBox.querySelector(`fieldset.ring[data-ring="${CSS.escape(id)}"]`);
+
+// One ring's entry in a PATCH, with the page's animation.
+function pushEntry(control, id, what, entry, animated = true) {
+  return act(control, `${titleOf(id)} ${what}`, () =>
+    api.patchBoard(
+      state.board,
+      animated ? { rings: { [id]: entry() }, animation: animation.value() } : { rings: { [id]: entry() } },
+    ),
   );
+}
+
+// A number from an optional input: undefined when it is empty.
+function optionalNumber(input) {
+  return input.value.trim() === "" ? undefined : numberFrom(input);
 }
 
 ringsBox.addEventListener("click", (event) => {
   const button = event.target.closest("button");
   const card = button?.closest("fieldset.ring");
-  if (!button || !card) {
+  if (!button || !card || button.type === "submit") {
     return;
   }
   const id = card.dataset.ring;
   if (button.dataset.progress !== undefined) {
-    pushRing(button, id, Number(button.dataset.progress));
-  } else if (button.classList.contains("ring-apply")) {
-    const colors = [card.querySelector(".ring-start").value, card.querySelector(".ring-end").value];
-    act(button, `${titleOf(id)} colours → ${colors.join(", ")}`, () =>
-      api.patchBoard(state.board, { rings: { [id]: { colors } }, animation: animation.value() }),
+    const progress = Number(button.dataset.progress);
+    act(button, `${titleOf(id)} → ${showPercent(progress)}`, () =>
+      api.putRing(state.board, id, { progress, animation: animation.value() }),
     );
+  } else if (button.classList.contains("card-wave")) {
+    pushEntry(button, id, "wave", () => ({ wave: true }));
+  } else if (button.classList.contains("card-delete")) {
+    deleteRing(button, id);
+  }
+});
+
+ringsBox.addEventListener("change", (event) => {
+  if (event.target.classList.contains("card-label-format")) {
+    const text = event.target.closest("form").querySelector(".card-label-text");
+    text.disabled = event.target.value !== "text";
   }
 });
 
 ringsBox.addEventListener("submit", (event) => {
   event.preventDefault();
   const form = event.target;
-  const card = form.closest("fieldset.ring");
-  const input = form.querySelector(".ring-progress");
-  act(form.querySelector("button"), `${titleOf(card.dataset.ring)} → ${input.value || "?"}`, () =>
-    api.putRing(state.board, card.dataset.ring, { progress: numberFrom(input), animation: animation.value() }),
-  );
+  const id = form.closest("fieldset.ring").dataset.ring;
+  const button = form.querySelector("button[type=submit]");
+  const input = (selector) => form.querySelector(selector);
+  switch (form.dataset.part) {
+    case "progress":
+      act(button, `${titleOf(id)} → ${input(".card-progress-input").value || "?"}`, () =>
+        api.putRing(state.board, id, { progress: numberFrom(input(".card-progress-input")), animation: animation.value() }),
+      );
+      break;
+    case "value":
+      pushEntry(button, id, `→ ${input(".card-value-input").value || "?"}/${input(".card-max-input").value || "?"}`, () => {
+        const entry = { value: optionalNumber(input(".card-value-input")), max: optionalNumber(input(".card-max-input")) };
+        if (entry.value === undefined && entry.max === undefined) {
+          throw new FieldError(input(".card-value-input"), "Value: enter a value, a maximum or both");
+        }
+        return entry;
+      });
+      break;
+    case "counter":
+      pushEntry(button, id, `→ ${input(".card-number-input").value || "?"}`, () => ({
+        value: numberFrom(input(".card-number-input")),
+      }));
+      break;
+    case "text":
+      pushEntry(button, id, `→ “${input(".card-text-input").value}”`, () => ({ text: input(".card-text-input").value }));
+      break;
+    case "colours": {
+      const colors = [...form.querySelectorAll(".card-colour")].map((colour) => colour.value);
+      pushEntry(button, id, `colours → ${colors.join(", ")}`, () => ({ colors }));
+      break;
+    }
+    case "label": {
+      const format = input(".card-label-format").value;
+      const label = format === "text" ? { text: input(".card-label-text").value } : format;
+      pushEntry(button, id, `label → ${format === "text" ? `“${label.text}”` : format}`, () => ({ label }), false);
+      break;
+    }
+    case "title": {
+      const title = input(".card-title-input").value;
+      pushEntry(button, id, `title → “${title}”`, () => ({ title }), false);
+      break;
+    }
+    case "status": {
+      const status = input(".card-status-select").value;
+      pushEntry(button, id, `status → ${status}`, () => ({ status }));
+      break;
+    }
+  }
 });
+
+// Delete asks to be pressed again (a board's ring is not got back), then DELETE …/rings/{ring}.
+function deleteRing(button, id) {
+  if (button.dataset.armed === undefined) {
+    button.dataset.armed = "";
+    button.textContent = `Delete ${titleOf(id)}? Press again`;
+    setTimeout(() => {
+      delete button.dataset.armed;
+      button.textContent = "Delete";
+    }, DELETE_ARMED_MS);
+    return;
+  }
+  act(button, `Delete ${titleOf(id)}`, () => api.deleteRing(state.board, id), { animated: false });
+}
 
 // One PATCH for every plain ring: they all start in the same frame.
 for (const button of document.querySelectorAll("[data-all]")) {
@@ -421,23 +552,57 @@ for (const button of document.querySelectorAll("[data-all]")) {
   });
 }
 
-// --- task sliders -----------------------------------------------------------------------------
+// --- adding -----------------------------------------------------------------------------------
+
+const addKind = $("add-kind");
+const addSources = $("add-sources");
+const addGroup = $("add-group");
+
+addKind.addEventListener("change", () => {
+  addSources.disabled = addKind.value !== "derived";
+});
+
+// The rings a new ring may join the concentric group of (widgets join none; the server says the rest).
+function fillGroupChoices(rings) {
+  const chosen = addGroup.value;
+  const hosts = rings.filter((ring) => ["plain", "derived", "countdown"].includes(ring.kind));
+  addGroup.replaceChildren(new Option("no group", ""), ...hosts.map((ring) => new Option(ring.title, ring.id)));
+  addGroup.value = hosts.some((ring) => ring.id === chosen) ? chosen : "";
+}
+
+$("add-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const button = event.target.querySelector("button[type=submit]");
+  const id = $("add-id").value.trim();
+  const title = $("add-title").value.trim();
+  const body = { id, kind: addKind.value };
+  if (title !== "") {
+    body.title = title;
+  }
+  if (addKind.value === "derived") {
+    body.sources = addSources.value.split(",").map((source) => source.trim()).filter(Boolean);
+  }
+  if (addGroup.value !== "") {
+    body.group = addGroup.value;
+  }
+  act(button, `Add ${id || "?"}`, () => api.addRing(state.board, body), { animated: false }).then((ok) => {
+    if (ok) {
+      $("add-id").value = "";
+      $("add-title").value = "";
+    }
+  });
+});
+
+// --- sliders ----------------------------------------------------------------------------------
 
 const sliders = new Map(); // ring id → { input, output, sender, lastPushed, dragging }
 
-function buildSliders(tasks) {
-  sliders.clear();
-  tasksPanel.hidden = tasks.length === 0;
-  const template = $("slider-template").content.firstElementChild;
-  slidersBox.replaceChildren(...tasks.map((ring) => sliderRow(template, ring)));
-}
-
-// A 0–100 % slider pushing one ring's progress, paced while dragged (task rings and indicators).
+// A 0–100 % slider pushing one ring's progress, paced while dragged (plain rings and indicators).
 function sliderRow(template, ring) {
   const row = template.cloneNode(true);
   const input = row.querySelector("input");
   const output = row.querySelector("output");
-  row.querySelector(".slider-title").textContent = ring.title;
+  row.querySelector(".slider-title").textContent = "Progress";
   const slider = { input, output, lastPushed: null, dragging: false, sender: null };
   slider.sender = pacer((percentValue) => sendSlider(ring.id, slider, percentValue), SLIDER_GAP_MS);
   // "change" repeats the value of the last "input" event: that one is on its way already.
@@ -499,108 +664,6 @@ function showSliderValue(slider, text) {
   slider.output.textContent = text;
   slider.input.setAttribute("aria-valuetext", text);
 }
-
-// --- widgets ----------------------------------------------------------------------------------
-
-// One card per widget with the control of its kind: a value for a counter, a text and a wave for a
-// text, a slider for an indicator (as for task rings), a colour per stop for a gradient card.
-function buildWidgets(widgets) {
-  $("widgets-panel").hidden = widgets.length === 0;
-  const template = $("widget-template").content.firstElementChild;
-  const sliderTemplate = $("slider-template").content.firstElementChild;
-  widgetsBox.replaceChildren(
-    ...widgets.map((ring, index) => {
-      const card = template.cloneNode(true);
-      card.dataset.ring = ring.id;
-      card.dataset.kind = ring.kind;
-      card.querySelector(".ring-title").textContent = ring.title;
-      card.querySelector(".ring-id").textContent = ring.id === ring.title ? `${ring.kind}` : `${ring.id} · ${ring.kind}`;
-      for (const part of card.querySelectorAll("[data-kind]")) {
-        if (part.dataset.kind !== ring.kind) {
-          part.remove();
-        }
-      }
-      if (ring.kind === "indicator") {
-        card.querySelector(".widget-slider").append(sliderRow(sliderTemplate, ring));
-      } else if (ring.kind === "gradient") {
-        card.querySelector(".widget-swatches").replaceChildren(
-          ...ring.colors.map((_, i) => {
-            const label = document.createElement("label");
-            label.className = "field";
-            const input = document.createElement("input");
-            input.type = "color";
-            input.className = "widget-colour";
-            label.append(`Colour ${i + 1}`, input);
-            return label;
-          }),
-        );
-      }
-      const error = card.querySelector(":scope > .error");
-      error.id = `widget-${index}-error`;
-      for (const control of card.querySelectorAll("button, input")) {
-        control.setAttribute("aria-describedby", error.id);
-      }
-      return card;
-    }),
-  );
-}
-
-// What the server says the widget shows; inputs take the server's value when the card is new, so
-// that what the user is typing is not overwritten by a poll.
-function updateWidget(ring, fresh) {
-  const card = widgetsBox.querySelector(`[data-ring="${CSS.escape(ring.id)}"]`);
-  if (card === null) {
-    return;
-  }
-  const shows = ring.kind === "gradient" ? ring.colors.map(hex6).join(" → ") : `“${ring.text}”`;
-  card.querySelector(".ring-now").textContent = `Shows ${shows}${ring.animating ? " · moving" : ""}`;
-  if (ring.kind === "indicator") {
-    updateSlider(ring);
-  } else if (fresh && ring.kind === "counter" && ring.progress !== null) {
-    card.querySelector(".widget-number").value = String(ring.target ?? ring.progress);
-  } else if (fresh && ring.kind === "text") {
-    card.querySelector(".widget-string").value = ring.text;
-  } else if (fresh && ring.kind === "gradient") {
-    card.querySelectorAll(".widget-colour").forEach((input, i) => {
-      input.value = hex6(ring.colors[i] ?? "");
-    });
-  }
-}
-
-function pushWidget(control, id, what, entry) {
-  return act(control, `${titleOf(id)} ${what}`, () =>
-    api.patchBoard(state.board, { rings: { [id]: entry() }, animation: animation.value() }),
-  );
-}
-
-widgetsBox.addEventListener("submit", (event) => {
-  event.preventDefault();
-  const form = event.target;
-  const id = form.closest("fieldset.widget").dataset.ring;
-  const button = form.querySelector("button[type=submit]");
-  if (form.classList.contains("widget-value")) {
-    const input = form.querySelector(".widget-number");
-    pushWidget(button, id, `→ ${input.value || "?"}`, () => ({ value: numberFrom(input) }));
-  } else {
-    const input = form.querySelector(".widget-string");
-    pushWidget(button, id, `→ “${input.value}”`, () => ({ text: input.value }));
-  }
-});
-
-widgetsBox.addEventListener("click", (event) => {
-  const button = event.target.closest("button");
-  const card = button?.closest("fieldset.widget");
-  if (!button || !card) {
-    return;
-  }
-  const id = card.dataset.ring;
-  if (button.classList.contains("widget-wave")) {
-    pushWidget(button, id, "wave", () => ({ wave: true }));
-  } else if (button.classList.contains("widget-apply")) {
-    const colors = [...card.querySelectorAll(".widget-colour")].map((input) => input.value);
-    pushWidget(button, id, `colours → ${colors.join(", ")}`, () => ({ colors }));
-  }
-});
 
 // --- background -------------------------------------------------------------------------------
 

@@ -56,13 +56,14 @@ final class Application: TransportDelegate {
             webhookClaim = nil
         }
         boards.webhookHosts = configuration.webhookHosts
+        boards.defaultBoard = configuration.defaultBoard
         self.configuration = configuration
         self.clock = clock
         self.metrics = metrics
         self.boards = boards
         self.backend = backend
         self.logger = logger
-        self.gate = ViewerGate(configuration: configuration, boards: boards, logger: logger)
+        self.gate = ViewerGate(configuration: configuration, logger: logger)
         // Filled in by `attach`: the counts and figures only the running transport has.
         let transport = TransportFigures()
         self.pipeline = Pipeline(
@@ -152,7 +153,8 @@ final class Application: TransportDelegate {
         boards.maximumBoards = reload.configuration.maxBoards
         boards.maximumRings = reload.configuration.maxRingsPerBoard
         boards.webhookHosts = reload.configuration.webhookHosts
-        gate = ViewerGate(configuration: reload.configuration, boards: boards, logger: logger)
+        boards.defaultBoard = reload.configuration.defaultBoard
+        gate = ViewerGate(configuration: reload.configuration, logger: logger)
         configuration = reload.configuration
         metrics.configurationReloaded(succeeded: true)
         let summary =

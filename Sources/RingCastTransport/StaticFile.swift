@@ -17,13 +17,19 @@ struct StaticFile: Equatable {
     let entityTag: String
 
     /// The file for `urlPath` (decoded and normalised by lws: no `.`/`..` segments, no `//`) under
-    /// `root`, `index.html` for a directory; nil when there is no regular file there.
+    /// `root`, `index.html` for a directory; for a path whose last segment has no `.` and names
+    /// nothing, that name with `.html` (`/boards` is `boards.html`: a page's address without its
+    /// suffix, its relative links resolving as the file's own would); nil when there is no regular
+    /// file there.
     init?(urlPath: String, root: String, contentTypes: [(suffix: String, type: String)]) {
         guard urlPath.hasPrefix("/"), !urlPath.utf8.contains(0),
             !urlPath.split(separator: "/").contains(where: { $0 == ".." || $0 == "." })
         else { return nil }
         let base = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         var path = base + urlPath
+        if Self.status(of: path) == nil, !urlPath.hasSuffix("/"), urlPath.split(separator: "/").last?.contains(".") == false {
+            path += ".html"
+        }
         guard var info = Self.status(of: path) else { return nil }
         if info.st_mode & S_IFMT == S_IFDIR {
             path += urlPath.hasSuffix("/") ? "index.html" : "/index.html"

@@ -20,8 +20,8 @@ struct BroadcastTests {
             return
         }
         #expect(layout.board == "main")
-        // A hand-placed board has one arrangement, its own.
-        #expect(layout.arrangements.map(\.name) == ["landscape"])
+        // A hand-placed board's own arrangement first, then the portrait the server made for it.
+        #expect(layout.arrangements.map(\.name) == ["landscape", "portrait"])
         #expect(layout.arrangements.first?.width == 1280 && layout.arrangements.first?.height == 720)
         #expect(
             layout.rings.map(\.id) == ["move", "exercise", "stand", "task1", "task2", "task3", "task4", "overall", "countdown"])

@@ -47,6 +47,55 @@ struct ConfigurationTests {
         let activity = rings.prefix(3)
         #expect(Set(activity.map(\.cx)).count == 1 && Set(activity.map(\.cy)).count == 1)
         #expect(activity.map(\.r) == activity.map(\.r).sorted(by: >))
+        #expect(configuration.defaultBoard == "main")
+    }
+
+    /// The hand-placed main board gets the server's portrait (issue 23), the same as Core makes it, and keeps
+    /// its rings sharing a centre as a group.
+    @Test func shippedConfigsHandPlacedBoard_getsTheServersPortrait() throws {
+        let main = try RingCastConfiguration.load(file: Self.shipped.path, environment: [:]).boards[0]
+        #expect(main.arrangements.map(\.name) == ["landscape", "portrait"])
+        #expect(main.groups == [["move", "exercise", "stand"]])
+        #expect(LayoutCheck.problems(in: main) == [])
+        var handPlaced = main
+        handPlaced.alternates = []
+        handPlaced.groups = []
+        #expect(main.alternates == [try #require(Arranger.portrait(ofPlaced: handPlaced))])
+    }
+
+    /// A hand-placed board may give its own portrait; it is checked as the landscape is.
+    @Test func aHandPlacedBoardsOwnPortrait_isTakenAsGiven_andCheckedForOverlaps() throws {
+        func load(secondY: Int) throws -> RingCastConfiguration {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "ringcast-config-\(UUID().uuidString).json")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try """
+            {"boards": [{"name": "pair", "width": 400, "height": 200, "rings": [
+              {"id": "a", "cx": 100, "cy": 100, "r": 60, "thickness": 10, "colors": ["#e74c3c", "#c0392b"],
+               "titleText": {"x": 100, "y": 180, "size": 14, "align": "center"}},
+              {"id": "b", "cx": 300, "cy": 100, "r": 60, "thickness": 10, "colors": ["#2ecc71", "#27ae60"],
+               "titleText": {"x": 300, "y": 180, "size": 14, "align": "center"}}],
+             "portrait": {"width": 200, "height": 420, "rings": [
+              {"id": "b", "cx": 100, "cy": \(secondY), "titleText": {"x": 100, "y": \(secondY + 80), "size": 14, "align": "center"},
+               "labelText": {"x": 100, "y": \(secondY), "size": 20, "align": "center"}},
+              {"id": "a", "cx": 100, "cy": 70, "titleText": {"x": 100, "y": 150, "size": 14, "align": "center"},
+               "labelText": {"x": 100, "y": 70, "size": 20, "align": "center"}}]}}]}
+            """.write(to: file, atomically: true, encoding: .utf8)
+            return try RingCastConfiguration.load(file: file.path, environment: [:])
+        }
+        let pair = try load(secondY: 270).boards[0]
+        #expect(pair.arrangements.map(\.name) == ["landscape", "portrait"])
+        let portrait = try #require(pair.alternates.first)
+        #expect(portrait.width == 200 && portrait.height == 420)
+        #expect(portrait.placements.map(\.id) == ["a", "b"], "in the board's ring order")
+        #expect(portrait.placement(of: "b")?.cy == 270)
+        do {
+            _ = try load(secondY: 120)
+            Issue.record("overlapping rings in the portrait were accepted")
+        } catch let error as ConfigurationError {
+            #expect(error.key == "boards[0].portrait", "\(error)")
+            #expect(error.message.hasPrefix("portrait: ring \"a\""), "\(error)")
+        }
     }
 
     @Test func boardsWithoutCoordinates_areLaidOutByTheServer() throws {
@@ -291,6 +340,32 @@ struct ConfigurationTests {
         ConfigMistake(
             name: "unknown cluster key", replace: #""fps": 60"#, with: #""fps": 60, "cluster": {"url": "redis://127.0.0.1"}"#,
             key: "cluster.url"),
+        ConfigMistake(
+            name: "default board that is no board name", replace: #""fps": 60"#,
+            with: #""fps": 60, "defaultBoard": "the main one""#, key: "defaultBoard"),
+        ConfigMistake(
+            name: "default board as a list", replace: #""fps": 60"#, with: #""fps": 60, "defaultBoard": ["main"]"#,
+            key: "defaultBoard"),
+        ConfigMistake(
+            name: "portrait with an unknown key", replace: #""name": "main","#,
+            with: #""name": "main", "portrait": {"width": 9, "height": 19, "rings": [], "rotate": true},"#,
+            key: "boards[0].portrait.rotate"),
+        ConfigMistake(
+            name: "portrait without a canvas", replace: #""name": "main","#,
+            with: #""name": "main", "portrait": {"width": 0, "height": 19, "rings": []},"#, key: "boards[0].portrait.width"),
+        ConfigMistake(
+            name: "portrait that leaves rings out", replace: #""name": "main","#,
+            with: #""name": "main", "portrait": {"width": 9, "height": 19, "rings": []},"#, key: "boards[0].portrait.rings"),
+        ConfigMistake(
+            name: "portrait placing an unknown ring", replace: #""name": "main","#,
+            with:
+                #""name": "main", "portrait": {"width": 9, "height": 19, "rings": [{"id": "nope", "cx": 1, "cy": 1, "titleText": {"x": 1, "y": 1, "size": 1, "align": "center"}, "labelText": {"x": 1, "y": 1, "size": 1, "align": "center"}}]},"#,
+            key: "boards[0].portrait.rings[0].id"),
+        ConfigMistake(
+            name: "portrait text with a bad align", replace: #""name": "main","#,
+            with:
+                #""name": "main", "portrait": {"width": 9, "height": 19, "rings": [{"id": "move", "cx": 1, "cy": 1, "titleText": {"x": 1, "y": 1, "size": 1, "align": "middle"}, "labelText": {"x": 1, "y": 1, "size": 1, "align": "center"}}]},"#,
+            key: "boards[0].portrait.rings[0].titleText.align"),
     ]
 
     @Test func clusterSettings_comeFromTheFile_thenTheEnvironment() throws {

@@ -11,6 +11,7 @@ struct StaticFileTests {
         try FileManager.default.createDirectory(atPath: root + "/js", withIntermediateDirectories: true)
         let files = [
             "index.html": "<!doctype html><title>rings</title>",
+            "boards.html": "<!doctype html><title>boards</title>",
             "js/app.js": "export const a = 1;\n",
             "js/module.mjs": "export const b = 2;\n",
             "style.css": "body { margin: 0 }\n",
@@ -57,6 +58,24 @@ struct StaticFileTests {
         #expect(response.text.contains("\"status\":\"404\""))
         // The connection stays usable.
         #expect(try connection.request("GET", "/style.css").status == 200)
+    }
+
+    /// `/boards` is `boards.html`: a page has an address without its suffix (the page's index of boards).
+    @Test func pathWithoutASuffix_isItsHTMLFile_andNothingElseIs() throws {
+        let root = try Self.makeWebRoot()
+        let server = try TestServer { $0.webRoot = root }
+        defer { server.stop() }
+        let connection = try server.connection()
+        let page = try connection.request("GET", "/boards")
+        #expect(page.status == 200)
+        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.text == "<!doctype html><title>boards</title>")
+        // A directory's index, a name with a suffix, a trailing slash and a name with no page stay as they were.
+        #expect(try connection.request("GET", "/js").status == 404)
+        #expect(try connection.request("GET", "/boards/").status == 404)
+        #expect(try connection.request("GET", "/style").status == 404)
+        #expect(try connection.request("GET", "/boards.htm").status == 404)
+        #expect(try connection.request("GET", "/nope").status == 404)
     }
 
     @Test func pathEscapingTheRoot_staysInside() throws {

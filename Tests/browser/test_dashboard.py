@@ -439,8 +439,6 @@ def test_resizes_cleanly_from_phone_to_4k(server, open_page):
     dashboard = open_page(390, 844, scale=3).open(server)
     server.push({"move": 0.5}, "none")
     dashboard.wait_announced("move", "Move 50%")
-    layout = dashboard.layout()
-    aspect = layout["width"] / layout["height"]
     # A phone upright and on its side, a laptop at 1.25, a 1080p TV, a 4K TV at 1 and at 2.
     sizes = [(390, 844, 3), (844, 390, 3), (1366, 768, 1.25), (1920, 1080, 1), (3840, 2160, 1), (1920, 1080, 2)]
     for width, height, scale in sizes:
@@ -461,6 +459,9 @@ def test_resizes_cleanly_from_phone_to_4k(server, open_page):
         assert rect["left"] >= stage["left"] - 0.5 and rect["right"] <= stage["right"] + 0.5, where
         assert rect["top"] >= stage["top"] - 0.5 and rect["bottom"] <= stage["bottom"] + 0.5, where
         assert stage["width"] - rect["width"] <= 1 or stage["height"] - rect["height"] <= 1, where
+        # At the aspect ratio of the arrangement drawn (portrait on a phone held upright).
+        layout = dashboard.layout()
+        aspect = layout["width"] / layout["height"]
         assert abs(rect["width"] / rect["height"] - aspect) < 0.01, where
         assert abs((rect["left"] - stage["left"]) - (stage["right"] - rect["right"])) <= 1, where
         # One backing-store pixel per device pixel, and the picture redrawn at the new size.

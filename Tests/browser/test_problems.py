@@ -32,13 +32,29 @@ def test_an_unknown_board_is_named_with_links_to_the_boards_there_are(server, op
     dashboard.page.goto(f"{server.url}/?board=nope")
     shown = wait_problem(dashboard, "not_found")
     assert "nope" in shown["title"], shown
-    assert shown["links"] == [["main", f"{server.url}/?board=main"]], shown
+    assert shown["links"] == [["main", f"{server.url}/?board=main"], ["All boards", f"{server.url}/boards"]], shown
     # A refusal is final: the page stops retrying and says so in its status.
     dashboard.page.wait_for("document.body.dataset.state === 'refused'", 5, "the refused state")
 
     dashboard.page.goto(shown["links"][0][1] + "&format=json")
     dashboard.wait_live()
     assert problem(dashboard)["hidden"]
+
+
+def test_a_default_board_that_does_not_exist_is_named_with_a_link_to_the_boards(start_server, open_page, tmp_path: Path):
+    config = json.loads((REPOSITORY / "config" / "ringcast.json").read_text())
+    config["defaultBoard"] = "lobby"
+    path = tmp_path / "ringcast.json"
+    path.write_text(json.dumps(config))
+    server = start_server(config=path)
+
+    dashboard = open_page()
+    dashboard.page.goto(f"{server.url}/?kiosk=1")
+    shown = wait_problem(dashboard, "not_found")
+    assert shown["title"] == "This server's default board does not exist", shown
+    assert "lobby" in shown["detail"] and "defaultBoard" in shown["detail"], shown
+    assert shown["links"] == [["main", f"{server.url}/?kiosk=1&board=main"], ["All boards", f"{server.url}/boards"]], shown
+    dashboard.page.wait_for("document.body.dataset.state === 'refused'", 5, "the refused state")
 
 
 def test_a_board_behind_a_read_token_says_a_token_is_needed_then_that_a_wrong_one_was_refused(start_server, open_page, tmp_path: Path):

@@ -107,3 +107,19 @@ def test_under_a_prefix_the_page_goes_live_and_draws_a_push_and_the_control_page
         "[...document.querySelectorAll('.error')].filter(e => !e.hidden).map(e => e.textContent)"
     )
     assert errors == [], errors
+
+
+def test_under_a_prefix_the_boards_page_and_its_links_stay_under_it(server, proxy, open_page):
+    dashboard = open_page()
+    dashboard.page.goto(proxy.url + "?format=json")
+    dashboard.wait_live()
+    href = dashboard.page.evaluate("document.getElementById('boards-link').href")
+    assert href == proxy.url + "boards", href
+    dashboard.page.goto(href)
+    links = dashboard.page.wait_for(
+        "(() => { const links = [...document.querySelectorAll('#board-list a')].map((a) => a.href);"
+        " return links.length > 0 && links; })()",
+        10, "the board index",
+    )
+    assert links == [proxy.url + "?board=main", proxy.url + "control.html?board=main"], links
+    assert dashboard.page.problems() == []

@@ -1,11 +1,11 @@
-// The board index reads GET api/v1/boards in its current and its coming shape. Run: node --test Tests/web/
+// The board index (/boards) reads GET api/v1/boards in its current and its coming shape. Run: node --test Tests/web/
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { boardEntries } from "../../web/boards.js";
 
 test("rings listed as ids count as rings, and the title falls back to the name", () => {
   const body = { boards: [{ name: "main", width: 1280, height: 720, rings: ["move", "stand"], viewers: 0 }] };
-  assert.deepEqual(boardEntries(body), [{ name: "main", title: "main", rings: 2 }]);
+  assert.deepEqual(boardEntries(body), [{ name: "main", title: "main", rings: 2, isDefault: false }]);
 });
 
 test("rings listed as objects count the same, with the board's title", () => {
@@ -16,8 +16,8 @@ test("rings listed as objects count the same, with the board's title", () => {
     ],
   };
   assert.deepEqual(boardEntries(body), [
-    { name: "ci", title: "CI builds", rings: 3 },
-    { name: "lobby", title: "Lobby", rings: 0 },
+    { name: "ci", title: "CI builds", rings: 3, isDefault: false },
+    { name: "lobby", title: "Lobby", rings: 0, isDefault: false },
   ]);
 });
 
@@ -25,4 +25,13 @@ test("an answer of another shape lists nothing instead of throwing", () => {
   assert.deepEqual(boardEntries(null), []);
   assert.deepEqual(boardEntries({ boards: "x" }), []);
   assert.deepEqual(boardEntries({ boards: [{ title: "no name" }, 7] }), []);
+});
+
+test("the board the server shows at / is marked, whichever place it has in the list", () => {
+  const body = { defaultBoard: "main", boards: [{ name: "ci", rings: [] }, { name: "main", rings: ["move"] }] };
+  assert.deepEqual(
+    boardEntries(body).map((entry) => [entry.name, entry.isDefault]),
+    [["ci", false], ["main", true]],
+  );
+  assert.deepEqual(boardEntries({ boards: [{ name: "main" }] }).map((entry) => entry.isDefault), [false]);
 });

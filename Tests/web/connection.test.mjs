@@ -9,10 +9,16 @@ const at = (href) => {
   return { href: url.href, protocol: url.protocol, host: url.host, search: url.search };
 };
 
-test("at the root, the stream is /ws on the same host", () => {
+test("at the root, the stream is /ws on the same host, and the server chooses the board", () => {
   const { board, url } = streamAddress(at("http://tv.local:8080/"));
-  assert.equal(board, "main");
-  assert.equal(url, "ws://tv.local:8080/ws?board=main&format=binary&refusal=message");
+  assert.equal(board, null);
+  assert.equal(url, "ws://tv.local:8080/ws?format=binary&refusal=message");
+});
+
+test("a board given by the caller is asked for when the page names none", () => {
+  const { board, url } = streamAddress(at("http://tv.local:8080/?kiosk=1"), { board: "lobby" });
+  assert.equal(board, "lobby");
+  assert.equal(url, "ws://tv.local:8080/ws?board=lobby&format=binary&refusal=message");
 });
 
 test("under a proxy's prefix, the stream keeps the prefix and the page's query", () => {

@@ -5,8 +5,10 @@ extension Arranger {
     /// The plan with the smallest canvas over every count of cells per row and every limit on a
     /// group's text rows; on a tie the first tried (the loosest limit, then the fewest per row). One
     /// cell per row always settles in portrait and one row in landscape, where the text stacks least
-    /// along the shorter side.
-    static func best(_ footprints: [Footprint], aspect: Double) -> Plan {
+    /// along the shorter side. Text is at least the shorter side over `readable`; `givingUpEarly` as `plan` takes it.
+    static func best(
+        _ footprints: [Footprint], aspect: Double, readable: Double = readableDivisor, givingUpEarly: Bool = true
+    ) -> Plan {
         var best: Plan?
         // A limit at or above the biggest group's ring count changes nothing.
         let biggest = footprints.filter(\.grouped).map(\.count).max() ?? 1
@@ -14,9 +16,11 @@ extension Arranger {
             let limited = Footprints(limit(footprints, textRows: textRows))
             for columns in 1...footprints.count {
                 let bound = best.map { $0.width * $0.height }
-                guard let plan = plan(limited, columns: columns, textRows: textRows, aspect: aspect, within: bound) else {
-                    continue
-                }
+                guard
+                    let plan = plan(
+                        limited, columns: columns, textRows: textRows, aspect: aspect, readable: readable,
+                        givingUpEarly: givingUpEarly, within: bound)
+                else { continue }
                 if let current = best, current.width * current.height <= plan.width * plan.height { continue }
                 best = plan
             }
@@ -26,7 +30,7 @@ extension Arranger {
         return best
             ?? plan(
                 Footprints(limit(footprints, textRows: biggest)), columns: footprints.count, textRows: biggest,
-                aspect: aspect, settling: false)!
+                aspect: aspect, readable: readable, settling: false)!
     }
 
     /// The limits on a group's text rows each arrangement tries: a group's texts fill the width under
@@ -35,26 +39,32 @@ extension Arranger {
     static let textRowLimits = [24, 12, 8, 6, 4, 3, 2, 1]
 
     /// The text size and canvas for `columns` cells per row of `cells` (limited to `textRows`): starting from
-    /// `baseTextSize`, the size grows to the readable minimum of the canvas it makes until it is at least that.
-    /// Nil if that does not settle (the text stacks 45 sizes or more along the shorter side), or once the
+    /// `baseTextSize`, the size grows to the readable minimum of the canvas it makes (its shorter side over
+    /// `readable`, at least `minimumTextSize`) until it is at least that.
+    /// Nil if that does not settle (the text stacks `readable` sizes or more along the shorter side), or once the
     /// canvas is no smaller than `bound`: every measure grows with the text size, so the canvas only grows
     /// from round to round, and such a plan could not take the place of the one that set the bound.
+    /// `givingUpEarly`: a board of lone rings gives up once a step is no shorter than the last (below); that also
+    /// gives up on some plans that would settle in steps of 0.5, so a hand-placed board's portrait, whose rings of
+    /// every size make that common, takes every round instead (the server's own layouts keep the rule: their
+    /// bytes follow from it).
     static func plan(
-        _ cells: Footprints, columns: Int, textRows: Int, aspect: Double, settling: Bool = true, within bound: Double? = nil
+        _ cells: Footprints, columns: Int, textRows: Int, aspect: Double, readable: Double = readableDivisor,
+        givingUpEarly: Bool = true, settling: Bool = true, within bound: Double? = nil
     ) -> Plan? {
-        let lone = !cells.kinds.contains(where: \.grouped)
+        let lone = givingUpEarly && !cells.kinds.contains(where: \.grouped)
         var size = baseTextSize
         var step = 0.0
         for _ in 0..<maximumRounds {
             let (width, height) = canvas(cells, columns: columns, size: size, aspect: aspect)
             if let bound, width * height >= bound { return nil }
-            let minimum = max(minimumTextSize, min(width, height) / readableDivisor)
+            let minimum = max(minimumTextSize, min(width, height) / readable)
             if size >= minimum || !settling {
                 return Plan(columns: columns, textRows: textRows, size: size, minimum: minimum, width: width, height: height)
             }
             let next = halves(minimum, .up)
             // Lone rings only: their canvas is a convex function of the text size, so once a step is as long
-            // as the last one the text outgrows nothing (the shorter side stacks 45 sizes or more) and this never
+            // as the last one the text outgrows nothing (the shorter side stacks `readable` sizes or more) and this never
             // settles; following it to the last round took seconds on boards of a hundred rings. (A group's text
             // columns change with the size, so a board with groups takes every round.)
             if lone, step > 0, next - size >= step { return nil }

@@ -25,3 +25,23 @@ extension BoardSpec {
             background: background, rings: placed, groups: groups, alternates: [arranged.portrait])
     }
 }
+
+extension BoardSpec {
+    /// A board placed by hand (the config's) with a portrait arrangement as its alternate: `portrait` when given
+    /// (the config's own), else the server's (`Arranger.portrait(ofPlaced:)`) when the board is wider than tall
+    /// and nothing in it overlaps (`LayoutCheck`; the tests find no board where something does, and a board that
+    /// loaded before must still load). Its rings that share a centre become its groups, so that a ring added
+    /// through the API still joins them. A given portrait is the caller's to check.
+    public func withPortrait(_ portrait: Arrangement? = nil) -> BoardSpec {
+        var spec = self
+        spec.groups = ringsSharingACentre
+        if let portrait {
+            spec.alternates = [portrait]
+            return spec
+        }
+        guard let made = Arranger.portrait(ofPlaced: self) else { return spec }
+        var candidate = spec
+        candidate.alternates = [made]
+        return LayoutCheck.problems(in: candidate).isEmpty ? candidate : spec
+    }
+}

@@ -1,13 +1,19 @@
 /// Rings added to and deleted from a board through the API. Either way the board is laid out again by the
 /// server (a hand-placed board too: its concentric rings stay a group).
 extension BoardSpec {
-    /// The concentric groups: the spec's own, or for a hand-placed board the rings that share a centre,
-    /// outermost first.
+    /// The concentric groups: the spec's own, or for a hand-placed board without them the rings that share a
+    /// centre (`ringsSharingACentre`).
     public var concentricGroups: [[String]] {
         guard groups.isEmpty, alternates.isEmpty else { return groups }
+        return ringsSharingACentre
+    }
+
+    /// The rings (not widgets, which join no group) that share a centre with another ring, each such set
+    /// outermost first, in the order of their first ring.
+    public var ringsSharingACentre: [[String]] {
         var centres: [[Double]] = []
         var members: [[RingSpec]] = []
-        for ring in rings {
+        for ring in rings where ring.kind.isRing {
             if let index = centres.firstIndex(of: [ring.cx, ring.cy]) {
                 members[index].append(ring)
             } else {

@@ -21,6 +21,8 @@ final class Boards {
     var maximumRings: Int
     /// `webhookHosts`: the hosts a countdown ring's webhook may name; empty: any.
     var webhookHosts: [String] = []
+    /// `defaultBoard`: the board the page at `/` shows, which `GET /api/v1/boards` names.
+    var defaultBoard = "main"
     private let fps: Int
     private let logger: Logger
     /// Random per server run, or the cluster's id in cluster mode; part of every ETag.

@@ -65,6 +65,10 @@ extension BoardSpec {
                 throw fail(".groups", "groups are for boards the server lays out; a hand-placed board places its rings itself")
             }
         } else {
+            if entry.portrait != nil {
+                throw fail(
+                    ".portrait", "the server lays out both arrangements of a board whose rings give no cx, cy, r, thickness")
+            }
             for (subkey, present) in [("width", entry.width != nil), ("height", entry.height != nil)] where present {
                 throw fail(
                     ".\(subkey)", "the server lays out a board whose rings give no cx, cy, r, thickness; give no \(subkey)")
@@ -101,6 +105,46 @@ extension BoardSpec {
         for problem in LayoutCheck.problems(in: self).prefix(1) {
             throw fail("", "\(problem); move the rings or their texts apart")
         }
+        guard let given = entry.portrait else {
+            self = self.withPortrait()
+            return
+        }
+        self = self.withPortrait(try Self.portrait(given, of: rings) { subkey, message in fail(".portrait" + subkey, message) })
+        for problem in LayoutCheck.problems(in: self).prefix(1) {
+            throw fail(".portrait", "\(problem); move the rings or their texts apart")
+        }
+    }
+
+    /// The config's own portrait arrangement of hand-placed `rings`: a positive canvas, every ring once, finite
+    /// places and valid texts (what overlaps is `LayoutCheck`'s to say).
+    private static func portrait(
+        _ entry: ConfigurationFile.PortraitEntry, of rings: [RingSpec], fail: (String, String) -> ConfigurationError
+    ) throws(ConfigurationError) -> Arrangement {
+        guard entry.width > 0, entry.height > 0, entry.width.isFinite, entry.height.isFinite else {
+            throw fail(".width", "a portrait needs a positive width and height")
+        }
+        var placed: [String: RingPlacement] = [:]
+        for (index, place) in entry.rings.enumerated() {
+            let key = ".rings[\(index)]"
+            guard rings.contains(where: { $0.id == place.id }) else {
+                let known = rings.map { "\"\($0.id)\"" }.joined(separator: ", ")
+                throw fail(key + ".id", "the board has no ring \"\(place.id)\"; its rings are \(known)")
+            }
+            guard placed[place.id] == nil else { throw fail(key + ".id", "ring \"\(place.id)\" is placed twice") }
+            for (name, value) in [("cx", place.cx), ("cy", place.cy)] where !value.isFinite {
+                throw fail(key + "." + name, "must be a finite number")
+            }
+            for (name, text) in [("titleText", place.titleText), ("labelText", place.labelText)] {
+                if let problem = RingSpec.textProblem(text) { throw fail(key + "." + name + problem.key, problem.message) }
+            }
+            placed[place.id] = RingPlacement(
+                id: place.id, cx: place.cx, cy: place.cy, titleText: place.titleText, labelText: place.labelText)
+        }
+        if let missing = rings.first(where: { placed[$0.id] == nil }) {
+            throw fail(".rings", "ring \"\(missing.id)\" has no place; a portrait places every ring of the board")
+        }
+        return Arrangement(
+            name: "portrait", width: entry.width, height: entry.height, placements: rings.compactMap { placed[$0.id] })
     }
 }
 
@@ -174,13 +218,8 @@ extension RingSpec {
         }
         let countdown = try Self.countdownOptions(of: entry, kind: kind, fail: fail)
         for (name, text) in [("titleText", entry.titleText), ("labelText", entry.labelText)] {
-            guard let text else { continue }
-            guard ["left", "center", "right"].contains(text.align) else {
-                throw fail(".\(name).align", "expected \"left\", \"center\" or \"right\", got \"\(text.align)\"")
-            }
-            guard text.size > 0, text.size.isFinite, text.x.isFinite, text.y.isFinite else {
-                throw fail(".\(name)", "x, y must be finite and size positive")
-            }
+            guard let text, let problem = Self.textProblem(text) else { continue }
+            throw fail(".\(name)" + problem.key, problem.message)
         }
         // Defaults: the label in the ring's centre, the title just below the ring.
         let labelSize = min(max(r * 0.36, 12), 64)
@@ -207,6 +246,20 @@ extension RingSpec {
             value: entry.widget?.value,
             countdown: countdown
         )
+    }
+
+    /// What is wrong with a hand-placed text, as the key under it and why; nil when nothing is.
+    static func textProblem(_ text: TextSpec) -> (key: String, message: String)? {
+        guard ["left", "center", "right"].contains(text.align) else {
+            return (".align", "expected \"left\", \"center\" or \"right\", got \"\(text.align)\"")
+        }
+        guard text.size > 0, text.size.isFinite, text.x.isFinite, text.y.isFinite else {
+            return ("", "x, y must be finite and size positive")
+        }
+        if let width = text.width, !(width > 0 && width.isFinite) {
+            return (".width", "must be a positive number")
+        }
+        return nil
     }
 
     /// The entry's `style`, `tenths`, `then` and `webhook`, which only a countdown ring takes; nil without any.

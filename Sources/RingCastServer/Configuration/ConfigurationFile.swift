@@ -21,11 +21,13 @@ struct ConfigurationFile: Decodable {
     var shutdownTimeout: Int?
     var cluster: Cluster?
     var boards: [BoardEntry]?
+    var defaultBoard: String?
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, fps, webRoot, openAPIDocument, dataDir, limits, token, readToken, allowedOrigins, tls, logLevel
         case shutdownTimeout, cluster, boards
         case allowedHosts, webhookHosts
+        case defaultBoard
     }
 
     init(from decoder: any Decoder) throws {
@@ -48,6 +50,7 @@ struct ConfigurationFile: Decodable {
         shutdownTimeout = try c.decodeIfPresent(Int.self, forKey: .shutdownTimeout)
         cluster = try c.decodeIfPresent(Cluster.self, forKey: .cluster)
         boards = try c.decodeIfPresent([BoardEntry].self, forKey: .boards)
+        defaultBoard = try c.decodeIfPresent(String.self, forKey: .defaultBoard)
     }
 
     /// `cluster`: several nodes on one Redis (docs/CLUSTER.md).
@@ -134,9 +137,11 @@ struct ConfigurationFile: Decodable {
         var groups: [[String]]?
         var template: String?
         var count: Int?
+        /// A hand-placed board's own portrait arrangement; without it the server makes one.
+        var portrait: PortraitEntry?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
-            case name, title, width, height, background, rings, groups, template, count
+            case name, title, width, height, background, rings, groups, template, count, portrait
         }
 
         init(from decoder: any Decoder) throws {
@@ -151,6 +156,51 @@ struct ConfigurationFile: Decodable {
             groups = try c.decodeIfPresent([[String]].self, forKey: .groups)
             template = try c.decodeIfPresent(String.self, forKey: .template)
             count = try c.decodeIfPresent(Int.self, forKey: .count)
+            portrait = try c.decodeIfPresent(PortraitEntry.self, forKey: .portrait)
+        }
+    }
+
+    /// `"portrait": {"width": W, "height": H, "rings": [{"id", "cx", "cy", "titleText", "labelText"}, …]}`: where
+    /// a hand-placed board's rings go on a screen taller than wide, every ring once (each keeps its r and
+    /// thickness).
+    struct PortraitEntry: Decodable {
+        var width: Double
+        var height: Double
+        var rings: [PlacementEntry]
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case width, height, rings
+        }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            width = try c.decode(Double.self, forKey: .width)
+            height = try c.decode(Double.self, forKey: .height)
+            rings = try c.decode([PlacementEntry].self, forKey: .rings)
+        }
+    }
+
+    /// One ring's place in a given arrangement.
+    struct PlacementEntry: Decodable {
+        var id: String
+        var cx: Double
+        var cy: Double
+        var titleText: TextSpec
+        var labelText: TextSpec
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case id, cx, cy, titleText, labelText
+        }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(String.self, forKey: .id)
+            cx = try c.decode(Double.self, forKey: .cx)
+            cy = try c.decode(Double.self, forKey: .cy)
+            titleText = try c.decode(TextSpec.self, forKey: .titleText)
+            labelText = try c.decode(TextSpec.self, forKey: .labelText)
         }
     }
 

@@ -49,6 +49,7 @@ struct ConfigurationReload {
         reloadable("allowedOrigins", \.allowedOrigins)
         reloadable("allowedHosts", \.allowedHosts)
         reloadable("webhookHosts", \.webhookHosts)
+        reloadable("defaultBoard", \.defaultBoard)
         reloadable("logLevel", \.logLevel)
         reloadable("limits.writesPerMinute", \.writesPerMinute)
         reloadable("limits.maxViewers", \.maxViewers)

@@ -73,6 +73,7 @@ extension RingCastConfiguration {
         if let hosts = file.webhookHosts { webhookHosts = hosts }
         if let level = file.logLevel { logLevel = level }
         if let seconds = file.shutdownTimeout { shutdownTimeout = seconds }
+        if let name = file.defaultBoard { defaultBoard = name }
         if let tls = file.tls {
             if let cert = tls.cert { tlsCertificate = cert.isEmpty ? nil : cert }
             if let key = tls.key { tlsKey = key.isEmpty ? nil : key }
@@ -276,6 +277,9 @@ extension RingCastConfiguration {
             throw fail("cluster.streamLength", "expected 10…10000000, got \(streamLength)")
         }
         if boards.isEmpty { throw fail("boards", "at least one board is required") }
+        if !BoardSpec.isValidName(defaultBoard) {
+            throw fail("defaultBoard", "\"\(defaultBoard)\" must be a board name: 1–64 letters, digits, '-' or '_'")
+        }
         var names = Set<String>()
         for (index, board) in boards.enumerated() where !names.insert(board.name).inserted {
             throw fail("boards[\(index)].name", "duplicate board name \"\(board.name)\"")

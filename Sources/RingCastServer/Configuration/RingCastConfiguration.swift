@@ -70,6 +70,10 @@ public struct RingCastConfiguration: Sendable {
     public var shutdownTimeout: Int = 10
     /// The boards, in the order `GET /api/v1/boards` lists them.
     public var boards: [BoardSpec] = []
+    /// The board a viewer who names none watches (the page at `/`), whatever other boards exist, so that a
+    /// wall screen's address keeps its meaning. It need not exist yet (a board may be created through the
+    /// API): until it does, such viewers are told there is no board of that name.
+    public var defaultBoard: String = "main"
     /// The config file these settings were read from; nil for settings built in code.
     public var configFile: String?
     /// The settings that did not come from the file, by the file's key (`port`), with what set them

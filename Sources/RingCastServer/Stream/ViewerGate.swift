@@ -15,19 +15,18 @@ struct ViewerGate {
     let origins: OriginPolicy
     let tokens: TokenPolicy
     let maxViewers: Int
-    /// Where viewers who name no board go: the first board served at the time (boards come and go
-    /// through the API); `main` when there is none, which then answers 404.
-    private let boards: Boards
+    /// Where viewers who name no board go (the page at `/`): the configured `defaultBoard`, whatever else
+    /// exists, so that a wall screen's address never changes meaning; 404 while there is no such board.
+    let defaultBoard: String
     let logger: Logger
 
-    /// The gate for `configuration`'s origins, tokens and viewer limit; viewers who name no board
-    /// get the first of `boards`.
-    init(configuration: RingCastConfiguration, boards: Boards, logger: Logger) {
+    /// The gate for `configuration`'s origins, tokens, viewer limit and default board.
+    init(configuration: RingCastConfiguration, logger: Logger) {
         hosts = HostPolicy(configuration: configuration)
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
         tokens = TokenPolicy(writeToken: configuration.writeToken, readToken: configuration.readToken)
         maxViewers = configuration.maxViewers
-        self.boards = boards
+        defaultBoard = configuration.defaultBoard
         self.logger = logger
     }
 
@@ -76,15 +75,19 @@ struct ViewerGate {
             throw ViewerRefusal(error)
         }
         guard let stream = broadcaster.stream(of: key.board) else {
-            throw ViewerRefusal(
-                .notFound("no board named \"\(key.board)\"", field: "board"), boards: broadcaster.boardNames)
+            let named = request.query["board"] != nil
+            let message =
+                named
+                ? "no board named \"\(key.board)\""
+                : "no board named \"\(key.board)\", the server's default board (defaultBoard); name one with ?board="
+            throw ViewerRefusal(.notFound(message, field: "board"), boards: broadcaster.boardNames)
         }
         return (key, stream)
     }
 
     /// The stream the upgrade's query asks for; 400 for an unknown format or motion.
     func streamKey(of request: HTTPRequest) throws(APIError) -> StreamKey {
-        let board = request.query["board"] ?? boards.all.first?.name ?? "main"
+        let board = request.query["board"] ?? defaultBoard
         let formatName = request.query["format"] ?? WireFormat.json.rawValue
         guard let format = WireFormat(rawValue: formatName) else {
             throw .malformed("unknown format \"\(formatName)\"; expected json or binary", field: "format")

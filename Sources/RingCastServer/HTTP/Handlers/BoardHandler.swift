@@ -23,7 +23,9 @@ final class BoardHandler {
 
     /// `GET /api/v1/boards`.
     func list(_ request: RouteRequest) throws(APIError) -> HTTPResponse {
-        .json(BoardList(boards: boards.all.map { BoardList.Entry($0, viewers: viewers($0.name)) }))
+        .json(
+            BoardList(
+                boards: boards.all.map { BoardList.Entry($0, viewers: viewers($0.name)) }, defaultBoard: boards.defaultBoard))
     }
 
     /// `GET /api/v1/boards/{board}`.
@@ -131,4 +133,6 @@ struct BoardList: Encodable {
     }
 
     var boards: [Entry]
+    /// The board the page at `/` shows (`defaultBoard`), whether or not it exists.
+    var defaultBoard: String
 }

@@ -18,6 +18,12 @@ const FULL_TURN = 2 * Math.PI;
 // text, as the seed's VStack of Texts stacks them); its unit is drawn this much smaller.
 const COUNTER_ROW = 1.2;
 const COUNTER_UNIT = 0.5;
+// A stale ring or widget (DESIGN §13) is drawn at this opacity, and the server's "updated … ago" under its
+// label at this part of the label's size (never under STALE_MIN_SIZE logical units), this part of it below.
+const STALE_ALPHA = 0.4;
+const STALE_SIZE = 0.4;
+const STALE_MIN_SIZE = 10;
+const STALE_GAP = 0.1;
 
 // Sizes the canvas to the largest box of the arrangement's aspect ratio that fits boxWidth × boxHeight
 // CSS pixels. The size is chosen in whole device pixels and the CSS size derived from it, so the
@@ -84,6 +90,11 @@ export function drawBoard(ctx, scale, { layout, arrangement, rings, background, 
   const places = layout.arrangements[arrangement].rings; // one per ring, in ring order (protocol.js)
   layout.rings.forEach((ring, i) => {
     const values = rings.get(ring.id) ?? null;
+    const stale = values?.stale ?? null;
+    if (stale !== null) {
+      ctx.save();
+      ctx.globalAlpha = STALE_ALPHA;
+    }
     const draw = WIDGETS[ring.kind];
     if (draw === undefined) {
       drawRing(ctx, scale, ring, places[i], values, text);
@@ -92,7 +103,25 @@ export function drawBoard(ctx, scale, { layout, arrangement, rings, background, 
       draw(ctx, ring, places[i], values !== null && values.kind === ring.kind ? values : null);
       drawTitle(ctx, ring, places[i], text);
     }
+    if (stale !== null) {
+      ctx.restore();
+      drawStale(ctx, stale, places[i], values.labelColor);
+    }
   });
+}
+
+// A stale ring's or widget's "updated … ago" (the server's text), at full opacity in a small font just
+// under its label (its title, for a place without a label).
+function drawStale(ctx, string, place, colour) {
+  const spot = place.labelText ?? place.titleText;
+  if (spot === null) {
+    return;
+  }
+  const size = Math.max(spot.size * STALE_SIZE, STALE_MIN_SIZE);
+  ctx.save();
+  ctx.textBaseline = "top";
+  text(ctx, string, { ...spot, y: spot.y + spot.size * (0.5 + STALE_GAP), size }, 600, colour);
+  ctx.restore();
 }
 
 // One ring: its disc and arcs after a translate to the place's centre (the frame's numbers are

@@ -18,8 +18,9 @@ const FULL_TURN = 2 * Math.PI;
 // text, as the seed's VStack of Texts stacks them); its unit is drawn this much smaller.
 const COUNTER_ROW = 1.2;
 const COUNTER_UNIT = 0.5;
-// A stale ring or widget (DESIGN §13) is drawn at this opacity, and the server's "updated … ago" under its
-// label at this part of the label's size (never under STALE_MIN_SIZE logical units), this part of it below.
+// Stale rings and widgets (DESIGN §13) are drawn at this opacity, as one layer (so a ring's cap and tip do
+// not show through its arc), and the server's "updated … ago" under each label at this part of the label's
+// size (never under STALE_MIN_SIZE logical units), this part of it below.
 const STALE_ALPHA = 0.4;
 const STALE_SIZE = 0.4;
 const STALE_MIN_SIZE = 10;
@@ -88,26 +89,51 @@ export function drawBoard(ctx, scale, { layout, arrangement, rings, background, 
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
   ctx.textBaseline = "middle";
   const places = layout.arrangements[arrangement].rings; // one per ring, in ring order (protocol.js)
+  const stale = layout.rings.filter((ring) => (rings.get(ring.id)?.stale ?? null) !== null);
+  const layer = stale.length > 0 ? staleLayer(ctx, scale) : null;
   layout.rings.forEach((ring, i) => {
     const values = rings.get(ring.id) ?? null;
-    const stale = values?.stale ?? null;
-    if (stale !== null) {
-      ctx.save();
-      ctx.globalAlpha = STALE_ALPHA;
-    }
+    const target = layer !== null && stale.includes(ring) ? layer : ctx;
     const draw = WIDGETS[ring.kind];
     if (draw === undefined) {
-      drawRing(ctx, scale, ring, places[i], values, text);
+      drawRing(target, scale, ring, places[i], values, text);
     } else {
       // A frame entry of another kind (a board reshaped under a stale value) is not drawn.
-      draw(ctx, ring, places[i], values !== null && values.kind === ring.kind ? values : null);
-      drawTitle(ctx, ring, places[i], text);
-    }
-    if (stale !== null) {
-      ctx.restore();
-      drawStale(ctx, stale, places[i], values.labelColor);
+      draw(target, ring, places[i], values !== null && values.kind === ring.kind ? values : null);
+      drawTitle(target, ring, places[i], text);
     }
   });
+  if (layer !== null) {
+    ctx.save();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.globalAlpha = STALE_ALPHA;
+    ctx.drawImage(layer.canvas, 0, 0);
+    ctx.restore();
+    for (const ring of stale) {
+      const values = rings.get(ring.id);
+      drawStale(ctx, values.stale, places[layout.rings.indexOf(ring)], values.labelColor);
+    }
+  }
+}
+
+// The layer stale rings are drawn on before it goes on the board at STALE_ALPHA: one canvas, kept,
+// the board canvas's size, cleared, with the board's transform and text baseline.
+let staleCanvas = null;
+
+function staleLayer(ctx, scale) {
+  const { width, height } = ctx.canvas;
+  if (staleCanvas === null) {
+    staleCanvas = new OffscreenCanvas(width, height);
+  } else if (staleCanvas.width !== width || staleCanvas.height !== height) {
+    staleCanvas.width = width;
+    staleCanvas.height = height;
+  }
+  const layer = staleCanvas.getContext("2d");
+  layer.setTransform(1, 0, 0, 1, 0, 0);
+  layer.clearRect(0, 0, width, height);
+  layer.setTransform(scale, 0, 0, scale, 0, 0);
+  layer.textBaseline = ctx.textBaseline;
+  return layer;
 }
 
 // A stale ring's or widget's "updated … ago" (the server's text), at full opacity in a small font just

@@ -198,7 +198,8 @@ function announce() {
     if (values === null) {
       return; // between a layout and its keyframe: keep what was said
     }
-    const text = [ring.title, values.label].filter(Boolean).join(" ");
+    // A stale ring's "updated … ago" (DESIGN §13) follows its label, as drawn.
+    const text = [ring.title, values.label, values.stale].filter(Boolean).join(" ");
     const line = announcer.children[i];
     if (line.textContent !== text) {
       line.textContent = text;

@@ -1,5 +1,5 @@
-// Decoder for RingCast's binary frames (format=binary), versions 3 and 4 (4: widgets; a message
-// without widgets is still version 3, byte for byte). The byte diagram is in
+// Decoder for RingCast's binary frames (format=binary), versions 3, 4 and 5 (4: widgets; 5: a frame's
+// stale section; a message without either is still version 3, byte for byte). The byte diagram is in
 // docs/PROTOCOL.md and on BinaryFrame in Sources/RingCastCore/Wire/BinaryFrame.swift.
 //
 // It turns each message into the same plain objects the JSON decoder yields, so the rest of the
@@ -11,10 +11,13 @@
 // refer to the newest layout: a layout arriving mid-stream (the board's structure changed) starts
 // the ring values over, and a keyframe follows it. A widget's entry (counter, text, indicator,
 // gradient) comes out as the JSON frame's entry of its kind, built from the values field its layout
-// kind says how to read.
+// kind says how to read. A stale ring's object carries `stale`, the server's text, as its JSON entry does;
+// the stale section (version 5) keeps each ring's text until a frame changes it.
 
 const MAGIC = 0x52;
-const VERSIONS = [3, 4];
+const VERSIONS = [3, 4, 5];
+const FLAG_BACKGROUND = 0x01;
+const FLAG_STALE = 0x02;
 const RING_AUTOMATIC_TITLE_COLOR = 0x01;
 const RING_SEED_STYLE = 0x02;
 const KIND_LAYOUT = 1;
@@ -182,7 +185,12 @@ export function createBinaryDecoder() {
   }
 
   function widgetObject(spec, v) {
-    return { id: spec.id, kind: spec.kind, label: v.label, labelColor: v.labelColor, ...v.values };
+    return { id: spec.id, kind: spec.kind, label: v.label, labelColor: v.labelColor, ...v.values, ...staleKey(v) };
+  }
+
+  // `stale` only while the ring is stale, as in a JSON entry.
+  function staleKey(v) {
+    return v.stale ? { stale: v.stale } : {};
   }
 
   function decodeSplash(r) {
@@ -242,6 +250,7 @@ export function createBinaryDecoder() {
       },
       label: v.label,
       labelColor: v.labelColor,
+      ...staleKey(v),
     };
   }
 
@@ -250,26 +259,45 @@ export function createBinaryDecoder() {
     const seq = r.u32();
     const t = r.f64();
     let background = null;
-    if (flags & 1) {
+    if (flags & FLAG_BACKGROUND) {
       const color = r.color();
       const text = r.color();
       const splash = [];
       for (let n = r.u8(); n > 0; n--) splash.push(decodeSplash(r));
       background = { color, text, splash };
     }
-    const rings = [];
-    for (let n = r.u8(); n > 0; n--) {
-      const index = r.u8();
+    const mentioned = []; // ring indices in the order the message names them
+    const specOf = (index) => {
       const spec = layout.rings[index];
       if (!spec) throw new BinaryProtocolError(`ring index ${index} is not in the layout`);
+      return spec;
+    };
+    for (let n = r.u8(); n > 0; n--) {
+      const index = r.u8();
+      const spec = specOf(index);
       const previous = kind === KIND_DELTA ? wire.get(index) : undefined;
       if (kind === KIND_DELTA && !previous) throw new BinaryProtocolError(`a delta for ring ${spec.id} before its keyframe`);
-      const widget = WIDGET_KINDS.has(spec.kind);
-      const values = widget ? readWidget(r, spec, previous) : readRing(r, previous);
+      const values = WIDGET_KINDS.has(spec.kind) ? readWidget(r, spec, previous) : readRing(r, previous);
       wire.set(index, values);
-      rings.push(widget ? widgetObject(spec, values) : ringObject(spec, values));
+      mentioned.push(index);
+    }
+    // Version 5: each stale ring's text (a keyframe), or each changed one ("" no longer stale, a delta).
+    if (flags & FLAG_STALE) {
+      for (let n = r.u8(); n > 0; n--) {
+        const index = r.u8();
+        const spec = specOf(index);
+        const values = wire.get(index);
+        if (!values) throw new BinaryProtocolError(`a stale text for ring ${spec.id} before its keyframe`);
+        values.stale = r.str8();
+        if (!mentioned.includes(index)) mentioned.push(index);
+      }
     }
     r.end();
+    const rings = mentioned.map((index) => {
+      const spec = layout.rings[index];
+      const values = wire.get(index);
+      return WIDGET_KINDS.has(spec.kind) ? widgetObject(spec, values) : ringObject(spec, values);
+    });
     return { type: "frame", board: layout.board, seq, t, keyframe: kind === KIND_KEYFRAME, rings, background };
   }
 

@@ -18,6 +18,13 @@ const FULL_TURN = 2 * Math.PI;
 // text, as the seed's VStack of Texts stacks them); its unit is drawn this much smaller.
 const COUNTER_ROW = 1.2;
 const COUNTER_UNIT = 0.5;
+// Stale rings and widgets (DESIGN §13) are drawn at this opacity, as one layer (so a ring's cap and tip do
+// not show through its arc), and the server's "updated … ago" under each label at this part of the label's
+// size (never under STALE_MIN_SIZE logical units), this part of it below.
+const STALE_ALPHA = 0.4;
+const STALE_SIZE = 0.4;
+const STALE_MIN_SIZE = 10;
+const STALE_GAP = 0.1;
 
 // Sizes the canvas to the largest box of the arrangement's aspect ratio that fits boxWidth × boxHeight
 // CSS pixels. The size is chosen in whole device pixels and the CSS size derived from it, so the
@@ -82,17 +89,65 @@ export function drawBoard(ctx, scale, { layout, arrangement, rings, background, 
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
   ctx.textBaseline = "middle";
   const places = layout.arrangements[arrangement].rings; // one per ring, in ring order (protocol.js)
+  const stale = layout.rings.filter((ring) => (rings.get(ring.id)?.stale ?? null) !== null);
+  const layer = stale.length > 0 ? staleLayer(ctx, scale) : null;
   layout.rings.forEach((ring, i) => {
     const values = rings.get(ring.id) ?? null;
+    const target = layer !== null && stale.includes(ring) ? layer : ctx;
     const draw = WIDGETS[ring.kind];
     if (draw === undefined) {
-      drawRing(ctx, scale, ring, places[i], values, text);
+      drawRing(target, scale, ring, places[i], values, text);
     } else {
       // A frame entry of another kind (a board reshaped under a stale value) is not drawn.
-      draw(ctx, ring, places[i], values !== null && values.kind === ring.kind ? values : null);
-      drawTitle(ctx, ring, places[i], text);
+      draw(target, ring, places[i], values !== null && values.kind === ring.kind ? values : null);
+      drawTitle(target, ring, places[i], text);
     }
   });
+  if (layer !== null) {
+    ctx.save();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.globalAlpha = STALE_ALPHA;
+    ctx.drawImage(layer.canvas, 0, 0);
+    ctx.restore();
+    for (const ring of stale) {
+      const values = rings.get(ring.id);
+      drawStale(ctx, values.stale, places[layout.rings.indexOf(ring)], values.labelColor);
+    }
+  }
+}
+
+// The layer stale rings are drawn on before it goes on the board at STALE_ALPHA: one canvas, kept,
+// the board canvas's size, cleared, with the board's transform and text baseline.
+let staleCanvas = null;
+
+function staleLayer(ctx, scale) {
+  const { width, height } = ctx.canvas;
+  if (staleCanvas === null) {
+    staleCanvas = new OffscreenCanvas(width, height);
+  } else if (staleCanvas.width !== width || staleCanvas.height !== height) {
+    staleCanvas.width = width;
+    staleCanvas.height = height;
+  }
+  const layer = staleCanvas.getContext("2d");
+  layer.setTransform(1, 0, 0, 1, 0, 0);
+  layer.clearRect(0, 0, width, height);
+  layer.setTransform(scale, 0, 0, scale, 0, 0);
+  layer.textBaseline = ctx.textBaseline;
+  return layer;
+}
+
+// A stale ring's or widget's "updated … ago" (the server's text), at full opacity in a small font just
+// under its label (its title, for a place without a label).
+function drawStale(ctx, string, place, colour) {
+  const spot = place.labelText ?? place.titleText;
+  if (spot === null) {
+    return;
+  }
+  const size = Math.max(spot.size * STALE_SIZE, STALE_MIN_SIZE);
+  ctx.save();
+  ctx.textBaseline = "top";
+  text(ctx, string, { ...spot, y: spot.y + spot.size * (0.5 + STALE_GAP), size }, 600, colour);
+  ctx.restore();
 }
 
 // One ring: its disc and arcs after a translate to the place's centre (the frame's numbers are

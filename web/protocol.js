@@ -19,6 +19,8 @@
 //         color}, gradient {stops: [[offset, colour], …]}
 //   Splash: {style, color, progress, shapes: [Shape]}, one Shape per arrangement, in the layout's
 //         order: {polygon: [[x, y], …]} | {circle: {cx, cy, r}}
+//   Every RingValues also has `stale` while the ring or widget is stale (DESIGN §13): the server's
+//         "updated … ago" text; no key while it is fresh
 //   {type: "event", event, board, ring, seq, t}: a countdown ring reached 0 (event "countdownEnded")
 //   null for a message type this page does not know (to be ignored)
 //
@@ -274,6 +276,7 @@ function ringValues(value, at) {
     },
     label: string(r.label, `${at}.label`),
     labelColor: colour(r.labelColor, `${at}.labelColor`),
+    ...staleText(r, at),
   };
 }
 
@@ -289,6 +292,7 @@ function widgetValues(r, at) {
     kind,
     label: string(r.label, `${at}.label`),
     labelColor: colour(r.labelColor, `${at}.labelColor`),
+    ...staleText(r, at),
   };
   switch (kind) {
     case "counter":
@@ -327,6 +331,11 @@ function widgetValues(r, at) {
         stops: array(r.stops, `${at}.stops`).map((s, i) => colourStop(s, `${at}.stops[${i}]`)),
       };
   }
+}
+
+// `{stale}` while the entry is stale (the server's text), else nothing: fresh entries keep their keys.
+function staleText(r, at) {
+  return r.stale === undefined || r.stale === null ? {} : { stale: string(r.stale, `${at}.stale`) };
 }
 
 // A splash layer, in the wire's shape (binary.js yields the same): {style, angle?, color,

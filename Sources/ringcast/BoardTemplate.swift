@@ -11,4 +11,6 @@ struct BoardTemplate: Encodable, Equatable {
     var count: Int?
     var title: String?
     var background: String?
+    /// Seconds without a write before the board shows stale (DESIGN §13).
+    var staleAfter: Int?
 }

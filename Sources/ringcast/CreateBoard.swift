@@ -18,11 +18,13 @@ struct CreateBoard: ParsableCommand {
 
             A board of that name is replaced, rings, values and all. Add rings of your own \
             with ringcast ring add. Names are 1 to 64 of a-z, 0-9, _ and -, starting with a \
-            letter or digit.
+            letter or digit. With --stale-after S, the board's rings dim and say how long \
+            ago the last update came once no write arrived for S seconds.
 
             Examples:
               ringcast board create ci --template tasks --count 5 --title 'CI pipeline'
               ringcast board create launch --template countdown --background '#101020'
+              ringcast board create nightly --template single --stale-after 90000
             """
     )
 
@@ -40,6 +42,9 @@ struct CreateBoard: ParsableCommand {
 
     @Option(help: "Background colour: '#rrggbb' (default: the server's).")
     var background: String?
+
+    @Option(help: "Seconds without a write before the board shows stale, 1 to 604800 (a week).")
+    var staleAfter: Int?
 
     @OptionGroup var server: ServerOptions
 
@@ -69,7 +74,15 @@ struct CreateBoard: ParsableCommand {
         let background = try background.map { text throws(CommandFailure) in
             try ColorArgument.color(text, flag: "--background")
         }
-        let body = BoardTemplate(template: template, count: count, title: title, background: background)
+        if let staleAfter {
+            do {
+                try Limits.check(staleAfter: staleAfter, field: nil)
+            } catch {
+                throw CommandFailure("--stale-after: \(error.message)")
+            }
+        }
+        let body = BoardTemplate(
+            template: template, count: count, title: title, background: background, staleAfter: staleAfter)
         return try APIRequest("PUT", ["boards", name], json: body, checkedAs: BoardDefinition.self)
     }
 }

@@ -31,6 +31,11 @@ struct RequestTests {
         #expect(request.bodyText == ##"{"background":"#101020","count":5,"template":"tasks","title":"CI pipeline"}"##)
     }
 
+    @Test func boardCreate_withStaleAfter_sendsIt() throws {
+        let request = try CreateBoard.parse(["nightly", "--template", "single", "--stale-after", "90000"]).request()
+        #expect(request.bodyText == #"{"staleAfter":90000,"template":"single"}"#)
+    }
+
     @Test func boardCreate_withTheTemplateAlone_sendsOnlyTheTemplate() throws {
         let request = try CreateBoard.parse(["launch", "--template", "countdown"]).request()
         #expect(request.bodyText == #"{"template":"countdown"}"#)
@@ -52,6 +57,10 @@ struct RequestTests {
         (
             ["ci", "--template", "single", "--title", ""],
             "--title: a title must have 1 to 64 characters, got 0"
+        ),
+        (
+            ["ci", "--template", "single", "--stale-after", "0"],
+            "--stale-after: staleAfter must be a whole number of seconds from 1 to 604800 (a week), got 0"
         ),
         (
             ["ci", "--template", "single", "--background", "navy"],

@@ -117,3 +117,19 @@ struct ReducedMotionTests {
 extension Frame {
     subscript(ring id: String) -> RingFrame? { rings.first { $0.id == id } }
 }
+
+extension ReducedMotionTests {
+    /// A ring that goes stale while reduced-motion viewers watch shows them its "updated … ago" too.
+    @Test func aStaleRing_showsItsTextInTheRestingFrame() throws {
+        var spec = Fixtures.board
+        spec.staleAfter = 60
+        var animator = Animator(spec: spec, fps: Self.fps, tick: Self.origin - 1000)
+        try animator.accept(AnimatorTests.ring("move", 0.5), at: Self.origin + 1, now: Self.origin)
+        let later = Self.origin + 1 + 90 * Int64(Self.fps)
+        let frame = animator.frame(at: later)
+        let resting = animator.restingFrame(at: later)
+        #expect(frame[ring: "move"]?.stale != nil)
+        #expect(resting[ring: "move"]?.stale == frame[ring: "move"]?.stale)
+        #expect(Self.same(frame, resting))
+    }
+}

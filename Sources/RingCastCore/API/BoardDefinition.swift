@@ -13,21 +13,25 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
     public var title: String?
     public var background: RGBAColor?
     public var rings: Rings
+    /// Seconds without a write before the board shows stale (DESIGN §13); nil (absent or `null`): never.
+    public var staleAfter: Int?
 
-    public init(title: String? = nil, background: RGBAColor? = nil, rings: Rings) {
+    public init(title: String? = nil, background: RGBAColor? = nil, rings: Rings, staleAfter: Int? = nil) {
         self.title = title
         self.background = background
         self.rings = rings
+        self.staleAfter = staleAfter
     }
 
     public init(from decoder: any Decoder) throws {
         let object = try RequestField.object(
             decoder,
-            allowing: ["template", "count", "title", "background", "rings", "groups"],
+            allowing: ["template", "count", "title", "background", "rings", "groups", "staleAfter"],
             expected: "a board such as {\"template\":\"tasks\",\"count\":4} or {\"rings\":[{\"id\":\"build\"}]}"
         )
         title = try RequestField.title(in: object)
         background = try RequestField.color(named: "background", in: object)
+        staleAfter = try RequestField.staleAfter(in: object).value
         let hasTemplate = object.contains(AnyCodingKey("template"))
         let hasRings = object.contains(AnyCodingKey("rings"))
         if hasTemplate {
@@ -109,13 +113,16 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
             }
             for (index, ring) in definitions.enumerated() {
                 try Self.checkSources(of: ring, kinds: kinds, field: "rings.\(index).sources")
+                if let seconds = ring.staleAfter {
+                    try Limits.check(staleAfter: seconds, field: "rings.\(index).staleAfter")
+                }
             }
             let widgets = Set(definitions.filter { !$0.kind.isRing }.map(\.id))
             try Self.check(explicitGroups, ids: Set(kinds.keys), widgets: widgets)
             rings = definitions.enumerated().map { $1.spec(at: $0) }
             groups = explicitGroups
         }
-        return BoardSpec.laidOut(
+        var spec = BoardSpec.laidOut(
             name: name,
             title: title,
             background: background ?? RGBAColor(red: 0, green: 0, blue: 0),
@@ -123,6 +130,11 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
             groups: groups,
             planner: planner
         )
+        if let seconds = staleAfter {
+            try Limits.check(staleAfter: seconds, field: "staleAfter")
+        }
+        spec.staleAfter = staleAfter
+        return spec
     }
 
     /// Every source of a derived ring must be another plain ring of the board.

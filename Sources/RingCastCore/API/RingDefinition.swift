@@ -19,6 +19,8 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
     public var group: String?
     /// A countdown ring's options; nil when the definition gives none.
     public var countdown: CountdownOptions?
+    /// Seconds without a write before the ring shows stale (DESIGN §13); nil (absent or `null`): the board's.
+    public var staleAfter: Int?
 
     public init(
         id: String,
@@ -29,7 +31,8 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         maximum: Double? = nil,
         value: Double? = nil,
         group: String? = nil,
-        countdown: CountdownOptions? = nil
+        countdown: CountdownOptions? = nil,
+        staleAfter: Int? = nil
     ) {
         self.id = id
         self.title = title
@@ -40,12 +43,13 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         self.value = value
         self.group = group
         self.countdown = countdown
+        self.staleAfter = staleAfter
     }
 
     static let keys =
         [
             "id", "title", "kind", "sources", "colors", "label", "max", "value", "digits", "decimals", "sign",
-            "grouping", "unit", "text", "waveWidth",
+            "grouping", "unit", "text", "waveWidth", "staleAfter",
         ] + RequestField.countdownKeys
 
     /// The keys only some kinds take, and which (a countdown's options are checked with them,
@@ -100,6 +104,7 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         value = try RequestField.value(in: object)
         group = allowsGroup ? try RequestField.string("group", in: object) : nil
         countdown = try RequestField.countdownOptions(in: object, kind: kind)
+        staleAfter = try RequestField.staleAfter(in: object).value
     }
 
     /// The kind named `kindName` with its settings from `object`, after refusing the keys another kind takes
@@ -222,7 +227,7 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
     /// The ring as the `position`-th of its board, not yet placed (the arranger places it).
     func spec(at position: Int) -> RingSpec {
         let text = TextSpec(x: 0, y: 0, size: 1, align: "center")
-        return RingSpec(
+        var spec = RingSpec(
             id: id,
             title: title ?? id,
             cx: 0,
@@ -241,5 +246,7 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
             value: value,
             countdown: countdown
         )
+        spec.staleAfter = staleAfter
+        return spec
     }
 }

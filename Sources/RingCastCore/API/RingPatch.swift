@@ -30,6 +30,10 @@ public struct RingPatch: Sendable, Equatable, Decodable {
     public var wave: Bool
     /// The wave's new width in characters, remembered.
     public var waveWidth: Double?
+    /// The ring's new `staleAfter` in seconds (DESIGN §13), remembered.
+    public var staleAfter: Int?
+    /// `"staleAfter":null`: the ring goes back to the board's `staleAfter`.
+    public var clearsStaleAfter: Bool
 
     public init(
         progress: Double? = nil,
@@ -43,7 +47,9 @@ public struct RingPatch: Sendable, Equatable, Decodable {
         animation: Animation? = nil,
         text: String? = nil,
         wave: Bool = false,
-        waveWidth: Double? = nil
+        waveWidth: Double? = nil,
+        staleAfter: Int? = nil,
+        clearsStaleAfter: Bool = false
     ) {
         self.progress = progress
         self.value = value
@@ -57,14 +63,21 @@ public struct RingPatch: Sendable, Equatable, Decodable {
         self.text = text
         self.wave = wave
         self.waveWidth = waveWidth
+        self.staleAfter = staleAfter
+        self.clearsStaleAfter = clearsStaleAfter
     }
 
     /// Whether the entry changes the ring's progress (to a value or to no data).
     var setsProgress: Bool { progress != nil || value != nil || clearsData }
 
     /// Whether the entry changes what the board's layout or labels are made of (title, label, max, a text
-    /// widget's text or wave width).
-    var shapesRing: Bool { title != nil || label != nil || maximum != nil || text != nil || waveWidth != nil }
+    /// widget's text or wave width), or when the ring shows stale.
+    var shapesRing: Bool {
+        title != nil || label != nil || maximum != nil || text != nil || waveWidth != nil || setsStaleAfter
+    }
+
+    /// Whether the entry sets or clears the ring's `staleAfter`.
+    var setsStaleAfter: Bool { staleAfter != nil || clearsStaleAfter }
 
     /// Whether the entry starts a wave over a text widget.
     var startsWave: Bool { text != nil || wave }
@@ -75,12 +88,14 @@ public struct RingPatch: Sendable, Equatable, Decodable {
             ("progress", progress != nil), ("value", value != nil || clearsData), ("max", maximum != nil),
             ("label", label != nil), ("title", title != nil), ("colors", colors != nil),
             ("labelColor", labelColor != nil), ("text", text != nil), ("wave", wave || waveWidth != nil),
+            ("staleAfter", setsStaleAfter),
         ]
         return given.filter(\.1).map(\.0)
     }
 
     static let keys = [
         "progress", "value", "max", "label", "title", "colors", "labelColor", "animation", "text", "wave",
+        "staleAfter",
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -94,6 +109,7 @@ public struct RingPatch: Sendable, Equatable, Decodable {
             let progress = try RequestField.nullable("progress", in: object) { try RequestField.progress(in: object) }
             let value = try RequestField.nullable("value", in: object) { try RequestField.value(in: object) }
             let wave = try RequestField.wave(in: object)
+            let staleAfter = try RequestField.staleAfter(in: object)
             if object.contains(AnyCodingKey("progress")), object.contains(AnyCodingKey("value")) {
                 throw APIError.invalidValue(
                     "give \"progress\" or \"value\" (with \"max\"), not both", field: RequestField.path(field, "value"))
@@ -110,7 +126,9 @@ public struct RingPatch: Sendable, Equatable, Decodable {
                 animation: try RequestField.animation(in: object),
                 text: try RequestField.text(in: object),
                 wave: wave.runs,
-                waveWidth: wave.width
+                waveWidth: wave.width,
+                staleAfter: staleAfter.value,
+                clearsStaleAfter: staleAfter.isNull
             )
             return
         }

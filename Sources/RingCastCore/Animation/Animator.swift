@@ -28,6 +28,8 @@ public struct Animator: Sendable {
     private var appliedThrough: Int64
     /// The last frame composed and its base, for the next tick's delta base and a repeated ask.
     private var lastFrames: (tick: Int64, frame: Frame, base: Frame)?
+    /// When the board and its rings were last written, for what shows stale (DESIGN §13); kept with `board`.
+    public private(set) var freshness = Freshness()
 
     /// A board with nothing pushed yet, its time starting at `tick`.
     public init(spec: BoardSpec, fps: Int, tick: Int64) {
@@ -53,6 +55,7 @@ public struct Animator: Sendable {
         }
         var board = Board(spec: spec)
         skipped = try board.restore(state)
+        freshness = try Freshness(restoring: state, fps: fps, spec: board.spec)
         self.fps = fps
         self.board = board
         epoch = state.fps == fps ? state.epoch : Int64((Double(state.epoch) * Double(fps) / Double(state.fps)).rounded())
@@ -189,6 +192,7 @@ public struct Animator: Sendable {
             }
             do {
                 try Self.apply(first.change, to: &board, at: time(at: first.tick))
+                freshness.record(first.change, on: board.spec, at: first.tick)
             } catch {
                 failed(error)
             }
@@ -243,12 +247,7 @@ public struct Animator: Sendable {
     /// when a countdown's label steps, never during an animation. Ticks only go forward, as for `frames(at:)`.
     public mutating func restingFrame(at tick: Int64) -> Frame {
         advance(to: tick)
-        return FrameComposer.frame(
-            of: board.atRest,
-            at: time(at: tick),
-            seq: UInt64(clamping: tick),
-            wallClockMilliseconds: wallClockMilliseconds(at: tick)
-        )
+        return compose(board.atRest, at: tick)
     }
 
     /// Whether anything moves at `tick` (a ring's progress or colours, the countdown, a splash layer).
@@ -257,23 +256,31 @@ public struct Animator: Sendable {
     }
 
     /// The next tick after `tick` whose frame differs from the one before it: `tick + 1` while something moves
-    /// at `tick`, else the start of the next accepted change, else nil (the board rests; send nothing).
+    /// at `tick`, else the first of the start of the next accepted change and the next tick at which a stale text
+    /// changes (`Freshness.nextChange`), else nil (the board rests; send nothing).
     public func nextTick(after tick: Int64) -> Int64? {
         if board.isAnimating(at: time(at: tick)) { return tick + 1 }
-        return pending.first.map { max($0.tick, tick + 1) }
+        let change = pending.first.map { max($0.tick, tick + 1) }
+        guard let stale = freshness.nextChange(after: tick, in: board.spec, fps: fps) else { return change }
+        return min(change ?? stale, stale)
     }
 
     /// What `GET /api/v1/boards/{board}` shows at `tick`: targets with every accepted change, presentation.
     public func snapshot(at tick: Int64) -> BoardSnapshot {
         let projection = projection
-        return projection.board.snapshot(at: projection.time(at: max(tick, pending.last?.tick ?? tick)))
+        let at = max(tick, pending.last?.tick ?? tick)
+        var snapshot = projection.board.snapshot(at: projection.time(at: at))
+        snapshot.mark(projection.freshness, spec: projection.spec, at: at, fps: fps)
+        return snapshot
     }
 
     /// The whole state to store: every accepted change applied at its start tick, exactly as `frames(at:)`
     /// will apply it, so a restored animator continues with the same bytes.
     public var state: BoardState {
         let projection = projection
-        return projection.board.state(fps: fps, epoch: projection.epoch)
+        var state = projection.board.state(fps: fps, epoch: projection.epoch)
+        state.written = projection.freshness.written
+        return state
     }
 
     /// `state` with every animation that has finished by the last accepted change's start tick dropped: the
@@ -282,7 +289,9 @@ public struct Animator: Sendable {
     public var settledState: BoardState {
         var projection = projection
         projection.board.settle(at: projection.time(at: projection.appliedThrough))
-        return projection.board.state(fps: fps, epoch: projection.epoch)
+        var state = projection.board.state(fps: fps, epoch: projection.epoch)
+        state.written = projection.freshness.written
+        return state
     }
 
     // MARK: Countdown ends
@@ -357,12 +366,20 @@ public struct Animator: Sendable {
     }
 
     private func compose(at tick: Int64) -> Frame {
-        FrameComposer.frame(
+        compose(board, at: tick)
+    }
+
+    /// Frame `tick` of `board` (this animator's, or as reduced motion shows it), with what the animator adds:
+    /// the stale text of rings nobody wrote to for their `staleAfter`.
+    private func compose(_ board: Board, at tick: Int64) -> Frame {
+        var frame = FrameComposer.frame(
             of: board,
             at: time(at: tick),
             seq: UInt64(clamping: tick),
             wallClockMilliseconds: wallClockMilliseconds(at: tick)
         )
+        freshness.mark(&frame, spec: board.spec, at: tick, fps: fps)
+        return frame
     }
 }
 

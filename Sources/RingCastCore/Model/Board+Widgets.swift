@@ -39,7 +39,9 @@ extension Board {
     /// naming the key and what the kind takes instead. Derived and countdown rings are only checked for the keys
     /// no ring takes: `validate` says why they take no values (they are read-only).
     func validateKeys(of entry: RingPatch, for ring: RingSpec, field: String?) throws(APIError) {
-        let given = ring.kind.takesPushes ? entry.givenKeys : entry.givenKeys.filter { ["text", "wave"].contains($0) }
+        // Every kind takes `staleAfter` (DESIGN §13), so no message lists it.
+        let given = (ring.kind.takesPushes ? entry.givenKeys : entry.givenKeys.filter { ["text", "wave"].contains($0) })
+            .filter { $0 != "staleAfter" }
         let taken = Self.keysTaken(by: ring.kind)
         guard let key = given.first(where: { !taken.contains($0) }) else { return }
         let what = ring.kind.isRing ? "ring" : "\(ring.kind.name) widget"

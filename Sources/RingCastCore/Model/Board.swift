@@ -330,6 +330,9 @@ public struct Board: Sendable, Equatable {
         if let title = entry.title {
             try Limits.check(title: title, field: path("title"))
         }
+        if let seconds = entry.staleAfter {
+            try Limits.check(staleAfter: seconds, field: path("staleAfter"))
+        }
         let pushesValues =
             entry.setsProgress || entry.colors != nil || entry.labelColor != nil || entry.maximum != nil
             || entry.startsWave
@@ -404,6 +407,7 @@ public struct Board: Sendable, Equatable {
             if let maximum = entry.maximum { ring.maximum = maximum }
             if let text = entry.text { ring.label = .text(text) }
             if let width = entry.waveWidth { ring.kind = .text(waveWidth: width) }
+            if entry.setsStaleAfter { ring.staleAfter = entry.staleAfter }
             if ring != spec.rings[index] {
                 spec.rings[index] = ring
                 isShapedByAPI = true

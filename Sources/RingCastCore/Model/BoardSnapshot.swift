@@ -27,6 +27,11 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
         public var sources: [String]?
         /// A countdown ring's options, when it was defined with any; absent otherwise.
         public var countdown: CountdownOptions?
+        /// Stale data (DESIGN §13), each absent when unset: the ring's own `staleAfter`, when its newest write
+        /// arrived (ISO 8601), and its stale text while it is stale (`Freshness`).
+        public var staleAfter: Int?
+        public var updatedAt: String?
+        public var stale: String?
 
         public init(
             id: String,
@@ -58,6 +63,7 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
 
         private enum CodingKeys: String, CodingKey {
             case id, title, kind, target, progress, colors, animating, label, max, text, sources, countdown
+            case staleAfter, updatedAt, stale
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -75,6 +81,9 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
             try container.encode(text, forKey: .text)
             try container.encodeIfPresent(sources, forKey: .sources)
             try container.encodeIfPresent(countdown, forKey: .countdown)
+            try container.encodeIfPresent(staleAfter, forKey: .staleAfter)
+            try container.encodeIfPresent(updatedAt, forKey: .updatedAt)
+            try container.encodeIfPresent(stale, forKey: .stale)
         }
     }
 
@@ -99,6 +108,11 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
     /// The background colour at rest: the newest pushed one, else the configured one.
     public var background: RGBAColor
     public var countdown: Countdown?
+    /// Stale data (DESIGN §13), each absent when unset: the board's `staleAfter`, when its newest write arrived
+    /// (ISO 8601), and the stale text of rings without their own `staleAfter` while the board is stale.
+    public var staleAfter: Int?
+    public var updatedAt: String?
+    public var stale: String?
 
     public init(
         board: String, title: String? = nil, revision: Int, rings: [Ring], background: RGBAColor, countdown: Countdown? = nil
@@ -113,6 +127,7 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case board, title, revision, rings, background, countdown
+        case staleAfter, updatedAt, stale
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -124,6 +139,9 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
         try container.encode(background, forKey: .background)
         // `null` rather than a missing key, like a ring without data.
         try container.encode(countdown, forKey: .countdown)
+        try container.encodeIfPresent(staleAfter, forKey: .staleAfter)
+        try container.encodeIfPresent(updatedAt, forKey: .updatedAt)
+        try container.encodeIfPresent(stale, forKey: .stale)
     }
 
     /// The response body, UTF-8 JSON with sorted keys; empty only if a value were not finite, which a board

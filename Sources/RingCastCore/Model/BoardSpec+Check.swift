@@ -9,6 +9,9 @@ extension BoardSpec {
             BoardStateError(key: key + subkey, message: message)
         }
         guard !spec.rings.isEmpty else { throw fail(".rings", "a board needs at least one ring") }
+        if let seconds = spec.staleAfter, !Limits.staleAfterSeconds.contains(seconds) {
+            throw fail(".staleAfter", Limits.staleAfterRange)
+        }
         var kinds: [String: RingKind] = [:]
         for (index, ring) in spec.rings.enumerated() {
             guard kinds.updateValue(ring.kind, forKey: ring.id) == nil else {
@@ -27,6 +30,9 @@ extension BoardSpec {
             }
             if let problem = widgetProblem(ring) {
                 throw fail(".rings.\(index).\(problem.key)", problem.message)
+            }
+            if let seconds = ring.staleAfter, !Limits.staleAfterSeconds.contains(seconds) {
+                throw fail(".rings.\(index).staleAfter", Limits.staleAfterRange)
             }
             if let options = ring.countdown {
                 guard ring.kind == .countdown else {

@@ -86,6 +86,9 @@ extension BoardSpec {
 
     /// The same board with new rings and groups, placed by the server (with `planner`'s plans when given).
     func relaidOut(rings: [RingSpec], groups: [[String]], planner: LayoutPlanner?) -> BoardSpec {
-        BoardSpec.laidOut(name: name, title: title, background: background, rings: rings, groups: groups, planner: planner)
+        var spec = BoardSpec.laidOut(
+            name: name, title: title, background: background, rings: rings, groups: groups, planner: planner)
+        spec.staleAfter = staleAfter
+        return spec
     }
 }

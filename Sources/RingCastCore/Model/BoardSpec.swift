@@ -17,6 +17,9 @@ public struct BoardSpec: Sendable, Hashable, Codable {
     public var groups: [[String]]
     /// Arrangements beyond the first; empty for a hand-placed board.
     public var alternates: [Arrangement]
+    /// Seconds without a write after which the board's rings and widgets show stale (DESIGN §13), those with no
+    /// `staleAfter` of their own; nil: never.
+    public var staleAfter: Int?
 
     public init(
         name: String,

@@ -27,6 +27,9 @@ public struct BoardState: Codable, Sendable, Equatable {
     /// The board was deleted through the API (and stays deleted, even if the configuration names it, until a
     /// PUT creates it again). Only `revision` is kept alongside, so ETags stay unique.
     public var deleted: Bool?
+    /// When the board and each ring last received a write (stale data, DESIGN §13); absent in states stored
+    /// before it existed, which load as written at `epoch` (`Freshness`).
+    public var written: Written?
 
     /// A plain ring's or a widget's pushed values.
     public struct Ring: Codable, Sendable, Equatable {

@@ -32,6 +32,9 @@ public struct RingSpec: Sendable, Hashable, Codable {
     /// A countdown ring's look and what it does at 0 (seed 004); nil: the defaults
     /// (`CountdownOptions.standard`). Optional so that stored specs without it read as before.
     public var countdown: CountdownOptions?
+    /// Seconds without a write to this ring after which it shows stale (DESIGN §13), instead of the board's
+    /// `staleAfter`; nil: the board's.
+    public var staleAfter: Int?
 
     /// Track grey of the seeds' `Color(.systemGray6)` in dark mode.
     public static let defaultTrack = RGBAColor(red: 44 / 255, green: 44 / 255, blue: 46 / 255)

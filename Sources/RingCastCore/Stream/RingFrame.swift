@@ -64,6 +64,9 @@ public struct RingFrame: Sendable, Equatable, Encodable {
     public var labelColor: RGBAColor
     /// A widget's own values; nil for a ring, whose entry keeps exactly the keys it had before widgets.
     public var widget: WidgetFrame?
+    /// While the ring or widget is stale (DESIGN §13), how long ago its last write arrived (`StaleLabel`); nil
+    /// (no key) while fresh, so boards that never go stale keep their bytes.
+    public var stale: String?
 
     public init(
         id: String,
@@ -92,11 +95,13 @@ public struct RingFrame: Sendable, Equatable, Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, p, a0, a1, gradient, cap, tip, label, labelColor
         case kind, value, sign, digits, text, scales, color, stops
+        case stale
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(stale, forKey: .stale)
         if let widget {
             try encode(widget, to: &container)
             return

@@ -50,9 +50,11 @@ extension BinaryFrame {
             a.kind == b.kind && a.seq == b.seq && a.t == b.t && a.background == b.background && a.text == b.text
                 && a.rings == b.rings
                 && a.splash.map(\.style) == b.splash.map(\.style) && a.splash.map(\.progress) == b.splash.map(\.progress)
-                && a.splash.map(\.shapes) == b.splash.map(\.shapes)
+                && a.splash.map(\.shapes) == b.splash.map(\.shapes) && a.stale == b.stale
         }
         public var rings: [Ring]
+        /// Version 5: the stale section, text by ring index (empty: no longer stale); empty without one.
+        public var stale: [Int: String] = [:]
     }
 
     public enum Message: Sendable, Equatable {
@@ -67,7 +69,7 @@ extension BinaryFrame {
         var r = BinaryReader(bytes)
         guard try r.u8() == magic else { throw DecodingError(description: "not a RingCast binary message") }
         let messageVersion = try r.u8()
-        guard messageVersion == version || messageVersion == ringsVersion else {
+        guard [ringsVersion, version, staleVersion].contains(messageVersion) else {
             throw DecodingError(description: "unsupported version")
         }
         let kindByte = try r.u8()
@@ -102,7 +104,7 @@ extension BinaryFrame {
                 let titleColor = try r.take(4)
                 titleColors.append(ringFlags.contains(.automaticTitleColor) ? nil : titleColor)
                 if kindCode > 2 {
-                    guard messageVersion == version else { throw DecodingError(description: "a widget in version 3") }
+                    guard messageVersion >= version else { throw DecodingError(description: "a widget in version 3") }
                     widgets[index] = try readWidgetLayout(code: kindCode, from: &r)
                 }
                 seedStyle.append(ringFlags.contains(.seedStyle))
@@ -149,8 +151,8 @@ extension BinaryFrame {
                 splash.append((splashStyles[style], progress, shapes))
             }
         }
-        if messageVersion == version && layout == nil {
-            throw DecodingError(description: "a version 4 frame decodes only with its layout")
+        if messageVersion >= version && layout == nil {
+            throw DecodingError(description: "a version \(messageVersion) frame decodes only with its layout")
         }
         var rings: [DecodedFrame.Ring] = []
         for _ in 0..<(try r.u8()) {
@@ -161,7 +163,7 @@ extension BinaryFrame {
                 startColor: [], endColor: [], label: [], labelColor: []
             )
             if let widget = layout?.widgets[index] {
-                guard messageVersion == version else { throw DecodingError(description: "a widget entry in version 3") }
+                guard messageVersion >= version else { throw DecodingError(description: "a widget entry in version 3") }
                 guard fields.isSubset(of: .allOfAWidget) else {
                     throw DecodingError(description: "widget entry \(index) has ring fields")
                 }
@@ -193,8 +195,15 @@ extension BinaryFrame {
             if fields.contains(.labelColor) { v.labelColor = try r.take(4) }
             rings.append(DecodedFrame.Ring(index: index, fields: fields, values: v))
         }
+        var stale: [Int: String] = [:]
+        if flags & staleFlag != 0 {
+            guard messageVersion == staleVersion else { throw DecodingError(description: "a stale section before version 5") }
+            stale = try readStale(from: &r)
+        }
         try r.end()
-        return .frame(DecodedFrame(kind: kind, seq: seq, t: t, background: background, text: text, splash: splash, rings: rings))
+        return .frame(
+            DecodedFrame(
+                kind: kind, seq: seq, t: t, background: background, text: text, splash: splash, rings: rings, stale: stale))
     }
 
     /// Merges a decoded frame into the last known values per ring index, as a viewer does.

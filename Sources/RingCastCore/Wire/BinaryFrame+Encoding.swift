@@ -57,12 +57,15 @@ extension BinaryFrame {
             }
             if !fields.isEmpty { entries.append((index, fields, values)) }
         }
-        // Version 4 only when a widget entry is in the message: a frame of rings only is version 3's bytes.
+        // Version 4 only when a widget entry is in the message: a frame of rings only is version 3's bytes;
+        // version 5 only with a stale section.
         let withWidgets = entries.contains { !$0.values.widget.isEmpty }
+        let stale = staleEntries(of: frame, previous: previous)
         var w = BinaryWriter(capacity: 32 + frame.rings.count * 32)
         w.bytes([
-            magic, withWidgets ? version : ringsVersion, (previous == nil ? Kind.keyframe : Kind.delta).rawValue,
-            withBackground ? 1 : 0,
+            magic, !stale.isEmpty ? staleVersion : withWidgets ? version : ringsVersion,
+            (previous == nil ? Kind.keyframe : Kind.delta).rawValue,
+            (withBackground ? 1 : 0) | (stale.isEmpty ? 0 : staleFlag),
         ])
         w.u32(UInt32(truncatingIfNeeded: frame.seq))
         w.f64(frame.t)
@@ -88,6 +91,7 @@ extension BinaryFrame {
             w.u8(entry.fields.rawValue)
             write(entry.values, fields: entry.fields, to: &w)
         }
+        if !stale.isEmpty { write(stale, to: &w) }
         return w.bytes
     }
 

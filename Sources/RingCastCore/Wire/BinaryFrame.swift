@@ -1,8 +1,9 @@
-/// The binary wire format (`&format=binary`), versions 3 and 4. All integers little-endian.
+/// The binary wire format (`&format=binary`), versions 3, 4 and 5. All integers little-endian.
 ///
-/// A message's version is the lowest that describes it: 4 when it holds a widget (a layout with a
-/// widget among its rings, a frame with a widget entry), else 3 — a board of rings only is sent
-/// byte for byte as before widgets existed. A version 4 decoder reads both.
+/// A message's version is the lowest that describes it: 5 when a frame carries a stale section, else 4
+/// when it holds a widget (a layout with a widget among its rings, a frame with a widget entry), else 3 —
+/// a board of rings only is sent byte for byte as before widgets existed, and a board that never goes
+/// stale as before stale data existed. A version 5 decoder reads all three.
 ///
 /// ```
 /// header   'R'(0x52) | version u8 (3, or 4 with widgets) | kind u8 | flags u8
@@ -28,10 +29,12 @@
 ///   text   x f32 | y f32 | size f32 | align u8 (0 left, 1 center, 2 right)
 ///          | width f32 (fillText's maxWidth; 0: none)
 ///
-/// frame    (flags bit0: a background section follows the header)
+/// frame    (flags bit0: a background section follows the header;
+///           v5, bit1: a stale section follows the rings)
 ///          seq u32 (low 32 bits) | t f64 (ms since the Unix epoch)
 ///          [background: color RGBA8 | text RGBA8 | layerCount u8 | layer…]
 ///          ringCount u8 | ring…
+///          [stale: count u8 | count × (index u8 | text str8)]
 ///   layer  style u8 (0 leftToRight, 1 rightToLeft, 2 topToBottom, 3 bottomToTop, 4 circle, 5 angle)
 ///          | angle f32 (degrees, style 5 only) | color RGBA8 | progress f32
 ///          | shapeCount u8 | shape… (one per arrangement, in the layout's order)
@@ -75,11 +78,17 @@
 /// Version 4 (widgets, DESIGN §12): layout kinds 3–6 with each widget's sizes and format, and widget
 /// entries in frames whose values field (0x01) carries what the JSON entry's keys of that kind carry.
 /// A widget entry is sent in a delta only when its encoded values, label or label colour changed.
+///
+/// Version 5 (stale data, DESIGN §13): a frame's stale section lists, by ring index, the stale text of each
+/// stale ring (a keyframe) or of each ring whose stale text changed (a delta; an empty text: no longer
+/// stale). A ring the section names need not have an entry of its own in the message.
 public enum BinaryFrame {
     public static let magic: UInt8 = 0x52
     /// The newest version, written for messages that hold widgets; decoders read it and `ringsVersion`.
     /// 4: widgets (layout kinds 3–6 and their layouts, widget entries in frames).
     public static let version: UInt8 = 4
+    /// The version of a frame with a stale section (`BinaryFrame+Stale.swift`), whatever else it holds.
+    public static let staleVersion: UInt8 = 5
     /// The version of every message without widgets, unchanged since widgets were added.
     /// 3: arrangements in the layout, ring-relative tip and cap, one splash shape per arrangement, text widths.
     /// (2 added the layout's ringFlags and the background's text colour.)

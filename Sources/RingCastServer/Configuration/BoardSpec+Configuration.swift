@@ -24,6 +24,9 @@ extension BoardSpec {
             do { try Limits.check(title: title, field: nil) } catch { throw fail(".title", error.message) }
         }
         let background = entry.background ?? RGBAColor(red: 0, green: 0, blue: 0)
+        if let seconds = entry.staleAfter {
+            do { try Limits.check(staleAfter: seconds, field: nil) } catch { throw fail(".staleAfter", error.message) }
+        }
         if let name = entry.template {
             guard let template = BoardTemplate(rawValue: name) else {
                 let known = BoardTemplate.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
@@ -42,6 +45,7 @@ extension BoardSpec {
                 throw fail(".\(error.field ?? "template")", error.message)
             }
             self = .laidOut(name: entry.name, title: entry.title, background: background, rings: rings, groups: groups)
+            staleAfter = entry.staleAfter
             return
         }
         if entry.count != nil { throw fail(".count", "count goes with \"template\": \"tasks\"") }
@@ -99,9 +103,11 @@ extension BoardSpec {
                 throw fail(".groups[\(problem.index)]", problem.reason)
             }
             self = .laidOut(name: entry.name, title: entry.title, background: background, rings: rings, groups: groups)
+            staleAfter = entry.staleAfter
             return
         }
         self.init(name: entry.name, title: entry.title, width: width, height: height, background: background, rings: rings)
+        staleAfter = entry.staleAfter
         for problem in LayoutCheck.problems(in: self).prefix(1) {
             throw fail("", "\(problem); move the rings or their texts apart")
         }
@@ -192,6 +198,9 @@ extension RingSpec {
         if let maximum = entry.max {
             do { try Limits.check(maximum: maximum, field: nil) } catch { throw fail(".max", error.message) }
         }
+        if let seconds = entry.staleAfter {
+            do { try Limits.check(staleAfter: seconds, field: nil) } catch { throw fail(".staleAfter", error.message) }
+        }
         if case .text(let text) = entry.label {
             do { try Limits.check(labelText: text, field: nil) } catch { throw fail(".label.text", error.message) }
         }
@@ -246,6 +255,7 @@ extension RingSpec {
             value: entry.widget?.value,
             countdown: countdown
         )
+        staleAfter = entry.staleAfter
     }
 
     /// What is wrong with a hand-placed text, as the key under it and why; nil when nothing is.

@@ -139,9 +139,12 @@ struct ConfigurationFile: Decodable {
         var count: Int?
         /// A hand-placed board's own portrait arrangement; without it the server makes one.
         var portrait: PortraitEntry?
+        /// Seconds without a write before the board shows stale (DESIGN §13); checked in `BoardSpec(entry:)`.
+        var staleAfter: Int?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
             case name, title, width, height, background, rings, groups, template, count, portrait
+            case staleAfter
         }
 
         init(from decoder: any Decoder) throws {
@@ -157,6 +160,7 @@ struct ConfigurationFile: Decodable {
             template = try c.decodeIfPresent(String.self, forKey: .template)
             count = try c.decodeIfPresent(Int.self, forKey: .count)
             portrait = try c.decodeIfPresent(PortraitEntry.self, forKey: .portrait)
+            staleAfter = try c.decodeIfPresent(Int.self, forKey: .staleAfter)
         }
     }
 
@@ -229,12 +233,16 @@ struct ConfigurationFile: Decodable {
         var tenths: Bool?
         var then: String?
         var webhook: String?
+        /// Seconds without a write before the ring shows stale, instead of the board's; checked in
+        /// `RingSpec(entry:)`.
+        var staleAfter: Int?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
             case id, title, kind, sources, cx, cy, r, thickness, track, colors
             case titleText, labelText, titleColor, labelColor, label, max
             case value, digits, decimals, sign, grouping, unit, text, waveWidth
             case style, tenths, then, webhook
+            case staleAfter
         }
 
         /// Whether the entry places the ring itself.
@@ -263,6 +271,7 @@ struct ConfigurationFile: Decodable {
             tenths = try c.decodeIfPresent(Bool.self, forKey: .tenths)
             then = try c.decodeIfPresent(String.self, forKey: .then)
             webhook = try c.decodeIfPresent(String.self, forKey: .webhook)
+            staleAfter = try c.decodeIfPresent(Int.self, forKey: .staleAfter)
             do {
                 widget = try RingDefinition.widget(named: kind ?? "plain", from: decoder)
             } catch let error as APIError {

@@ -4,7 +4,8 @@
 /// `"then":"rest"|"cancel"|"restart"` and `"webhook":URL` (its `CountdownOptions`), and for `POST …/rings` also
 /// `"group":ID` (join that ring's concentric group, inside it). Widgets (DESIGN §12): `{"kind":"counter",
 /// "value":V,"digits":N,"decimals":D,"sign":B,"grouping":",","unit":U}`, `{"kind":"text","text":T,
-/// "waveWidth":W}`, `{"kind":"indicator"}`, `{"kind":"gradient","colors":[2 to 8]}`. The server places it
+/// "waveWidth":W}`, `{"kind":"indicator"}`, `{"kind":"gradient","colors":[2 to 8]}`. Rings and the indicator
+/// may take `"status":S` or `"thresholds":[[V,"#…"],…]` instead of `colors` (DESIGN §13). The server places it
 /// (`BoardSpec.laidOut`).
 public struct RingDefinition: Sendable, Equatable, Decodable {
     public var id: String
@@ -19,6 +20,8 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
     public var group: String?
     /// A countdown ring's options; nil when the definition gives none.
     public var countdown: CountdownOptions?
+    /// The status or thresholds the ring is coloured by; nil: its `colors`.
+    public var coloring: Coloring?
 
     public init(
         id: String,
@@ -29,7 +32,8 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         maximum: Double? = nil,
         value: Double? = nil,
         group: String? = nil,
-        countdown: CountdownOptions? = nil
+        countdown: CountdownOptions? = nil,
+        coloring: Coloring? = nil
     ) {
         self.id = id
         self.title = title
@@ -40,12 +44,13 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         self.value = value
         self.group = group
         self.countdown = countdown
+        self.coloring = coloring
     }
 
     static let keys =
         [
             "id", "title", "kind", "sources", "colors", "label", "max", "value", "digits", "decimals", "sign",
-            "grouping", "unit", "text", "waveWidth",
+            "grouping", "unit", "text", "waveWidth", "status", "thresholds",
         ] + RequestField.countdownKeys
 
     /// The keys only some kinds take, and which (a countdown's options are checked with them,
@@ -56,6 +61,9 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         ("waveWidth", ["text"]), ("label", ["plain", "derived", "countdown"]),
         ("max", ["plain", "derived", "countdown", "indicator"]),
         ("colors", ["plain", "derived", "countdown", "indicator", "gradient"]),
+        // The kinds `Board.keysTaken(by:)` lets a push colour by status or thresholds.
+        ("status", ["plain", "derived", "countdown", "indicator"]),
+        ("thresholds", ["plain", "derived", "countdown", "indicator"]),
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -100,6 +108,7 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         value = try RequestField.value(in: object)
         group = allowsGroup ? try RequestField.string("group", in: object) : nil
         countdown = try RequestField.countdownOptions(in: object, kind: kind)
+        coloring = try RequestField.coloring(in: object, allowsNull: false)
     }
 
     /// The kind named `kindName` with its settings from `object`, after refusing the keys another kind takes
@@ -159,6 +168,26 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         let kind = try kind(named: kindName, sources: nil, in: object, field: nil)
         let text = try RequestField.text(in: object)
         return (kind, try RequestField.value(in: object), text)
+    }
+
+    /// For the configuration file, which defines rings as the API does: the `status` or `thresholds` of the ring of
+    /// kind `kindName` that `decoder` reads, with the API's keys, ranges and messages (an `APIError` whose field is
+    /// relative to the object); nil without either.
+    public static func coloring(ofKind kindName: String, from decoder: any Decoder) throws -> (
+        status: RingStatus?, thresholds: Thresholds?
+    ) {
+        let object = try decoder.container(keyedBy: AnyCodingKey.self)
+        for (key, kinds) in keysOfKinds where ["status", "thresholds"].contains(key) {
+            if object.contains(AnyCodingKey(key)), !kinds.contains(kindName) {
+                let owners = kinds.map { "\"\($0)\"" }.joined(separator: ", ")
+                throw APIError.invalidValue("\(key) goes with kind \(owners), not \(RequestField.quoted(kindName))", field: key)
+            }
+        }
+        switch try RequestField.coloring(in: object, allowsNull: false) {
+        case .status(let status): return (status, nil)
+        case .thresholds(let thresholds): return (nil, thresholds)
+        case .definition, nil: return (nil, nil)
+        }
     }
 
     /// A counter's format from its definition's keys, checked against `Limits`.
@@ -230,7 +259,7 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
             r: 1,
             thickness: 1,
             track: RingSpec.defaultTrack,
-            colors: colors ?? Self.defaultColors(at: position),
+            colors: status?.colors ?? colors ?? Self.defaultColors(at: position),
             kind: kind,
             titleText: text,
             labelText: text,
@@ -239,7 +268,21 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
             label: label ?? .percent,
             maximum: maximum ?? RingSpec.defaultMaximum,
             value: value,
-            countdown: countdown
+            countdown: countdown,
+            status: status,
+            thresholds: thresholds
         )
+    }
+
+    /// The status the ring is defined with.
+    var status: RingStatus? {
+        if case .status(let status) = coloring { return status }
+        return nil
+    }
+
+    /// The thresholds the ring is defined with.
+    var thresholds: Thresholds? {
+        if case .thresholds(let thresholds) = coloring { return thresholds }
+        return nil
     }
 }

@@ -1,7 +1,8 @@
 /// One ring's entry in a PATCH body: a bare number (the progress), `null` (back to no data), or
 /// `{"progress":P,"value":V,"max":M,"label":L,"title":T,"colors":["#…","#…"],"labelColor":"#…","animation":A}`
 /// with any of the keys (`progress` and `value` not both; either may be `null`); a text widget's entry also
-/// takes `"text":T` and `"wave":{"width":W}`. Which keys a ring or widget takes is its board's business.
+/// takes `"text":T` and `"wave":{"width":W}`, a ring's `"status":S` or `"thresholds":[[V,"#…"],…]` instead of
+/// `colors` (`null`: back to its definition's colours). Which keys a ring or widget takes is its board's business.
 ///
 /// Decoding checks types and ranges (progress in 0...10, value ≥ 0, max in (0, 1e9], exactly two valid colours,
 /// a known label format and animation, a title of 1–64 characters) and throws `APIError`; whether the ring
@@ -30,6 +31,8 @@ public struct RingPatch: Sendable, Equatable, Decodable {
     public var wave: Bool
     /// The wave's new width in characters, remembered.
     public var waveWidth: Double?
+    /// A status or thresholds to colour the ring by, or back to its definition's colours (instead of `colors`).
+    public var coloring: Coloring?
 
     public init(
         progress: Double? = nil,
@@ -43,7 +46,8 @@ public struct RingPatch: Sendable, Equatable, Decodable {
         animation: Animation? = nil,
         text: String? = nil,
         wave: Bool = false,
-        waveWidth: Double? = nil
+        waveWidth: Double? = nil,
+        coloring: Coloring? = nil
     ) {
         self.progress = progress
         self.value = value
@@ -57,6 +61,7 @@ public struct RingPatch: Sendable, Equatable, Decodable {
         self.text = text
         self.wave = wave
         self.waveWidth = waveWidth
+        self.coloring = coloring
     }
 
     /// Whether the entry changes the ring's progress (to a value or to no data).
@@ -75,12 +80,14 @@ public struct RingPatch: Sendable, Equatable, Decodable {
             ("progress", progress != nil), ("value", value != nil || clearsData), ("max", maximum != nil),
             ("label", label != nil), ("title", title != nil), ("colors", colors != nil),
             ("labelColor", labelColor != nil), ("text", text != nil), ("wave", wave || waveWidth != nil),
+            ("status", coloring?.key == "status"), ("thresholds", coloring?.key == "thresholds"),
         ]
         return given.filter(\.1).map(\.0)
     }
 
     static let keys = [
-        "progress", "value", "max", "label", "title", "colors", "labelColor", "animation", "text", "wave",
+        "progress", "value", "max", "label", "title", "colors", "labelColor", "animation", "text", "wave", "status",
+        "thresholds",
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -110,7 +117,8 @@ public struct RingPatch: Sendable, Equatable, Decodable {
                 animation: try RequestField.animation(in: object),
                 text: try RequestField.text(in: object),
                 wave: wave.runs,
-                waveWidth: wave.width
+                waveWidth: wave.width,
+                coloring: try RequestField.coloring(in: object, allowsNull: true)
             )
             return
         }

@@ -204,8 +204,8 @@ public struct Animator: Sendable {
         case .background(let update): try board.apply(update, at: time)
         case .startCountdown(let seconds, let animated):
             try board.startCountdown(seconds: seconds, animated: animated, at: time)
-        case .cancelCountdown: board.cancelCountdown()
-        case .restructure(let spec): board.restructure(to: spec)
+        case .cancelCountdown: board.cancelCountdown(at: time)
+        case .restructure(let spec): board.restructure(to: spec, at: time)
         }
     }
 

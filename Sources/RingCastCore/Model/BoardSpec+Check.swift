@@ -28,6 +28,9 @@ extension BoardSpec {
             if let problem = widgetProblem(ring) {
                 throw fail(".rings.\(index).\(problem.key)", problem.message)
             }
+            if let problem = coloringProblem(ring) {
+                throw fail(".rings.\(index).\(problem.key)", problem.message)
+            }
             if let options = ring.countdown {
                 guard ring.kind == .countdown else {
                     throw fail(".rings.\(index).countdown", "only a countdown ring has countdown options")

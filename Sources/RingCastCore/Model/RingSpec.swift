@@ -32,6 +32,10 @@ public struct RingSpec: Sendable, Hashable, Codable {
     /// A countdown ring's look and what it does at 0 (seed 004); nil: the defaults
     /// (`CountdownOptions.standard`). Optional so that stored specs without it read as before.
     public var countdown: CountdownOptions?
+    /// The status the ring was defined with (its `colors` are that status's); nil: none.
+    public var status: RingStatus?
+    /// Thresholds that colour the ring by its displayed value until a push colours it otherwise; nil: none.
+    public var thresholds: Thresholds?
 
     /// Track grey of the seeds' `Color(.systemGray6)` in dark mode.
     public static let defaultTrack = RGBAColor(red: 44 / 255, green: 44 / 255, blue: 46 / 255)
@@ -56,7 +60,9 @@ public struct RingSpec: Sendable, Hashable, Codable {
         label: LabelFormat = .percent,
         maximum: Double = RingSpec.defaultMaximum,
         value: Double? = nil,
-        countdown: CountdownOptions? = nil
+        countdown: CountdownOptions? = nil,
+        status: RingStatus? = nil,
+        thresholds: Thresholds? = nil
     ) {
         self.id = id
         self.title = title
@@ -75,6 +81,8 @@ public struct RingSpec: Sendable, Hashable, Codable {
         self.maximum = maximum
         self.value = value
         self.countdown = countdown
+        self.status = status
+        self.thresholds = thresholds
     }
 
     /// The countdown options this ring shows the board's countdown with.

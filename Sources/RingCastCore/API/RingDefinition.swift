@@ -183,10 +183,18 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
                 throw APIError.invalidValue("\(key) goes with kind \(owners), not \(RequestField.quoted(kindName))", field: key)
             }
         }
-        switch try RequestField.coloring(in: object, allowsNull: false) {
-        case .status(let status): return (status, nil)
-        case .thresholds(let thresholds): return (nil, thresholds)
-        case .definition, nil: return (nil, nil)
+        do {
+            switch try RequestField.coloring(in: object, allowsNull: false) {
+            case .status(let status): return (status, nil)
+            case .thresholds(let thresholds): return (nil, thresholds)
+            case .definition, nil: return (nil, nil)
+            }
+        } catch var error as APIError {
+            // The reader names fields from the document's root; the configuration names them under the ring.
+            if let prefix = RequestField.path(decoder.codingPath), let field = error.field, field.hasPrefix(prefix + ".") {
+                error.field = String(field.dropFirst(prefix.count + 1))
+            }
+            throw error
         }
     }
 

@@ -211,6 +211,15 @@ struct RequestTests {
         #expect(try Push.parse(["ci", "build", "--status", "failure"]).shown(counter: false) == "status failure")
     }
 
+    @Test func ringAdd_status_definesTheRingsColours() throws {
+        let request = try AddRing.parse(["ci", "build", "--status", "running"]).request()
+        #expect(request.bodyText == #"{"id":"build","status":"running"}"#)
+        #expect(
+            refusal { try AddRing.parse(["ci", "build", "--status", "running", "--colors", "#ffffff,#000000"]).request() }
+                == #"status: give one of "colors", "status" and "thresholds": each sets the ring's colours, so they exclude each other"#
+        )
+    }
+
     @Test(arguments: [
         (
             ["ci", "build", "--status", "green"],

@@ -245,6 +245,28 @@ struct StatusColorTests {
         #expect(composed == 14)
     }
 
+    /// A node that composed frames before a ring took thresholds (settling its values at once) and one that
+    /// composed none compare the same settled state once the thresholds arrive, a moment later.
+    @Test func theSettledStateIsTheSame_whetherFramesWereComposedBeforeThresholdsOrNot() throws {
+        var watched = Self.animator()
+        var idle = Self.animator()
+        // Stand keeps the board moving, so that board time does not start over (and settle) at the next change.
+        let push = Animator.Change.patch(
+            BoardPatch(
+                rings: [
+                    "move": RingPatch(progress: 0.5, animation: .timing(.linear, duration: 1)),
+                    "stand": RingPatch(progress: 1, animation: .timing(.linear, duration: 10)),
+                ]))
+        try watched.accept(push, at: Self.origin + 1, now: Self.origin)
+        try idle.accept(push, at: Self.origin + 1, now: Self.origin)
+        for tick in Self.origin...(Self.origin + 100) { _ = watched.frames(at: tick) }
+        let thresholds = Self.push("move", RingPatch(coloring: .thresholds(Self.thresholds)))
+        try watched.accept(thresholds, at: Self.origin + 101, now: Self.origin + 100)
+        try idle.accept(thresholds, at: Self.origin + 101, now: Self.origin + 100)
+        #expect(watched.settledState == idle.settledState)
+        #expect(Self.json(watched.frames(at: Self.origin + 130).frame) == Self.json(idle.frames(at: Self.origin + 130).frame))
+    }
+
     /// A seeded random run of pushes of progress (curves, springs, jumps), thresholds, statuses and colours to a
     /// plain ring and the indicator-free board's derived ring, checked against invariants: two engines (one composing
     /// every tick, one every few) agree; every accepted state restores to the same frames; at rest every ring
@@ -271,6 +293,8 @@ struct StatusColorTests {
         }
         var every = Self.animator()
         var sparse = Self.animator()
+        // Composes nothing until the end, as a cluster node nobody watches.
+        var idle = Self.animator()
         var tick = Self.origin
         for _ in 0..<40 {
             let ring = ["move", "task1", "overall"].randomElement(using: &generator)!
@@ -294,6 +318,10 @@ struct StatusColorTests {
             }
             try every.accept(change, at: start, now: start - 1)
             try sparse.accept(change, at: start, now: start - 1)
+            try idle.accept(change, at: start, now: start - 1)
+            // What cluster nodes compare is the same whichever frames each one composed.
+            #expect(every.settledState == idle.settledState, "seed \(seed) tick \(start)")
+            #expect(sparse.settledState == idle.settledState, "seed \(seed) tick \(start)")
             // What is stored restores to the same frames, here at the change's tick and a little after.
             var restored = try Animator(spec: Fixtures.board, fps: 60, state: try AnimatorTests.roundTrip(every.state))
             for probe in [start, start + 13] {
@@ -321,6 +349,7 @@ struct StatusColorTests {
             }
         }
         #expect(Self.json(sparse.frames(at: tick + 1).frame) == Self.json(frame))
+        #expect(Self.json(idle.frames(at: tick + 1).frame) == Self.json(frame))
     }
 
     // MARK: Stored state

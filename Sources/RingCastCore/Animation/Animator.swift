@@ -268,7 +268,11 @@ public struct Animator: Sendable {
     /// compose (composing settles what is done). Cluster mode stores and compares this one (DESIGN §10).
     public var settledState: BoardState {
         var projection = projection
-        projection.board.settle(at: projection.time(at: projection.appliedThrough))
+        let time = projection.time(at: projection.appliedThrough)
+        // Values too, though composing keeps them longer for threshold followers (`Board.settle(at:)`): every
+        // node settled them at an earlier tick, if at all, so settling them by this one gives the same on each.
+        // Only compared, never shown, so what a follower would have read does not matter here.
+        projection.board.settle(at: time, valuesAt: time)
         return projection.board.state(fps: fps, epoch: projection.epoch)
     }
 

@@ -267,9 +267,13 @@ public struct Board: Sendable, Equatable {
 
     /// Drops finished animations and splash layers so memory stays bounded; the presentation is unchanged.
     public mutating func settle(at time: Double) {
-        backdrop.settle(at: time)
         // A threshold follower reads values back in time: their animations are kept a little longer.
-        let valuesTime = hasThresholdColoring ? time - ThresholdFollower.memory : time
+        settle(at: time, valuesAt: hasThresholdColoring ? time - ThresholdFollower.memory : time)
+    }
+
+    /// `settle(at:)` with the values' animations dropped by `valuesTime`.
+    mutating func settle(at time: Double, valuesAt valuesTime: Double) {
+        backdrop.settle(at: time)
         for id in rings.keys { rings[id]?.settle(at: time, valuesAt: valuesTime) }
     }
 

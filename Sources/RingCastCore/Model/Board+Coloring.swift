@@ -103,10 +103,18 @@ extension Board {
         return colors(ofRing: id, at: time).map(AnimatedColor.init)
     }
 
+    /// The board before a change, for `restartTrails(of:from:at:)`: nil when no ring is coloured by thresholds and
+    /// the change colours none (`recolors` false), so that pushes to boards without thresholds copy nothing.
+    func beforeRecoloring(_ recolors: Bool) -> Board? {
+        recolors || hasThresholdColoring ? self : nil
+    }
+
     /// After a change at `time` applied to `before`: every ring in `ids` coloured by thresholds now starts a new
     /// trail there, continuing from the colours `before` moved with (its value or colouring may have changed, so
-    /// the follower must not read it from before the change); the others lose theirs.
-    mutating func restartTrails(of ids: some Sequence<String>, from before: Board, at time: Double) {
+    /// the follower must not read it from before the change); the others lose theirs. Nothing to do without
+    /// `before` (`beforeRecoloring(_:)`).
+    mutating func restartTrails(of ids: some Sequence<String>, from before: Board?, at time: Double) {
+        guard let before else { return }
         for id in ids {
             if thresholds(ofRing: id) != nil {
                 let colors = before.colorsBeforeChange(ofRing: id, at: time)

@@ -137,7 +137,7 @@ public struct Board: Sendable, Equatable {
             let field = RequestField.path("rings", id)
             try validate(entry, ring: id, field: field, ringField: field)
         }
-        let before = self
+        let before = beforeRecoloring(entries.contains { $0.value.coloring != nil })
         for (id, entry) in entries {
             start(entry, ring: id, animation: entry.animation ?? patch.animation ?? defaultAnimation(of: id), at: time)
         }
@@ -149,7 +149,7 @@ public struct Board: Sendable, Equatable {
     /// PUT body (`progress`, `colors.0`); an unknown ring is 404 without a field, since it is in the URL.
     public mutating func apply(_ update: RingUpdate, toRing id: String, at time: Double) throws(APIError) {
         try validate(update, ring: id, field: nil, ringField: nil)
-        let before = self
+        let before = beforeRecoloring(update.coloring != nil)
         start(update, ring: id, animation: update.animation ?? defaultAnimation(of: id), at: time)
         restartTrails(of: ringsTouched(by: [id]), from: before, at: time)
         revision += 1
@@ -173,7 +173,7 @@ public struct Board: Sendable, Equatable {
             throw .notFound("board \"\(spec.name)\" has no countdown ring")
         }
         try Limits.check(countdownSeconds: seconds, field: "seconds")
-        let before = self
+        let before = beforeRecoloring(false)
         countdown = Countdown(seconds: seconds, start: time, animated: animated)
         restartTrails(of: countdownRingIDs, from: before, at: time)
         revision += 1
@@ -183,7 +183,7 @@ public struct Board: Sendable, Equatable {
     /// countdown it changes nothing, the revision included.
     public mutating func cancelCountdown(at time: Double) {
         guard countdown != nil else { return }
-        let before = self
+        let before = beforeRecoloring(false)
         countdown = nil
         restartTrails(of: countdownRingIDs, from: before, at: time)
         revision += 1

@@ -16,6 +16,7 @@ struct AddRing: ParsableCommand {
 
             Examples:
               ringcast ring add ci deploy --title Deploy --colors '#2ecc71,#27ae60'
+              ringcast ring add ci build --status running
               ringcast ring add ci tests --max 20 --label fraction
               ringcast ring add ci overall --kind derived --sources build,tests,deploy
               ringcast ring add main lint --group move --label text:lint
@@ -39,6 +40,9 @@ struct AddRing: ParsableCommand {
 
     @Option(help: "Gradient colours, start and end: '#rrggbb,#rrggbb' (default: the palette's next).")
     var colors: String?
+
+    @Option(help: "Colour the ring by a status instead: \(RingStatus.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var status: String?
 
     @Option(help: "A ring whose concentric group the new ring joins, innermost.")
     var group: String?
@@ -87,7 +91,8 @@ struct AddRing: ParsableCommand {
             colors: try colors.map { text throws(CommandFailure) in try ColorArgument.pair(text, flag: "--colors") },
             label: try label.map { text throws(CommandFailure) in try LabelFormat(argument: text) },
             max: max,
-            group: group
+            group: group,
+            status: status
         )
         return try APIRequest(
             "POST", ["boards", board, "rings"], json: definition, checkedAs: RingCastCore.RingDefinition.self)

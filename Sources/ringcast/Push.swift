@@ -16,6 +16,12 @@ struct Push: ParsableCommand {
             new text, arriving with a wave) and no VALUE; --wave runs the wave again over the \
             same text, --wave-width W sets its width in characters (and runs it).
 
+            Colours: --colors sets the gradient; --status S colours the ring as S \
+            (success, failure, running, warning, unknown); --thresholds picks the colours from \
+            the displayed progress, 'V:#colour,…' (V:#start:#end for a gradient), e.g. \
+            '0:#e74c3c,0.5:#f1c40f,0.9:#2ecc71'. One of the three; none for --status or \
+            --thresholds goes back to the ring's own colours.
+
             How the ring moves (--animation):
 
               none                    jump to the value
@@ -39,6 +45,8 @@ struct Push: ParsableCommand {
               ringcast push ci tests 12 --max 20 --label fraction --title Tests
               ringcast push ci passed 1234
               ringcast push ci status --text Deployed --wave-width 4
+              ringcast push ci build --status running
+              ringcast push ci coverage 0.72 --thresholds '0:#e74c3c,0.5:#f1c40f,0.9:#2ecc71'
             """
     )
 
@@ -85,6 +93,12 @@ struct Push: ParsableCommand {
 
     @Option(help: "New colour of the ring's label: '#rrggbb' (or #rrggbbaa).")
     var labelColor: String?
+
+    @Option(help: "Colour the ring by a status: \(RingStatus.allCases.map(\.rawValue).joined(separator: ", ")), or none.")
+    var status: String?
+
+    @Option(help: "Colour the ring by its progress: 'V:#colour,…' (V:#start:#end for a gradient), or none.")
+    var thresholds: String?
 
     @Option(help: "A text widget's new text, 1 to 32 characters; it arrives with a wave.")
     var text: String?
@@ -142,6 +156,11 @@ struct Push: ParsableCommand {
         if let label, let format = try? LabelFormat(argument: label), case .text(let text) = format {
             parts.append("label \"\(text)\"")
         }
+        if let status {
+            parts.append(status == "none" ? "own colours" : "status \(status)")
+        } else if let thresholds {
+            parts.append(thresholds == "none" ? "own colours" : "thresholds")
+        }
         if parts.isEmpty, let title {
             parts.append("title \"\(title)\"")
         }
@@ -171,7 +190,10 @@ struct Push: ParsableCommand {
         try PushAnimation.check("--wave-width", waveWidth, in: Limits.waveWidths, unit: "characters")
         let wave: PushBody.Wave? = waveWidth.map { .width($0) } ?? (self.wave ? .again : nil)
         if self.value == nil {
-            guard text != nil || wave != nil || title != nil || colors != nil || labelColor != nil || label != nil else {
+            guard
+                text != nil || wave != nil || title != nil || colors != nil || labelColor != nil || label != nil
+                    || status != nil || thresholds != nil
+            else {
                 throw CommandFailure(
                     "give VALUE (a progress, a counter's number, or none), or --text for a text widget, "
                         + "e.g. ringcast push \(board) \(ring) 0.5")
@@ -192,12 +214,13 @@ struct Push: ParsableCommand {
                 title: title,
                 animation: try pushAnimation(),
                 text: text,
-                wave: wave)
+                wave: wave,
+                coloring: try coloring())
         }
         guard let value = try number() else {
             try RingDefinition.check(title: title)
             guard self.value == nil else {
-                return PushBody(clear: true, max: max, label: labelFormat, title: title)
+                return PushBody(clear: true, max: max, label: labelFormat, title: title, coloring: try coloring())
             }
             return try body()
         }
@@ -213,6 +236,34 @@ struct Push: ParsableCommand {
         }
         try RingDefinition.check(title: title)
         return try body(progress: max == nil && !counter ? value : nil, value: max == nil && !counter ? nil : value)
+    }
+
+    /// `--status` or `--thresholds` as the body's key; the server's decoder checks the rest.
+    func coloring() throws(CommandFailure) -> PushBody.Coloring? {
+        if status != nil, thresholds != nil {
+            throw CommandFailure("--status and --thresholds both given; a ring is coloured by one of them")
+        }
+        if let status {
+            return .status(status == "none" ? nil : status)
+        }
+        guard let thresholds else { return nil }
+        guard thresholds != "none" else { return .thresholds(nil) }
+        var entries: [PushBody.Threshold] = []
+        for part in thresholds.split(separator: ",", omittingEmptySubsequences: false) {
+            let fields = part.split(separator: ":", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            guard (2...3).contains(fields.count), let value = Double(fields[0]) else {
+                throw CommandFailure(
+                    "--thresholds takes 'V:#colour,…' (V:#start:#end for a gradient), such as "
+                        + "'0:#e74c3c,0.5:#f1c40f,0.9:#2ecc71'; got \"\(part)\"")
+            }
+            try PushAnimation.check("a threshold's value", value, in: Limits.progress, unit: "(1 = 100 %)")
+            let colors = try fields.dropFirst().map { text throws(CommandFailure) in
+                try ColorArgument.color(text, flag: "--thresholds")
+            }
+            entries.append(PushBody.Threshold(value: value, colors: colors))
+        }
+        return .thresholds(entries)
     }
 
     /// The animation the flags ask for, checked; nil for the server's default.
@@ -241,6 +292,30 @@ struct PushBody: Encodable {
     /// A text widget's new text.
     var text: String?
     var wave: Wave?
+    /// `--status` or `--thresholds`.
+    var coloring: Coloring?
+
+    /// `"status":S`, `"thresholds":[…]`, or either as `null` (nil): back to the ring's own colours.
+    enum Coloring {
+        case status(String?)
+        case thresholds([Threshold]?)
+    }
+
+    /// `[value, "#colour"]`, or `[value, ["#start", "#end"]]`.
+    struct Threshold: Encodable {
+        var value: Double
+        var colors: [String]
+
+        func encode(to encoder: any Encoder) throws {
+            var pair = encoder.unkeyedContainer()
+            try pair.encode(value)
+            if colors.count == 1 {
+                try pair.encode(colors[0])
+            } else {
+                try pair.encode(colors)
+            }
+        }
+    }
 
     /// A text widget's wave: `true` runs it again, `{"width":W}` also sets its width.
     enum Wave: Encodable {
@@ -261,7 +336,7 @@ struct PushBody: Encodable {
 
 extension PushBody {
     private enum CodingKeys: String, CodingKey {
-        case progress, value, max, colors, labelColor, label, title, animation, text, wave
+        case progress, value, max, colors, labelColor, label, title, animation, text, wave, status, thresholds
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -280,5 +355,12 @@ extension PushBody {
         try container.encodeIfPresent(animation, forKey: .animation)
         try container.encodeIfPresent(text, forKey: .text)
         try container.encodeIfPresent(wave, forKey: .wave)
+        switch coloring {
+        case .status(let status?): try container.encode(status, forKey: .status)
+        case .status(nil): try container.encodeNil(forKey: .status)
+        case .thresholds(let thresholds?): try container.encode(thresholds, forKey: .thresholds)
+        case .thresholds(nil): try container.encodeNil(forKey: .thresholds)
+        case nil: break
+        }
     }
 }

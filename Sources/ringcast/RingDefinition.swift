@@ -30,6 +30,8 @@ struct RingDefinition: Encodable, Equatable {
     /// A text widget's text and its wave's width in characters.
     var text: String?
     var waveWidth: Double?
+    /// The status the ring is coloured by (instead of `colors`).
+    var status: String?
 
     /// The API's check of a title (`Limits.check(title:)`), for `--title`.
     static func check(title: String?) throws(CommandFailure) {

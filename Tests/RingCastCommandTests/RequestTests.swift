@@ -204,6 +204,63 @@ struct RequestTests {
         #expect(refusal { try command.request() } == message)
     }
 
+    @Test func push_statusAndThresholds_colourTheRing() throws {
+        #expect(try Push.parse(["ci", "build", "--status", "running"]).request().bodyText == #"{"status":"running"}"#)
+        #expect(try Push.parse(["ci", "build", "--status", "none"]).request().bodyText == #"{"status":null}"#)
+        #expect(
+            try Push.parse(["ci", "coverage", "0.72", "--thresholds", "0:#e74c3c,0.5:#f1c40f,0.9:#2ecc71"]).request().bodyText
+                == ##"{"progress":0.72,"thresholds":[[0,"#e74c3c"],[0.5,"#f1c40f"],[0.9,"#2ecc71"]]}"##)
+        #expect(
+            try Push.parse(["ci", "coverage", "--thresholds", "0:#e74c3c:#c0392b, 0.8:#2ecc71"]).request().bodyText
+                == ##"{"thresholds":[[0,["#e74c3c","#c0392b"]],[0.8,"#2ecc71"]]}"##)
+        #expect(try Push.parse(["ci", "coverage", "--thresholds", "none"]).request().bodyText == #"{"thresholds":null}"#)
+        #expect(
+            try Push.parse(["ci", "build", "none", "--status", "failure"]).request().bodyText
+                == #"{"progress":null,"status":"failure"}"#)
+        #expect(try Push.parse(["ci", "build", "--status", "failure"]).shown(counter: false) == "status failure")
+    }
+
+    @Test func ringAdd_status_definesTheRingsColours() throws {
+        let request = try AddRing.parse(["ci", "build", "--status", "running"]).request()
+        #expect(request.bodyText == #"{"id":"build","status":"running"}"#)
+        #expect(
+            refusal { try AddRing.parse(["ci", "build", "--status", "running", "--colors", "#ffffff,#000000"]).request() }
+                == #"status: give one of "colors", "status" and "thresholds": each sets the ring's colours, so they exclude each other"#
+        )
+    }
+
+    @Test(arguments: [
+        (
+            ["ci", "build", "--status", "green"],
+            #"status: status must be one of "success", "failure", "running", "warning", "unknown" or null (back to the ring's own colours), got "green""#
+        ),
+        (
+            ["ci", "build", "--status", "success", "--thresholds", "0:#ffffff"],
+            "--status and --thresholds both given; a ring is coloured by one of them"
+        ),
+        (
+            ["ci", "build", "--status", "success", "--colors", "#ffffff,#000000"],
+            #"status: give one of "colors", "status" and "thresholds": each sets the ring's colours, so they exclude each other"#
+        ),
+        (
+            ["ci", "build", "--thresholds", "0.5"],
+            "--thresholds takes 'V:#colour,…' (V:#start:#end for a gradient), such as '0:#e74c3c,0.5:#f1c40f,0.9:#2ecc71'; got \"0.5\""
+        ),
+        (["ci", "build", "--thresholds", "12:#ffffff"], "a threshold's value must be a number from 0 to 10 (1 = 100 %), got 12"),
+        (
+            ["ci", "build", "--thresholds", "0:red"],
+            #"--thresholds: "red" is not a colour; expected #rrggbb or #rrggbbaa, such as #2ecc71"#
+        ),
+        (
+            ["ci", "build", "--thresholds", "0.5:#ffffff,0.2:#000000"],
+            "thresholds.1.0: threshold values must rise strictly: 0.2 follows 0.5"
+        ),
+    ])
+    func push_refusesABadStatusOrThresholds(arguments: [String], message: String) throws {
+        let command = try Push.parse(arguments)
+        #expect(refusal { try command.request() } == message)
+    }
+
     // MARK: widgets
 
     @Test func widgetAdd_postsTheDefinitionWithTheKindsKeys() throws {

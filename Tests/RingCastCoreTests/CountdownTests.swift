@@ -64,12 +64,12 @@ import Testing
     @Test func cancel_leavesTheRingWithoutData_andTwiceChangesNothing() throws {
         var board = Board(spec: Fixtures.board)
         try board.startCountdown(seconds: 3, at: 0)
-        board.cancelCountdown()
+        board.cancelCountdown(at: 0.5)
         #expect(board.countdown == nil && board.revision == 2)
         let frame = try ring(board, at: 1)
         #expect(frame.p == nil && frame.label == "—")
         #expect(!board.isAnimating(at: 1))
-        board.cancelCountdown()
+        board.cancelCountdown(at: 0.5)
         #expect(board.revision == 2)
     }
 

@@ -133,3 +133,23 @@ extension ReducedMotionTests {
         #expect(Self.same(frame, resting))
     }
 }
+
+extension ReducedMotionTests {
+    /// A ring coloured by thresholds shows reduced-motion viewers its target's band colours on the push's first
+    /// tick, and no frames while its displayed value (and colour) catch up.
+    @Test func aRingColouredByThresholds_showsItsTargetsBandAtOnce() throws {
+        let red = RGBAColor(hex: "#e74c3c")!
+        let green = RGBAColor(hex: "#2ecc71")!
+        let thresholds = Thresholds([.init(value: 0, color: red), .init(value: 0.5, color: green)])
+        var animator = AnimatorTests.animator()
+        let start = Self.origin + 10
+        let script: [(tick: Int64, change: Animator.Change)] = [
+            (Self.origin + 2, AnimatorTests.patch(["move": RingPatch(progress: 0.1, coloring: .thresholds(thresholds))])),
+            (start, AnimatorTests.ring("move", 0.9, .timing(.easeInOut, duration: 1))),
+        ]
+        let changes = try Self.changes(&animator, script: script, ticks: Self.origin...(Self.origin + 200))
+        #expect(changes.map(\.tick) == [Self.origin + 2, start])
+        #expect(changes.last?.resting[ring: "move"]?.gradient == animator.frame(at: Self.origin + 200)[ring: "move"]?.gradient)
+        #expect(changes.last?.resting[ring: "move"]?.tip.color == green)
+    }
+}

@@ -115,6 +115,12 @@ extension LimitsTests {
             field: "animation.spring.response"),
         NumericField(
             "countdown seconds", "POST", "/countdown", #"{"seconds":X}"#, Limits.countdownSeconds, field: "seconds"),
+        NumericField(
+            "threshold value", "PUT", ring, ##"{"progress":0.5,"thresholds":[[X,"#e74c3c"]]}"##, Limits.progress,
+            field: "thresholds.0.0"),
+        NumericField(
+            "patch threshold value", "PATCH", "", ##"{"rings":{"overall":{"thresholds":[[0,"#e74c3c"],[X,"#2ecc71"]]}}}"##,
+            0.0.nextUp...10, field: "rings.overall.thresholds.1.0"),
     ]
 
     /// Issue 20, defect 1: a write accepted with an extreme value made the server unable to restart. For every

@@ -39,6 +39,8 @@ public enum Limits {
     public static let counterUnitLength = 16
     /// Colours of a gradient widget; a ring has exactly 2.
     public static let gradientColors: ClosedRange<Int> = 2...8
+    /// Thresholds a ring's colours may be picked from (`Thresholds`).
+    public static let thresholds: ClosedRange<Int> = 1...8
     /// A wave text's wave, in characters.
     public static let waveWidths: ClosedRange<Double> = 1...64
 

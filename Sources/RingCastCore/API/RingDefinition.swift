@@ -4,7 +4,8 @@
 /// `"then":"rest"|"cancel"|"restart"` and `"webhook":URL` (its `CountdownOptions`), and for `POST …/rings` also
 /// `"group":ID` (join that ring's concentric group, inside it). Widgets (DESIGN §12): `{"kind":"counter",
 /// "value":V,"digits":N,"decimals":D,"sign":B,"grouping":",","unit":U}`, `{"kind":"text","text":T,
-/// "waveWidth":W}`, `{"kind":"indicator"}`, `{"kind":"gradient","colors":[2 to 8]}`. The server places it
+/// "waveWidth":W}`, `{"kind":"indicator"}`, `{"kind":"gradient","colors":[2 to 8]}`. Rings and the indicator
+/// may take `"status":S` or `"thresholds":[[V,"#…"],…]` instead of `colors` (DESIGN §13). The server places it
 /// (`BoardSpec.laidOut`).
 public struct RingDefinition: Sendable, Equatable, Decodable {
     public var id: String
@@ -21,6 +22,8 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
     public var countdown: CountdownOptions?
     /// Seconds without a write before the ring shows stale (DESIGN §13); nil (absent or `null`): the board's.
     public var staleAfter: Int?
+    /// The status or thresholds the ring is coloured by; nil: its `colors`.
+    public var coloring: Coloring?
 
     public init(
         id: String,
@@ -32,7 +35,8 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         value: Double? = nil,
         group: String? = nil,
         countdown: CountdownOptions? = nil,
-        staleAfter: Int? = nil
+        staleAfter: Int? = nil,
+        coloring: Coloring? = nil
     ) {
         self.id = id
         self.title = title
@@ -44,12 +48,13 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         self.group = group
         self.countdown = countdown
         self.staleAfter = staleAfter
+        self.coloring = coloring
     }
 
     static let keys =
         [
             "id", "title", "kind", "sources", "colors", "label", "max", "value", "digits", "decimals", "sign",
-            "grouping", "unit", "text", "waveWidth", "staleAfter",
+            "grouping", "unit", "text", "waveWidth", "staleAfter", "status", "thresholds",
         ] + RequestField.countdownKeys
 
     /// The keys only some kinds take, and which (a countdown's options are checked with them,
@@ -60,6 +65,9 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         ("waveWidth", ["text"]), ("label", ["plain", "derived", "countdown"]),
         ("max", ["plain", "derived", "countdown", "indicator"]),
         ("colors", ["plain", "derived", "countdown", "indicator", "gradient"]),
+        // The kinds `Board.keysTaken(by:)` lets a push colour by status or thresholds.
+        ("status", ["plain", "derived", "countdown", "indicator"]),
+        ("thresholds", ["plain", "derived", "countdown", "indicator"]),
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -105,6 +113,7 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         group = allowsGroup ? try RequestField.string("group", in: object) : nil
         countdown = try RequestField.countdownOptions(in: object, kind: kind)
         staleAfter = try RequestField.staleAfter(in: object).value
+        coloring = try RequestField.coloring(in: object, allowsNull: false)
     }
 
     /// The kind named `kindName` with its settings from `object`, after refusing the keys another kind takes
@@ -164,6 +173,34 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         let kind = try kind(named: kindName, sources: nil, in: object, field: nil)
         let text = try RequestField.text(in: object)
         return (kind, try RequestField.value(in: object), text)
+    }
+
+    /// For the configuration file, which defines rings as the API does: the `status` or `thresholds` of the ring of
+    /// kind `kindName` that `decoder` reads, with the API's keys, ranges and messages (an `APIError` whose field is
+    /// relative to the object); nil without either.
+    public static func coloring(ofKind kindName: String, from decoder: any Decoder) throws -> (
+        status: RingStatus?, thresholds: Thresholds?
+    ) {
+        let object = try decoder.container(keyedBy: AnyCodingKey.self)
+        for (key, kinds) in keysOfKinds where ["status", "thresholds"].contains(key) {
+            if object.contains(AnyCodingKey(key)), !kinds.contains(kindName) {
+                let owners = kinds.map { "\"\($0)\"" }.joined(separator: ", ")
+                throw APIError.invalidValue("\(key) goes with kind \(owners), not \(RequestField.quoted(kindName))", field: key)
+            }
+        }
+        do {
+            switch try RequestField.coloring(in: object, allowsNull: false) {
+            case .status(let status): return (status, nil)
+            case .thresholds(let thresholds): return (nil, thresholds)
+            case .definition, nil: return (nil, nil)
+            }
+        } catch var error as APIError {
+            // The reader names fields from the document's root; the configuration names them under the ring.
+            if let prefix = RequestField.path(decoder.codingPath), let field = error.field, field.hasPrefix(prefix + ".") {
+                error.field = String(field.dropFirst(prefix.count + 1))
+            }
+            throw error
+        }
     }
 
     /// A counter's format from its definition's keys, checked against `Limits`.
@@ -235,7 +272,7 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
             r: 1,
             thickness: 1,
             track: RingSpec.defaultTrack,
-            colors: colors ?? Self.defaultColors(at: position),
+            colors: status?.colors ?? colors ?? Self.defaultColors(at: position),
             kind: kind,
             titleText: text,
             labelText: text,
@@ -244,9 +281,23 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
             label: label ?? .percent,
             maximum: maximum ?? RingSpec.defaultMaximum,
             value: value,
-            countdown: countdown
+            countdown: countdown,
+            status: status,
+            thresholds: thresholds
         )
         spec.staleAfter = staleAfter
         return spec
+    }
+
+    /// The status the ring is defined with.
+    var status: RingStatus? {
+        if case .status(let status) = coloring { return status }
+        return nil
+    }
+
+    /// The thresholds the ring is defined with.
+    var thresholds: Thresholds? {
+        if case .thresholds(let thresholds) = coloring { return thresholds }
+        return nil
     }
 }

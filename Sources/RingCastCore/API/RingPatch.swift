@@ -1,7 +1,8 @@
 /// One ring's entry in a PATCH body: a bare number (the progress), `null` (back to no data), or
 /// `{"progress":P,"value":V,"max":M,"label":L,"title":T,"colors":["#…","#…"],"labelColor":"#…","animation":A}`
 /// with any of the keys (`progress` and `value` not both; either may be `null`); a text widget's entry also
-/// takes `"text":T` and `"wave":{"width":W}`. Which keys a ring or widget takes is its board's business.
+/// takes `"text":T` and `"wave":{"width":W}`, a ring's `"status":S` or `"thresholds":[[V,"#…"],…]` instead of
+/// `colors` (`null`: back to its definition's colours). Which keys a ring or widget takes is its board's business.
 ///
 /// Decoding checks types and ranges (progress in 0...10, value ≥ 0, max in (0, 1e9], exactly two valid colours,
 /// a known label format and animation, a title of 1–64 characters) and throws `APIError`; whether the ring
@@ -34,6 +35,8 @@ public struct RingPatch: Sendable, Equatable, Decodable {
     public var staleAfter: Int?
     /// `"staleAfter":null`: the ring goes back to the board's `staleAfter`.
     public var clearsStaleAfter: Bool
+    /// A status or thresholds to colour the ring by, or back to its definition's colours (instead of `colors`).
+    public var coloring: Coloring?
 
     public init(
         progress: Double? = nil,
@@ -49,7 +52,8 @@ public struct RingPatch: Sendable, Equatable, Decodable {
         wave: Bool = false,
         waveWidth: Double? = nil,
         staleAfter: Int? = nil,
-        clearsStaleAfter: Bool = false
+        clearsStaleAfter: Bool = false,
+        coloring: Coloring? = nil
     ) {
         self.progress = progress
         self.value = value
@@ -65,6 +69,7 @@ public struct RingPatch: Sendable, Equatable, Decodable {
         self.waveWidth = waveWidth
         self.staleAfter = staleAfter
         self.clearsStaleAfter = clearsStaleAfter
+        self.coloring = coloring
     }
 
     /// Whether the entry changes the ring's progress (to a value or to no data).
@@ -89,13 +94,14 @@ public struct RingPatch: Sendable, Equatable, Decodable {
             ("label", label != nil), ("title", title != nil), ("colors", colors != nil),
             ("labelColor", labelColor != nil), ("text", text != nil), ("wave", wave || waveWidth != nil),
             ("staleAfter", setsStaleAfter),
+            ("status", coloring?.key == "status"), ("thresholds", coloring?.key == "thresholds"),
         ]
         return given.filter(\.1).map(\.0)
     }
 
     static let keys = [
         "progress", "value", "max", "label", "title", "colors", "labelColor", "animation", "text", "wave",
-        "staleAfter",
+        "staleAfter", "status", "thresholds",
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -128,7 +134,8 @@ public struct RingPatch: Sendable, Equatable, Decodable {
                 wave: wave.runs,
                 waveWidth: wave.width,
                 staleAfter: staleAfter.value,
-                clearsStaleAfter: staleAfter.isNull
+                clearsStaleAfter: staleAfter.isNull,
+                coloring: try RequestField.coloring(in: object, allowsNull: true)
             )
             return
         }

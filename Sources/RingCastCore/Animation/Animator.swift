@@ -208,8 +208,8 @@ public struct Animator: Sendable {
         case .background(let update): try board.apply(update, at: time)
         case .startCountdown(let seconds, let animated):
             try board.startCountdown(seconds: seconds, animated: animated, at: time)
-        case .cancelCountdown: board.cancelCountdown()
-        case .restructure(let spec): board.restructure(to: spec)
+        case .cancelCountdown: board.cancelCountdown(at: time)
+        case .restructure(let spec): board.restructure(to: spec, at: time)
         }
     }
 
@@ -288,7 +288,11 @@ public struct Animator: Sendable {
     /// compose (composing settles what is done). Cluster mode stores and compares this one (DESIGN §10).
     public var settledState: BoardState {
         var projection = projection
-        projection.board.settle(at: projection.time(at: projection.appliedThrough))
+        let time = projection.time(at: projection.appliedThrough)
+        // Values too, though composing keeps them longer for threshold followers (`Board.settle(at:)`): every
+        // node settled them at an earlier tick, if at all, so settling them by this one gives the same on each.
+        // Only compared, never shown, so what a follower would have read does not matter here.
+        projection.board.settle(at: time, valuesAt: time)
         var state = projection.board.state(fps: fps, epoch: projection.epoch)
         state.written = projection.freshness.written
         return state

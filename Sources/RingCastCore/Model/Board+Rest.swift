@@ -20,6 +20,8 @@ extension RingState {
         state.gradient = gradient?.map(\.atRest)
         state.labelColor = labelColor?.atRest
         state.wave = wave?.atRest
+        // Thresholds colour a ring at rest by its value's band at once: no transition left to follow.
+        state.trail = nil
         return state
     }
 }

@@ -1,8 +1,7 @@
 extension Board {
     /// Targets and presentation of every ring, the background colour and the countdown at `time`, for `GET /api/v1/boards/{board}`.
     public func snapshot(at time: Double) -> BoardSnapshot {
-        let targetColors = targetColors
-        return BoardSnapshot(
+        BoardSnapshot(
             board: spec.name,
             title: spec.title,
             revision: revision,
@@ -13,13 +12,15 @@ extension Board {
                     kind: ring.kind.name,
                     target: target(ofRing: ring.id),
                     progress: progress(ofRing: ring.id, at: time),
-                    colors: targetColors[ring.id] ?? ring.colors,
+                    colors: targetColors(ofRing: ring.id),
                     animating: isAnimating(ring: ring.id, at: time),
                     label: ring.label,
                     max: ring.maximum,
                     text: label(ofRing: ring.id, at: time),
                     sources: { if case .derived(let sources) = ring.kind { sources } else { nil } }(),
-                    countdown: ring.countdown
+                    countdown: ring.countdown,
+                    status: status(ofRing: ring.id),
+                    thresholds: thresholds(ofRing: ring.id)
                 )
             },
             background: background,

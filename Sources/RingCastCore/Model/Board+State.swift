@@ -4,7 +4,8 @@ extension Board {
         let rings = self.rings.mapValues { ring in
             BoardState.Ring(
                 progress: ring.progress?.state, colors: ring.gradient?.map(\.state), labelColor: ring.labelColor?.state,
-                wave: ring.wave?.state)
+                wave: ring.wave?.state, status: ring.status?.rawValue, thresholds: ring.thresholds,
+                trail: ring.trail.map { BoardState.Trail(since: $0.since, colors: $0.colors.map(\.state)) })
         }
         return BoardState(
             format: BoardState.currentFormat,
@@ -58,17 +59,25 @@ extension Board {
         var skipped: [String] = []
         for (id, ring) in state.rings.sorted(by: { $0.key < $1.key }) {
             let key = "rings.\(id)"
-            guard let spec = restored.ring(id), spec.kind.takesPushes else {
+            guard let spec = restored.ring(id), spec.kind.takesPushes || Self.takesColoring(spec.kind) else {
                 skipped.append(id)
                 continue
             }
             var state = RingState()
+            try Self.restoreColoring(of: ring, into: &state, kind: spec.kind, key: key)
+            guard spec.kind.takesPushes else {
+                // A derived or countdown ring keeps only how it is coloured; the server computes its value.
+                if ring.progress != nil || ring.labelColor != nil || ring.wave != nil { skipped.append(id) }
+                if !state.isEmpty { restored.rings[id] = state }
+                continue
+            }
             if let value = ring.progress {
                 state.progress = try AnimatedValue(state: value, key: key + ".progress", targets: Self.targets(of: spec.kind))
             }
-            if let colors = ring.colors {
-                // A ring has two; a gradient widget the number it was made with.
-                let count = spec.kind == .gradient ? spec.colors.count : 2
+            if let colors = ring.colors, spec.kind == .gradient {
+                // A gradient widget has the number of colours it was made with (a ring's two are read with its
+                // colouring).
+                let count = spec.colors.count
                 guard colors.count == count else {
                     throw BoardStateError(key: key + ".colors", message: "needs \(count) colours, got \(colors.count)")
                 }
@@ -132,8 +141,65 @@ extension Board {
     /// Moves board time 0 forward by `seconds`, once nothing moves (`isAnimating` is false): rest values hold
     /// no time, so only a finished countdown's start moves. Keeps board times small, so they stay exact.
     mutating func shiftTime(by seconds: Double, settlingAt time: Double) {
-        settle(at: time)
+        backdrop.settle(at: time)
+        for id in rings.keys {
+            rings[id]?.settle(at: time, valuesAt: time)
+            // A trail's colours have finished too (its ring's colours rest); only its start holds a time.
+            if var trail = rings[id]?.trail {
+                for index in trail.colors.indices { trail.colors[index].settle(at: time) }
+                trail.since -= seconds
+                rings[id]?.trail = trail
+            }
+        }
         countdown?.start -= seconds
+    }
+
+    /// Reads a stored ring's colours, status, thresholds and trail into `state`, with the checks a push passes:
+    /// two colours, a known status, valid thresholds, only on a kind that takes them.
+    private static func restoreColoring(
+        of ring: BoardState.Ring, into state: inout RingState, kind: RingKind, key: String
+    ) throws(BoardStateError) {
+        if let colors = ring.colors, kind != .gradient {
+            guard colors.count == 2 else {
+                throw BoardStateError(key: key + ".colors", message: "needs 2 colours, got \(colors.count)")
+            }
+            state.gradient = try colors.enumerated().map { index, color throws(BoardStateError) in
+                try AnimatedColor(state: color, key: key + ".colors.\(index)")
+            }
+        }
+        guard ring.status != nil || ring.thresholds != nil || ring.trail != nil else { return }
+        guard takesColoring(kind) else {
+            throw BoardStateError(key: key, message: "a \(kind.name) widget takes no status or thresholds")
+        }
+        if let name = ring.status {
+            guard let status = RingStatus(rawValue: name) else {
+                throw BoardStateError(key: key + ".status", message: "must be one of \(RingStatus.listed), got \"\(name)\"")
+            }
+            guard state.gradient != nil else {
+                throw BoardStateError(key: key + ".status", message: "a status comes with the colours it set")
+            }
+            state.status = status
+        }
+        if let thresholds = ring.thresholds {
+            if let problem = thresholds.problem {
+                throw BoardStateError(
+                    key: key + ".thresholds" + (problem.key.map { ".\($0)" } ?? ""), message: problem.message)
+            }
+            guard state.gradient == nil else {
+                throw BoardStateError(key: key + ".thresholds", message: "a ring is coloured by colours or thresholds, not both")
+            }
+            state.thresholds = thresholds
+        }
+        if let trail = ring.trail {
+            try BoardState.checkTime(trail.since, key + ".trail.since")
+            guard trail.colors.count == 2 else {
+                throw BoardStateError(key: key + ".trail.colors", message: "needs 2 colours, got \(trail.colors.count)")
+            }
+            let colors = try trail.colors.enumerated().map { index, color throws(BoardStateError) in
+                try AnimatedColor(state: color, key: key + ".trail.colors.\(index)")
+            }
+            state.trail = ThresholdTrail(since: trail.since, colors: colors)
+        }
     }
 
     private static func color(_ components: [Double], key: String) throws(BoardStateError) -> RGBAColor {

@@ -21,9 +21,9 @@ extension Board {
     /// The keys an entry for `kind` may set: what a refusal lists, and what `validateKeys` lets through.
     static func keysTaken(by kind: RingKind) -> [String] {
         switch kind {
-        case .plain: ["progress", "value", "max", "colors", "labelColor", "label", "title"]
-        case .indicator: ["progress", "value", "max", "colors", "labelColor", "title"]
-        case .derived, .countdown: ["label", "title"]
+        case .plain: ["progress", "value", "max", "colors", "labelColor", "label", "title", "status", "thresholds"]
+        case .indicator: ["progress", "value", "max", "colors", "labelColor", "title", "status", "thresholds"]
+        case .derived, .countdown: ["label", "title", "status", "thresholds"]
         case .counter: ["value", "labelColor", "title"]
         case .text: ["text", "wave", "labelColor", "title"]
         case .gradient: ["colors", "title"]

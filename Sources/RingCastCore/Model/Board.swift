@@ -41,17 +41,22 @@ public struct Board: Sendable, Equatable {
 
     // MARK: Structure
 
-    /// Gives the board new rings and placement (a board replaced or a ring added or deleted through the API).
-    /// Values of rings that are still there and still take them are kept; a countdown is kept while a ring
-    /// shows it; the background stays. The caller has checked `spec` (ids, sources, layout).
-    public mutating func restructure(to spec: BoardSpec) {
+    /// Gives the board new rings and placement (a board replaced or a ring added or deleted through the API) at
+    /// `time`. Values of rings that are still there and still take them are kept; a countdown is kept while a
+    /// ring shows it; the background stays. The caller has checked `spec` (ids, sources, layout).
+    public mutating func restructure(to spec: BoardSpec, at time: Double) {
+        let before = self
         // A ring keeps its values only as the same kind: a plain ring's progress is no counter's number.
         let kinds = Dictionary(self.spec.rings.map { ($0.id, $0.kind.name) }, uniquingKeysWith: { first, _ in first })
         self.spec = spec
         isShapedByAPI = true
-        let kept = Set(spec.rings.filter { $0.kind.takesPushes && kinds[$0.id] == $0.kind.name }.map(\.id))
+        let kept = Set(
+            spec.rings.filter { ($0.kind.takesPushes || Self.takesColoring($0.kind)) && kinds[$0.id] == $0.kind.name }
+                .map(\.id))
         rings = rings.filter { kept.contains($0.key) }
         if !hasCountdownRing { countdown = nil }
+        // New sources or thresholds may colour any ring otherwise from here on.
+        restartTrails(of: spec.rings.map(\.id), from: before, at: time)
         revision += 1
     }
 
@@ -132,9 +137,11 @@ public struct Board: Sendable, Equatable {
             let field = RequestField.path("rings", id)
             try validate(entry, ring: id, field: field, ringField: field)
         }
+        let before = beforeRecoloring(entries.contains { $0.value.coloring != nil })
         for (id, entry) in entries {
             start(entry, ring: id, animation: entry.animation ?? patch.animation ?? defaultAnimation(of: id), at: time)
         }
+        restartTrails(of: ringsTouched(by: entries.map(\.key)), from: before, at: time)
         revision += 1
     }
 
@@ -142,7 +149,9 @@ public struct Board: Sendable, Equatable {
     /// PUT body (`progress`, `colors.0`); an unknown ring is 404 without a field, since it is in the URL.
     public mutating func apply(_ update: RingUpdate, toRing id: String, at time: Double) throws(APIError) {
         try validate(update, ring: id, field: nil, ringField: nil)
+        let before = beforeRecoloring(update.coloring != nil)
         start(update, ring: id, animation: update.animation ?? defaultAnimation(of: id), at: time)
+        restartTrails(of: ringsTouched(by: [id]), from: before, at: time)
         revision += 1
     }
 
@@ -164,16 +173,25 @@ public struct Board: Sendable, Equatable {
             throw .notFound("board \"\(spec.name)\" has no countdown ring")
         }
         try Limits.check(countdownSeconds: seconds, field: "seconds")
+        let before = beforeRecoloring(false)
         countdown = Countdown(seconds: seconds, start: time, animated: animated)
+        restartTrails(of: countdownRingIDs, from: before, at: time)
         revision += 1
     }
 
-    /// Stops and clears the countdown: its rings show no data again (p `null`, label `—`). Without a countdown
-    /// it changes nothing, the revision included.
-    public mutating func cancelCountdown() {
+    /// Stops and clears the countdown at `time`: its rings show no data again (p `null`, label `—`). Without a
+    /// countdown it changes nothing, the revision included.
+    public mutating func cancelCountdown(at time: Double) {
         guard countdown != nil else { return }
+        let before = beforeRecoloring(false)
         countdown = nil
+        restartTrails(of: countdownRingIDs, from: before, at: time)
         revision += 1
+    }
+
+    /// The ids of the rings that show the countdown.
+    private var countdownRingIDs: [String] {
+        spec.rings.filter { $0.kind == .countdown }.map(\.id)
     }
 
     /// Replaces the whole state with persisted values, shown at once without animation, e.g. at start-up:
@@ -238,6 +256,7 @@ public struct Board: Sendable, Equatable {
         rings.values.contains { $0.isAnimating(at: time) }
             || isCountdownRunning(at: time)
             || backdrop.isAnimating(at: time)
+            || areThresholdColorsMoving(at: time)
     }
 
     /// Whether this ring's progress (a derived ring: any source's; a countdown ring: the countdown) or colours
@@ -248,8 +267,14 @@ public struct Board: Sendable, Equatable {
 
     /// Drops finished animations and splash layers so memory stays bounded; the presentation is unchanged.
     public mutating func settle(at time: Double) {
+        // A threshold follower reads values back in time: their animations are kept a little longer.
+        settle(at: time, valuesAt: hasThresholdColoring ? time - ThresholdFollower.memory : time)
+    }
+
+    /// `settle(at:)` with the values' animations dropped by `valuesTime`.
+    mutating func settle(at time: Double, valuesAt valuesTime: Double) {
         backdrop.settle(at: time)
-        for id in rings.keys { rings[id]?.settle(at: time) }
+        for id in rings.keys { rings[id]?.settle(at: time, valuesAt: valuesTime) }
     }
 
     /// The displayed progress of every ring at `time`, by id; nil for rings without data.
@@ -303,6 +328,7 @@ public struct Board: Sendable, Equatable {
 
     /// The displayed gradient colours (start, end) of one ring at `time`; the configured ones until a push.
     public func colors(ofRing id: String, at time: Double) -> [RGBAColor] {
+        if let thresholds = thresholds(ofRing: id) { return thresholdColors(ofRing: id, thresholds: thresholds, at: time) }
         if let gradient = rings[id]?.gradient { return gradient.map { $0.value(at: time) } }
         return ring(id)?.colors ?? []
     }
@@ -355,7 +381,7 @@ public struct Board: Sendable, Equatable {
                 field: ringField
             )
         }
-        guard pushesValues || entry.shapesRing else {
+        guard pushesValues || entry.shapesRing || entry.coloring != nil else {
             throw .invalidValue(
                 "the entry for \(ring.kind.isRing ? "ring" : ring.kind.name) \"\(id)\" sets nothing: give \(Self.listOfKeysTaken(by: ring.kind))",
                 field: field)
@@ -387,6 +413,7 @@ public struct Board: Sendable, Equatable {
         if let colors = entry.colors {
             try Limits.check(colors: colors, count: ring.kind == .gradient ? ring.colors.count : 2, field: path("colors"))
         }
+        try Self.check(entry, coloringOf: path)
         if let text = entry.text {
             try Limits.check(labelText: text, field: path("text"))
         }
@@ -400,6 +427,9 @@ public struct Board: Sendable, Equatable {
 
     /// Starts a validated entry's animations at `time`. A ring's first progress counts up from 0.
     private mutating func start(_ entry: RingPatch, ring id: String, animation: Animation, at time: Double) {
+        // A ring coloured by thresholds changes colour from the colours it moves with now.
+        let recolors = entry.colors != nil || entry.coloring != nil
+        let shown = recolors && thresholds(ofRing: id) != nil ? colorsBeforeChange(ofRing: id, at: time) : nil
         if entry.shapesRing, let index = ringIndex[id] {
             var ring = spec.rings[index]
             if let title = entry.title { ring.title = title }
@@ -427,11 +457,18 @@ public struct Board: Sendable, Equatable {
             state.progress = progress
         }
         if let colors = entry.colors {
-            var gradient = state.gradient ?? configuredGradient(of: id)
+            var gradient = shown ?? state.gradient ?? configuredGradient(of: id)
             for index in gradient.indices {
                 gradient[index].animate(to: colors[index], with: animation, at: time)
             }
             state.gradient = gradient
+            state.status = nil
+            state.thresholds = nil
+        }
+        if let coloring = entry.coloring {
+            recolor(
+                &state, ring: id, with: coloring, from: shown ?? state.gradient ?? configuredGradient(of: id),
+                animation: animation, at: time)
         }
         if let color = entry.labelColor {
             // An automatic label starts from the text colour it shows now.
@@ -478,6 +515,7 @@ public struct Board: Sendable, Equatable {
 
     private func isAnimating(ring id: String, at time: Double, visiting: Set<String>) -> Bool {
         if rings[id]?.isAnimating(at: time) == true { return true }
+        if visiting.isEmpty, areThresholdColorsMoving(ofRing: id, at: time) { return true }
         if let ring = ring(id), ring.kind == .countdown,
             countdown?.isRunning(at: time, then: ring.countdownOptions.then) == true
         {

@@ -1,10 +1,11 @@
 /// The body of `GET /api/v1/boards/{board}`: targets and presentation of every ring, at one instant.
 ///
 /// `{"board":NAME,"title":T,"revision":N,"rings":[{"id","title","kind","target","progress","colors","animating","label",
-/// "max","text","sources","countdown"}],
+/// "max","text","sources","countdown","status","thresholds"}],
 /// "background":"#rrggbbaa","countdown":{"seconds":N,"remaining":R}}`, with `target` and `progress` `null` for
 /// rings without data and `countdown` `null` when none is set; a ring's `countdown` (its options) only on a
-/// countdown ring defined with some, the board's `countdown.animated` only when false.
+/// countdown ring defined with some, the board's `countdown.animated` only when false; a ring's `status` and
+/// `thresholds` only when it has them.
 public struct BoardSnapshot: Sendable, Equatable, Encodable {
     public struct Ring: Sendable, Equatable, Encodable {
         public var id: String
@@ -32,6 +33,10 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
         public var staleAfter: Int?
         public var updatedAt: String?
         public var stale: String?
+        /// The status whose colours the ring shows; absent without one.
+        public var status: RingStatus?
+        /// The thresholds that colour the ring (`colors` is then the band of `target`); absent without any.
+        public var thresholds: Thresholds?
 
         public init(
             id: String,
@@ -45,7 +50,9 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
             max: Double = RingSpec.defaultMaximum,
             text: String = "",
             sources: [String]? = nil,
-            countdown: CountdownOptions? = nil
+            countdown: CountdownOptions? = nil,
+            status: RingStatus? = nil,
+            thresholds: Thresholds? = nil
         ) {
             self.id = id
             self.title = title
@@ -59,11 +66,14 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
             self.text = text
             self.sources = sources
             self.countdown = countdown
+            self.status = status
+            self.thresholds = thresholds
         }
 
         private enum CodingKeys: String, CodingKey {
             case id, title, kind, target, progress, colors, animating, label, max, text, sources, countdown
             case staleAfter, updatedAt, stale
+            case status, thresholds
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -84,6 +94,8 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
             try container.encodeIfPresent(staleAfter, forKey: .staleAfter)
             try container.encodeIfPresent(updatedAt, forKey: .updatedAt)
             try container.encodeIfPresent(stale, forKey: .stale)
+            try container.encodeIfPresent(status, forKey: .status)
+            try container.encodeIfPresent(thresholds, forKey: .thresholds)
         }
     }
 

@@ -34,6 +34,9 @@ extension BoardSpec {
             if let seconds = ring.staleAfter, !Limits.staleAfterSeconds.contains(seconds) {
                 throw fail(".rings.\(index).staleAfter", Limits.staleAfterRange)
             }
+            if let problem = coloringProblem(ring) {
+                throw fail(".rings.\(index).\(problem.key)", problem.message)
+            }
             if let options = ring.countdown {
                 guard ring.kind == .countdown else {
                     throw fail(".rings.\(index).countdown", "only a countdown ring has countdown options")

@@ -40,13 +40,33 @@ public struct BoardState: Codable, Sendable, Equatable {
         public var labelColor: Color?
         /// A text widget's wave, 0 → 1 (absent in states written before widgets).
         public var wave: Value?
+        /// The status (`RingStatus`'s name) whose colours a push set `colors` to; absent otherwise, and in states
+        /// written before statuses.
+        public var status: String?
+        /// Thresholds a push set, which colour the ring instead of `colors`.
+        public var thresholds: Thresholds?
+        /// Where a thresholds-coloured ring's colours continue from (`ThresholdTrail`).
+        public var trail: Trail?
 
-        public init(progress: Value? = nil, colors: [Color]? = nil, labelColor: Color? = nil, wave: Value? = nil) {
+        public init(
+            progress: Value? = nil, colors: [Color]? = nil, labelColor: Color? = nil, wave: Value? = nil,
+            status: String? = nil, thresholds: Thresholds? = nil, trail: Trail? = nil
+        ) {
             self.progress = progress
             self.colors = colors
             self.labelColor = labelColor
             self.wave = wave
+            self.status = status
+            self.thresholds = thresholds
+            self.trail = trail
         }
+    }
+
+    /// A thresholds-coloured ring's trail: the board time of the change it starts at, and the gradient's start
+    /// and end as they moved then.
+    public struct Trail: Codable, Sendable, Equatable {
+        public var since: Double
+        public var colors: [Color]
     }
 
     /// One animatable number: the target, what runs under the segments, and the blended timing curves.

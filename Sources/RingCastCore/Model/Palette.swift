@@ -16,6 +16,10 @@ public enum Palette {
     public static let lightOrange = color(230, 126, 34)
     public static let darkOrange = color(211, 84, 0)
     public static let purpleBg = color(69, 51, 201)
+    /// Concrete and asbestos, the greys of the same flat-UI palette (flatuicolors.com "defo"; seed 000 lists only
+    /// the colours its rings use): a ring whose status is `unknown`.
+    public static let lightGray = color(149, 165, 166)
+    public static let darkGray = color(127, 140, 141)
 
     /// Every palette colour by its seed name, so configuration can say `"lightRed"` instead of a hex string.
     public static let named: [String: RGBAColor] = [

@@ -35,6 +35,10 @@ public struct RingSpec: Sendable, Hashable, Codable {
     /// Seconds without a write to this ring after which it shows stale (DESIGN §13), instead of the board's
     /// `staleAfter`; nil: the board's.
     public var staleAfter: Int?
+    /// The status the ring was defined with (its `colors` are that status's); nil: none.
+    public var status: RingStatus?
+    /// Thresholds that colour the ring by its displayed value until a push colours it otherwise; nil: none.
+    public var thresholds: Thresholds?
 
     /// Track grey of the seeds' `Color(.systemGray6)` in dark mode.
     public static let defaultTrack = RGBAColor(red: 44 / 255, green: 44 / 255, blue: 46 / 255)
@@ -59,7 +63,9 @@ public struct RingSpec: Sendable, Hashable, Codable {
         label: LabelFormat = .percent,
         maximum: Double = RingSpec.defaultMaximum,
         value: Double? = nil,
-        countdown: CountdownOptions? = nil
+        countdown: CountdownOptions? = nil,
+        status: RingStatus? = nil,
+        thresholds: Thresholds? = nil
     ) {
         self.id = id
         self.title = title
@@ -78,6 +84,8 @@ public struct RingSpec: Sendable, Hashable, Codable {
         self.maximum = maximum
         self.value = value
         self.countdown = countdown
+        self.status = status
+        self.thresholds = thresholds
     }
 
     /// The countdown options this ring shows the board's countdown with.

@@ -10,9 +10,18 @@ struct RingState: Sendable, Equatable {
     var labelColor: AnimatedColor?
     /// A text widget's wave, running from 0 to 1 (seed 003's `pct`), once a push started one.
     var wave: AnimatedValue?
+    /// The status whose colours the last push set `gradient` to (nil: `colors` set them, or none).
+    var status: RingStatus?
+    /// Thresholds a push set: they colour the ring instead of `gradient` (`Board.thresholds(ofRing:)`).
+    var thresholds: Thresholds?
+    /// Where the colours of a ring coloured by thresholds (pushed or defined) continue from.
+    var trail: ThresholdTrail?
 
     /// Nothing was pushed (or all of it was cleared): the board need not keep the entry.
-    var isEmpty: Bool { progress == nil && gradient == nil && labelColor == nil && wave == nil }
+    var isEmpty: Bool {
+        progress == nil && gradient == nil && labelColor == nil && wave == nil && status == nil && thresholds == nil
+            && trail == nil
+    }
 
     func isAnimating(at time: Double) -> Bool {
         progress?.isAnimating(at: time) == true
@@ -21,9 +30,11 @@ struct RingState: Sendable, Equatable {
             || wave?.isAnimating(at: time) == true
     }
 
-    /// Drops the animations that have finished by `time` (frames before it are never composed again).
-    mutating func settle(at time: Double) {
-        progress?.settle(at: time)
+    /// Drops the animations that have finished by `time` (frames before it are never composed again); the
+    /// progress's only by `valuesTime`, when a threshold follower may still read it back to then. A trail's colours
+    /// are kept as they are: the follower replays them from the trail's start.
+    mutating func settle(at time: Double, valuesAt valuesTime: Double) {
+        progress?.settle(at: valuesTime)
         if var colors = gradient {
             for index in colors.indices { colors[index].settle(at: time) }
             gradient = colors

@@ -181,7 +181,10 @@ extension RingSpec {
                 throw fail("." + name, "the server places the texts of a board it lays out; give no \(name)")
             }
         }
-        let colors = entry.colors ?? (entry.isPlaced && entry.widget == nil ? [] : RingDefinition.defaultColors(at: position))
+        let colors =
+            entry.status?.colors ?? entry.colors
+            ?? (entry.isPlaced && entry.widget == nil && entry.thresholds == nil
+                ? [] : RingDefinition.defaultColors(at: position))
         if entry.widget?.kind == .gradient {
             guard Limits.gradientColors.contains(colors.count) else {
                 throw fail(".colors", "a gradient holds 2 to 8 colours, got \(colors.count)")
@@ -253,7 +256,9 @@ extension RingSpec {
                 ?? (entry.kind == "text" ? .text(entry.id) : .percent),
             maximum: entry.max ?? RingSpec.defaultMaximum,
             value: entry.widget?.value,
-            countdown: countdown
+            countdown: countdown,
+            status: entry.status,
+            thresholds: entry.thresholds
         )
         staleAfter = entry.staleAfter
     }

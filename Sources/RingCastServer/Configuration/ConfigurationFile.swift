@@ -228,6 +228,9 @@ struct ConfigurationFile: Decodable {
         /// A widget's kind and settings, read with the API's rules (`RingDefinition.widget(named:from:)`); nil
         /// for a ring.
         var widget: (kind: RingKind, value: Double?, text: String?)?
+        /// The ring's status or thresholds, read with the API's rules (`RingDefinition.coloring(ofKind:from:)`).
+        var status: RingStatus?
+        var thresholds: Thresholds?
         /// A countdown ring's options (docs/CONFIGURATION.md); checked in `RingSpec(entry:)`.
         var style: String?
         var tenths: Bool?
@@ -243,6 +246,7 @@ struct ConfigurationFile: Decodable {
             case value, digits, decimals, sign, grouping, unit, text, waveWidth
             case style, tenths, then, webhook
             case staleAfter
+            case status, thresholds
         }
 
         /// Whether the entry places the ring itself.
@@ -274,6 +278,7 @@ struct ConfigurationFile: Decodable {
             staleAfter = try c.decodeIfPresent(Int.self, forKey: .staleAfter)
             do {
                 widget = try RingDefinition.widget(named: kind ?? "plain", from: decoder)
+                (status, thresholds) = try RingDefinition.coloring(ofKind: kind ?? "plain", from: decoder)
             } catch let error as APIError {
                 // The API's message, at the key it names inside this ring.
                 let key = error.field.map { [AnyKey($0)] } ?? []

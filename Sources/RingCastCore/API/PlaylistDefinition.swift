@@ -119,10 +119,10 @@ extension PlaylistDefinition: Encodable {
 }
 
 /// A playlist's transition as JSON: `"none"`, a style's name, or `{"angle":deg}`.
-struct PlaylistTransitionName: Encodable {
-    let style: SplashStyle?
+public struct PlaylistTransitionName: Sendable, Encodable {
+    public let style: SplashStyle?
 
-    init(_ style: SplashStyle?) {
+    public init(_ style: SplashStyle?) {
         self.style = style
     }
 
@@ -130,7 +130,7 @@ struct PlaylistTransitionName: Encodable {
         case angle
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         switch style {
         case nil:
             var container = encoder.singleValueContainer()

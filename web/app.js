@@ -45,6 +45,8 @@ window.ringcast = Object.freeze({ state });
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 // The board shown: ?board=, else the server's only board, else "main" (start() sets it).
 let board = streamAddress(window.location).board;
+// ?playlist=NAME: the server decides which board is shown, and switches it (see "playlists" below).
+const playlist = streamAddress(window.location).playlist;
 const address = () => streamAddress(window.location, { reducedMotion: reducedMotion.matches, board }).url;
 
 // ?kiosk=1: a wall screen — no header bar, no cursor. ?transparent=1: an overlay (an OBS browser
@@ -263,6 +265,8 @@ function showProblem(seconds) {
     if (links.length > 0) {
       detail = "Boards on this server:";
     }
+  } else if (refusal.status === 404 && refusal.field === "playlist") {
+    title = playlistProblem(refusal);
   } else if (refusal.status === 401) {
     const given = new URLSearchParams(window.location.search).has("token");
     title = given ? "The token was refused" : "This board needs a read token";
@@ -379,6 +383,25 @@ function pointerMoved() {
 window.addEventListener("pointermove", pointerMoved, { passive: true });
 pointerMoved();
 
+// --- playlists -----------------------------------------------------------------------------------
+
+// A playlist's page shows whichever board the server streams: each board's layout (with its title,
+// for the header) arrives when the server switches to it. Until the first one, the header shows the
+// playlist's name.
+function startPlaylist() {
+  if (playlist !== null) {
+    document.body.dataset.playlist = playlist;
+    board = playlist;
+  }
+}
+
+// The title of a refused playlist: unknown, or none of its boards served here.
+function playlistProblem(refusal) {
+  return refusal.message.startsWith("none of")
+    ? `No board of the playlist “${playlist}” is served`
+    : `There is no playlist named “${playlist}”`;
+}
+
 // --- which board --------------------------------------------------------------------------------
 
 // The page at `/` without ?board= on a server with several boards lists them instead of guessing
@@ -414,7 +437,8 @@ function start() {
   reducedMotion.addEventListener("change", () => stream.reconnect());
 }
 
-if (view.get("board")) {
+if (view.get("board") || playlist !== null) {
+  startPlaylist();
   start();
 } else {
   showStatus("connecting");

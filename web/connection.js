@@ -11,14 +11,16 @@ const CONNECT_TIMEOUT_MS = 5_000; // from opening the socket to the first valid 
 // The stream's address for this page: `ws` next to the page itself (so a proxy may serve RingCast
 // under any path prefix: /rc/ gives /rc/ws), ?board= (default `board`, else "main") and ?token=
 // passed on; with reducedMotion, &motion=reduced asks the server for end states only (no
-// in-between frames).
+// in-between frames). ?playlist=NAME streams the playlist instead of a board: the server switches
+// the board shown, sending each board's layout when it does.
 export function streamAddress(location, { reducedMotion = false, board: fallback = "main" } = {}) {
   const page = new URLSearchParams(location.search);
   const board = page.get("board") || fallback;
+  const playlist = page.get("playlist") || null;
   // The compact binary encoding by default; ?format=json asks for the same frames as JSON text
   // (for people watching the network panel, and the browser tests that read the frames).
   const format = page.get("format") === "json" ? "json" : "binary";
-  const query = new URLSearchParams({ board, format });
+  const query = new URLSearchParams(playlist === null ? { board, format } : { playlist, format });
   const token = page.get("token");
   if (token !== null) {
     query.set("token", token);
@@ -31,7 +33,7 @@ export function streamAddress(location, { reducedMotion = false, board: fallback
   query.set("refusal", "message");
   const url = new URL(`ws?${query}`, location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-  return { board, url: url.href };
+  return { board, playlist, url: url.href };
 }
 
 // Opens the stream at once and keeps it open; address() gives the URL for each attempt. Calls

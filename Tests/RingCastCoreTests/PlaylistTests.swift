@@ -7,7 +7,7 @@ import Testing
 /// a seeded random sequence against the invariants every node relies on to switch on the same tick.
 @Suite struct PlaylistTests {
     static let fps = 60
-    /// 2026-11-21T00:00:00Z.
+    /// 2025-11-21T00:00:00Z.
     static let anchor: Int64 = 1_763_683_200
     static let everything: @Sendable (String) -> Bool = { _ in true }
 

@@ -161,6 +161,25 @@ struct PlaylistLiveTests {
         #expect(String(decoding: error.bytes, as: UTF8.self).contains(#""field":"playlist""#))
     }
 
+    @Test func aBoardDeletedWhileShown_givesWayToTheNextOne_withoutClosingTheViewers() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        #expect(try server.http.send("PUT", "/api/v1/boards/ci", body: #"{"template":"single"}"#).status == 201)
+        #expect(
+            try server.http.send("PUT", "/api/v1/playlists/wall", body: #"{"boards":["ci","main"],"seconds":60}"#).status
+                == 201)
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let viewer = TestViewer(client: client, port: server.port, path: "/ws?playlist=wall&format=json")
+        try await viewer.waitForGreeting()
+        #expect(viewer.messages.first.flatMap(Message.of)?.board == "ci")
+        #expect(try server.http.send("DELETE", "/api/v1/boards/ci", body: "").status == 204)
+        _ = try await Self.waitForSwitch(to: "main", viewer)
+        #expect(viewer.closeCode == nil, "the playlist's viewers stay")
+        let reading = try server.http.get("/api/v1/playlists/wall").text
+        #expect(reading.contains(#""current":{"board":"main","index":1}"#), "\(reading)")
+    }
+
     @Test func aPlaylist_isKeptAcrossARestart_withItsAnchor() async throws {
         let first = try serverWithPlaylist(seconds: 30)
         let before = try first.http.get("/api/v1/playlists/wall")

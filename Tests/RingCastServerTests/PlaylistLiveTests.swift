@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import RingCastStorage
 import RingCastTransport
 import Testing
 
@@ -180,6 +182,29 @@ struct PlaylistLiveTests {
         #expect(viewer.closeCode == nil, "the playlist's viewers stay")
         let reading = try server.http.get("/api/v1/playlists/wall").text
         #expect(reading.contains(#""current":{"board":"main","index":1}"#), "\(reading)")
+    }
+
+    @Test func aDamagedStoredPlaylist_isSkipped_andTheServerStartsWithTheOthers() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-test-\(UUID().uuidString)")
+        let store = try SQLiteStore(directory: directory.path)
+        let good = #"{"anchor":1795797600,"boards":["main"],"name":"lobby","seconds":30,"transition":"circle"}"#
+        let rows = [
+            StoredPlaylist(name: "lobby", definition: Array(good.utf8)),
+            StoredPlaylist(name: "wall", definition: Array(#"{"anchor":1,"boards":[],"name":"wall","seconds":30}"#.utf8)),
+            StoredPlaylist(name: "moved", definition: Array(good.utf8)),
+        ]
+        for row in rows {
+            let done = DispatchSemaphore(value: 0)
+            store.write(playlist: row) { _ in done.signal() }
+            #expect(done.wait(timeout: .now() + 10) == .success)
+        }
+        store.close()
+
+        let server = try TestServer(dataDirectory: directory)
+        defer { server.shutdown() }
+        #expect(try server.http.get("/api/v1/playlists/lobby").status == 200)
+        #expect(try server.http.get("/api/v1/playlists/wall").status == 404, "an empty list of boards does not load")
+        #expect(try server.http.get("/api/v1/playlists/moved").status == 404, "a row naming another playlist does not load")
     }
 
     @Test func aPlaylist_isKeptAcrossARestart_withItsAnchor() async throws {

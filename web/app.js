@@ -43,7 +43,9 @@ window.ringcast = Object.freeze({ state });
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 // The board asked for: ?board=, else null: the server's default board (`/` always shows that one,
 // whatever other boards exist, so a wall screen's address keeps its meaning).
-const board = streamAddress(window.location).board;
+let board = streamAddress(window.location).board;
+// ?playlist=NAME: the server decides which board is shown, and switches it (see "playlists" below).
+const playlist = streamAddress(window.location).playlist;
 const address = () => streamAddress(window.location, { reducedMotion: reducedMotion.matches, board }).url;
 
 // ?kiosk=1: a wall screen — no header bar, no cursor. ?transparent=1: an overlay (an OBS browser
@@ -280,6 +282,8 @@ function showProblem(seconds) {
       detail = board === null ? `${refusal.message}. Boards on this server:` : "Boards on this server:";
     }
     links.push(["All boards", boardsLink.href]);
+  } else if (refusal.status === 404 && refusal.field === "playlist") {
+    title = playlistProblem(refusal);
   } else if (refusal.status === 401) {
     const given = new URLSearchParams(window.location.search).has("token");
     title = given ? "The token was refused" : "This board needs a read token";
@@ -396,6 +400,25 @@ function pointerMoved() {
 window.addEventListener("pointermove", pointerMoved, { passive: true });
 pointerMoved();
 
+// --- playlists -----------------------------------------------------------------------------------
+
+// A playlist's page shows whichever board the server streams: each board's layout (with its title,
+// for the header) arrives when the server switches to it. Until the first one, the header shows the
+// playlist's name.
+function startPlaylist() {
+  if (playlist !== null) {
+    document.body.dataset.playlist = playlist;
+    board = playlist;
+  }
+}
+
+// The title of a refused playlist: unknown, or none of its boards served here.
+function playlistProblem(refusal) {
+  return refusal.message.startsWith("none of")
+    ? `No board of the playlist “${playlist}” is served`
+    : `There is no playlist named “${playlist}”`;
+}
+
 // --- which board --------------------------------------------------------------------------------
 
 let stream = null;
@@ -414,4 +437,5 @@ function start() {
   reducedMotion.addEventListener("change", () => stream.reconnect());
 }
 
+startPlaylist();
 start();

@@ -12,14 +12,18 @@ const CONNECT_TIMEOUT_MS = 5_000; // from opening the socket to the first valid 
 // under any path prefix: /rc/ gives /rc/ws), ?board= (default `board`; without either, no board:
 // the server shows its default board, so that `/` keeps its meaning whatever boards exist) and
 // ?token= passed on; with reducedMotion, &motion=reduced asks the server for end states only (no
-// in-between frames). `board` is null when the server chooses.
+// in-between frames). `board` is null when the server chooses. ?playlist=NAME streams the playlist
+// instead of a board: the server switches the board shown, sending each board's layout when it does.
 export function streamAddress(location, { reducedMotion = false, board: fallback = null } = {}) {
   const page = new URLSearchParams(location.search);
   const board = page.get("board") || fallback || null;
+  const playlist = page.get("playlist") || null;
   // The compact binary encoding by default; ?format=json asks for the same frames as JSON text
   // (for people watching the network panel, and the browser tests that read the frames).
   const format = page.get("format") === "json" ? "json" : "binary";
-  const query = new URLSearchParams(board === null ? { format } : { board, format });
+  const query = new URLSearchParams(
+    playlist !== null ? { playlist, format } : board === null ? { format } : { board, format },
+  );
   const token = page.get("token");
   if (token !== null) {
     query.set("token", token);
@@ -32,7 +36,7 @@ export function streamAddress(location, { reducedMotion = false, board: fallback
   query.set("refusal", "message");
   const url = new URL(`ws?${query}`, location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-  return { board, url: url.href };
+  return { board, playlist, url: url.href };
 }
 
 // Opens the stream at once and keeps it open; address() gives the URL for each attempt. Calls

@@ -10,6 +10,7 @@ import RingCastTransport
 /// Touched only on the service thread (after `init`, which runs before the loop starts).
 final class Application: TransportDelegate {
     let boards: Boards
+    let playlists: Playlists
     let pipeline: Pipeline
     private let backend: any BoardBackend
     private var gate: ViewerGate
@@ -28,7 +29,8 @@ final class Application: TransportDelegate {
         storage: Storage,
         stored: [String: BoardState],
         openAPIDocument: [UInt8]?,
-        logger: Logger
+        logger: Logger,
+        playlists storedPlaylists: [Playlist] = []
     ) {
         let clock = TickClock(fps: configuration.fps)
         let metrics = ServerMetrics()
@@ -57,6 +59,9 @@ final class Application: TransportDelegate {
         }
         boards.webhookHosts = configuration.webhookHosts
         boards.defaultBoard = configuration.defaultBoard
+        let playlists = Playlists(stored: storedPlaylists, fps: configuration.fps)
+        (backend as? ClusterNode)?.hold(playlists)
+        self.playlists = playlists
         self.configuration = configuration
         self.clock = clock
         self.metrics = metrics
@@ -70,7 +75,9 @@ final class Application: TransportDelegate {
             configuration: configuration, boards: boards, backend: backend, metrics: metrics, openAPIDocument: openAPIDocument,
             clock: clock,
             viewers: { transport.broadcaster?.viewers(of: $0) ?? 0 },
-            transportStatistics: { transport.loop?.statistics ?? TransportStatistics() })
+            transportStatistics: { transport.loop?.statistics ?? TransportStatistics() },
+            playlists: playlists,
+            playlistViewers: { transport.broadcaster?.playlists?.viewers(of: $0) ?? 0 })
         self.transport = transport
     }
 
@@ -84,6 +91,9 @@ final class Application: TransportDelegate {
             board: { [weak broadcaster] name in broadcaster?.stream(of: name)?.board },
             allowedHosts: { [boards] in boards.webhookHosts })
         // Timers can be set once the loop runs; the inbox runs this then.
+        let playlistStreams = PlaylistStreams(loop: loop, clock: clock, playlists: playlists, broadcaster: broadcaster)
+        broadcaster.playlists = playlistStreams
+        playlists.observer = playlistStreams
         let starting = ServiceThreadBound(value: broadcaster)
         loop.handle.perform { _ in starting.value.startWebhooks() }
         self.loop = loop

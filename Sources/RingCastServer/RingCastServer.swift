@@ -160,11 +160,13 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
     let store: SQLiteStore?
     let storage: Storage
     let stored: [String: BoardState]
+    let playlists: [Playlist]
     if let redis = configuration.redis {
         let join = try joinCluster(redis, configuration: configuration, logger: logger)
         store = nil
         storage = .cluster(join.join)
         stored = join.stored
+        playlists = join.playlists
     } else {
         let directory = URL(fileURLWithPath: configuration.dataDirectory).standardizedFileURL.path
         let opened: SQLiteStore
@@ -181,6 +183,12 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         }
         do {
             stored = try loadStates(from: opened, directory: directory, configuration: configuration, logger: logger)
+            playlists = Playlists.loading(
+                try opened.loadPlaylists().map { ($0.name, $0.definition) }, source: directory + "/" + SQLiteStore.fileName,
+                logger: logger)
+        } catch let error as StorageError {
+            opened.close()
+            throw StartupError(error.description)
         } catch {
             opened.close()
             throw error
@@ -189,7 +197,8 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         storage = .embedded(opened)
     }
     let application = Application(
-        configuration: configuration, storage: storage, stored: stored, openAPIDocument: document, logger: logger)
+        configuration: configuration, storage: storage, stored: stored, openAPIDocument: document, logger: logger,
+        playlists: playlists)
     logger.info("answering to \(HostPolicy(configuration: configuration)) (allowedHosts)")
     let transport = TransportConfiguration(
         host: configuration.host,
@@ -225,11 +234,12 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
 /// configured boards and the ones created through the API), checked as the embedded store's are. The node
 /// catches up again once it is subscribed, for what was written in between.
 private func joinCluster(_ url: String, configuration: RingCastConfiguration, logger: Logger) throws -> (
-    join: ClusterJoin, stored: [String: BoardState]
+    join: ClusterJoin, stored: [String: BoardState], playlists: [Playlist]
 ) {
     let endpoint: RedisEndpoint
     let connection: RedisConnection
     var stored: [String: BoardState] = [:]
+    var playlists: [Playlist] = []
     let id: String
     var script = WriteScript(streamLength: configuration.streamLength)
     do {
@@ -249,6 +259,9 @@ private func joinCluster(_ url: String, configuration: RingCastConfiguration, lo
             case .unconfigured: logger.warning("\(source) has state but is not configured here; not serving it")
             }
         }
+        playlists = Playlists.loading(
+            try connection.readPlaylists().sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, source: "\(endpoint)",
+            logger: logger)
     } catch let error as RedisError {
         throw StartupError("\(configuration.origins["cluster.redis"] ?? "cluster.redis"): \(error)")
     }
@@ -259,7 +272,7 @@ private func joinCluster(_ url: String, configuration: RingCastConfiguration, lo
         throw StartupError("\(configuration.origins["cluster.redis"] ?? "cluster.redis"): \(error)")
     }
     logger.notice("joined the cluster on Redis at \(endpoint.address) with \(stored.count) stored boards")
-    return (ClusterJoin(endpoint: endpoint, worker: worker, node: configuration.node, id: id), stored)
+    return (ClusterJoin(endpoint: endpoint, worker: worker, node: configuration.node, id: id), stored, playlists)
 }
 
 /// Every board's stored state, checked; on the first start after an upgrade, the old

@@ -12,6 +12,15 @@ public protocol BoardStore: AnyObject, Sendable {
     /// Removes a board's record (used later for deleted boards); same completion rules as write.
     func delete(board: String, completion: @escaping @Sendable (StorageError?) -> Void)
 
+    /// Every stored playlist, read at start (synchronously, before the event loop runs).
+    func loadPlaylists() throws(StorageError) -> [StoredPlaylist]
+
+    /// Queues a playlist to be written durably (an upsert by name); same completion rules as write.
+    func write(playlist: StoredPlaylist, completion: @escaping @Sendable (StorageError?) -> Void)
+
+    /// Removes a playlist; same completion rules as write.
+    func delete(playlist: String, completion: @escaping @Sendable (StorageError?) -> Void)
+
     /// Whether the last commit (or probe) succeeded. After a failed commit every write queued
     /// behind it fails too, with the same error, until a probe succeeds: the server reverts its
     /// memory on the first failure and needs nothing of that era to land afterwards.

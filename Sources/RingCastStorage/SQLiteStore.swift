@@ -95,6 +95,31 @@ public final class SQLiteStore: BoardStore {
         return records
     }
 
+    public func loadPlaylists() throws(StorageError) -> [StoredPlaylist] {
+        guard !queue.isClosing else {
+            throw StorageError(path: databasePath, message: "the store is closed; open a new one to read")
+        }
+        let connection = try SQLiteConnection(path: databasePath, mode: .readOnly)
+        let statement = try connection.prepare(StoreSchema.selectPlaylists)
+        defer {
+            statement.finalize()
+            connection.close()
+        }
+        var playlists: [StoredPlaylist] = []
+        while try statement.step("reading the stored playlists") {
+            playlists.append(StoredPlaylist(name: statement.text(at: 0), definition: statement.blob(at: 1)))
+        }
+        return playlists
+    }
+
+    public func write(playlist: StoredPlaylist, completion: @escaping @Sendable (StorageError?) -> Void) {
+        submit(.writePlaylist(playlist, completion), completion)
+    }
+
+    public func delete(playlist: String, completion: @escaping @Sendable (StorageError?) -> Void) {
+        submit(.deletePlaylist(playlist, completion), completion)
+    }
+
     /// After `close`, `completion` runs at once on the caller's thread with an error: there is no
     /// writer thread any more.
     public func write(_ records: [StoredRecord], completion: @escaping @Sendable (StorageError?) -> Void) {

@@ -2,6 +2,9 @@
 ///
 /// ```
 /// boards(name TEXT PRIMARY KEY, revision INTEGER NOT NULL, state BLOB NOT NULL)
+/// playlists(name TEXT PRIMARY KEY, definition BLOB NOT NULL)   -- since playlists; created when missing, so a
+///                                                                -- format 1 file without it opens (and an older
+///                                                                -- ringcast ignores it)
 /// meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)   -- 'format' = '1', 'probes' = count,
 ///                                                     -- 'open' = '1' from start to clean close, then '0'
 /// ```
@@ -15,6 +18,12 @@ enum StoreSchema {
         """
     static let deleteBoard = "DELETE FROM boards WHERE name = ?1"
     static let selectBoards = "SELECT name, revision, state FROM boards ORDER BY name"
+    static let upsertPlaylist = """
+        INSERT INTO playlists (name, definition) VALUES (?1, ?2)
+        ON CONFLICT (name) DO UPDATE SET definition = excluded.definition
+        """
+    static let deletePlaylist = "DELETE FROM playlists WHERE name = ?1"
+    static let selectPlaylists = "SELECT name, definition FROM playlists ORDER BY name"
     /// The probe's tiny durable write: one row changes, so the commit appends to the WAL and fsyncs.
     static let countProbe = "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'probes'"
     /// Whether another connection committed since this one last asked (SQLite's own counter).
@@ -55,6 +64,7 @@ enum StoreSchema {
             try connection.execute(
                 "CREATE TABLE IF NOT EXISTS boards (name TEXT PRIMARY KEY, revision INTEGER NOT NULL, state BLOB NOT NULL)")
             try connection.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            try connection.execute("CREATE TABLE IF NOT EXISTS playlists (name TEXT PRIMARY KEY, definition BLOB NOT NULL)")
             try connection.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('format', '\(format)'), ('probes', '0')")
             let found = try connection.queryText("SELECT value FROM meta WHERE key = 'format'")
             guard found == format else {

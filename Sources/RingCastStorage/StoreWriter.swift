@@ -8,10 +8,18 @@
 ///
 /// Created, used and released on the writer thread only.
 final class StoreWriter {
-    /// One board's last change within a transaction.
+    /// One board's (or playlist's) last change within a transaction.
     private enum Change {
         case upsert(StoredRecord)
         case delete(String)
+        case upsertPlaylist(StoredPlaylist)
+        case deletePlaylist(String)
+    }
+
+    /// What a change is to: boards and playlists have names of their own.
+    private enum Subject: Hashable {
+        case board(String)
+        case playlist(String)
     }
 
     private struct Statements {
@@ -20,6 +28,8 @@ final class StoreWriter {
         let rollback: SQLiteStatement
         let upsert: SQLiteStatement
         let delete: SQLiteStatement
+        let upsertPlaylist: SQLiteStatement
+        let deletePlaylist: SQLiteStatement
         let probe: SQLiteStatement
         let dataVersion: SQLiteStatement
 
@@ -30,13 +40,17 @@ final class StoreWriter {
             rollback = try connection.prepare("ROLLBACK")
             upsert = try connection.prepare(StoreSchema.upsertBoard)
             delete = try connection.prepare(StoreSchema.deleteBoard)
+            upsertPlaylist = try connection.prepare(StoreSchema.upsertPlaylist)
+            deletePlaylist = try connection.prepare(StoreSchema.deletePlaylist)
             probe = try connection.prepare(StoreSchema.countProbe)
             dataVersion = try connection.prepare(StoreSchema.dataVersion)
         }
 
         /// Before the connection closes (SQLite closes a connection only once its statements are gone).
         func finalize() {
-            for statement in [begin, commit, rollback, upsert, delete, probe, dataVersion] { statement.finalize() }
+            for statement in [begin, commit, rollback, upsert, delete, upsertPlaylist, deletePlaylist, probe, dataVersion] {
+                statement.finalize()
+            }
         }
     }
 
@@ -119,7 +133,7 @@ final class StoreWriter {
                 flush(pending)
                 pending.removeAll()
                 completion(check())
-            case .write, .delete:
+            case .write, .delete, .writePlaylist, .deletePlaylist:
                 pending.append(job)
             }
         }
@@ -129,8 +143,8 @@ final class StoreWriter {
     private func flush(_ jobs: [WriteQueue.Job]) {
         guard !jobs.isEmpty else { return }
         var completions: [WriteQueue.Completion] = []
-        var changes: [String: Change] = [:]
-        var order: [String] = []
+        var changes: [Subject: Change] = [:]
+        var order: [Subject] = []
         var records = 0
         var batchSize = 0
         for job in jobs {
@@ -139,11 +153,20 @@ final class StoreWriter {
                 completions.append(completion)
                 records += written.count
                 batchSize += written.count
-                for record in written { note(.upsert(record), for: record.board, in: &changes, order: &order) }
+                for record in written { note(.upsert(record), for: .board(record.board), in: &changes, order: &order) }
             case .delete(let board, let completion):
                 completions.append(completion)
                 batchSize += 1
-                note(.delete(board), for: board, in: &changes, order: &order)
+                note(.delete(board), for: .board(board), in: &changes, order: &order)
+            case .writePlaylist(let playlist, let completion):
+                completions.append(completion)
+                records += 1
+                batchSize += 1
+                note(.upsertPlaylist(playlist), for: .playlist(playlist.name), in: &changes, order: &order)
+            case .deletePlaylist(let name, let completion):
+                completions.append(completion)
+                batchSize += 1
+                note(.deletePlaylist(name), for: .playlist(name), in: &changes, order: &order)
             case .probe, .check:
                 preconditionFailure("process(_:) keeps probes and checks out of a flush")
             }
@@ -182,10 +205,10 @@ final class StoreWriter {
         return nil
     }
 
-    /// Keeps only each board's last change: later writes replace earlier ones, so the rows end
-    /// up the same with one statement per board.
-    private func note(_ change: Change, for board: String, in changes: inout [String: Change], order: inout [String]) {
-        if changes.updateValue(change, forKey: board) == nil { order.append(board) }
+    /// Keeps only each board's (and playlist's) last change: later writes replace earlier ones, so the
+    /// rows end up the same with one statement per board.
+    private func note(_ change: Change, for subject: Subject, in changes: inout [Subject: Change], order: inout [Subject]) {
+        if changes.updateValue(change, forKey: subject) == nil { order.append(subject) }
     }
 
     private func commit(_ changes: [Change], batchSize: Int) throws(StorageError) {
@@ -200,6 +223,13 @@ final class StoreWriter {
                 case .delete(let board):
                     try statements.delete.bind(board, at: 1)
                     try statements.delete.run("deleting board \(board)")
+                case .upsertPlaylist(let playlist):
+                    try statements.upsertPlaylist.bind(playlist.name, at: 1)
+                    try statements.upsertPlaylist.bind(playlist.definition, at: 2)
+                    try statements.upsertPlaylist.run("writing playlist \(playlist.name)")
+                case .deletePlaylist(let name):
+                    try statements.deletePlaylist.bind(name, at: 1)
+                    try statements.deletePlaylist.run("deleting playlist \(name)")
                 }
             }
         }

@@ -14,6 +14,8 @@ final class WriteQueue: Sendable {
     enum Job: Sendable {
         case write([StoredRecord], Completion)
         case delete(board: String, Completion)
+        case writePlaylist(StoredPlaylist, Completion)
+        case deletePlaylist(String, Completion)
         case probe(Completion)
         /// Whether the store still owns its directory (no commit).
         case check(Completion)

@@ -12,7 +12,7 @@ struct RingCastCommand: AsyncParsableCommand {
         version: version,
         subcommands: [
             Serve.self, Push.self, Get.self, CountdownCommand.self, BoardCommand.self, RingCommand.self,
-            WidgetCommand.self,
+            WidgetCommand.self, PlaylistCommand.self,
         ]
     )
 

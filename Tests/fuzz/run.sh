@@ -40,6 +40,14 @@ for _ in $(seq 100); do
 done
 url=$(sed -n 's/^listening on //p' "$work/out")
 [ -n "$url" ] || { echo "the server did not start"; cat "$work/err"; exit 1; }
+# A playlist for the playlist routes' fixed path parameter (schemathesis.toml), so that they reach
+# their logic too.
+"$python" - "$url" <<'PY'
+import sys, urllib.request
+request = urllib.request.Request(sys.argv[1] + "/api/v1/playlists/wall", data=b'{"boards":["main"],"seconds":30}', method="PUT")
+request.add_header("Content-Type", "application/json")
+urllib.request.urlopen(request, timeout=5)
+PY
 
 # Excluded checks, and why:
 # - positive_data_acceptance: If-Match and Idempotency-Key are stateful; a schema-valid request

@@ -31,3 +31,10 @@ test("from index.html under a prefix, and with reduced motion", () => {
   const { url } = streamAddress(at("http://h/a/b/index.html?board=x"), { reducedMotion: true });
   assert.equal(url, "ws://h/a/b/ws?board=x&format=binary&motion=reduced&refusal=message");
 });
+
+test("a playlist is streamed instead of a board", () => {
+  const { playlist, url } = streamAddress(at("http://tv.local:8080/?playlist=wall&token=t1"));
+  assert.equal(playlist, "wall");
+  assert.equal(url, "ws://tv.local:8080/ws?playlist=wall&format=binary&token=t1&refusal=message");
+  assert.equal(streamAddress(at("http://tv.local:8080/?board=ci")).playlist, null);
+});

@@ -26,7 +26,7 @@ final class ClusterNode {
     let endpoint: RedisEndpoint
     /// Ticks between now and the start of a write accepted here.
     let leadTicks: Int64
-    private let replicas: Int
+    let replicas: Int
     /// Writes a minute a client may make to one board (0: no limit), checked in the write's script.
     var writesPerMinute: Int
     /// The bytes every board's Idempotency-Key answers may take in Redis together, kept in the write's script.
@@ -34,11 +34,11 @@ final class ClusterNode {
     let boards: Boards
     private let clock: TickClock
     private let metrics: ServerMetrics
-    private let logger: Logger
-    private let worker: RedisWorker
+    let logger: Logger
+    let worker: RedisWorker
     private var subscriber: RedisSubscriber?
     /// The way back to the service thread, set once the loop exists.
-    private var queue: (any ServiceQueue)?
+    private(set) var queue: (any ServiceQueue)?
     /// The broadcaster, told of every change, replaced state and board added or removed.
     weak var broadcaster: Broadcaster?
     /// The configured boards' specs, by name: what a board whose state has no spec of its own is.
@@ -46,6 +46,10 @@ final class ClusterNode {
 
     /// Every decision about keeping the boards in step with Redis.
     private(set) var sync: ClusterSync
+    /// Every decision about keeping the playlists in step with Redis (`ClusterNode+Playlists`).
+    var playlistSync: PlaylistSync
+    /// The playlists this node serves; nil until `hold(_:)`.
+    private(set) var playlists: Playlists?
     /// A health check (PING or write probe) is under way.
     private var probing = false
     /// What runs once a board is caught up (a write that met a conflict), by board.
@@ -73,6 +77,15 @@ final class ClusterNode {
         var revisions = boards.deleted
         for board in boards.all { revisions[board.name] = Int64(board.animator.revision) }
         sync = ClusterSync(address: endpoint.address, nonce: boards.etagNonce, revisions: revisions)
+        playlistSync = PlaylistSync(address: endpoint.address, held: [:])
+    }
+
+    /// Keeps `playlists` in step with Redis from now on, starting from the ones it holds (read at start); before
+    /// `start`.
+    func hold(_ playlists: Playlists) {
+        self.playlists = playlists
+        playlistSync = PlaylistSync(
+            address: endpoint.address, held: Dictionary(uniqueKeysWithValues: playlists.all.map { ($0.name, $0.stored) }))
     }
 
     // MARK: - Life
@@ -85,7 +98,7 @@ final class ClusterNode {
         let node = ServiceThreadBound(value: self)
         do {
             subscriber = try RedisSubscriber(
-                endpoint: endpoint, channels: [BoardKeys.clusterChannel], patterns: [BoardKeys.allUpdates],
+                endpoint: endpoint, channels: [BoardKeys.clusterChannel, PlaylistKeys.channel], patterns: [BoardKeys.allUpdates],
                 onMessage: { message in queue.async { node.value.received(message) } },
                 onState: { state in queue.async { node.value.subscriptionChanged(state) } })
         } catch {
@@ -106,7 +119,9 @@ final class ClusterNode {
     private func subscriptionChanged(_ state: RedisSubscriber.State) {
         metrics.clusterSubscribed(state == .connected)
         switch state {
-        case .connected: perform(sync.subscribed())
+        case .connected:
+            perform(sync.subscribed())
+            perform(playlistSync.subscribed())
         case .disconnected(let reason): perform(sync.subscriptionLost(reason))
         }
     }
@@ -144,8 +159,18 @@ final class ClusterNode {
         case .success(let roundTrip):
             if let roundTrip { metrics.clusterRoundTrip(roundTrip) }
             perform(sync.commandSucceeded(write ? .write : .read))
+            perform(playlistSync.commandSucceeded())
         case .failure(let error):
             perform(sync.commandFailed(error))
+        }
+    }
+
+    /// Another command (a playlist's write) worked (`error` nil) or failed: what it proves of Redis.
+    func commandAnswered(_ error: RedisError?, write: Bool) {
+        if let error {
+            perform(sync.commandFailed(error))
+        } else {
+            perform(sync.commandSucceeded(write ? .write : .read))
         }
     }
 
@@ -217,6 +242,9 @@ final class ClusterNode {
     private func received(_ message: RedisSubscriber.Message) {
         if message.channel == BoardKeys.clusterChannel {
             return perform(sync.clusterIDAnnounced(String(decoding: message.payload, as: UTF8.self)))
+        }
+        if message.channel == PlaylistKeys.channel {
+            return perform(playlistSync.notified())
         }
         guard let board = BoardKeys.board(ofUpdatesChannel: message.channel) else { return }
         do {

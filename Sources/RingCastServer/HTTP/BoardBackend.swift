@@ -10,7 +10,7 @@ import RingCastTransport
 /// board wait for each other, the tick a write starts at, and how a write is made durable.
 ///
 /// Touched only on the service thread.
-protocol BoardBackend: AnyObject {
+protocol BoardBackend: PlaylistBackend {
     /// Why writes are refused now, or nil when they are taken: what `/readyz` says.
     var problem: String? { get }
 

@@ -27,7 +27,8 @@ import RingCastTransport
 ///    that finds the board changed through another node computes the write again from step 6.
 /// 10. **respond**: reads at once; writes once durable, with the board as a GET shows it.
 ///
-/// Every refusal changes nothing. Touched only on the service thread.
+/// A write of something other than a board (a playlist, `Route.Action.commit`) takes steps 0–3 here and its
+/// handler the rest (`PlaylistHandler`). Every refusal changes nothing. Touched only on the service thread.
 final class Pipeline {
     let router: Router
     private var hosts: HostPolicy
@@ -36,6 +37,8 @@ final class Pipeline {
     let boards: Boards
     private let backend: any BoardBackend
     let answers: BoardHandler
+    /// The playlists the routes read and write.
+    let playlists: Playlists
     let clock: TickClock
     /// The plans of the layouts writes make; a big new shape is planned on `planning`, off the service thread.
     let layouts = LayoutPlanner()
@@ -54,9 +57,12 @@ final class Pipeline {
         openAPIDocument: [UInt8]?,
         clock: TickClock,
         viewers: @escaping (String) -> Int = { _ in 0 },
-        transportStatistics: @escaping () -> TransportStatistics = { TransportStatistics() }
+        transportStatistics: @escaping () -> TransportStatistics = { TransportStatistics() },
+        playlists: Playlists? = nil,
+        playlistViewers: @escaping (String) -> Int = { _ in 0 }
     ) {
         let boardHandler = BoardHandler(boards: boards, clock: clock, planner: layouts, viewers: viewers)
+        let playlists = playlists ?? Playlists(fps: clock.fps)
         router = .api(
             boards: boardHandler,
             rings: RingHandler(boards: boards, clock: clock, planner: layouts),
@@ -64,7 +70,9 @@ final class Pipeline {
             countdown: CountdownHandler(),
             operator: OperatorHandler(
                 boards: boards, backend: backend, metrics: metrics, openAPIDocument: openAPIDocument, viewers: viewers,
-                transportStatistics: transportStatistics)
+                transportStatistics: transportStatistics),
+            playlists: PlaylistHandler(
+                playlists: playlists, boards: boards, backend: backend, clock: clock, viewers: playlistViewers)
         )
         hosts = HostPolicy(configuration: configuration)
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
@@ -72,6 +80,7 @@ final class Pipeline {
         self.boards = boards
         self.backend = backend
         self.answers = boardHandler
+        self.playlists = playlists
         self.clock = clock
     }
 
@@ -127,6 +136,11 @@ final class Pipeline {
                 answer(try handler(routed))
             case .write(let decode):
                 try write(routed, needsBoard: route.access == .write, decode: decode, answer)
+            case .commit(let handler):
+                // Steps 2 and 3; the handler does the rest for what is not a board.
+                try origins.checkWrite(request)
+                try tokens.check(.write, request)
+                try handler(routed, answer)
             }
         } catch {
             answer(.error(error))

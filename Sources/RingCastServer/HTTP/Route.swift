@@ -14,6 +14,9 @@ struct Route {
         case write
         /// A write whose board need not exist (it creates or deletes one).
         case writeAnyBoard
+        /// A write of something other than a board (a playlist): the origin and the write token, then its handler,
+        /// which answers once the write is durable.
+        case writeOther
     }
 
     /// What answers the route.
@@ -23,6 +26,9 @@ struct Route {
         /// A write to one board (the route's `:board`): decodes the body into the handler that,
         /// given the board, says what changes.
         case write((RouteRequest) throws(APIError) -> BoardEdit)
+        /// A write of something other than a board (`writeOther`): the handler checks and commits it, and answers
+        /// through its second argument, exactly once, once durable; what it throws is answered at once.
+        case commit((RouteRequest, @escaping (HTTPResponse) -> Void) throws(APIError) -> Void)
     }
 
     let method: String
@@ -32,7 +38,7 @@ struct Route {
     let access: Access
     let action: Action
 
-    var writes: Bool { access == .write || access == .writeAnyBoard }
+    var writes: Bool { access == .write || access == .writeAnyBoard || access == .writeOther }
 }
 
 /// A decoded write, waiting for its board's precondition (If-Match) to be checked: the handler

@@ -8,7 +8,8 @@ extension Router {
         rings: RingHandler,
         background: BackgroundHandler,
         countdown: CountdownHandler,
-        operator: OperatorHandler
+        operator: OperatorHandler,
+        playlists: PlaylistHandler
     ) -> Router {
         var router = Router()
         router.get("/healthz", label: "healthz", access: .open, use: `operator`.health)
@@ -30,6 +31,10 @@ extension Router {
         router.write(
             "POST", "/api/v1/boards/:board/countdown", label: "countdown", body: CountdownStart.self, use: countdown.start)
         router.write("DELETE", "/api/v1/boards/:board/countdown", label: "countdown", body: NoBody.self, use: countdown.cancel)
+        router.get("/api/v1/playlists", label: "playlists", use: playlists.list)
+        router.get("/api/v1/playlists/:playlist", label: "playlist", use: playlists.show)
+        router.commit("PUT", "/api/v1/playlists/:playlist", label: "playlist", use: playlists.put)
+        router.commit("DELETE", "/api/v1/playlists/:playlist", label: "playlist", use: playlists.delete)
         return router
     }
 }

@@ -57,6 +57,14 @@ struct Router {
         add(Route(method: method, pattern: pattern, label: label, access: access, action: .write(decode)))
     }
 
+    /// A write of something other than a board (a playlist), committed by its handler (`Route.Action.commit`).
+    mutating func commit(
+        _ method: String, _ pattern: String, label: String,
+        use handler: @escaping (RouteRequest, @escaping (HTTPResponse) -> Void) throws(APIError) -> Void
+    ) {
+        add(Route(method: method, pattern: RoutePattern(pattern), label: label, access: .writeOther, action: .commit(handler)))
+    }
+
     private mutating func add(_ route: Route) {
         precondition(
             !routes.contains { $0.method == route.method && $0.pattern.segments == route.pattern.segments },

@@ -14,12 +14,12 @@ import RingCastTransport
 ///
 /// Touched only on the service thread.
 final class BoardWriter: BoardBackend {
-    private let store: any BoardStore
+    let store: any BoardStore
     private let boards: Boards
     private let clock: TickClock
     /// The way back to the service thread: the event loop's inbox, set once it exists.
     var queue: (any ServiceQueue)?
-    private let logger: Logger
+    let logger: Logger
     private let metrics: ServerMetrics
     /// Told of every accepted change and revert (the broadcaster); nil in process tests.
     weak var observer: (any BoardObserver)?
@@ -223,7 +223,8 @@ final class BoardWriter: BoardBackend {
         failed(error)
     }
 
-    private func failed(_ error: StorageError) {
+    /// Writes are refused from now on, until a probe commits again.
+    func failed(_ error: StorageError) {
         problem = error.message
         scheduleProbe()
     }

@@ -22,6 +22,10 @@ final class Broadcaster: BoardObserver {
     /// Fires countdown webhooks, whether anyone watches or not; told of every change the broadcaster is.
     var webhooks: CountdownWebhooks?
 
+    /// The playlists' viewers: counted among the viewers of the board each shows, sent its messages, switched
+    /// between boards on the grid (`PlaylistStreams`).
+    var playlists: PlaylistStreams?
+
     init(loop: EventLoop, boards: Boards, clock: TickClock, metrics: ServerMetrics) {
         self.loop = loop
         self.streams = boards.all.map(BoardStream.init)
@@ -46,6 +50,7 @@ final class Broadcaster: BoardObserver {
 
     private func viewers(of stream: BoardStream, format: WireFormat) -> Int {
         StreamKey.Motion.allCases.reduce(0) { $0 + loop.viewerCount(of: stream.key(format, $1)) }
+            + (playlists?.viewers(showing: stream.name, format: format) ?? 0)
     }
 
     /// The tick it is now for `stream`'s board.
@@ -93,6 +98,12 @@ final class Broadcaster: BoardObserver {
         closeViewers(of: [board], code: 4404, reason: reason)
     }
 
+    /// The boards of playlists that show them change at once: the ones removed, the ones added.
+    private func playlistBoardsChanged(_ changes: BoardChanges) {
+        guard !changes.added.isEmpty || !changes.removed.isEmpty else { return }
+        playlists?.boardsChanged()
+    }
+
     /// Closes every viewer of `boards`, in every encoding and motion.
     func closeViewers(of boards: [LiveBoard], code: Int, reason: String) {
         for board in boards {
@@ -130,6 +141,7 @@ final class Broadcaster: BoardObserver {
         for board in changes.changed {
             stateReplaced(board)
         }
+        playlistBoardsChanged(changes)
     }
 
     // MARK: - Viewers and ticks
@@ -173,10 +185,16 @@ final class Broadcaster: BoardObserver {
     }
 
     private func reducedViewers(of stream: BoardStream) -> Int {
-        WireFormat.allCases.reduce(0) { $0 + loop.viewerCount(of: stream.key($1, .reduced)) }
+        WireFormat.allCases.reduce(0) { $0 + reducedViewers(of: stream, format: $1) }
     }
 
-    private func schedule(_ tick: Int64) {
+    /// Reduced-motion viewers of `stream`'s board in `format`: its own, and those of the playlists showing it.
+    private func reducedViewers(of stream: BoardStream, format: WireFormat) -> Int {
+        loop.viewerCount(of: stream.key(format, .reduced))
+            + (playlists?.viewers(showing: stream.name, format: format, motion: .reduced) ?? 0)
+    }
+
+    func schedule(_ tick: Int64) {
         if let scheduled = scheduledTick, scheduled <= tick { return }
         scheduledTick = tick
         loop.schedule(after: clock.seconds(until: tick)) { [weak self] in self?.fire(tick) }
@@ -189,7 +207,8 @@ final class Broadcaster: BoardObserver {
         // frame is the one of the tick it is now, never an earlier one.
         let tick = max(clock.currentTick(), scheduled)
         metrics.tickLate(bySeconds: -clock.seconds(until: tick))
-        var next: Int64?
+        // Playlists first: a switch is published before its board's frame of the same tick could be forwarded.
+        var next: Int64? = playlists?.fire(at: tick)
         for stream in streams {
             let watching = WireFormat.allCases.filter { viewers(of: stream, format: $0) > 0 }
             guard !watching.isEmpty, let due = stream.nextTick else { continue }
@@ -240,11 +259,17 @@ final class Broadcaster: BoardObserver {
             loop.publish(
                 delta, keyframe: keyframe, to: stream.key(format, .full), sequence: sequence, base: deltaBase,
                 preamble: newLayout ? stream.layouts[format] : nil)
+            playlists?.forward(
+                delta, keyframe: keyframe, of: stream, format: format, motion: .full, tick: tick, base: deltaBase,
+                preamble: newLayout ? stream.layouts[format] : nil)
             if let resting {
                 let message = OutgoingMessage(format: format, format.encode(resting.frame, previous: nil))
+                let preamble = resting.newLayout ? stream.layouts[format] : nil
                 loop.publish(
-                    message, keyframe: message, to: stream.key(format, .reduced), sequence: sequence,
-                    preamble: resting.newLayout ? stream.layouts[format] : nil)
+                    message, keyframe: message, to: stream.key(format, .reduced), sequence: sequence, preamble: preamble)
+                playlists?.forward(
+                    message, keyframe: message, of: stream, format: format, motion: .reduced, tick: tick, base: nil,
+                    preamble: preamble)
             }
         }
         notifyEvents(of: stream, formats: formats, through: tick)
@@ -256,7 +281,7 @@ final class Broadcaster: BoardObserver {
     private func restingFrame(
         of stream: BoardStream, formats: [WireFormat], at tick: Int64
     ) -> (frame: Frame, newLayout: Bool)? {
-        guard formats.contains(where: { loop.viewerCount(of: stream.key($0, .reduced)) > 0 }) else {
+        guard formats.contains(where: { reducedViewers(of: stream, format: $0) > 0 }) else {
             stream.lastResting = nil
             return nil
         }
@@ -283,6 +308,7 @@ final class Broadcaster: BoardObserver {
                 for motion in StreamKey.Motion.allCases {
                     loop.notify(message, viewersOf: stream.key(format, motion))
                 }
+                playlists?.notify(message, of: stream.name, format: format)
             }
         }
     }

@@ -34,6 +34,9 @@ struct ViewerGate {
     /// error (421, 403, 401, 503, 404, 400).
     func admit(_ request: HTTPRequest, id: ViewerID, loop: EventLoop, broadcaster: Broadcaster) -> ViewerAdmission {
         do throws(ViewerRefusal) {
+            if request.query["playlist"] != nil {
+                return try admitPlaylist(request, id: id, loop: loop, broadcaster: broadcaster)
+            }
             let (key, stream) = try check(request, loop: loop, broadcaster: broadcaster)
             let greeting = broadcaster.greeting(for: stream, format: key.format, motion: key.motion)
             logger.debug("viewer \(id) joins \(key) (\(broadcaster.viewers(of: key.board)) already watching)")
@@ -53,21 +56,7 @@ struct ViewerGate {
     private func check(_ request: HTTPRequest, loop: EventLoop, broadcaster: Broadcaster) throws(ViewerRefusal) -> (
         StreamKey, BoardStream
     ) {
-        do throws(APIError) {
-            try hosts.check(request)
-            try origins.checkViewer(request)
-            try tokens.check(.read, request)
-        } catch {
-            throw ViewerRefusal(error)
-        }
-        let watching = loop.viewerCount
-        guard watching < maxViewers else {
-            logger.warning("refusing a viewer: \(watching) of \(maxViewers) already watching")
-            throw ViewerRefusal(
-                APIError(
-                    status: 503, code: "too_many_viewers", message: "the server already has \(watching) viewers; try again later"),
-                retryAfter: 5)
-        }
+        try checkAccess(request, loop: loop)
         let key: StreamKey
         do throws(APIError) {
             key = try streamKey(of: request)
@@ -83,6 +72,25 @@ struct ViewerGate {
             throw ViewerRefusal(.notFound(message, field: "board"), boards: broadcaster.boardNames)
         }
         return (key, stream)
+    }
+
+    /// Whether anyone may watch anything: the upgrade's host, origin and read token, and the viewer limit.
+    func checkAccess(_ request: HTTPRequest, loop: EventLoop) throws(ViewerRefusal) {
+        do throws(APIError) {
+            try hosts.check(request)
+            try origins.checkViewer(request)
+            try tokens.check(.read, request)
+        } catch {
+            throw ViewerRefusal(error)
+        }
+        let watching = loop.viewerCount
+        guard watching < maxViewers else {
+            logger.warning("refusing a viewer: \(watching) of \(maxViewers) already watching")
+            throw ViewerRefusal(
+                APIError(
+                    status: 503, code: "too_many_viewers", message: "the server already has \(watching) viewers; try again later"),
+                retryAfter: 5)
+        }
     }
 
     /// The stream the upgrade's query asks for; 400 for an unknown format or motion.

@@ -1,0 +1,41 @@
+import RingCastCluster
+import RingCastCore
+import RingCastStorage
+
+/// Playlists in the embedded store: this server holds the only copy, and the handler commits one playlist write at
+/// a time, so `If-Match` and the limit are checked against memory here; the write is answered once its batch is
+/// durable. A failed commit stops writes until a probe commits again, as for boards.
+extension BoardWriter: PlaylistBackend {
+    func commit(
+        playlist name: String, _ playlist: Playlist?, expected: PlaylistExpectation,
+        completion: @escaping (Result<PlaylistWriteOutcome, APIError>) -> Void
+    ) {
+        guard let queue, problem == nil else {
+            return completion(
+                .failure(
+                    .storageUnavailable(
+                        "the store cannot commit writes right now (\(problem ?? "starting")); nothing was changed")))
+        }
+        let done = ServiceThreadBound(value: completion)
+        let writer = ServiceThreadBound(value: self)
+        let stored: @Sendable (StorageError?) -> Void = { error in
+            queue.async {
+                guard let error else { return done.value(.success(.written)) }
+                writer.value.playlistNotStored(name, error)
+                done.value(
+                    .failure(
+                        .storageUnavailable("the playlist could not be stored durably and was not changed (\(error.message))")))
+            }
+        }
+        if let playlist {
+            store.write(playlist: StoredPlaylist(name: name, definition: playlist.stored), completion: stored)
+        } else {
+            store.delete(playlist: name, completion: stored)
+        }
+    }
+
+    private func playlistNotStored(_ name: String, _ error: StorageError) {
+        logger.error("cannot store playlist \(name): \(error)")
+        failed(error)
+    }
+}

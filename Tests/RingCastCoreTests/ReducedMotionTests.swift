@@ -92,7 +92,8 @@ struct ReducedMotionTests {
                 ? .timing(.easeInOut, duration: Double.random(in: 0.1...1, using: &random))
                 : .spring(Spring(response: Double.random(in: 0.2...0.8, using: &random), dampingFraction: 0.5))
             let ring = rings.randomElement(using: &random)!
-            script.append((tick, AnimatorTests.ring(ring, (Double.random(in: 0...1.5, using: &random) * 100).rounded() / 100, animation)))
+            script.append(
+                (tick, AnimatorTests.ring(ring, (Double.random(in: 0...1.5, using: &random) * 100).rounded() / 100, animation)))
         }
         var animator = AnimatorTests.animator()
         var last: Frame?

@@ -144,17 +144,21 @@ def test_each_control_sends_its_change_and_the_page_shows_what_the_server_answer
     assert control.page.problems() == []
 
 
-def test_a_status_is_sent_and_a_refusal_is_the_servers_own_words(server, open_page):
+def test_a_status_is_set_and_a_refusal_is_the_servers_own_words(server, open_page):
     ops_server(server)
     control = open_control(open_page, server)
     control.page.evaluate("document.getElementById('animation-kind').value = 'none';"
                           "document.getElementById('animation-kind').dispatchEvent(new Event('change', {bubbles: true}))")
-    # What the server says to the same PATCH, whichever it is (status is coming to the API).
-    status, answer = server.request("PATCH", "/api/v1/boards/ops", {"rings": {"deploy": {"status": "failure"}}, "animation": "none"})
     fill_and_submit(control, "deploy", "form[data-part=status]", {".card-status-select": "failure"})
-    if status == 200:
-        control.page.wait_for("document.getElementById('status').dataset.kind === 'ok'", 10, "the status to be set")
-        return
+    wait_ring(server, "deploy", lambda r: r.get("status") == "failure", "the status failure")
+    control.page.wait_for("document.getElementById('status').dataset.kind === 'ok'", 10, "the page to say it was set")
+
+    # The ring is deleted behind the page's back: the page's next status is refused, in the server's words.
+    status, _ = server.request("DELETE", "/api/v1/boards/ops/rings/deploy")
+    assert status == 204
+    status, answer = server.request("PATCH", "/api/v1/boards/ops", {"rings": {"deploy": {"status": "success"}}})
+    assert status == 404, answer
+    fill_and_submit(control, "deploy", "form[data-part=status]", {".card-status-select": "success"})
     message = answer["error"]["message"]
     errors = control.page.wait_for(
         f"(() => {{ const e = {card('deploy')}.querySelector(':scope > .error'); return !e.hidden && e.textContent; }})()",

@@ -20,13 +20,7 @@ struct GetPlaylist: ParsableCommand {
     @OptionGroup var server: ServerOptions
 
     func run() throws {
-        let connection = try server.connection()
-        let response = try connection.send(request())
-        if json {
-            print(response.text)
-        } else {
-            print(try connection.decode(PlaylistReading.self, from: response).details, terminator: "")
-        }
+        try server.connection().show(request(), json: json, as: PlaylistReading.self, \.details)
     }
 
     func request() -> APIRequest {

@@ -18,13 +18,7 @@ struct ListBoards: ParsableCommand {
     @OptionGroup var server: ServerOptions
 
     func run() throws {
-        let connection = try server.connection()
-        let response = try connection.send(request())
-        if json {
-            print(response.text)
-        } else {
-            print(try connection.decode(BoardListing.self, from: response).table, terminator: "")
-        }
+        try server.connection().show(request(), json: json, as: BoardListing.self, \.table)
     }
 
     func request() -> APIRequest {

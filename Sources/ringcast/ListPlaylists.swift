@@ -16,13 +16,7 @@ struct ListPlaylists: ParsableCommand {
     @OptionGroup var server: ServerOptions
 
     func run() throws {
-        let connection = try server.connection()
-        let response = try connection.send(request())
-        if json {
-            print(response.text)
-        } else {
-            print(try connection.decode(PlaylistReading.List.self, from: response).table, terminator: "")
-        }
+        try server.connection().show(request(), json: json, as: PlaylistReading.List.self, \.table)
     }
 
     func request() -> APIRequest {

@@ -61,12 +61,7 @@ extension ClusterNode: PlaylistBackend {
             case .serve(let playlist): playlists?.set(playlist)
             case .remove(let name): playlists?.remove(name)
             case .log(let level, let text):
-                switch level {
-                case .info: logger.info("\(text)")
-                case .notice: logger.notice("\(text)")
-                case .warning: logger.warning("\(text)")
-                case .error: logger.error("\(text)")
-                }
+                log(level, text)
             }
         }
     }

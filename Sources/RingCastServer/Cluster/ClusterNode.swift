@@ -312,13 +312,18 @@ final class ClusterNode {
                 case .digestMismatch: metrics.clusterDigestMismatch()
                 }
             case .log(let level, let text):
-                switch level {
-                case .info: logger.info("\(text)")
-                case .notice: logger.notice("\(text)")
-                case .warning: logger.warning("\(text)")
-                case .error: logger.error("\(text)")
-                }
+                log(level, text)
             }
+        }
+    }
+
+    /// A line a state machine (`ClusterSync`, `PlaylistSync`) asked for, at its level.
+    func log(_ level: ClusterSync.LogLevel, _ text: String) {
+        switch level {
+        case .info: logger.info("\(text)")
+        case .notice: logger.notice("\(text)")
+        case .warning: logger.warning("\(text)")
+        case .error: logger.error("\(text)")
         }
     }
 

@@ -43,17 +43,26 @@ extension ClusterTests {
         ] {
             let (_, mismatches) = compareBroadcasts(frames)
             #expect(mismatches.isEmpty, "\(format): \(mismatches.count) frames differ: \(mismatches.prefix(3))")
-            // A resting board sends the stale frame alone: both nodes' viewers got it, at the same seq. (As a delta or a
-            // keyframe: a node that met a write late reloads the board and sends keyframes for a while, the same picture.)
-            func staleSeqs(_ frames: [FrameKey: [UInt8]]) -> Set<UInt64> {
-                Set(
-                    frames.filter {
-                        format == "JSON" ? String(decoding: $0.value, as: UTF8.self).contains("stale") : $0.value[1] == 5
-                    }
-                    .map(\.key.seq))
+            // A resting board sends the stale frame alone, on the tick its text starts (a second after the push's). A
+            // loaded node whose timer fires late composes it at a later tick instead (ticks are never composed after
+            // the fact): so each node's first stale frame comes at least a second after the push, and shows the
+            // same picture on both.
+            func isStale(_ bytes: [UInt8]) -> Bool {
+                format == "JSON" ? String(decoding: bytes, as: UTF8.self).contains("stale") : bytes[1] == 5
             }
-            let staleSeqs = frames.map { staleSeqs($0.1) }.reduce(staleSeqs(frames[0].1)) { $0.intersection($1) }
-            #expect(!staleSeqs.isEmpty, "\(format): no stale frame reached both nodes' viewers")
+            let pushes = frames.compactMap { $0.1.filter { !isStale($0.value) }.keys.map(\.seq).max() }
+            let firstStale = frames.map { $0.1.filter { isStale($0.value) }.min { $0.key < $1.key } }
+            #expect(firstStale.allSatisfy { $0 != nil }, "\(format): a node's viewer got no stale frame")
+            let push = try #require(pushes.min())
+            for stale in firstStale.compactMap(\.self) {
+                #expect(stale.key.seq >= push + 60, "\(format): stale at \(stale.key.seq), the push at \(push)")
+            }
+            if format == "JSON" {
+                let pictures = try firstStale.compactMap(\.self).map { stale in
+                    try JSONDecoder().decode(TestFrame.self, from: Data(stale.value)).rings
+                }
+                #expect(Set(pictures.map { "\($0)" }).count == 1, "the nodes' stale frames show the same: \(pictures)")
+            }
         }
     }
 }

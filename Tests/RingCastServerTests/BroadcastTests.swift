@@ -239,8 +239,10 @@ struct BroadcastTests {
         let labels = messages.compactMap { $0.frame?[ring: "countdown"]?.label }
         // Its greeting, then one frame per whole second: no run of animation frames.
         #expect(Array(labels.drop { $0 != "2s" }) == ["2s", "1s", "0s"], "\(labels)")
+        // "2s" is shown from the start s (before s + 60) and "0s" from s + 120 on: more than a second apart, whatever
+        // tick a loaded server composed each on.
         let seqs = messages.compactMap { $0.frame?.seq }.suffix(3)
-        #expect(seqs.last! - seqs.first! == 120, "whole seconds apart at 60 fps: \(seqs)")
+        #expect(seqs.last! - seqs.first! > 60, "whole seconds apart at 60 fps: \(seqs)")
     }
 
     @Test func viewerOfUnknownBoardIsRefused() async throws {

@@ -52,10 +52,13 @@ extension ClusterTests {
             }
             let pushes = frames.compactMap { $0.1.filter { !isStale($0.value) }.keys.map(\.seq).max() }
             let firstStale = frames.map { $0.1.filter { isStale($0.value) }.min { $0.key < $1.key } }
-            #expect(firstStale.allSatisfy { $0 != nil }, "\(format): a node's viewer got no stale frame")
-            let push = try #require(pushes.min())
-            for stale in firstStale.compactMap(\.self) {
-                #expect(stale.key.seq >= push + 60, "\(format): stale at \(stale.key.seq), the push at \(push)")
+            // (A viewer starved for a second may have had the push's frame replaced by the stale one: latest wins.)
+            #expect(
+                firstStale.allSatisfy { $0 != nil }, "\(format): a node's viewer got no stale frame: \(frames.map { $0.1.keys })")
+            if let push = pushes.min() {
+                for stale in firstStale.compactMap(\.self) {
+                    #expect(stale.key.seq >= push + 60, "\(format): stale at \(stale.key.seq), the push at \(push)")
+                }
             }
             if format == "JSON" {
                 let pictures = try firstStale.compactMap(\.self).map { stale in

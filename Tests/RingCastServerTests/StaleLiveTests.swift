@@ -52,8 +52,17 @@ struct StaleLiveTests {
         let binary = TestViewer(client: client, port: server.port, path: "/ws?board=ops&format=binary")
         // No write for a second: every entry of the board shows the server's text, though nothing moves.
         let stale = "updated under 1 min ago"
-        try await json.waitUntil(timeout: 15, "the board to go stale") { messages in
-            messages.compactMap(Self.entries).last?.rings.allSatisfy { $0.stale == stale } == true
+        do {
+            try await json.waitUntil(timeout: 15, "the board to go stale") { messages in
+                messages.compactMap(Self.entries).last?.rings.allSatisfy { $0.stale == stale } == true
+            }
+        } catch {
+            let seen = json.messages.map { message in
+                Self.entries(message).map { "\($0.seq): \($0.rings.map { "\($0.id)=\($0.stale ?? "-")" })" }
+                    ?? String(decoding: message.bytes.prefix(80), as: UTF8.self)
+            }
+            Issue.record("\(error); received \(seen)")
+            return
         }
         try await binary.waitUntil(timeout: 15, "the binary viewer's stale section") { _ in
             binary.binaryFrames.contains { $0.frame.stale.values.contains(stale) }

@@ -364,7 +364,7 @@ def test_hidden_page_receives_no_frames_and_resumes_with_a_fresh_keyframe(server
     assert dashboard.page.problems() == []
 
 
-def test_reduced_motion_asks_for_end_states_only(server, open_page):
+def test_reduced_motion_gets_each_pushs_end_state_at_once(server, open_page):
     calm = open_page()
     calm.page.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
     calm.open(server)
@@ -380,10 +380,10 @@ def test_reduced_motion_asks_for_end_states_only(server, open_page):
     calm_frames = calm.messages(after=calm_before)
     assert len(full_frames) >= 3, "the full stream shows the animation in between"
     assert len(calm_frames) == 1, f"one frame, the end state: got {len(calm_frames)}"
-    # The same picture as the full stream's last frame (a keyframe for the calm tab, which skipped
-    # the deltas in between).
-    calm_end, full_end = calm_frames[0], full_frames[-1]
-    assert calm_end["seq"] == full_end["seq"]
+    # The end state at once, on the push's first tick (the full stream's first frame of it), and the
+    # same picture as the full stream's last frame.
+    calm_end, full_start, full_end = calm_frames[0], full_frames[0], full_frames[-1]
+    assert calm_end["seq"] == full_start["seq"] < full_end["seq"]
     calm_rings = {r["id"]: r for r in calm_end["rings"]}
     for ring_values in full_end["rings"]:
         assert calm_rings[ring_values["id"]] == ring_values

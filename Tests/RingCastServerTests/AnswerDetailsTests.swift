@@ -12,7 +12,8 @@ struct AnswerDetailsTests {
         let server = try TestServer()
         defer { server.shutdown() }
         let http = server.http
-        let pushed = try http.send("PUT", "/api/v1/boards/main/rings/move", body: #"{"value":12,"max":20,"label":"fraction","animation":"none"}"#)
+        let pushed = try http.send(
+            "PUT", "/api/v1/boards/main/rings/move", body: #"{"value":12,"max":20,"label":"fraction","animation":"none"}"#)
         #expect(pushed.status == 200, "\(pushed.text)")
         for answer in [
             pushed, try http.get("/api/v1/boards/main"), try http.get("/api/v1/boards/main/rings/move"),

@@ -256,6 +256,36 @@ function pageAt(path, query = {}) {
   return url.href;
 }
 
+// The form under a 401 that asks for the read token: submitting opens the page again with ?token= and the
+// token (everything else in the address kept). Made once and only shown or hidden, so what is typed
+// survives the problem being said again each second.
+const tokenForm = (() => {
+  const form = document.createElement("form");
+  form.id = "token-form";
+  form.className = "token-form";
+  form.hidden = true;
+  const label = document.createElement("label");
+  label.textContent = "Read token ";
+  const input = document.createElement("input");
+  input.type = "password";
+  input.name = "token";
+  input.autocomplete = "current-password";
+  input.required = true;
+  label.append(input);
+  const button = document.createElement("button");
+  button.type = "submit";
+  button.textContent = "Show the board";
+  form.append(label, " ", button);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (input.value !== "") {
+      window.location.href = pageWith("token", input.value);
+    }
+  });
+  problem.append(form);
+  return form;
+})();
+
 // Says on screen why no board is shown, in the server's words: a refusal ("error" message), or a
 // server that cannot be reached (with the retry countdown). Hidden while live.
 function showProblem(seconds) {
@@ -288,8 +318,8 @@ function showProblem(seconds) {
     const given = new URLSearchParams(window.location.search).has("token");
     title = given ? "The token was refused" : "This board needs a read token";
     detail = given
-      ? `${refusal.message}. Check the token in the page's address.`
-      : `${refusal.message}. Open the page with ?token= and the read token in its address.`;
+      ? `${refusal.message}. Check the token in the page's address, or enter it below.`
+      : `${refusal.message}. Enter the read token below, or open the page with ?token= and the token in its address.`;
   } else if (refusal.code === "closed") {
     title = "The server stopped showing this board";
     detail = `${refusal.message}.`;
@@ -317,6 +347,10 @@ function showProblem(seconds) {
       return item;
     }),
   );
+  const asksToken = refusal?.status === 401;
+  if (tokenForm.hidden === asksToken) {
+    tokenForm.hidden = !asksToken;
+  }
   problem.dataset.code = refusal?.code ?? "unreachable";
   problem.hidden = false;
 }

@@ -203,7 +203,8 @@ final class Application: TransportDelegate {
     private func answered(_ request: HTTPRequest, _ response: HTTPResponse, started: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - started
         metrics.request(route: pipeline.router.label(for: request), method: request.method, status: response.status)
-        let line: Logger.Message = "\(request.method) \(request.path) \(response.status) \(elapsed) from \(request.peer)"
+        let took = elapsed.logDescription
+        let line: Logger.Message = "\(request.method) \(request.path) \(response.status) \(took) from \(request.peer)"
         switch response.status {
         case 500...: logger.error(line)
         case 400...: logger.notice(line)

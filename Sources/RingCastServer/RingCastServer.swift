@@ -271,7 +271,7 @@ private func joinCluster(_ url: String, configuration: RingCastConfiguration, lo
     } catch {
         throw StartupError("\(configuration.origins["cluster.redis"] ?? "cluster.redis"): \(error)")
     }
-    logger.notice("joined the cluster on Redis at \(endpoint.address) with \(stored.count) stored boards")
+    logger.notice("joined the cluster on Redis at \(endpoint.address) with \(Counted(stored.count, "stored board"))")
     return (ClusterJoin(endpoint: endpoint, worker: worker, node: configuration.node, id: id), stored, playlists)
 }
 

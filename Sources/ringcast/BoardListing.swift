@@ -13,6 +13,8 @@ struct BoardListing: Decodable {
         var rings: [Ring]
         /// Pages showing the board now.
         var viewers: Int
+        /// The server's configuration defines the board; absent from servers before 0.5.
+        var configured: Bool?
     }
 
     var boards: [Board]

@@ -10,8 +10,24 @@ struct CommandFailure: Error, CustomStringConvertible {
 
     /// `error` from a request to `server`: the server's own message when it answered with an
     /// error (`no board named "x"`), else what went wrong on the way there.
-    init(_ error: ClientError, server: String) {
+    /// `tokenSource` is where the token sent came from, `--token` or `RINGCAST_TOKEN`; nil when none
+    /// was sent. A refusal for want of a token (401, 403, by status and code, whatever the server's
+    /// wording) names those two, since the server's own message can only name the header.
+    init(_ error: ClientError, server: String, tokenSource: String? = nil) {
         switch error {
+        case .httpStatus(401, let serverError) where serverError == nil || serverError?.code == "unauthorized":
+            if let tokenSource {
+                description =
+                    "\(server) refused the token from \(tokenSource)"
+                    + (serverError.map { " (\($0.message))" } ?? "") + "; check --token or RINGCAST_TOKEN"
+            } else {
+                description = "\(server) needs a token for this: pass --token TOKEN or set RINGCAST_TOKEN"
+            }
+        case .httpStatus(403, let serverError) where serverError == nil || serverError?.code == "forbidden":
+            let reason = serverError?.message ?? "\(server) answered HTTP 403"
+            description =
+                tokenSource.map { "\(reason) (the token from \($0) may not do this)" }
+                ?? "\(reason) (pass a token that may, with --token or RINGCAST_TOKEN)"
         case .httpStatus(_, let serverError?):
             description = serverError.message
         case .httpStatus(let status, nil):

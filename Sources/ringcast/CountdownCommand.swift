@@ -9,8 +9,8 @@ struct CountdownCommand: ParsableCommand {
         abstract: "Start (or restart) a board's countdown ring, or cancel it.",
         discussion: """
             Sends POST /api/v1/boards/BOARD/countdown with {"seconds":SECONDS}, or DELETE with \
-            --cancel. The countdown ring empties over SECONDS and its label counts the whole seconds \
-            left. Examples: ringcast countdown main 30; ringcast countdown main --cancel
+            --cancel. The countdown ring fills over SECONDS (0.2 of a turn at 8 s left of 10) and its \
+            label counts the whole seconds left. Examples: ringcast countdown main 30; ringcast countdown main --cancel
             """
     )
 

@@ -5,7 +5,7 @@ import RingCastCore
 struct CreateBoard: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
-        abstract: "Create a board from a template, or replace the board of that name.",
+        abstract: "Create a board from a template, or with --replace replace the board of that name.",
         discussion: """
             Sends PUT /api/v1/boards/NAME with {"template":T,…}. The templates:
 
@@ -16,7 +16,8 @@ struct CreateBoard: ParsableCommand {
               single     one ring
               main       the shipped default board
 
-            A board of that name is replaced, rings, values and all. Add rings of your own \
+            A board of that name is replaced, rings, values and all, only with --replace; \
+            without it, an existing board is left as it is and the command fails. Add rings of your own \
             with ringcast ring add. Names are 1 to 64 of a-z, 0-9, _ and -, starting with a \
             letter or digit. With --stale-after S, the board's rings dim and say how long \
             ago the last update came once no write arrived for S seconds.
@@ -46,15 +47,28 @@ struct CreateBoard: ParsableCommand {
     @Option(help: "Seconds without a write before the board shows stale, 1 to 604800 (a week).")
     var staleAfter: Int?
 
+    @Flag(help: "Replace the board of that name if there is one: its rings and their values are lost.")
+    var replace = false
+
     @OptionGroup var server: ServerOptions
 
     func run() throws {
         let request = try request()
         let connection = try server.connection()
+        // Asked first, so a typo never wipes a board; a board created in between by someone else is still replaced.
+        if !replace, let existing = try connection.find(api: ["boards", name]) {
+            throw CommandFailure(Self.refusal(of: try connection.decode(BoardReading.self, from: existing)))
+        }
         let response = try connection.send(request)
         let board = try connection.decode(BoardReading.self, from: response)
         let rings = board.rings.count == 1 ? "1 ring" : "\(board.rings.count) rings"
         print("\(response.status == 201 ? "created" : "replaced") board \(name) (\(template), \(rings))")
+    }
+
+    /// Why creating over `board` needs `--replace`, naming what it would lose.
+    static func refusal(of board: BoardReading) -> String {
+        let rings = board.rings.count == 1 ? "1 ring" : "\(board.rings.count) rings"
+        return "board \(board.board) exists with \(rings); --replace replaces it, values gone"
     }
 
     /// `PUT /api/v1/boards/NAME` with the template, checked.

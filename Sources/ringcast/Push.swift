@@ -11,8 +11,8 @@ struct Push: ParsableCommand {
             maximum for the ring's fraction and value labels.
 
             Widgets (ringcast widget add): for a counter, VALUE is its number, within ±1e12 \
-            (push reads the widget's kind from the server first, GET …/rings/RING); a negative \
-            one goes after --: ringcast push ci tests -- -5. A text widget takes --text T (its \
+            (push reads the widget's kind from the server first, GET …/rings/RING), a negative \
+            one as it is: ringcast push ci tests -5. A text widget takes --text T (its \
             new text, arriving with a wave) and no VALUE; --wave runs the wave again over the \
             same text, --wave-width W sets its width in characters (and runs it).
 
@@ -56,12 +56,33 @@ struct Push: ParsableCommand {
     @Argument(help: "Ring or widget id, e.g. move.")
     var ring: String
 
+    /// VALUE, collected with ArgumentParser's `.allUnrecognized`: its way to take an argument that
+    /// starts with `-`, so a counter's `-5` or a progress of `-0.1` (refused as out of range, by
+    /// name) needs no `--` before it (swift-argument-parser issue #31 reads `-5` as an option
+    /// otherwise). `validate()` allows one, a number or `none`, and refuses an unknown option.
     @Argument(
-        help: """
+        parsing: .allUnrecognized,
+        help: ArgumentHelp(
+            """
             Progress, 0 to 10 (1 = 100 %); with --max, a value from 0 (12 of 20); a counter's number; \
             `none`: back to no data. Not for a text widget (--text).
-            """)
-    var value: String?
+            """, valueName: "value"))
+    var values: [String] = []
+
+    /// VALUE as given, if it was (a `--` before it, still accepted, is not part of it).
+    var value: String? { given.first }
+
+    /// The arguments collected for VALUE, less `--`.
+    private var given: [String] { values.filter { $0 != "--" } }
+
+    func validate() throws {
+        for argument in given where argument.hasPrefix("-") && Double(argument) == nil {
+            throw ValidationError("Unknown option '\(argument)'")
+        }
+        if given.count > 1 {
+            throw ValidationError("Unexpected argument '\(given[1])'; VALUE is one number, or none")
+        }
+    }
 
     @Option(help: "The value that is 100 %, (0, 1e9]: VALUE is then sent as a value, not a progress.")
     var max: Double?
@@ -84,7 +105,8 @@ struct Push: ParsableCommand {
     @Option(help: "A spring's damping fraction, (0, 10]: below 1 it overshoots (default 0.825).")
     var damping: Double?
 
-    @Option(help: "A spring's bounce with --duration, (-1, 1): 0 none, 0.3 bouncy (default 0).")
+    // `.unconditional`: the next argument is the value even when it starts with `-` (a negative bounce).
+    @Option(parsing: .unconditional, help: "A spring's bounce with --duration, (-1, 1): 0 none, 0.3 bouncy (default 0).")
     var bounce: Double?
 
     @Option(

@@ -10,11 +10,17 @@ final class ServerConnection {
     let url: String
     private let pathPrefix: String
     private let client: HTTPClient
+    /// Where the token came from, `--token` or `RINGCAST_TOKEN`, for messages; nil without one.
+    private let tokenSource: String?
 
     /// Resolves `host` once; a name that does not resolve throws.
-    init(url: String, host: String, port: Int, pathPrefix: String, tls: TLSOptions?, token: String?) throws(CommandFailure) {
+    init(
+        url: String, host: String, port: Int, pathPrefix: String, tls: TLSOptions?, token: String?,
+        tokenSource: String? = nil
+    ) throws(CommandFailure) {
         self.url = url
         self.pathPrefix = pathPrefix
+        self.tokenSource = token == nil ? nil : tokenSource
         do {
             let address = try ServerAddress(resolving: host, port: port)
             client = HTTPClient(address: address, token: token, timeoutSeconds: 10, tls: tls)
@@ -31,7 +37,19 @@ final class ServerConnection {
         do {
             return try client.request(method, path, json: body)
         } catch {
-            throw CommandFailure(error, server: url)
+            throw CommandFailure(error, server: url, tokenSource: tokenSource)
+        }
+    }
+
+    /// `GET /api/v1/SEGMENT/…`: the 2xx answer, nil for a 404 (nothing there), else why not.
+    func find(api segments: [String]) throws(CommandFailure) -> HTTPClient.Response? {
+        let path = pathPrefix + "/api/v1/" + segments.map(Self.escape).joined(separator: "/")
+        do {
+            return try client.request("GET", path, json: nil)
+        } catch ClientError.httpStatus(404, _) {
+            return nil
+        } catch {
+            throw CommandFailure(error, server: url, tokenSource: tokenSource)
         }
     }
 

@@ -39,7 +39,8 @@ struct ServerOptions: ParsableArguments {
             // A reverse proxy's prefix, e.g. /ringcast in http://host/ringcast/.
             pathPrefix: url.path.hasSuffix("/") ? String(url.path.dropLast()) : url.path,
             tls: secure ? TLSOptions(caFile: cacert ?? environment["RINGCAST_CACERT"]) : nil,
-            token: token ?? environment["RINGCAST_TOKEN"]
+            token: token ?? environment["RINGCAST_TOKEN"],
+            tokenSource: token != nil ? "--token" : "RINGCAST_TOKEN"
         )
     }
 

@@ -60,7 +60,8 @@ struct AddWidget: ParsableCommand {
     @Option(help: "Shown under the widget, 1 to 64 characters (default: the id).")
     var title: String?
 
-    @Option(help: "A counter's first number, within ±1e12 (default: none yet).")
+    // `.unconditional`: the next argument is the value even when it starts with `-` (a negative number).
+    @Option(parsing: .unconditional, help: "A counter's first number, within ±1e12 (default: none yet).")
     var value: Double?
 
     @Option(help: "A counter's integer columns always shown, 1 to 13 (default: as many as the number needs).")

@@ -37,7 +37,7 @@ struct DefaultBoardLiveTests {
         let named = TestViewer(client: client, port: server.port, path: "/ws?board=ci&format=json")
         #expect(try await Self.layoutBoard(named) == "ci")
         let list = try server.http.get("/api/v1/boards")
-        #expect(list.text.hasSuffix(#""defaultBoard":"lobby"}"#), "\(list.text)")
+        #expect(list.text.hasSuffix(#""defaultBoard":"lobby"}"# + "\n"), "\(list.text)")
     }
 
     @Test func withoutADefaultBoard_aViewerNamingNoBoardIsToldWhichIsMissing_andWhichBoardsThereAre() async throws {

@@ -134,7 +134,7 @@ struct HTTPEdgeTests {
             responses: 4)
         #expect(responses.map(\.status) == [200, 200, 200, 200])
         #expect(responses[0].headers["content-type"] == "text/html; charset=utf-8")
-        #expect(responses[1].text == #"{"status":"ok"}"#)
+        #expect(responses[1].text == #"{"status":"ok"}"# + "\n")
         #expect(responses[2].headers["content-type"] == "text/css; charset=utf-8")
         #expect(responses[3].text.contains(#""name":"main""#))
     }

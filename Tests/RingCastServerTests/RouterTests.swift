@@ -52,7 +52,7 @@ struct RouterTests {
             ("TRACE", "/healthz", ["GET", "HEAD", "OPTIONS"]),
         ] as [(String, String, [String])])
     func otherMethod_isNotAllowed_withTheAllowListFromTheTable(method: String, path: String, allowed: [String]) throws {
-        guard case .methodNotAllowed(let list) = try match(method, path) else {
+        guard case .methodNotAllowed(let list, _) = try match(method, path) else {
             Issue.record("\(method) \(path) was not refused")
             return
         }

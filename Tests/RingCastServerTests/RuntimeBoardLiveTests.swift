@@ -123,7 +123,7 @@ struct RuntimeBoardLiveTests {
         server.signal(SIGKILL)
         _ = try await server.waitForExit()
         (server, http) = try await serve()
-        #expect(try http.get("/api/v1/boards").text == #"{"boards":[],"defaultBoard":"main"}"#)
+        #expect(try http.get("/api/v1/boards").text == #"{"boards":[],"defaultBoard":"main"}"# + "\n")
         #expect(try http.get("/readyz").status == 200)
         do {
             _ = try RawWebSocket(port: http.port, path: "/ws?format=json")

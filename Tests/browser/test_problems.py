@@ -79,6 +79,30 @@ def test_a_board_behind_a_read_token_says_a_token_is_needed_then_that_a_wrong_on
     assert problem(dashboard)["hidden"]
 
 
+def test_a_board_behind_a_read_token_asks_for_it_and_shows_the_rings_once_it_is_entered(start_server, open_page, tmp_path: Path):
+    config = json.loads((REPOSITORY / "config" / "ringcast.json").read_text())
+    config["readToken"] = "read-secret-1"
+    path = tmp_path / "ringcast.json"
+    path.write_text(json.dumps(config))
+    server = start_server(config=path)
+
+    dashboard = open_page()
+    dashboard.page.goto(f"{server.url}/?board=main")
+    wait_problem(dashboard, "unauthorized")
+    assert dashboard.page.evaluate("!document.getElementById('token-form').hidden")
+    # Typed in and sent as a person would: the form's own submit event.
+    dashboard.page.evaluate(
+        "(() => { const form = document.getElementById('token-form');"
+        " form.querySelector('input').value = 'read-secret-1'; form.requestSubmit(); })()"
+    )
+    dashboard.page.wait_for("window.location.search.includes('token=read-secret-1')", 10, "the page opened with the token")
+    dashboard.wait_live()
+    assert problem(dashboard)["hidden"]
+    assert dashboard.page.evaluate("new URLSearchParams(window.location.search).get('board')") == "main"
+    # No token form on a page that shows its board, nor under a problem that is not about a token.
+    assert dashboard.page.evaluate("document.getElementById('token-form').hidden")
+
+
 def test_a_server_that_went_away_is_said_with_the_retry_countdown(start_server, open_page):
     server = start_server()
     dashboard = open_page().open(server)

@@ -70,8 +70,9 @@ extension RequestField {
         return maximum
     }
 
-    /// `label`: `"percent"`, `"fraction"`, `"value"` or `{"text":T}` with 1–32 characters; nil when absent.
-    static func label(in object: KeyedDecodingContainer<AnyCodingKey>) throws -> LabelFormat? {
+    /// `label`: `"percent"`, `"fraction"`, `"value"` or `{"text":T}` with 1–32 characters; nil when absent, and
+    /// for a countdown ring (`countdown`) `"seconds"` too, what its GET says it shows (nil: its format is not used).
+    static func label(in object: KeyedDecodingContainer<AnyCodingKey>, countdown: Bool = false) throws -> LabelFormat? {
         let key = AnyCodingKey("label")
         guard object.contains(key) else { return nil }
         let field = path(path(object.codingPath), key.stringValue)
@@ -97,6 +98,10 @@ extension RequestField {
         case "percent": return .percent
         case "fraction": return .fraction
         case "value": return .value
+        case LabelFormat.countdownName where countdown: return nil
+        case LabelFormat.countdownName:
+            throw APIError.invalidValue(
+                "\(expected); \"seconds\" is what a countdown ring shows, not a format to choose", field: field)
         default: throw APIError.invalidValue("\(expected), got \(quoted(name))", field: field)
         }
     }

@@ -104,7 +104,7 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         if let colors, kind != .gradient {
             try Limits.check(colors: colors, field: RequestField.path(field, "colors"))
         }
-        label = try RequestField.label(in: object)
+        label = try RequestField.label(in: object, countdown: kind == .countdown)
         if case .text = kind {
             label = .text(try RequestField.text(in: object) ?? id)
         }

@@ -86,7 +86,13 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
             try container.encode(progress, forKey: .progress)
             try container.encode(colors, forKey: .colors)
             try container.encode(animating, forKey: .animating)
-            try container.encode(label, forKey: .label)
+            // A countdown ring shows the seconds left whatever its format (tenths with its `tenths` option), and
+            // says so: `"seconds"`, which its definition accepts back (`RequestField.label`).
+            if kind == "countdown" {
+                try container.encode(LabelFormat.countdownName, forKey: .label)
+            } else {
+                try container.encode(label, forKey: .label)
+            }
             try container.encode(max, forKey: .max)
             try container.encode(text, forKey: .text)
             try container.encodeIfPresent(sources, forKey: .sources)

@@ -11,6 +11,9 @@ public enum LabelFormat: Sendable, Hashable {
     /// Fixed text, at most `LabelFormat.maximumTextLength` characters.
     case text(String)
 
+    /// What a countdown ring's label shows, as its GET names it: the seconds left, whatever its format.
+    public static let countdownName = "seconds"
+
     /// The longest fixed text a label may show.
     public static let maximumTextLength = 32
 

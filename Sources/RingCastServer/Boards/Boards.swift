@@ -23,6 +23,10 @@ final class Boards {
     var webhookHosts: [String] = []
     /// `defaultBoard`: the board the page at `/` shows, which `GET /api/v1/boards` names.
     var defaultBoard = "main"
+    /// The names of the boards the configuration defines (served or not): deleting one through the API
+    /// removes it for good, so `GET /api/v1/boards` marks them `"configured":true` and the CLI asks for
+    /// `--force` first.
+    private(set) var configuredNames: Set<String>
     private let fps: Int
     private let logger: Logger
     /// Random per server run, or the cluster's id in cluster mode; part of every ETag.
@@ -40,6 +44,7 @@ final class Boards {
         self.etagNonce = nonce
         var boards: [LiveBoard] = []
         let configured = Set(specs.map(\.name))
+        configuredNames = configured
         for (name, state) in stored where state.deleted == true {
             deleted[name] = state.revision
             if configured.contains(name) {
@@ -183,6 +188,7 @@ final class Boards {
     /// longer takes. Throws, changing nothing, when a state does not fit its new spec.
     func reconfigure(_ specs: [BoardSpec], stored: [String: StoredRecord], tick: Int64, source: String) throws -> BoardChanges {
         // First everything that can fail, so a refused reload changes nothing.
+        let configured = Set(specs.map(\.name))
         var animators: [String: Animator] = [:]
         var skipped: [String: [String]] = [:]
         // Boards shaped or deleted through the API keep what the API made of them.
@@ -246,6 +252,7 @@ final class Boards {
         }
         all = next
         byName = Dictionary(uniqueKeysWithValues: next.map { ($0.name, $0) })
+        configuredNames = configured
         return changes
     }
 

@@ -547,7 +547,7 @@ struct ClusterSync {
             actions += readAll(reload: false)
         } else if connection == .catchingUp {
             connection = .live
-            actions.append(.log(.notice, "caught up with Redis at \(address): \(readings.count) boards"))
+            actions.append(.log(.notice, "caught up with Redis at \(address): \(Counted(readings.count, "board"))"))
         }
         return actions + [.everyBoardCaughtUp]
     }

@@ -158,6 +158,19 @@ extension RingCastConfiguration {
         return ConfigurationError(file: configFile ?? "configuration", key: key, message: message)
     }
 
+    /// What to call the TLS setting `key` (`tls.cert` or `tls.key`) in a message about `given`: the
+    /// flag or variable of the same kind when `given` came from one (`--tls-key`, RINGCAST_TLS_KEY),
+    /// else the file's key.
+    private func tlsName(of key: String, besides given: String) -> String {
+        let flag = key == "tls.cert" ? "--tls-cert" : "--tls-key"
+        let variable = key == "tls.cert" ? "RINGCAST_TLS_CERT" : "RINGCAST_TLS_KEY"
+        switch origins[given] {
+        case let origin? where origin.hasPrefix("--"): return flag
+        case let origin? where origin.hasPrefix("RINGCAST_"): return "\(variable) (or \(flag))"
+        default: return "\(key) (or \(flag))"
+        }
+    }
+
     /// swift-log's levels, as `logLevel` names them.
     public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 
@@ -244,9 +257,13 @@ extension RingCastConfiguration {
                         + "got \"\(host)\"")
             }
         }
+        // The one that was given is blamed, by the name it was given under (`--tls-cert`,
+        // RINGCAST_TLS_CERT or the file's tls.cert), and the missing one by the same kind of name.
         switch (tlsCertificate, tlsKey) {
-        case (nil, .some): throw fail("tls.cert", "tls.key is given without a certificate; give both or neither")
-        case (.some, nil): throw fail("tls.key", "tls.cert is given without a private key; give both or neither")
+        case (nil, .some):
+            throw fail("tls.key", "needs \(tlsName(of: "tls.cert", besides: "tls.key")), the certificate; give both or neither")
+        case (.some, nil):
+            throw fail("tls.cert", "needs \(tlsName(of: "tls.key", besides: "tls.cert")), its private key; give both or neither")
         default: break
         }
         if !(0...300).contains(shutdownTimeout) {

@@ -123,7 +123,7 @@ final class Pipeline {
             return respond(origins.options(request, allowed: allowed))
         case .notFound:
             return answer(.error(.notFound("no such endpoint: \(request.path)")))
-        case .methodNotAllowed(let allowed):
+        case .methodNotAllowed(let allowed, _):
             let error = APIError(
                 status: 405, code: "method_not_allowed",
                 message: "\(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: " or "))")

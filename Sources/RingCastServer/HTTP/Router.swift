@@ -12,8 +12,9 @@ struct Router {
         case found(Route, RouteRequest)
         /// No route has this path.
         case notFound
-        /// Routes have this path, with other methods: the `Allow` list.
-        case methodNotAllowed(allowed: [String])
+        /// Routes have this path, with other methods: the `Allow` list, and their label (a 405 is counted
+        /// under the route whose path it reached).
+        case methodNotAllowed(allowed: [String], label: String)
         /// `OPTIONS` on a path routes have: the methods they answer (`OPTIONS` too) and their label. The
         /// pipeline answers it (a CORS preflight, or `Allow`).
         case options(allowed: [String], label: String)
@@ -92,15 +93,16 @@ struct Router {
         }
         guard let label else { return .notFound }
         allowed.append("OPTIONS")
-        return method == "OPTIONS" ? .options(allowed: allowed, label: label) : .methodNotAllowed(allowed: allowed)
+        return method == "OPTIONS" ? .options(allowed: allowed, label: label) : .methodNotAllowed(allowed: allowed, label: label)
     }
 
-    /// The label of the route `request` reaches, for logs and metrics; "unknown" for none.
+    /// The label of the route `request` reaches, for logs and metrics: with another method (405), the label
+    /// of the routes of its path; "unknown" for a path no route has.
     func label(for request: HTTPRequest) -> String {
         switch match(request) {
         case .found(let route, _): route.label
-        case .options(_, let label): label
-        case .notFound, .methodNotAllowed: "unknown"
+        case .options(_, let label), .methodNotAllowed(_, let label): label
+        case .notFound: "unknown"
         }
     }
 

@@ -25,7 +25,9 @@ final class BoardHandler {
     func list(_ request: RouteRequest) throws(APIError) -> HTTPResponse {
         .json(
             BoardList(
-                boards: boards.all.map { BoardList.Entry($0, viewers: viewers($0.name)) }, defaultBoard: boards.defaultBoard))
+                boards: boards.all.map {
+                    BoardList.Entry($0, viewers: viewers($0.name), configured: boards.configuredNames.contains($0.name))
+                }, defaultBoard: boards.defaultBoard))
     }
 
     /// `GET /api/v1/boards/{board}`.
@@ -120,8 +122,11 @@ struct BoardList: Encodable {
         var height: Double
         var rings: [Ring]
         var viewers: Int
+        /// The configuration defines the board: deleting it removes it for good (until the data directory is
+        /// wiped), whatever the configuration says.
+        var configured: Bool
 
-        init(_ board: LiveBoard, viewers: Int) {
+        init(_ board: LiveBoard, viewers: Int, configured: Bool = false) {
             let spec = board.animator.projected.spec
             name = board.name
             title = spec.title
@@ -129,6 +134,7 @@ struct BoardList: Encodable {
             height = spec.height
             rings = spec.rings.map { Ring(id: $0.id, title: $0.title, kind: $0.kind.name) }
             self.viewers = viewers
+            self.configured = configured
         }
     }
 

@@ -11,6 +11,9 @@ import Foundation
 public enum SVGRenderer {
     /// The largest angle one arc segment spans (2.5°: 144 a turn).
     static let segmentAngle = Double.pi / 72
+    /// The fewest segments an arc is drawn in: the gradient runs over the arc however short it is, so a short
+    /// arc needs as many steps of colour as a long one.
+    static let minimumSegments = 64
     /// How far each segment but the last reaches under the next, so anti-aliasing leaves no seam between them.
     static let segmentOverlap = Double.pi / 720
     /// The page's stale look (web/draw.js): the ring at this opacity, the "updated … ago" under its label.
@@ -251,7 +254,7 @@ public enum SVGRenderer {
         // canvas.arc draws a whole circle for a sweep of a turn or more; the gradient's last turn ends at a1.
         let start = values.a1 - values.a0 >= 2 * Double.pi ? values.a1 - 2 * Double.pi : values.a0
         let sweep = values.a1 - start
-        let count = max(1, Int((sweep / segmentAngle).rounded(.up)))
+        let count = max(minimumSegments, Int((sweep / segmentAngle).rounded(.up)))
         canvas.add("<g class=\"arc\" fill=\"none\" stroke-width=\"\(n(ring.thickness))\" stroke-linecap=\"butt\">")
         for index in 0..<count {
             let from = start + sweep * Double(index) / Double(count)

@@ -188,6 +188,12 @@ final class Application: TransportDelegate {
 
     // MARK: - TransportDelegate
 
+    /// The page may be framed by `embedOrigins` (DESIGN §14), read anew after each reload; the control page,
+    /// which holds a write token and writes with it, never.
+    func frameAncestors(forFile path: String) -> [String] {
+        path.hasSuffix("/control.html") ? [] : configuration.embedOrigins
+    }
+
     func handleHTTP(_ request: HTTPRequest, respond: @escaping (HTTPResponse) -> Void) {
         let started = ContinuousClock.now
         let node = nodeName

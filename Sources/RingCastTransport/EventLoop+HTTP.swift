@@ -299,7 +299,8 @@ extension EventLoop {
             return 0
         }
         let extraHeaders =
-            "etag: \(file.entityTag)\r\n" + delegated.map { "\($0.name.lowercased()): \($0.value)\r\n" }.joined()
+            "etag: \(file.entityTag)\r\n"
+            + (securityHeaders(for: exchange) + delegated).map { "\($0.name.lowercased()): \($0.value)\r\n" }.joined()
         let result = file.path.withCString { path in
             file.contentType.withCString { type in
                 extraHeaders.withCString { extra in
@@ -382,7 +383,15 @@ extension EventLoop {
         try check(written, "writing 100 Continue", success: { $0 == line.count })
     }
 
+    /// The security headers of an exchange's answer: a static file's say who may frame it.
+    private func securityHeaders(for exchange: HTTPExchange) -> [(name: String, value: String)] {
+        guard case .staticFile(let file) = exchange.route else { return SecurityHeaders.fields() }
+        return SecurityHeaders.fields(frameAncestors: delegate?.frameAncestors(forFile: file.path) ?? [])
+    }
+
     private func writeHeaders(of response: HTTPResponse, for exchange: HTTPExchange) throws(LWSFailure) {
+        var response = response
+        response.headers = securityHeaders(for: exchange) + response.headers
         writeBuffer.reserve(Self.headerBytes(of: response))
         var position: UnsafeMutablePointer<UInt8>? = writeBuffer.start
         try Self.addHeaders(
@@ -410,6 +419,8 @@ extension EventLoop {
     /// CONFIRM_UPGRADE callbacks, a head that never completed); lws flushes whatever the socket
     /// did not take before closing.
     func writeAndClose(_ wsi: OpaquePointer, _ response: HTTPResponse) {
+        var response = response
+        response.headers = SecurityHeaders.fields() + response.headers
         writeBuffer.reserve(Self.headerBytes(of: response) + response.body.count)
         var position: UnsafeMutablePointer<UInt8>? = writeBuffer.start
         do {

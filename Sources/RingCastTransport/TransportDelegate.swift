@@ -20,6 +20,11 @@ public protocol TransportDelegate: AnyObject {
     /// `304 Not Modified` too. Asked once per file answer.
     func fileHeaders() -> [(name: String, value: String)]
 
+    /// The origins that may frame the static file at `path` (its path on disk, under the web root)
+    /// besides the server's own pages, or `*` for any; empty: none (`SecurityHeaders`). Asked once
+    /// per file answer, its `304 Not Modified` too. Every other answer may never be framed.
+    func frameAncestors(forFile path: String) -> [String]
+
     /// An accepted viewer's connection ended (closed by either side, stalled, or server stop).
     func viewerDidDisconnect(_ id: ViewerID, channel: any ChannelKey)
 
@@ -30,4 +35,9 @@ public protocol TransportDelegate: AnyObject {
     /// while stopping; docs/HTTP-EDGES.md): the delegate renders the body so every error has the
     /// app's JSON shape. The transport adds the headers a status needs (`Allow`, …) itself.
     func errorResponse(status: Int, message: String) -> HTTPResponse
+}
+
+extension TransportDelegate {
+    /// Nobody frames the static files.
+    public func frameAncestors(forFile path: String) -> [String] { [] }
 }

@@ -186,9 +186,10 @@ extension WebServer {
         // No .extensions: permessage-deflate would keep pointers into shared frames.
         // FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG: a method lws cannot parse hands the connection
         // to protocols[0] as a raw socket (EventLoop+RawRequests) instead of lws's HTML 403.
+        // No HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE: the transport writes that set of headers
+        // itself (SecurityHeaders), so that the page may be framed where the application says.
         vhostInfo.options =
-            UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
-            | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
+            UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
             | UInt64(LWS_SERVER_OPTION_FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG)
             | (address.isIPv6 ? 0 : UInt64(LWS_SERVER_OPTION_DISABLE_IPV6))
             // lws reads this option again per vhost: without it the vhost ignores its certificate.

@@ -319,4 +319,18 @@ struct ReloadTests {
         #expect(try await Self.reload(server, try Self.configuration(of: server)) == true)
         #expect(try proxied.send("PUT", Self.move, body: body).status == 421)
     }
+
+    /// `embedOrigins` is reloadable: the page's next answer may be framed by the site added with SIGHUP.
+    @Test func reload_embedOrigins_takesEffectForThePagesNextAnswer() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        #expect(try server.http.get("/").headers["x-frame-options"] == "deny")
+        let wiki = try Self.configuration(of: server) { $0.embedOrigins = ["https://wiki.example.com"] }
+        #expect(try await Self.reload(server, wiki) == true)
+        let page = try server.http.get("/")
+        #expect(page.headers["x-frame-options"] == nil)
+        #expect(page.headers["content-security-policy"]?.contains("frame-ancestors 'self' https://wiki.example.com;") == true)
+        #expect(try await Self.reload(server, try Self.configuration(of: server)) == true)
+        #expect(try server.http.get("/").headers["x-frame-options"] == "deny")
+    }
 }

@@ -250,6 +250,14 @@ public struct Animator: Sendable {
         return compose(board.atRest, at: tick)
     }
 
+    /// The resting frame once every accepted change has started: at `tick`, or at the last pending change's start
+    /// tick if that is later (a write is accepted for the next tick). Composed on a copy, so the ticks this
+    /// animator composes are not moved: what `GET …svg?at=end` shows, the targets at rest.
+    public func restingFrameOnceStarted(from tick: Int64) -> Frame {
+        var copy = self
+        return copy.restingFrame(at: max(tick, pending.last?.tick ?? tick))
+    }
+
     /// Whether anything moves at `tick` (a ring's progress or colours, the countdown, a splash layer).
     public func isAnimating(at tick: Int64) -> Bool {
         board.isAnimating(at: time(at: tick))

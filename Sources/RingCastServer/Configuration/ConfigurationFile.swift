@@ -14,6 +14,7 @@ struct ConfigurationFile: Decodable {
     var token: String?
     var readToken: String?
     var allowedOrigins: [String]?
+    var embedOrigins: [String]?
     var allowedHosts: [String]?
     var webhookHosts: [String]?
     var tls: TLS?
@@ -28,6 +29,7 @@ struct ConfigurationFile: Decodable {
         case shutdownTimeout, cluster, boards
         case allowedHosts, webhookHosts
         case defaultBoard
+        case embedOrigins
     }
 
     init(from decoder: any Decoder) throws {
@@ -43,6 +45,7 @@ struct ConfigurationFile: Decodable {
         token = try c.decodeIfPresent(String.self, forKey: .token)
         readToken = try c.decodeIfPresent(String.self, forKey: .readToken)
         allowedOrigins = try c.decodeIfPresent([String].self, forKey: .allowedOrigins)
+        embedOrigins = try c.decodeIfPresent([String].self, forKey: .embedOrigins)
         allowedHosts = try c.decodeIfPresent([String].self, forKey: .allowedHosts)
         webhookHosts = try c.decodeIfPresent([String].self, forKey: .webhookHosts)
         tls = try c.decodeIfPresent(TLS.self, forKey: .tls)

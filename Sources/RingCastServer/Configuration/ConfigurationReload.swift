@@ -47,6 +47,7 @@ struct ConfigurationReload {
         reloadable("token", \.writeToken)
         reloadable("readToken", \.readToken)
         reloadable("allowedOrigins", \.allowedOrigins)
+        reloadable("embedOrigins", \.embedOrigins)
         reloadable("allowedHosts", \.allowedHosts)
         reloadable("webhookHosts", \.webhookHosts)
         reloadable("defaultBoard", \.defaultBoard)

@@ -69,6 +69,7 @@ extension RingCastConfiguration {
         if let token = file.token { writeToken = token }
         if let token = file.readToken { readToken = token }
         if let origins = file.allowedOrigins { allowedOrigins = origins }
+        if let origins = file.embedOrigins { embedOrigins = origins }
         if let hosts = file.allowedHosts { allowedHosts = hosts }
         if let hosts = file.webhookHosts { webhookHosts = hosts }
         if let level = file.logLevel { logLevel = level }
@@ -230,6 +231,12 @@ extension RingCastConfiguration {
         where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) || origin.hasSuffix("/") {
             throw fail("allowedOrigins[\(index)]", "expected an origin like https://tv.example:8080, got \"\(origin)\"")
         }
+        // Each goes into a Content-Security-Policy header as is: nothing but a CSP source may pass.
+        for (index, origin) in embedOrigins.enumerated() where !Self.isEmbedOrigin(origin) {
+            throw fail(
+                "embedOrigins[\(index)]",
+                "expected an origin like https://wiki.example.com, https://*.example.com:8443 or *, got \"\(origin)\"")
+        }
         for (index, host) in webhookHosts.enumerated()
         where host.isEmpty || host.contains(where: { $0.isWhitespace || "/:@?#[]".contains($0) }) {
             throw fail(
@@ -351,6 +358,29 @@ extension DecodingError {
         case _ where "\(type)".hasPrefix("Dictionary<"): "an object, {…}"
         case _ where "\(type)".hasPrefix("Array<"): "a list, […]"
         default: "\(type)"
+        }
+    }
+}
+
+extension RingCastConfiguration {
+    /// Whether `origin` is `*` or `http(s)://` and a host (letters, digits, `-` and `.`; its first label may
+    /// be `*`) with an optional port: a CSP host source (CSP Level 3 §2.3.1) without a path.
+    static func isEmbedOrigin(_ origin: String) -> Bool {
+        if origin == "*" { return true }
+        guard let scheme = ["https://", "http://"].first(where: { origin.hasPrefix($0) }) else { return false }
+        let rest = origin.dropFirst(scheme.count)
+        let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let host = parts.first, !host.isEmpty else { return false }
+        if parts.count == 2 {
+            guard let port = Int(parts[1]), (1...65535).contains(port), parts[1].allSatisfy(\.isASCII) else { return false }
+        }
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.enumerated().allSatisfy { index, label in
+            if index == 0, label == "*", labels.count > 1 { return true }
+            return !label.isEmpty
+                && label.unicodeScalars.allSatisfy { scalar in
+                    ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-"
+                }
         }
     }
 }

@@ -38,6 +38,9 @@ public struct RingCastConfiguration: Sendable {
     public var readToken: String?
     /// Browser origins allowed to open the WebSocket (e.g. `http://tv.local:8080`); empty = any.
     public var allowedOrigins: [String] = []
+    /// Sites whose pages may frame the board page (`https://wiki.example.com`, `https://*.example.com`, or `*`
+    /// for any), DESIGN §14; empty = none. The control page is never framed.
+    public var embedOrigins: [String] = []
     /// Host names the server answers to besides `localhost` and IP addresses (DNS-rebinding defence,
     /// `HostPolicy`), e.g. `rings.example.com`; `["*"]` = any; nil = the bind address and the machine's name.
     public var allowedHosts: [String]?

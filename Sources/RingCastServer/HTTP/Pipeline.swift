@@ -72,7 +72,8 @@ final class Pipeline {
                 boards: boards, backend: backend, metrics: metrics, openAPIDocument: openAPIDocument, viewers: viewers,
                 transportStatistics: transportStatistics),
             playlists: PlaylistHandler(
-                playlists: playlists, boards: boards, backend: backend, clock: clock, viewers: playlistViewers)
+                playlists: playlists, boards: boards, backend: backend, clock: clock, viewers: playlistViewers),
+            svg: SVGHandler(boards: boards, clock: clock)
         )
         hosts = HostPolicy(configuration: configuration)
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)

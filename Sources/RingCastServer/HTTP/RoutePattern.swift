@@ -1,9 +1,13 @@
-/// A route's path, such as `/api/v1/boards/:board/rings/:ring`: literal segments, and `:name`
-/// segments that match any one non-empty segment and are handed to the handler by name.
+/// A route's path, such as `/api/v1/boards/:board/rings/:ring`: literal segments, `:name`
+/// segments that match any one non-empty segment and are handed to the handler by name, and
+/// `:name.suffix` segments (`:board.svg`) that match a segment ending in `.suffix` and hand the
+/// handler what comes before it (names never hold a `.`, so `main.svg` is board `main`'s SVG).
 struct RoutePattern: Sendable, CustomStringConvertible {
     enum Segment: Sendable, Equatable {
         case literal(String)
         case parameter(String)
+        /// A parameter followed by a fixed suffix such as `.svg`.
+        case suffixed(String, suffix: String)
     }
 
     let segments: [Segment]
@@ -13,7 +17,9 @@ struct RoutePattern: Sendable, CustomStringConvertible {
         precondition(pattern.hasPrefix("/"), "a route pattern starts with /: \(pattern)")
         description = pattern
         segments = pattern.split(separator: "/").map { part in
-            part.hasPrefix(":") ? .parameter(String(part.dropFirst())) : .literal(String(part))
+            guard part.hasPrefix(":") else { return .literal(String(part)) }
+            guard let dot = part.firstIndex(of: ".") else { return .parameter(String(part.dropFirst())) }
+            return .suffixed(String(part[part.index(after: part.startIndex)..<dot]), suffix: String(part[dot...]))
         }
     }
 
@@ -35,6 +41,9 @@ struct RoutePattern: Sendable, CustomStringConvertible {
             case .parameter(let name):
                 guard !part.isEmpty else { return nil }
                 parameters[name] = String(part)
+            case .suffixed(let name, let suffix):
+                guard part.count > suffix.count, part.hasSuffix(suffix) else { return nil }
+                parameters[name] = String(part.dropLast(suffix.count))
             }
         }
         return parameters

@@ -9,7 +9,8 @@ extension Router {
         background: BackgroundHandler,
         countdown: CountdownHandler,
         operator: OperatorHandler,
-        playlists: PlaylistHandler
+        playlists: PlaylistHandler,
+        svg: SVGHandler
     ) -> Router {
         var router = Router()
         router.get("/healthz", label: "healthz", access: .open, use: `operator`.health)
@@ -17,6 +18,9 @@ extension Router {
         router.get("/metrics", label: "metrics", use: `operator`.metrics)
         router.get("/api/v1/openapi.yaml", label: "openapi", use: `operator`.openAPI)
         router.get("/api/v1/boards", label: "boards", use: boards.list)
+        // Before `:board` and `:ring`, which a name with a suffix would match too (names never hold a `.`).
+        router.get("/api/v1/boards/:board.svg", label: "board_svg", use: svg.board)
+        router.get("/api/v1/boards/:board/rings/:ring.svg", label: "ring_svg", use: svg.ring)
         router.get("/api/v1/boards/:board", label: "board", use: boards.show)
         router.write("PATCH", "/api/v1/boards/:board", label: "board", body: BoardPatch.self, use: boards.patch)
         router.write(

@@ -192,7 +192,8 @@ struct AccessTests {
         let shipped = try String(
             contentsOf: repositoryRoot.appendingPathComponent("config/ringcast.json"), encoding: .utf8)
         let edited = shipped.replacingOccurrences(
-            of: #""host": "127.0.0.1","#, with: "\"host\": \"127.0.0.1\", \"token\": \"root-secret-1\", \"tokens\": \(mistake.tokens),")
+            of: #""host": "127.0.0.1","#,
+            with: "\"host\": \"127.0.0.1\", \"token\": \"root-secret-1\", \"tokens\": \(mistake.tokens),")
         #expect(edited != shipped)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-tokens-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
@@ -305,7 +306,8 @@ struct AccessTests {
         #expect(list.contains(#""title":"Team A""#), "\(list)")
         let empty = try api.send("PATCH", "/api/v1/boards/main", body: "{}")
         #expect(empty.status == 400)
-        let long = try api.send("PATCH", "/api/v1/boards/main", body: #"{"title":""# + String(repeating: "x", count: 500) + #""}"#)
+        let long = try api.send(
+            "PATCH", "/api/v1/boards/main", body: #"{"title":""# + String(repeating: "x", count: 500) + #""}"#)
         #expect(long.status == 422 || long.status == 400, "\(long.text)")
     }
 }

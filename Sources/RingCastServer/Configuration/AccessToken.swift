@@ -91,7 +91,9 @@ public struct AccessToken: Sendable, Equatable {
 
     /// Why `name` cannot name a token, or nil.
     static func problem(withName name: String) -> String? {
-        let allowed = name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }
+        let allowed = name.utf8.allSatisfy {
+            (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F
+        }
         if name.isEmpty || name.utf8.count > 64 || !allowed {
             return "expected 1–64 characters of a–z, 0–9, '-' or '_', got \"\(name)\""
         }

@@ -58,6 +58,7 @@ final class Application: TransportDelegate {
             webhookClaim = nil
         }
         boards.webhookHosts = configuration.webhookHosts
+        boards.autoCreate = configuration.autoCreate
         boards.defaultBoard = configuration.defaultBoard
         let playlists = Playlists(stored: storedPlaylists, fps: configuration.fps)
         (backend as? ClusterNode)?.hold(playlists)
@@ -68,7 +69,7 @@ final class Application: TransportDelegate {
         self.boards = boards
         self.backend = backend
         self.logger = logger
-        self.gate = ViewerGate(configuration: configuration, logger: logger)
+        self.gate = ViewerGate(configuration: configuration, logger: logger, metrics: metrics)
         // Filled in by `attach`: the counts and figures only the running transport has.
         let transport = TransportFigures()
         self.pipeline = Pipeline(
@@ -163,8 +164,9 @@ final class Application: TransportDelegate {
         boards.maximumBoards = reload.configuration.maxBoards
         boards.maximumRings = reload.configuration.maxRingsPerBoard
         boards.webhookHosts = reload.configuration.webhookHosts
+        boards.autoCreate = reload.configuration.autoCreate
         boards.defaultBoard = reload.configuration.defaultBoard
-        gate = ViewerGate(configuration: reload.configuration, logger: logger)
+        gate = ViewerGate(configuration: reload.configuration, logger: logger, metrics: metrics)
         configuration = reload.configuration
         metrics.configurationReloaded(succeeded: true)
         let summary =

@@ -4,13 +4,14 @@ import ArgumentParser
 struct BoardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "board",
-        abstract: "Create, delete or list boards on a running server.",
+        abstract: "Create, change, delete or list boards on a running server.",
         discussion: """
             Examples:
               ringcast board create ci --template tasks --count 5 --title 'CI pipeline'
+              ringcast board set ci --title 'CI' --background '#101020'
               ringcast board list
               ringcast board delete ci
             """,
-        subcommands: [CreateBoard.self, DeleteBoard.self, ListBoards.self]
+        subcommands: [CreateBoard.self, SetBoard.self, DeleteBoard.self, ListBoards.self]
     )
 }

@@ -97,6 +97,36 @@ struct RequestTests {
                 """)
     }
 
+    @Test func boardSet_patchesOnlyTheKeysGiven() throws {
+        let all = try SetBoard.parse(["ci", "--title", "CI", "--background", "#101020", "--stale-after", "600"]).request()
+        #expect(all.method == "PATCH" && all.path == ["boards", "ci"])
+        #expect(all.bodyText == ##"{"background":"#101020","staleAfter":600,"title":"CI"}"##)
+
+        #expect(try SetBoard.parse(["ci", "--title", "CI"]).request().bodyText == #"{"title":"CI"}"#)
+        #expect(try SetBoard.parse(["ci", "--stale-after", "none"]).request().bodyText == #"{"staleAfter":null}"#)
+    }
+
+    @Test(arguments: [
+        (["ci"], "nothing to change: give --title, --background or --stale-after"),
+        (["ci", "--title", ""], "--title: a title must have 1 to 64 characters, got 0"),
+        (
+            ["ci", "--background", "navy"],
+            #"--background: "navy" is not a colour; expected #rrggbb or #rrggbbaa, such as #2ecc71"#
+        ),
+        (
+            ["ci", "--stale-after", "0"],
+            "--stale-after: staleAfter must be a whole number of seconds from 1 to 604800 (a week), got 0"
+        ),
+        (
+            ["ci", "--stale-after", "soon"],
+            #"--stale-after takes whole seconds from 1 to 604800 (a week), or none to remove it, got "soon""#
+        ),
+    ])
+    func boardSet_refusesWhatTheAPIWouldRefuse(arguments: [String], message: String) throws {
+        let command = try SetBoard.parse(arguments)
+        #expect(refusal { try command.request() } == message)
+    }
+
     // MARK: ring
 
     @Test func ringAdd_postsTheDefinition_withTheGroupItJoins() throws {
@@ -322,6 +352,7 @@ struct RequestTests {
 
     @Test(arguments: [
         (["board", "create", "ci", "--template", "single"], "CreateBoard"),
+        (["board", "set", "ci", "--title", "CI"], "SetBoard"),
         (["board", "delete", "ci"], "DeleteBoard"),
         (["board", "list"], "ListBoards"),
         (["ring", "add", "ci", "deploy"], "AddRing"),

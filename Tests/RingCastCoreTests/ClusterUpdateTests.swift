@@ -174,4 +174,20 @@ struct SettledStateTests {
             #expect(watched.frames(at: tick).frame == unwatched.frames(at: tick).frame, "tick \(tick)")
         }
     }
+
+    @Test func aGrownBoardsUpdate_travelsWithItsStructureAndItsWrite_andCannotNestAnother() throws {
+        let spec = BoardSpec(name: "ci", width: 100, height: 100, background: RGBAColor(red: 0, green: 0, blue: 0), rings: [])
+        let update = ClusterUpdate(
+            board: "ci", baseRevision: 3, revision: 4, startTick: 120,
+            change: .grow(spec, then: .ring("lint", body: Array(#"{"progress":0.5}"#.utf8))), digest: "0123456789abcdef")
+        let bytes = try JSONEncoder().encode(update)
+        #expect(try JSONDecoder().decode(ClusterUpdate.self, from: bytes) == update)
+        let nested = ClusterUpdate(
+            board: "ci", baseRevision: 3, revision: 4, startTick: 120,
+            change: .grow(spec, then: .grow(spec, then: .cancelCountdown)),
+            digest: "0123456789abcdef")
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(ClusterUpdate.self, from: try JSONEncoder().encode(nested))
+        }
+    }
 }

@@ -56,6 +56,31 @@ struct CommandLineTests {
         #expect(nobody.stderr.contains("cannot reach"), "stderr: \(nobody.stderr)")
     }
 
+    @Test func boardSet_changesTheTitle_keepsTheValues_andPrintsTheServersRefusalInOneLine() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let url = "http://127.0.0.1:\(server.port)"
+        let pushed = try server.http.send("PUT", "/api/v1/boards/main/rings/move", body: #"{"progress":0.42}"#)
+        #expect(pushed.status == 200, "\(pushed.text)")
+
+        let set = try await TestProcess([
+            "board", "set", "main", "--title", "Renamed", "--background", "#101020", "--stale-after", "600", "--server", url,
+        ])
+        #expect(try await set.waitForExit() == 0, "stderr: \(set.stderr)")
+        #expect(set.stdout == "changed board main\n")
+        let board = try server.http.get("/api/v1/boards/main")
+        #expect(board.text.contains(#""title":"Renamed""#), "\(board.text)")
+        #expect(try board.decode(TestSnapshot.self)[ring: "move"]?.target == 0.42)
+
+        let missing = try await TestProcess(["board", "set", "nope", "--title", "X", "--server", url])
+        #expect(try await missing.waitForExit() == 1)
+        #expect(
+            missing.stderr
+                == "ringcast: no board named \"nope\" (create it with PUT /api/v1/boards/nope, or turn on the server's "
+                + "autoCreate)\n",
+            "one line, the server's message: \(missing.stderr)")
+    }
+
     @Test func get_printsProgressAndLabel_orTheServersJSON_andTheServersMessageForWhatIsMissing() async throws {
         let server = try TestServer()
         defer { server.shutdown() }

@@ -170,6 +170,66 @@ struct ReloadTests {
         #expect(try await serve.waitForExit() == 0, "stderr: \(serve.stderr)")
     }
 
+    /// The shipped config with `tokens` (a JSON array) and no shorthand token.
+    private static func writeConfig(to file: URL, tokens: String) throws {
+        let shipped = try String(contentsOf: shippedConfig, encoding: .utf8)
+        let withTokens = shipped.replacingOccurrences(
+            of: #""host": "127.0.0.1","#, with: "\"host\": \"127.0.0.1\",\n  \"tokens\": \(tokens),")
+        #expect(withTokens != shipped, "the shipped config no longer starts with a host line")
+        try withTokens.write(to: file, atomically: true, encoding: .utf8)
+    }
+
+    @Test func sighup_newScopedTokens_refuseTheOldAndTakeTheNew_andABrokenTokensListKeepsTheRunningSet() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("ringcast.json")
+        try Self.writeConfig(to: config, tokens: #"[{"name":"ci","token":"ci-token-one","boards":["main"],"access":"write"}]"#)
+        let (serve, port) = try await Self.serve(config: config, in: directory)
+        defer { serve.signal(SIGKILL) }
+        #expect(try await onOwnThread { try Self.push(port, progress: 0.25, token: "ci-token-one").status } == 200)
+
+        // The same name with another secret, given as its SHA-256 (`printf %s ci-token-two | sha256sum`).
+        let two = "149b4e6b6164c1726cc87a25299f5443a9e4c6a95ad8bcdc701d147ef89e0df0"
+        try Self.writeConfig(to: config, tokens: #"[{"name":"ci","sha256":"\#(two)","boards":["main"],"access":"write"}]"#)
+        serve.signal(SIGHUP)
+        #expect(try await Self.waitForMetric("ringcast_config_reloads_total", 1, port: port), "stderr: \(serve.stderr)")
+        let (old, new) = try await onOwnThread {
+            (
+                try Self.push(port, progress: 0.5, token: "ci-token-one").status,
+                try Self.push(port, progress: 0.75, token: "ci-token-two").status
+            )
+        }
+        #expect(old == 401)
+        #expect(new == 200)
+
+        // Two tokens of one name: the reload is refused with the key named, and the running set stays.
+        try Self.writeConfig(
+            to: config,
+            tokens: #"""
+                [{"name":"ci","token":"ci-token-three","boards":["main"],"access":"write"},
+                 {"name":"ci","token":"ci-token-four","boards":["*"],"access":"admin"}]
+                """#)
+        serve.signal(SIGHUP)
+        #expect(try await Self.waitForMetric("ringcast_config_reload_failures_total", 1, port: port))
+        #expect(
+            try await serve.waitForStandardError(containing: "reload refused, keeping the running configuration"),
+            "stderr: \(serve.stderr)")
+        #expect(serve.stderr.contains("tokens[1].name"), "the refusal names the entry: \(serve.stderr)")
+        let statuses = try await onOwnThread {
+            try ["ci-token-one", "ci-token-two", "ci-token-three", "ci-token-four"].map {
+                try Self.push(port, progress: 0.5, token: $0).status
+            }
+        }
+        #expect(statuses == [401, 200, 401, 401])
+        #expect(try Self.metric("ringcast_config_reloads_total", port: port) == 1)
+        for secret in ["ci-token-one", "ci-token-three", "ci-token-four"] {
+            #expect(!serve.stderr.contains(secret), "a secret in the log: \(serve.stderr)")
+        }
+
+        serve.signal(SIGTERM)
+        #expect(try await serve.waitForExit() == 0, "stderr: \(serve.stderr)")
+    }
+
     // MARK: - Boards, in process
 
     /// The configuration `TestServer` runs, for `server`, with `adjust` applied.

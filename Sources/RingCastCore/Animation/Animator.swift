@@ -16,6 +16,9 @@ public struct Animator: Sendable {
         case cancelCountdown
         /// New rings and placement (a board replaced, a ring added or deleted), already checked and laid out.
         case restructure(BoardSpec)
+        /// Push-to-create (`autoCreate`): the board takes `spec` (a ring added, laid out by the server), then `then`
+        /// (the write to that ring) at the same tick, as one write and one revision.
+        indirect case grow(BoardSpec, then: Change)
     }
 
     public let fps: Int
@@ -210,6 +213,13 @@ public struct Animator: Sendable {
             try board.startCountdown(seconds: seconds, animated: animated, at: time)
         case .cancelCountdown: board.cancelCountdown(at: time)
         case .restructure(let spec): board.restructure(to: spec, at: time)
+        case .grow(let spec, let then):
+            // One revision for both, on a copy, so that a refused `then` leaves the board as it was.
+            var grown = board
+            grown.restructure(to: spec, at: time)
+            try apply(then, to: &grown, at: time)
+            grown.revision = board.revision + 1
+            board = grown
         }
     }
 

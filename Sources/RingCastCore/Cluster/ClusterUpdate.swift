@@ -19,6 +19,8 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
         case cancelCountdown
         /// New rings and placement, as the accepting node laid them out.
         case restructure(BoardSpec)
+        /// Push-to-create: the structure the accepting node grew the board to, then the write that asked for it.
+        indirect case grow(BoardSpec, then: Change)
         /// The board is deleted (its state becomes a tombstone).
         case delete
 
@@ -32,6 +34,7 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
             case .startCountdown(let seconds, let animated): .startCountdown(seconds: seconds, animated: animated)
             case .cancelCountdown: .cancelCountdown
             case .restructure(let spec): .restructure(spec)
+            case .grow(let spec, let then): .grow(spec, then: try then.decoded())
             case .delete: throw APIError.notFound("the board is deleted", field: "board")
             }
         }
@@ -80,7 +83,7 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
     }
 
     private enum ChangeKeys: String, CodingKey {
-        case kind, body, ring, seconds, animated, spec
+        case kind, body, ring, seconds, animated, spec, then
     }
 
     public init(from decoder: any Decoder) throws {
@@ -90,19 +93,32 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
         revision = try container.decode(Int64.self, forKey: .revision)
         startTick = try container.decode(Int64.self, forKey: .startTick)
         digest = try container.decode(String.self, forKey: .digest)
-        let change = try container.nestedContainer(keyedBy: ChangeKeys.self, forKey: .change)
+        self.change = try Self.decodeChange(try container.nestedContainer(keyedBy: ChangeKeys.self, forKey: .change))
+    }
+
+    private static func decodeChange(_ change: KeyedDecodingContainer<ChangeKeys>) throws -> Change {
         func body() throws -> [UInt8] { Array(try change.decode(String.self, forKey: .body).utf8) }
         switch try change.decode(String.self, forKey: .kind) {
-        case "patch": self.change = .patch(body: try body())
-        case "ring": self.change = .ring(try change.decode(String.self, forKey: .ring), body: try body())
-        case "background": self.change = .background(body: try body())
+        case "patch": return .patch(body: try body())
+        case "ring": return .ring(try change.decode(String.self, forKey: .ring), body: try body())
+        case "background": return .background(body: try body())
         case "startCountdown":
-            self.change = .startCountdown(
+            return .startCountdown(
                 seconds: try change.decode(Double.self, forKey: .seconds),
                 animated: try change.decodeIfPresent(Bool.self, forKey: .animated) ?? true)
-        case "cancelCountdown": self.change = .cancelCountdown
-        case "restructure": self.change = .restructure(try change.decode(BoardSpec.self, forKey: .spec))
-        case "delete": self.change = .delete
+        case "cancelCountdown": return .cancelCountdown
+        case "restructure": return .restructure(try change.decode(BoardSpec.self, forKey: .spec))
+        case "grow":
+            let then = try decodeChange(try change.nestedContainer(keyedBy: ChangeKeys.self, forKey: .then))
+            // A grown board's write is one of the others: an update is never nested deeper than this.
+            switch then {
+            case .grow, .delete, .restructure:
+                throw DecodingError.dataCorruptedError(
+                    forKey: .then, in: change, debugDescription: "a grown board's write cannot be another structure")
+            default: break
+            }
+            return .grow(try change.decode(BoardSpec.self, forKey: .spec), then: then)
+        case "delete": return .delete
         case let kind:
             throw DecodingError.dataCorruptedError(
                 forKey: .kind, in: change, debugDescription: "unknown change kind \"\(kind)\"")
@@ -117,9 +133,13 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
         try container.encode(startTick, forKey: .startTick)
         try container.encode(digest, forKey: .digest)
         var change = container.nestedContainer(keyedBy: ChangeKeys.self, forKey: .change)
+        try Self.encode(self.change, into: &change)
+    }
+
+    private static func encode(_ value: Change, into change: inout KeyedEncodingContainer<ChangeKeys>) throws {
         // Bodies were accepted as UTF-8 JSON, so they travel as strings.
         func body(_ bytes: [UInt8]) throws { try change.encode(String(decoding: bytes, as: UTF8.self), forKey: .body) }
-        switch self.change {
+        switch value {
         case .patch(let bytes):
             try change.encode("patch", forKey: .kind)
             try body(bytes)
@@ -140,6 +160,11 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
         case .restructure(let spec):
             try change.encode("restructure", forKey: .kind)
             try change.encode(spec, forKey: .spec)
+        case .grow(let spec, let then):
+            try change.encode("grow", forKey: .kind)
+            try change.encode(spec, forKey: .spec)
+            var nested = change.nestedContainer(keyedBy: ChangeKeys.self, forKey: .then)
+            try encode(then, into: &nested)
         case .delete:
             try change.encode("delete", forKey: .kind)
         }

@@ -125,9 +125,12 @@ public struct Board: Sendable, Equatable {
     /// sets nothing or an empty patch, and the range errors of `Limits`. A rejected patch changes nothing,
     /// the revision included.
     public mutating func apply(_ patch: BoardPatch, at time: Double) throws(APIError) {
-        guard !patch.rings.isEmpty else {
+        guard !patch.rings.isEmpty || patch.changesBoard else {
             throw .invalidValue("rings is empty: name at least one ring to change", field: "rings")
         }
+        if let title = patch.title { try Limits.check(title: title, field: "title") }
+        if let background = patch.background { try background.validate() }
+        if let staleAfter = patch.staleAfter ?? nil { try Limits.check(staleAfter: staleAfter, field: "staleAfter") }
         if let animation = patch.animation {
             try Limits.check(animation: animation, field: "animation")
         }
@@ -142,6 +145,15 @@ public struct Board: Sendable, Equatable {
             start(entry, ring: id, animation: entry.animation ?? patch.animation ?? defaultAnimation(of: id), at: time)
         }
         restartTrails(of: ringsTouched(by: entries.map(\.key)), from: before, at: time)
+        // The board's own settings: its spec is then stored with its state, as a restructured board's is.
+        if patch.title != nil || patch.staleAfter != nil {
+            if let title = patch.title { spec.title = title }
+            if let staleAfter = patch.staleAfter { spec.staleAfter = staleAfter }
+            isShapedByAPI = true
+        }
+        if let background = patch.background {
+            backdrop.change(to: background.color, style: background.style, animation: background.layerAnimation, at: time)
+        }
         revision += 1
     }
 

@@ -36,6 +36,9 @@ public struct Freshness: Sendable, Equatable {
         case .restructure(let spec):
             let ids = Set(spec.rings.map(\.id))
             rings = rings.filter { ids.contains($0.key) }
+        case .grow(let grown, let then):
+            record(.restructure(grown), on: spec, at: tick)
+            record(then, on: spec, at: tick)
         }
     }
 

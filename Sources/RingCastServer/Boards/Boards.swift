@@ -21,6 +21,8 @@ final class Boards {
     var maximumRings: Int
     /// `webhookHosts`: the hosts a countdown ring's webhook may name; empty: any.
     var webhookHosts: [String] = []
+    /// `autoCreate`'s template: writes to rings and boards that do not exist create them; nil: 404.
+    var autoCreate: BoardTemplate?
     /// `defaultBoard`: the board the page at `/` shows, which `GET /api/v1/boards` names.
     var defaultBoard = "main"
     /// The names of the boards the configuration defines (served or not): deleting one through the API

@@ -143,7 +143,8 @@ extension ClusterUpdate {
             let change: ClusterUpdate.Change
             switch prepared.kind {
             case .change(_, let applied, _): change = ClusterUpdate.Change(applied, body: prepared.body)
-            case .create(let spec, _): change = .restructure(spec)
+            case .create(let spec, _, nil): change = .restructure(spec)
+            case .create(let spec, _, let then?): change = .grow(spec, then: ClusterUpdate.Change(then, body: prepared.body))
             case .delete: change = .delete
             }
             let (base, start) = (prepared.base, prepared.start)
@@ -169,6 +170,7 @@ extension ClusterUpdate.Change {
         case .startCountdown(let seconds, let animated): self = .startCountdown(seconds: seconds, animated: animated)
         case .cancelCountdown: self = .cancelCountdown
         case .restructure(let spec): self = .restructure(spec)
+        case .grow(let spec, let then): self = .grow(spec, then: ClusterUpdate.Change(then, body: body))
         }
     }
 }

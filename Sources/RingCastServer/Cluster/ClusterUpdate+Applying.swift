@@ -34,10 +34,16 @@ extension ClusterUpdate {
             return .refused("\(error)")
         }
         guard var animator else {
-            guard case .restructure(let spec) = change else { return .refused("this node has no such board") }
+            let (spec, then): (BoardSpec, Animator.Change?)
+            switch change {
+            case .restructure(let created): (spec, then) = (created, nil)
+            case .grow(let created, let write): (spec, then) = (created, write)
+            default: return .refused("this node has no such board")
+            }
             do {
                 return .created(
-                    decoded, spec, try Animator.created(spec: spec, fps: fps, base: update.base, startTick: decoded.startTick))
+                    decoded, spec,
+                    try Animator.created(spec: spec, fps: fps, base: update.base, startTick: decoded.startTick, then: then))
             } catch {
                 return .refused("\(error)")
             }

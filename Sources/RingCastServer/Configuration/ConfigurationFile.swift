@@ -23,6 +23,8 @@ struct ConfigurationFile: Decodable {
     var cluster: Cluster?
     var boards: [BoardEntry]?
     var defaultBoard: String?
+    var tokens: [TokenEntry]?
+    var autoCreate: AutoCreateEntry?
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, fps, webRoot, openAPIDocument, dataDir, limits, token, readToken, allowedOrigins, tls, logLevel
@@ -30,6 +32,7 @@ struct ConfigurationFile: Decodable {
         case allowedHosts, webhookHosts
         case defaultBoard
         case embedOrigins
+        case tokens, autoCreate
     }
 
     init(from decoder: any Decoder) throws {
@@ -54,6 +57,53 @@ struct ConfigurationFile: Decodable {
         cluster = try c.decodeIfPresent(Cluster.self, forKey: .cluster)
         boards = try c.decodeIfPresent([BoardEntry].self, forKey: .boards)
         defaultBoard = try c.decodeIfPresent(String.self, forKey: .defaultBoard)
+        tokens = try c.decodeIfPresent([TokenEntry].self, forKey: .tokens)
+        autoCreate = try c.decodeIfPresent(AutoCreateEntry.self, forKey: .autoCreate)
+    }
+
+    /// One of `tokens` (`AccessToken`): `{"name", "token" or "sha256", "boards", "access"}`, checked in `validate()`.
+    struct TokenEntry: Decodable {
+        var name: String
+        var token: String?
+        var sha256: String?
+        var boards: [String]
+        var access: String
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case name, token, sha256, boards, access
+        }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decode(String.self, forKey: .name)
+            token = try c.decodeIfPresent(String.self, forKey: .token)
+            sha256 = try c.decodeIfPresent(String.self, forKey: .sha256)
+            boards = try c.decode([String].self, forKey: .boards)
+            access = try c.decode(String.self, forKey: .access)
+        }
+    }
+
+    /// `"autoCreate": true`, or `{"enabled": true, "template": "single"}`: writes to rings and boards that do not
+    /// exist create them (`AutoCreate`).
+    struct AutoCreateEntry: Decodable {
+        var enabled: Bool
+        var template: String?
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case enabled, template
+        }
+
+        init(from decoder: any Decoder) throws {
+            if let enabled = try? decoder.singleValueContainer().decode(Bool.self) {
+                self.enabled = enabled
+                return
+            }
+            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            enabled = try c.decodeIfPresent(Bool.self, forKey: .enabled) ?? true
+            template = try c.decodeIfPresent(String.self, forKey: .template)
+        }
     }
 
     /// `cluster`: several nodes on one Redis (docs/CLUSTER.md).

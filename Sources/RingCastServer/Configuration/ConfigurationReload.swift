@@ -46,6 +46,8 @@ struct ConfigurationReload {
         }
         reloadable("token", \.writeToken)
         reloadable("readToken", \.readToken)
+        reloadable("tokens", \.tokens)
+        reloadable("autoCreate", \.autoCreate)
         reloadable("allowedOrigins", \.allowedOrigins)
         reloadable("embedOrigins", \.embedOrigins)
         reloadable("allowedHosts", \.allowedHosts)

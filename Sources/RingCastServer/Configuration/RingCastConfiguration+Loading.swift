@@ -68,6 +68,20 @@ extension RingCastConfiguration {
         }
         if let token = file.token { writeToken = token }
         if let token = file.readToken { readToken = token }
+        if let entries = file.tokens {
+            tokens = try entries.enumerated().map { (index, entry) throws(ConfigurationError) in
+                try AccessToken(entry: entry, key: "tokens[\(index)]", file: path)
+            }
+        }
+        if let entry = file.autoCreate, entry.enabled {
+            let name = entry.template ?? BoardTemplate.single.rawValue
+            guard let template = BoardTemplate(rawValue: name) else {
+                let known = BoardTemplate.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ConfigurationError(
+                    file: path, key: "autoCreate.template", message: "unknown template \"\(name)\"; the templates are \(known)")
+            }
+            autoCreate = template
+        }
         if let origins = file.allowedOrigins { allowedOrigins = origins }
         if let origins = file.embedOrigins { embedOrigins = origins }
         if let hosts = file.allowedHosts { allowedHosts = hosts }
@@ -220,13 +234,12 @@ extension RingCastConfiguration {
         }
         for (key, token) in [("token", writeToken), ("readToken", readToken)] {
             guard let token else { continue }
-            if token.count < 8 || token.contains(where: { $0.isWhitespace || $0 == ";" || $0 == "," }) {
-                throw fail(key, "a token needs at least 8 characters and no spaces, ';' or ','")
-            }
+            if let problem = AccessToken.problem(withSecret: token) { throw fail(key, problem) }
         }
         if let writeToken, writeToken == readToken {
             throw fail("readToken", "must differ from the write token")
         }
+        try validateTokens()
         for (index, origin) in allowedOrigins.enumerated()
         where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) || origin.hasSuffix("/") {
             throw fail("allowedOrigins[\(index)]", "expected an origin like https://tv.example:8080, got \"\(origin)\"")

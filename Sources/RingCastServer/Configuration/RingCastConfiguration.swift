@@ -36,6 +36,12 @@ public struct RingCastConfiguration: Sendable {
     public var writeToken: String?
     /// Token REST reads and viewers must present (the write token also works); nil = reads are open.
     public var readToken: String?
+    /// Scoped tokens (`tokens`, DESIGN §14): each covers some boards at one level of access. `writeToken` and
+    /// `readToken` are shorthands for two more (`accessTokens`).
+    public var tokens: [AccessToken] = []
+    /// Push-to-create (`autoCreate`): with a template, a write to a ring a board lacks adds it, and one to a board
+    /// that does not exist creates it from the template and the ring; nil (the default) answers 404.
+    public var autoCreate: BoardTemplate?
     /// Browser origins allowed to open the WebSocket (e.g. `http://tv.local:8080`); empty = any.
     public var allowedOrigins: [String] = []
     /// Sites whose pages may frame the board page (`https://wiki.example.com`, `https://*.example.com`, or `*`
@@ -87,6 +93,15 @@ public struct RingCastConfiguration: Sendable {
 
     public init(boards: [BoardSpec]) {
         self.boards = boards
+    }
+
+    /// Every token: the shorthands first (`token` as `write`, admin of every board, as it always could do
+    /// everything; `readToken` as `read`, reader of every board), then `tokens`.
+    public var accessTokens: [AccessToken] {
+        var all: [AccessToken] = []
+        if let writeToken { all.append(AccessToken(name: "write", secret: .plain(writeToken), boards: ["*"], access: .admin)) }
+        if let readToken { all.append(AccessToken(name: "read", secret: .plain(readToken), boards: ["*"], access: .read)) }
+        return all + tokens
     }
 
     /// The configured board named `name`, if there is one.

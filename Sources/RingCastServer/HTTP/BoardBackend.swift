@@ -102,7 +102,8 @@ struct PreparedWrite {
         /// A change of `board`, whose animator becomes `after`.
         case change(LiveBoard, Animator.Change, after: Animator)
         /// A new board of `spec`, with `animator`.
-        case create(BoardSpec, Animator)
+        /// `then`: the write that created the board (push-to-create), applied with it at its first tick.
+        case create(BoardSpec, Animator, then: Animator.Change?)
         /// `board` goes.
         case delete(LiveBoard)
     }

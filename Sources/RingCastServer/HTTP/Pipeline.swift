@@ -11,7 +11,9 @@ import RingCastTransport
 ///    path does not answer; `OPTIONS` is answered here (a CORS preflight, or `Allow`). From here on
 ///    every answer to a page on an allowed origin carries CORS headers (`OriginPolicy+CORS.swift`).
 /// 2. **origin** (writes): a page from another site may not write (403 `origin_not_allowed`).
-/// 3. **auth**: the read or write token (401, 403); liveness and readiness need none.
+/// 3. **auth**: a token that may do what the route needs (`Route.needs`: read, write or admin) to the route's
+///    board, or every board of its playlist (401, 403; counted in `/metrics` by token name); liveness and
+///    readiness need none.
 /// 4. **headers** (writes): the `Idempotency-Key` (400 over 255 bytes) and `If-Match`.
 /// 5. **admit** (writes): the client's rate (429 with `Retry-After`) and a repeated
 ///    `Idempotency-Key` (the first answer again, 422 for another request under it, 409 while it
@@ -34,6 +36,7 @@ final class Pipeline {
     private var hosts: HostPolicy
     private var origins: OriginPolicy
     private var tokens: TokenPolicy
+    private let metrics: ServerMetrics
     let boards: Boards
     private let backend: any BoardBackend
     let answers: BoardHandler
@@ -77,7 +80,8 @@ final class Pipeline {
         )
         hosts = HostPolicy(configuration: configuration)
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
-        tokens = TokenPolicy(writeToken: configuration.writeToken, readToken: configuration.readToken)
+        tokens = TokenPolicy(configuration: configuration)
+        self.metrics = metrics
         self.boards = boards
         self.backend = backend
         self.answers = boardHandler
@@ -95,7 +99,7 @@ final class Pipeline {
     func apply(_ configuration: RingCastConfiguration) {
         hosts = HostPolicy(configuration: configuration)
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
-        tokens = TokenPolicy(writeToken: configuration.writeToken, readToken: configuration.readToken)
+        tokens = TokenPolicy(configuration: configuration)
     }
 
     /// Answers `request` through `respond`, exactly once: at once for reads and refusals, once
@@ -133,14 +137,14 @@ final class Pipeline {
         do throws(APIError) {
             switch route.action {
             case .read(let handler):
-                if route.access == .read { try tokens.check(.read, request) }
+                try authorize(route, routed)
                 answer(try handler(routed))
             case .write(let decode):
-                try write(routed, needsBoard: route.access == .write, decode: decode, answer)
+                try write(routed, route: route, decode: decode, answer)
             case .commit(let handler):
                 // Steps 2 and 3; the handler does the rest for what is not a board.
                 try origins.checkWrite(request)
-                try tokens.check(.write, request)
+                try authorize(route, routed)
                 try handler(routed, answer)
             }
         } catch {
@@ -148,18 +152,41 @@ final class Pipeline {
         }
     }
 
+    /// Step 3: the token may do what `route` needs, where `request` asks; a refusal is counted by token name.
+    private func authorize(_ route: Route, _ request: RouteRequest) throws(APIError) {
+        guard var access = route.needs else { return }
+        if route.autoCreates, boards.autoCreate != nil, let board = request.parameters["board"], boards[board] == nil {
+            // Push-to-create makes a board here: creating boards is admin.
+            access = .admin
+        }
+        let resource: TokenPolicy.Resource
+        if let board = request.parameters["board"] {
+            resource = .board(board)
+        } else if let name = request.parameters["playlist"], access == .read {
+            resource = .boards(playlists[name]?.playlist.boards ?? [], playlist: name)
+        } else {
+            resource = .server
+        }
+        do throws(TokenPolicy.Refusal) {
+            try tokens.check(TokenPolicy.Need(access: access, resource: resource), request.http)
+        } catch {
+            metrics.refused(token: error.token, permission: error.permission)
+            throw error.error
+        }
+    }
+
     /// Steps 2–10 for a write.
     private func write(
         _ request: RouteRequest,
-        needsBoard: Bool,
+        route: Route,
         decode: @escaping (RouteRequest) throws(APIError) -> BoardEdit,
         _ respond: @escaping (HTTPResponse) -> Void
     ) throws(APIError) {
         let http = request.http
         try origins.checkWrite(http)
-        try tokens.check(.write, http)
+        try authorize(route, request)
         let write = WriteIntent(
-            request: request, needsBoard: needsBoard, decode: decode,
+            request: request, needsBoard: route.access == .write, decode: decode,
             idempotency: try Self.idempotencyKey(of: http).map { key in
                 WriteIntent.Idempotency(
                     key: key, digest: IdempotencyCache.digest(method: http.method, path: http.path, body: http.body))
@@ -273,14 +300,14 @@ final class Pipeline {
                     kind: .change(board, change, after: trial), name: name, base: base, start: start, state: state,
                     settled: { trial.settledState }, answer: { [answers] board in answers.answer(answer, of: board) },
                     preview: { [answers] in answers.answer(answer, of: LiveBoard(animator: trial, etag: etag)) }, body: body))
-        case .create(let spec):
+        case .create(let spec, let then):
             try boards.checkRoom()
             let base = boards.previousRevision(of: name)
-            let animator = try Animator.created(spec: spec, fps: fps, base: base, startTick: earliest)
+            let animator = try Animator.created(spec: spec, fps: fps, base: base, startTick: earliest, then: then)
             let etag = boards.etag(revision: base + 1)
             return .write(
                 PreparedWrite(
-                    kind: .create(spec, animator), name: name, base: base, start: earliest, state: animator.state,
+                    kind: .create(spec, animator, then: then), name: name, base: base, start: earliest, state: animator.state,
                     settled: { animator.settledState }, answer: { [answers] board in answers.created(board) },
                     preview: { [answers] in answers.created(LiveBoard(animator: animator, etag: etag)) }, body: body))
         case .delete:
@@ -324,11 +351,15 @@ extension Pipeline: Sendable {}
 
 extension Animator {
     /// The animator of a board created with `spec` at `startTick`, its revisions following `base`: the same in
-    /// every process that creates it (a cluster's nodes build a board another node created this way).
-    static func created(spec: BoardSpec, fps: Int, base: Int64, startTick: Int64) throws(APIError) -> Animator {
+    /// every process that creates it (a cluster's nodes build a board another node created this way). `then` is
+    /// the write that created it (push-to-create), applied at the same tick as part of the one revision.
+    static func created(
+        spec: BoardSpec, fps: Int, base: Int64, startTick: Int64, then: Animator.Change? = nil
+    ) throws(APIError) -> Animator {
         var animator = Animator(spec: spec, fps: fps, tick: startTick - 1)
         animator.raiseRevision(to: Int(base))
-        _ = try animator.accept(.restructure(spec), exactlyAt: startTick, now: startTick - 1)
+        let change: Animator.Change = then.map { .grow(spec, then: $0) } ?? .restructure(spec)
+        _ = try animator.accept(change, exactlyAt: startTick, now: startTick - 1)
         return animator
     }
 }

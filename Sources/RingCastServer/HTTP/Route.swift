@@ -37,8 +37,25 @@ struct Route {
     let label: String
     let access: Access
     let action: Action
+    /// The token access the route needs (`TokenPolicy`) when it is not its access's own (`needs`).
+    var permission: AccessToken.Access? = nil
+    /// Whether a write here may create its board (`autoCreate`): then, to a board that does not exist, it needs admin.
+    var autoCreates = false
 
     var writes: Bool { access == .write || access == .writeAnyBoard || access == .writeOther }
+
+    /// The token access the route needs, nil for an open one: `read` for reads, `write` for writes to a board
+    /// (its rings added and deleted included), `admin` for creating, replacing and deleting boards and for
+    /// playlists, unless the route says otherwise.
+    var needs: AccessToken.Access? {
+        if let permission { return permission }
+        switch access {
+        case .open: return nil
+        case .read: return .read
+        case .write: return .write
+        case .writeAnyBoard, .writeOther: return .admin
+        }
+    }
 }
 
 /// A decoded write, waiting for its board's precondition (If-Match) to be checked: the handler
@@ -52,8 +69,9 @@ struct BoardEdit {
 enum BoardWrite {
     /// A change of the board, answered once durable with `answer`.
     case change(Animator.Change, answer: WriteAnswer = .board)
-    /// A new board (201, with its snapshot).
-    case create(BoardSpec)
+    /// A new board (201, with its snapshot); with `then` (push-to-create), the write that asked for it, applied at
+    /// the board's first tick as part of the same write.
+    case create(BoardSpec, then: Animator.Change? = nil)
     /// The board goes (204).
     case delete
 }

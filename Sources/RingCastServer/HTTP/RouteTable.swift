@@ -22,14 +22,19 @@ extension Router {
         router.get("/api/v1/boards/:board.svg", label: "board_svg", use: svg.board)
         router.get("/api/v1/boards/:board/rings/:ring.svg", label: "ring_svg", use: svg.ring)
         router.get("/api/v1/boards/:board", label: "board", use: boards.show)
-        router.write("PATCH", "/api/v1/boards/:board", label: "board", body: BoardPatch.self, use: boards.patch)
+        router.write(
+            "PATCH", "/api/v1/boards/:board", label: "board", body: BoardPatch.self, needsBoard: false, permission: .write,
+            autoCreates: true, use: boards.patch)
         router.write(
             "PUT", "/api/v1/boards/:board", label: "board", body: BoardDefinition.self, needsBoard: false, use: boards.put)
-        router.write("DELETE", "/api/v1/boards/:board", label: "board", body: NoBody.self, use: boards.delete)
+        router.write(
+            "DELETE", "/api/v1/boards/:board", label: "board", body: NoBody.self, permission: .admin, use: boards.delete)
         router.write("POST", "/api/v1/boards/:board/rings", label: "rings", body: RingDefinition.self, use: rings.add)
         router.write("DELETE", "/api/v1/boards/:board/rings/:ring", label: "ring", body: NoBody.self, use: rings.delete)
         router.get("/api/v1/boards/:board/rings/:ring", label: "ring", use: rings.show)
-        router.write("PUT", "/api/v1/boards/:board/rings/:ring", label: "ring", body: RingUpdate.self, use: rings.update)
+        router.write(
+            "PUT", "/api/v1/boards/:board/rings/:ring", label: "ring", body: RingUpdate.self, needsBoard: false,
+            permission: .write, autoCreates: true, use: rings.update)
         router.write(
             "PUT", "/api/v1/boards/:board/background", label: "background", body: BackgroundUpdate.self, use: background.update)
         router.write(

@@ -33,10 +33,11 @@ struct Router {
     /// A write to the route's existing `:board` (404 before the body is read if there is none)
     /// whose body decodes as `Body`.
     mutating func write<Body: Decodable>(
-        _ method: String, _ pattern: String, label: String, body: Body.Type,
+        _ method: String, _ pattern: String, label: String, body: Body.Type, permission: AccessToken.Access? = nil,
         use handler: @escaping (LiveBoard, RouteRequest, Body) throws(APIError) -> BoardWrite
     ) {
-        write(method, pattern, label: label, body: body, needsBoard: true) { board, request, body throws(APIError) in
+        write(method, pattern, label: label, body: body, needsBoard: true, permission: permission) {
+            board, request, body throws(APIError) in
             // The pipeline has answered 404 already when the board does not exist.
             guard let board else { throw APIError.notFound("no board named \"\(request.parameter("board"))\"", field: "board") }
             return try handler(board, request, body)
@@ -46,6 +47,7 @@ struct Router {
     /// A write to the route's `:board`, which may not exist yet (nil): creating and deleting boards.
     mutating func write<Body: Decodable>(
         _ method: String, _ pattern: String, label: String, body: Body.Type, needsBoard: Bool,
+        permission: AccessToken.Access? = nil, autoCreates: Bool = false,
         use handler: @escaping (LiveBoard?, RouteRequest, Body) throws(APIError) -> BoardWrite
     ) {
         let pattern = RoutePattern(pattern)
@@ -55,7 +57,10 @@ struct Router {
             return BoardEdit { board throws(APIError) in try handler(board, request, body) }
         }
         let access: Route.Access = needsBoard ? .write : .writeAnyBoard
-        add(Route(method: method, pattern: pattern, label: label, access: access, action: .write(decode)))
+        add(
+            Route(
+                method: method, pattern: pattern, label: label, access: access, action: .write(decode), permission: permission,
+                autoCreates: autoCreates))
     }
 
     /// A write of something other than a board (a playlist), committed by its handler (`Route.Action.commit`).

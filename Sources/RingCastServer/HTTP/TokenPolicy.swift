@@ -2,56 +2,144 @@ import Foundation
 import RingCastCore
 import RingCastTransport
 
-/// Who may read and who may write, from the configured tokens.
+/// Who may do what to which board, from the configured tokens (DESIGN §14, `AccessToken`): a pure value that
+/// takes the presented credential, the resource and the action, and says yes or names what is missing.
 ///
-/// Writes need the write token when one is configured, and only from `Authorization: Bearer`: a
-/// cookie or a query string is sent by a browser on another site's behalf, a header is not.
-/// Reads (REST reads, viewers, metrics) need the read token or the write token when a read token
-/// is configured. Browsers cannot set headers on a WebSocket, so readers may present their token
-/// as `?token=` or the `ringcast_token` cookie instead.
+/// - The shorthands stay what they were: `token` is the token `write`, admin of every board (it could always
+///   do everything), and `readToken` the token `read`, reader of every board.
+/// - Reads (REST reads, viewers, metrics) are open while no token has `read` access alone (as before: with a
+///   write token only, reads were open); writes and admin are open while no token may write. Once closed,
+///   an action needs a token that covers the resource at that level or above (`read` ⊂ `write` ⊂ `admin`).
+/// - Writes take the token only from `Authorization: Bearer`: a cookie or a query string is sent by a browser
+///   on another site's behalf, a header is not. Browsers cannot set headers on a WebSocket, so readers may
+///   present their token as `?token=` or the `ringcast_token` cookie instead.
+/// - A refusal names the token (never its secret) and the permission it lacks; `Refusal` carries both for
+///   `/metrics` (`token="none"` without a credential, `"invalid"` for one no token has).
 struct TokenPolicy: Sendable {
-    enum Access {
-        case read
-        case write
+    /// What a request asks to do: the access it needs, and where.
+    struct Need: Sendable, Equatable {
+        var access: AccessToken.Access
+        var resource: Resource
     }
 
-    var writeToken: String?
-    var readToken: String?
+    /// What a request touches.
+    enum Resource: Sendable, Equatable {
+        /// One board (a route's `:board`, a viewer's `?board=`).
+        case board(String)
+        /// Every board of a playlist (its viewers and its GET): the token must cover each of them.
+        case boards([String], playlist: String)
+        /// What spans boards (the list of boards or playlists, metrics, the OpenAPI document, writing a
+        /// playlist): any token with the access for reads; a token covering `*` for writes.
+        case server
+    }
+
+    /// Why a request was refused: the API's answer, and for `/metrics` the token's name and the permission.
+    struct Refusal: Error, Equatable {
+        let error: APIError
+        /// The token's name, `none` without a credential, `invalid` for one no token has.
+        let token: String
+        let permission: AccessToken.Access
+    }
+
+    /// Every token, the shorthands first.
+    let tokens: [AccessToken]
+    private let readsOpen: Bool
+    private let writesOpen: Bool
 
     static let cookieName = "ringcast_token"
 
-    /// Throws 401 without (valid) credentials and 403 for a read token used to write.
-    func check(_ access: Access, _ request: HTTPRequest) throws(APIError) {
-        switch access {
-        case .write:
-            guard let writeToken else { return }
-            guard let presented = Self.bearerToken(in: request) else {
-                let elsewhere = Self.cookieOrQueryToken(in: request) != nil
-                throw Self.unauthorized(
-                    elsewhere
-                        ? "a write token is accepted only as Authorization: Bearer <token>, never from a cookie or ?token="
-                        : "this server needs a write token: send Authorization: Bearer <token>")
-            }
-            if Self.constantTimeEquals(presented, writeToken) { return }
-            if let readToken, Self.constantTimeEquals(presented, readToken) {
-                throw APIError(status: 403, code: "forbidden", message: "the read token cannot write; use the write token")
-            }
-            throw Self.unauthorized("the token is not valid")
-        case .read:
-            guard let readToken else { return }
-            guard let presented = Self.bearerToken(in: request) ?? Self.cookieOrQueryToken(in: request) else {
-                throw Self.unauthorized(
-                    "this server needs a read token: send Authorization: Bearer <token>, ?token= or the \(Self.cookieName) cookie"
-                )
-            }
-            if Self.constantTimeEquals(presented, readToken) { return }
-            if let writeToken, Self.constantTimeEquals(presented, writeToken) { return }
-            throw Self.unauthorized("the token is not valid")
-        }
+    init(tokens: [AccessToken]) {
+        self.tokens = tokens
+        readsOpen = !tokens.contains { $0.access == .read }
+        writesOpen = !tokens.contains { $0.access >= .write }
     }
 
-    private static func unauthorized(_ message: String) -> APIError {
-        APIError(status: 401, code: "unauthorized", message: message, field: "Authorization")
+    /// The configuration's tokens: its shorthands and its `tokens`.
+    init(configuration: RingCastConfiguration) {
+        self.init(tokens: configuration.accessTokens)
+    }
+
+    /// Allows `need` for `request`, or throws the refusal: 401 without a (valid) credential, 403 for a token that
+    /// does not cover it.
+    func check(_ need: Need, _ request: HTTPRequest) throws(Refusal) {
+        if need.access == .read ? readsOpen : writesOpen { return }
+        let presented: String
+        if need.access == .read {
+            guard let found = Self.bearerToken(in: request) ?? Self.cookieOrQueryToken(in: request) else {
+                throw refusal(
+                    "this server needs a read token: send Authorization: Bearer <token>, ?token= or the \(Self.cookieName) cookie",
+                    token: "none", need)
+            }
+            presented = found
+        } else {
+            guard let found = Self.bearerToken(in: request) else {
+                let elsewhere = Self.cookieOrQueryToken(in: request) != nil
+                throw refusal(
+                    elsewhere
+                        ? "a write token is accepted only as Authorization: Bearer <token>, never from a cookie or ?token="
+                        : "this server needs a token that may \(need.access): send Authorization: Bearer <token>",
+                    token: "none", need)
+            }
+            presented = found
+        }
+        guard let token = token(presented: presented) else {
+            throw refusal("the token is not valid", token: "invalid", need)
+        }
+        try Self.check(need, by: token)
+    }
+
+    /// Whether `token` may do `need`: the table the matrix tests read.
+    static func check(_ need: Need, by token: AccessToken) throws(Refusal) {
+        if token.access >= need.access {
+            switch need.resource {
+            case .board(let board) where token.covers(board: board): return
+            case .boards(let boards, _) where boards.allSatisfy(token.covers(board:)): return
+            case .server where need.access == .read || token.coversEveryBoard: return
+            default: break
+            }
+        }
+        let may = "token \"\(token.name)\" may \(token.access) \(describe(token.boards))"
+        let missing: String
+        switch need.resource {
+        case .board(let board): missing = "it may not \(need.access) board \"\(board)\""
+        case .boards(let boards, let playlist):
+            let uncovered = boards.filter { !token.covers(board: $0) }
+            missing =
+                uncovered.isEmpty
+                ? "it may not \(need.access) playlist \"\(playlist)\""
+                : "it may not \(need.access) playlist \"\(playlist)\", which shows board \"\(uncovered[0])\""
+        case .server: missing = "it may not \(need.access) what spans every board (that needs \(need.access) on \"*\")"
+        }
+        throw Refusal(
+            error: APIError(status: 403, code: "forbidden", message: "\(may); \(missing)", field: "Authorization"),
+            token: token.name, permission: need.access)
+    }
+
+    /// The token whose secret is `presented`, compared in constant time with every token's.
+    func token(presented: String) -> AccessToken? {
+        var digest: String?
+        var found: AccessToken?
+        for token in tokens {
+            let matches: Bool
+            switch token.secret {
+            case .plain(let secret): matches = Self.constantTimeEquals(presented, secret)
+            case .sha256(let hex):
+                if digest == nil { digest = AccessToken.sha256Hex(of: presented) }
+                matches = Self.constantTimeEquals(digest ?? "", hex)
+            }
+            if matches, found == nil { found = token }
+        }
+        return found
+    }
+
+    private static func describe(_ boards: [String]) -> String {
+        boards == ["*"] ? "every board" : (boards.count == 1 ? "board " : "boards ") + boards.joined(separator: ", ")
+    }
+
+    private func refusal(_ message: String, token: String, _ need: Need) -> Refusal {
+        Refusal(
+            error: APIError(status: 401, code: "unauthorized", message: message, field: "Authorization"), token: token,
+            permission: need.access)
     }
 
     /// The token from `Authorization: Bearer`; "" for another scheme (never valid); nil without

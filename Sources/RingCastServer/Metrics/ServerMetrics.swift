@@ -16,6 +16,7 @@ final class ServerMetrics {
     private var frameBytes: [String: CoreMetrics.Counter] = [:]
     private var pushes: [String: CoreMetrics.Counter] = [:]
     private var requests: [String: CoreMetrics.Counter] = [:]
+    private var refusals: [String: CoreMetrics.Counter] = [:]
     private let tickLateness: CoreMetrics.Timer
     private let ticksSkipped: CoreMetrics.Counter
     private let encodeTime: CoreMetrics.Timer
@@ -142,6 +143,21 @@ final class ServerMetrics {
 
     func pushed(board: String) {
         counter(&pushes, "ringcast_pushes_total", board: board).increment()
+    }
+
+    /// A request or viewer refused for its token (401, 403): by the token's name (`none` without one, `invalid`
+    /// for one no token has), never its secret, and the permission it lacked.
+    func refused(token: String, permission: AccessToken.Access) {
+        let key = "\(token) \(permission)"
+        if let counter = refusals[key] {
+            counter.increment()
+            return
+        }
+        let counter = CoreMetrics.Counter(
+            label: "ringcast_auth_refusals_total", dimensions: [("token", token), ("permission", "\(permission)")],
+            factory: factory)
+        refusals[key] = counter
+        counter.increment()
     }
 
     func request(route: String, method: String, status: Int) {

@@ -103,7 +103,7 @@ final class BoardWriter: BoardBackend {
             board.etag = boards.etag(revision: prepared.state.revision)
             observer?.changeAccepted(board, at: prepared.start)
             store(prepared.state, of: board, on: queue, completion: answered(board))
-        case .create(_, let animator):
+        case .create(_, let animator, _):
             // Served at once; if the store cannot commit it, it goes again.
             let board = boards.adopt(animator: animator, revision: prepared.base + 1)
             board.isNew = true

@@ -70,7 +70,7 @@ final class PlaylistStreams: PlaylistObserver {
 
     private let loop: EventLoop
     private let clock: TickClock
-    private let playlists: Playlists
+    let playlists: Playlists
     private weak var broadcaster: Broadcaster?
     private var streams: [String: Stream] = [:]
 

@@ -8,7 +8,10 @@ extension ViewerGate {
     func admitPlaylist(_ request: HTTPRequest, id: ViewerID, loop: EventLoop, broadcaster: Broadcaster) throws(ViewerRefusal)
         -> ViewerAdmission
     {
-        try checkAccess(request, loop: loop)
+        // A playlist's viewer sees each of its boards in turn, so its token must read every one.
+        let name = request.query["playlist"] ?? ""
+        let boards = broadcaster.playlists?.playlists[name]?.playlist.boards ?? []
+        try checkAccess(request, loop: loop, to: .boards(boards, playlist: name))
         let key: PlaylistKey
         do throws(APIError) {
             key = try playlistKey(of: request)

@@ -14,6 +14,8 @@ struct ViewerGate {
     let hosts: HostPolicy
     let origins: OriginPolicy
     let tokens: TokenPolicy
+    /// Where refusals for a token are counted; nil counts none.
+    let metrics: ServerMetrics?
     let maxViewers: Int
     /// Where viewers who name no board go (the page at `/`): the configured `defaultBoard`, whatever else
     /// exists, so that a wall screen's address never changes meaning; 404 while there is no such board.
@@ -21,10 +23,11 @@ struct ViewerGate {
     let logger: Logger
 
     /// The gate for `configuration`'s origins, tokens, viewer limit and default board.
-    init(configuration: RingCastConfiguration, logger: Logger) {
+    init(configuration: RingCastConfiguration, logger: Logger, metrics: ServerMetrics? = nil) {
         hosts = HostPolicy(configuration: configuration)
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
-        tokens = TokenPolicy(writeToken: configuration.writeToken, readToken: configuration.readToken)
+        tokens = TokenPolicy(configuration: configuration)
+        self.metrics = metrics
         maxViewers = configuration.maxViewers
         defaultBoard = configuration.defaultBoard
         self.logger = logger
@@ -56,7 +59,7 @@ struct ViewerGate {
     private func check(_ request: HTTPRequest, loop: EventLoop, broadcaster: Broadcaster) throws(ViewerRefusal) -> (
         StreamKey, BoardStream
     ) {
-        try checkAccess(request, loop: loop)
+        try checkAccess(request, loop: loop, to: .board(request.query["board"] ?? defaultBoard))
         let key: StreamKey
         do throws(APIError) {
             key = try streamKey(of: request)
@@ -74,14 +77,20 @@ struct ViewerGate {
         return (key, stream)
     }
 
-    /// Whether anyone may watch anything: the upgrade's host, origin and read token, and the viewer limit.
-    func checkAccess(_ request: HTTPRequest, loop: EventLoop) throws(ViewerRefusal) {
+    /// Whether the viewer may watch `resource`: the upgrade's host, origin and a token that may read it, and the
+    /// viewer limit.
+    func checkAccess(_ request: HTTPRequest, loop: EventLoop, to resource: TokenPolicy.Resource) throws(ViewerRefusal) {
         do throws(APIError) {
             try hosts.check(request)
             try origins.checkViewer(request)
-            try tokens.check(.read, request)
         } catch {
             throw ViewerRefusal(error)
+        }
+        do throws(TokenPolicy.Refusal) {
+            try tokens.check(TokenPolicy.Need(access: .read, resource: resource), request)
+        } catch {
+            metrics?.refused(token: error.token, permission: error.permission)
+            throw ViewerRefusal(error.error)
         }
         let watching = loop.viewerCount
         guard watching < maxViewers else {

@@ -18,6 +18,7 @@ final class TestAPI {
     let writer: BoardWriter
     let store: SQLiteStore
     let configuration: RingCastConfiguration
+    let metrics: ServerMetrics
     private let queue = DrainedQueue()
     private let directory: URL
 
@@ -36,9 +37,11 @@ final class TestAPI {
         logger.logLevel = .critical
         let clock = TickClock(fps: configuration.fps)
         let metrics = ServerMetrics()
+        self.metrics = metrics
         boards = Boards(
             specs: configuration.boards, stored: [:], fps: configuration.fps, tick: clock.currentTick(), logger: logger,
             maximumBoards: configuration.maxBoards, maximumRings: configuration.maxRingsPerBoard)
+        boards.autoCreate = configuration.autoCreate
         writer = BoardWriter(
             store: store, boards: boards, clock: clock, queue: queue, metrics: metrics, configuration: configuration,
             logger: logger)

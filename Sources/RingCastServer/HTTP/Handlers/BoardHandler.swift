@@ -35,9 +35,11 @@ final class BoardHandler {
         snapshot(of: try boards.board(named: request.parameter("board")))
     }
 
-    /// `PATCH /api/v1/boards/{board}`.
-    func patch(_ board: LiveBoard, _ request: RouteRequest, _ patch: BoardPatch) throws(APIError) -> BoardWrite {
-        .change(.patch(patch))
+    /// `PATCH /api/v1/boards/{board}`: rings' values, and the board's title, background and staleAfter; with
+    /// `autoCreate`, rings or a board that do not exist yet are created with it.
+    func patch(_ board: LiveBoard?, _ request: RouteRequest, _ patch: BoardPatch) throws(APIError) -> BoardWrite {
+        try AutoCreate(template: boards.autoCreate, maximumRings: boards.maximumRings, planner: planner).write(
+            .patch(patch), toRings: patch.rings.keys.sorted(), of: board, named: request.parameter("board"))
     }
 
     /// `PUT /api/v1/boards/{board}`: a new board (201), or the board's rings replaced (200); values of

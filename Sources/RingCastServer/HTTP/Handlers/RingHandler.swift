@@ -19,9 +19,12 @@ struct RingHandler {
         return .json(ring)
     }
 
-    /// `PUT …/rings/{ring}`: the same as a PATCH of that one ring.
-    func update(_ board: LiveBoard, _ request: RouteRequest, _ update: RingUpdate) throws(APIError) -> BoardWrite {
-        .change(.ring(request.parameter("ring"), update))
+    /// `PUT …/rings/{ring}`: the same as a PATCH of that one ring; with `autoCreate`, a ring or board that does not
+    /// exist yet is created with it.
+    func update(_ board: LiveBoard?, _ request: RouteRequest, _ update: RingUpdate) throws(APIError) -> BoardWrite {
+        let id = request.parameter("ring")
+        return try AutoCreate(template: boards.autoCreate, maximumRings: boards.maximumRings, planner: planner).write(
+            .ring(id, update), toRings: [id], of: board, named: request.parameter("board"))
     }
 
     /// `POST /api/v1/boards/{board}/rings`: a ring added, the board laid out again (201).

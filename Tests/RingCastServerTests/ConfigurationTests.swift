@@ -294,7 +294,8 @@ struct ConfigurationTests {
             name: "bad text align", replace: #""align": "center" },"#, with: #""align": "middle" },"#,
             key: "boards[0].rings[0].titleText.align"),
         ConfigMistake(
-            name: "tls cert without key", replace: #""fps": 60"#, with: #""fps": 60, "tls": {"cert": "cert.pem"}"#, key: "tls.cert"
+            name: "tls cert without key", replace: #""fps": 60"#, with: #""fps": 60, "tls": {"cert": "cert.pem"}"#,
+            key: "tls.cert"
         ),
         ConfigMistake(
             name: "tls key without cert", replace: #""fps": 60"#, with: #""fps": 60, "tls": {"key": "key.pem"}"#, key: "tls.key"),

@@ -24,6 +24,8 @@ struct RouterTests {
             ("PUT", "/api/v1/boards/main/background", "background", ["board": "main"]),
             ("POST", "/api/v1/boards/main/countdown", "countdown", ["board": "main"]),
             ("DELETE", "/api/v1/boards/main/countdown", "countdown", ["board": "main"]),
+            ("GET", "/api/v1/boards/main.svg", "board_svg", ["board": "main"]),
+            ("GET", "/api/v1/boards/main/rings/move.svg", "ring_svg", ["board": "main", "ring": "move"]),
         ] as [(String, String, String, [String: String])])
     func everyRoute_matchesWithItsLabelAndParameters(method: String, path: String, label: String, parameters: [String: String])
         throws
@@ -50,6 +52,9 @@ struct RouterTests {
             ("POST", "/api/v1/boards", ["GET", "HEAD", "OPTIONS"]),
             ("GET", "/api/v1/boards/main/countdown", ["POST", "DELETE", "OPTIONS"]),
             ("TRACE", "/healthz", ["GET", "HEAD", "OPTIONS"]),
+            // An SVG is a resource of its own, not a board or ring named "main.svg" (a fuzz run's PUT got 400).
+            ("PUT", "/api/v1/boards/main.svg", ["GET", "HEAD", "OPTIONS"]),
+            ("DELETE", "/api/v1/boards/main/rings/move.svg", ["GET", "HEAD", "OPTIONS"]),
         ] as [(String, String, [String])])
     func otherMethod_isNotAllowed_withTheAllowListFromTheTable(method: String, path: String, allowed: [String]) throws {
         guard case .methodNotAllowed(let list, _) = try match(method, path) else {

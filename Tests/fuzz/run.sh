@@ -52,9 +52,11 @@ PY
 # Excluded checks, and why:
 # - positive_data_acceptance: If-Match and Idempotency-Key are stateful; a schema-valid request
 #   with a random ETag rightly gets 412, a reused key with another body rightly gets 422.
+# And no NUL bytes (--generation-allow-x00 false): libwebsockets 4.1.6 closes a connection whose
+# URI decodes to a NUL (`?a=%00`) without answering, before any callback (docs/HTTP-EDGES.md).
 status=0
 "$schemathesis" --config-file Tests/fuzz/schemathesis.toml run docs/openapi.yaml \
-    --url "$url" --checks all --exclude-checks positive_data_acceptance \
+    --url "$url" --checks all --exclude-checks positive_data_acceptance --generation-allow-x00 false \
     --max-examples "${FUZZ_EXAMPLES:-40}" --seed "${FUZZ_SEED:-1}" --request-timeout 5 || status=$?
 
 kill -0 "$server" 2>/dev/null || { echo "the server died during the fuzz run"; cat "$work/err"; exit 1; }

@@ -30,6 +30,12 @@ struct RoutePattern: Sendable, CustomStringConvertible {
         return "/" + first
     }
 
+    /// How many `:name.suffix` segments the pattern has: of the patterns a path matches, the ones with the most
+    /// name its resource.
+    var suffixedSegments: Int {
+        segments.count { if case .suffixed = $0 { true } else { false } }
+    }
+
     /// The parameters when `path` (already split into segments) matches; nil otherwise.
     func match(_ path: [Substring]) -> [String: String]? {
         guard path.count == segments.count else { return nil }

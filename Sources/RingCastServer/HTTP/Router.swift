@@ -87,8 +87,11 @@ struct Router {
         guard let segments = RoutePattern.segments(of: request.path) else { return .notFound }
         var allowed: [String] = []
         var label: String?
-        for route in routes {
-            guard let parameters = route.pattern.match(segments) else { continue }
+        let matching = routes.compactMap { route in route.pattern.match(segments).map { (route, $0) } }
+        // A path a suffixed pattern matches (`…/main.svg`) belongs to that resource alone: with another method it is
+        // a 405, never board "main.svg" (a name cannot hold a dot).
+        let specificity = matching.map(\.0.pattern.suffixedSegments).max() ?? 0
+        for (route, parameters) in matching where route.pattern.suffixedSegments == specificity {
             if route.method == method || (method == "HEAD" && route.method == "GET") {
                 return .found(route, RouteRequest(http: request, parameters: parameters))
             }

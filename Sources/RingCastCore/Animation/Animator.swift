@@ -163,6 +163,19 @@ public struct Animator: Sendable {
         return copy
     }
 
+    /// Whether the board will have a ring `id` once every accepted change has started. Only a restructure or a grow
+    /// changes its rings, so this reads the newest one pending rather than applying every change (`projected`): a
+    /// write asks on every push, with dozens of changes pending on a busy board.
+    public func willHaveRing(withID id: String) -> Bool {
+        for (_, change) in pending.reversed() {
+            switch change {
+            case .restructure(let spec), .grow(let spec, _): return spec.ring(withID: id) != nil
+            default: continue
+            }
+        }
+        return board.spec.ring(withID: id) != nil
+    }
+
     /// The board with every accepted change applied, pending ones included: what a GET shows as targets.
     public var projected: Board { projection.board }
 

@@ -67,7 +67,9 @@ extension Board {
     /// Whether any ring is coloured by thresholds: then the board keeps its values' finished animations for
     /// `ThresholdFollower.memory` seconds.
     var hasThresholdColoring: Bool {
-        rings.values.contains { $0.thresholds != nil } || spec.rings.contains { thresholds(ofRing: $0.id) != nil }
+        // Asked on every push and every frame: a board without thresholds answers without a lookup per ring.
+        rings.values.contains { $0.thresholds != nil }
+            || spec.rings.contains { ring in ring.thresholds != nil && rings[ring.id]?.gradient == nil }
     }
 
     /// The gradient of a ring coloured by thresholds at `time`.

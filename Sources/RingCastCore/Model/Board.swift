@@ -144,7 +144,8 @@ public struct Board: Sendable, Equatable {
         for (id, entry) in entries {
             start(entry, ring: id, animation: entry.animation ?? patch.animation ?? defaultAnimation(of: id), at: time)
         }
-        restartTrails(of: ringsTouched(by: entries.map(\.key)), from: before, at: time)
+        // (Only a board with thresholds has trails to restart: `before` is nil otherwise.)
+        if before != nil { restartTrails(of: ringsTouched(by: entries.map(\.key)), from: before, at: time) }
         // The board's own settings: its spec is then stored with its state, as a restructured board's is.
         if patch.title != nil || patch.staleAfter != nil {
             if let title = patch.title { spec.title = title }
@@ -163,7 +164,8 @@ public struct Board: Sendable, Equatable {
         try validate(update, ring: id, field: nil, ringField: nil)
         let before = beforeRecoloring(update.coloring != nil)
         start(update, ring: id, animation: update.animation ?? defaultAnimation(of: id), at: time)
-        restartTrails(of: ringsTouched(by: [id]), from: before, at: time)
+        // (Only a board with thresholds has trails to restart: `before` is nil otherwise.)
+        if before != nil { restartTrails(of: ringsTouched(by: [id]), from: before, at: time) }
         revision += 1
     }
 

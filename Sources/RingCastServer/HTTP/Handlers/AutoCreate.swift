@@ -29,9 +29,9 @@ struct AutoCreate {
             spec = try adding(ids, to: spec)
             return .create(spec, then: change)
         }
-        let spec = board.animator.projected.spec
-        let missing = ids.filter { spec.ring(withID: $0) == nil }
+        let missing = ids.filter { !board.animator.willHaveRing(withID: $0) }
         if missing.isEmpty { return .change(change) }
+        let spec = board.animator.projected.spec
         guard template != nil else {
             let field = ids.count == 1 && change.isRingWrite ? nil : "rings.\(missing[0])"
             throw .notFound(

@@ -31,6 +31,9 @@ final class TestProcess: Sendable {
         var status: Int32?
         /// Why the launch failed, if it did.
         var failure: String?
+        /// The test gave up waiting for the launch: a child that starts after all is killed at once, so
+        /// nothing outlives its test.
+        var abandoned = false
     }
 
     /// Shared with the task that runs the child.
@@ -64,7 +67,11 @@ final class TestProcess: Sendable {
         Task.detached {
             do {
                 let result = try await run(configuration, input: .none, output: .sequence, error: .sequence) { execution in
-                    shared.state.withLock { $0.pid = execution.processIdentifier.value }
+                    let abandoned = shared.state.withLock {
+                        $0.pid = execution.processIdentifier.value
+                        return $0.abandoned
+                    }
+                    if abandoned { kill(execution.processIdentifier.value, SIGKILL) }
                     // Both pipes drained at once, so the child never blocks on a full one.
                     async let out: Void = {
                         for try await buffer in execution.standardOutput { shared.append(buffer, toStandardError: false) }
@@ -94,7 +101,11 @@ final class TestProcess: Sendable {
         let deadline = Date().addingTimeInterval(120)
         while shared.state.withLock({ $0.pid == nil && $0.status == nil }) {
             guard Date() < deadline else {
-                if shared.state.withLock({ $0.pid != nil || $0.status != nil }) { break }
+                let started = shared.state.withLock { state in
+                    state.abandoned = state.pid == nil && state.status == nil
+                    return !state.abandoned
+                }
+                if started { break }
                 throw ViewerError.timeout("\(executable.lastPathComponent) \(arguments) did not start")
             }
             try await Task.sleep(for: .milliseconds(2))

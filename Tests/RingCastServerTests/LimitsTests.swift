@@ -121,6 +121,14 @@ extension LimitsTests {
         NumericField(
             "patch threshold value", "PATCH", "", ##"{"rings":{"overall":{"thresholds":[[0,"#e74c3c"],[X,"#2ecc71"]]}}}"##,
             0.0.nextUp...10, field: "rings.overall.thresholds.1.0"),
+        NumericField(
+            "ring staleAfter", "PUT", ring, #"{"progress":0.5,"staleAfter":X}"#, 1...604_800, field: "staleAfter", below: 0,
+            above: 604_801),
+        NumericField(
+            "patch ring staleAfter", "PATCH", "", #"{"rings":{"stand":{"staleAfter":X}}}"#, 1...604_800,
+            field: "rings.stand.staleAfter", below: 0.5, above: 604_800.5),
+        NumericField(
+            "board staleAfter", "PATCH", "", #"{"staleAfter":X}"#, 1...604_800, field: "staleAfter", below: 0, above: 604_801),
     ]
 
     /// Issue 20, defect 1: a write accepted with an extreme value made the server unable to restart. For every

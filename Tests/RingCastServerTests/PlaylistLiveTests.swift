@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RingCastCore
 import RingCastStorage
 import RingCastTransport
 import Testing
@@ -224,5 +225,39 @@ struct PlaylistLiveTests {
         defer { client.shutdown() }
         let viewer = TestViewer(client: client, port: second.port, path: "/ws?playlist=wall&format=json")
         try await viewer.waitForGreeting()
+    }
+}
+
+extension PlaylistLiveTests {
+    /// The largest playlist a body may give (`Limits.playlistBoards` boards, `Limits.playlistSeconds` seconds) is
+    /// stored and served the same after a restart; the first beyond each is refused naming its field, and changes
+    /// nothing.
+    @Test func theLargestPlaylist_isStoredAndServedAfterARestart_andTheFirstBeyondIsRefused() throws {
+        let first = try TestServer { $0.writesPerMinute = 0 }
+        let boards = ["main"] + (1..<Limits.playlistBoards.upperBound).map { "b\($0)" }
+        for board in boards.dropFirst() + ["extra"] {
+            #expect(try first.http.send("PUT", "/api/v1/boards/\(board)", body: #"{"template":"single"}"#).status == 201)
+        }
+        func body(_ names: [String], seconds: Int) -> String {
+            #"{"boards":[\#(names.map { "\"\($0)\"" }.joined(separator: ","))],"seconds":\#(seconds)}"#
+        }
+        let largest = try first.http.send(
+            "PUT", "/api/v1/playlists/wall", body: body(boards, seconds: Limits.playlistSeconds.upperBound))
+        #expect(largest.status == 201, "\(largest.text)")
+        let before = try first.http.get("/api/v1/playlists/wall")
+        for (refused, field) in [
+            (body(boards + ["extra"], seconds: 30), "boards"),
+            (body(["main"], seconds: Limits.playlistSeconds.upperBound + 1), "seconds"),
+            (body(["main"], seconds: Limits.playlistSeconds.lowerBound - 1), "seconds"),
+        ] {
+            let answer = try first.http.send("PUT", "/api/v1/playlists/wall", body: refused)
+            #expect(answer.status == 422 && answer.error?.field == field, "\(answer.text)")
+        }
+        #expect(try first.http.get("/api/v1/playlists/wall").headers["etag"] == before.headers["etag"])
+        first.stop()
+        let second = try TestServer(dataDirectory: first.dataDirectory)
+        defer { second.shutdown() }
+        let after = try second.http.get("/api/v1/playlists/wall")
+        #expect(after.status == 200 && after.headers["etag"] == before.headers["etag"], "\(after.text)")
     }
 }

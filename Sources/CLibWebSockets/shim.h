@@ -4,6 +4,7 @@
 #include <libwebsockets.h>
 #include <linux/filter.h>
 #include <netinet/tcp.h>
+#include <string.h>
 
 /// LWS_PRE is a macro with `?:` that Swift reports unavailable; this gives its value.
 static inline size_t clws_pre(void) { return LWS_PRE; }
@@ -54,6 +55,34 @@ static inline int clws_accept_queue_length(int listening) {
     socklen_t length = sizeof(info);
     if (getsockopt(listening, IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return -1;
     return (int)info.tcpi_unacked;
+}
+
+/// What a viewer's socket still holds for its peer, from TCP_INFO: the peer's advertised receive
+/// window, the bytes sent but not acknowledged, and the bytes not sent yet. The broadcaster writes a
+/// frame only where the window has room for it (RingCastTransport's EventLoop+SocketOptions), so
+/// that no frame waits in the kernel behind a closed window and goes stale there.
+/// Linux's struct tcp_info only ever grows at its end (include/uapi/linux/tcp.h), but glibc's copy
+/// in <netinet/tcp.h> stops before these fields and <linux/tcp.h> cannot be included beside it, so
+/// they are read at their fixed offsets. A kernel older than 6.2 (no tcpi_snd_wnd) answers -1.
+typedef struct clws_send_state {
+    uint32_t window;
+    uint64_t in_flight;
+    uint32_t unsent;
+} clws_send_state;
+
+static inline int clws_send_state_of(int fd, clws_send_state *state) {
+    unsigned char info[256];
+    socklen_t length = sizeof info;
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, info, &length) != 0 || length < 232) return -1;
+    uint64_t acked, sent, retransmitted;
+    memcpy(&acked, info + 120, sizeof acked);         /* tcpi_bytes_acked */
+    memcpy(&state->unsent, info + 144, sizeof(uint32_t)); /* tcpi_notsent_bytes */
+    memcpy(&sent, info + 200, sizeof sent);           /* tcpi_bytes_sent (retransmissions included) */
+    memcpy(&retransmitted, info + 208, sizeof retransmitted); /* tcpi_bytes_retrans */
+    memcpy(&state->window, info + 228, sizeof(uint32_t)); /* tcpi_snd_wnd */
+    uint64_t first = sent - retransmitted;
+    state->in_flight = first > acked ? first - acked : 0;
+    return 0;
 }
 
 /// The SSL_OP_NO_* options are built with SSL_OP_BIT(n), a function-like macro Swift cannot

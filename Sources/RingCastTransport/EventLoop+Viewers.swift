@@ -95,17 +95,20 @@ extension EventLoop {
         return nil
     }
 
-    /// LWS_CALLBACK_ESTABLISHED: the 101 went out; cap the socket's send buffer and start sending
-    /// the greeting.
+    /// LWS_CALLBACK_ESTABLISHED: the 101 went out; cap the socket's send buffer and what it holds
+    /// unsent, and start sending the greeting.
     func handleEstablished(_ wsi: OpaquePointer) {
         guard let viewer = viewer(of: wsi) else { return }
         limitSendBuffer(of: wsi)
+        limitUnsentBytes(of: wsi)
         viewer.isEstablished = true
         requestWrite(viewer)
     }
 
     /// LWS_CALLBACK_SERVER_WRITEABLE: one message per callback — the greeting in order, then the
-    /// channel's newest if not sent yet — and another callback while anything is pending.
+    /// channel's newest if not sent yet — and another callback while anything is pending. A message
+    /// is written only where the peer's window has room for it (`SendPacing`); otherwise the viewer
+    /// is held and looked at again shortly, still owing the newest.
     func handleViewerWritable(_ wsi: OpaquePointer) -> Int32 {
         guard let viewer = viewer(of: wsi) else { return 0 }
         viewer.writeRequested = false
@@ -114,7 +117,13 @@ extension EventLoop {
             lws_close_reason(wsi, lws_close_status(rawValue: UInt32(clamping: close.code)), &reason, reason.count)
             return -1
         }
+        guard let size = viewer.nextMessageSize else { return 0 }
+        if !viewer.pacing.covers(size), let state = sendState(of: wsi), !viewer.pacing.check(state, for: size) {
+            hold(viewer)
+            return 0
+        }
         guard let (message, skipped) = viewer.nextMessage() else { return 0 }
+        viewer.pacing.spend(message.count)
         do {
             try message.write(to: wsi)
         } catch {
@@ -157,12 +166,32 @@ extension EventLoop {
     }
 
     /// Asks lws for a writeable callback if the viewer has something to send (or `force`).
-    func requestWrite(_ viewer: Viewer, force: Bool = false) {
+    /// `waitingSince`: when the viewer began to wait, if before now (a held viewer's stall clock
+    /// keeps running across its looks).
+    func requestWrite(_ viewer: Viewer, force: Bool = false, waitingSince: Double? = nil) {
         guard isLive, viewer.isEstablished, !viewer.writeRequested else { return }
         guard force || viewer.pendingClose != nil || viewer.hasPendingMessage else { return }
         viewer.writeRequested = true
-        viewer.waitingSince = now()
+        viewer.waitingSince = waitingSince ?? now()
         lws_callback_on_writable(viewer.wsi)
+    }
+
+    /// Holds `viewer` back: its peer's window has no room for the next message, so writing it would
+    /// leave it waiting in the kernel, going stale. It still counts as waiting (the stall sweep closes
+    /// it after the stall timeout, as any viewer that takes nothing), publishes do not wake it, and
+    /// a timer looks again every `heldViewerRetry` seconds; a close asked for meanwhile goes out then.
+    private func hold(_ viewer: Viewer) {
+        viewer.writeRequested = true
+        viewer.isHeld = true
+        viewer.pacing.forget()
+        statistics.viewersHeld += 1
+        let id = viewer.id
+        schedule(after: TransportConfiguration.heldViewerRetry) { [weak self] in
+            guard let self, let viewer = self.viewers[id], viewer.isHeld, !viewer.evictedForStall else { return }
+            viewer.isHeld = false
+            viewer.writeRequested = false
+            self.requestWrite(viewer, force: true, waitingSince: viewer.waitingSince)
+        }
     }
 
     /// Closes every viewer that has waited for its socket to take data longer than the stall

@@ -59,6 +59,13 @@ public struct TransportConfiguration: Sendable {
     /// JSON and a whole greeting of a 255-ring board in binary; a larger message is sent in pieces
     /// as the socket takes them (docs/HTTP-EDGES.md, "Viewer sockets").
     public var viewerSendBufferBytes = 64 * 1024
+    /// What the kernel may hold unsent for a viewer before its socket stops reporting itself
+    /// writeable (TCP_NOTSENT_LOWAT): a few frames of the default board, so a viewer the network
+    /// cannot keep up with skips to the newest one; a larger message still goes in whole.
+    static let viewerUnsentBytes = 16 * 1024
+    /// How often a viewer held back by its peer's closed window (`SendPacing`) is looked at again:
+    /// a viewer that reads again gets the newest frame within about this, plus a round trip.
+    static let heldViewerRetry = 0.025
 
     public init(
         host: String = "127.0.0.1",

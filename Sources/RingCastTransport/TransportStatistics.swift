@@ -11,6 +11,9 @@ public struct TransportStatistics: Sendable, Equatable {
     /// Viewers whose connection ended while a write was still pending: dropped by the stall
     /// timeout, or gone while they were not reading.
     public var viewersClosedWhileStalled: UInt64 = 0
+    /// Times a viewer was held back because its peer's window had no room for its next message
+    /// (it stopped reading, or reads slower than the frames come: `SendPacing`).
+    public var viewersHeld: UInt64 = 0
 
     public init() {}
 }

@@ -28,6 +28,11 @@ final class Viewer {
     /// When the pending writeable callback was requested: lws gives it once the socket can take
     /// more, so a viewer that has waited longer than the stall timeout is not reading.
     var waitingSince = 0.0
+    /// When the peer's window has room for the next message (`SendPacing`).
+    var pacing = SendPacing()
+    /// Held back because the peer's window had no room: looked at again by a timer, not by a
+    /// writeable callback (the socket itself is writeable).
+    var isHeld = false
     /// Closed by the stall sweep.
     var evictedForStall = false
     /// Set by `EventLoop.close` and on shutdown; acted on in the next writeable callback.
@@ -59,6 +64,15 @@ final class Viewer {
         guard notices.count > Self.maximumNotices else { return true }
         notices.removeFirst()
         return false
+    }
+
+    /// The size of the message `nextMessage()` would return, without taking it.
+    var nextMessageSize: Int? {
+        if greetingSent < greeting.count { return greeting[greetingSent].count }
+        if let notice = notices.first { return notice.count }
+        guard let latest = channel.latest, channel.sequence > sentSequence else { return nil }
+        if channel.preambleNumber != sentPreamble, let preamble = channel.preamble { return preamble.count }
+        return channel.latestBase.contains(sentSequence) ? latest.count : (channel.latestKeyframe ?? latest).count
     }
 
     /// The greeting messages first, in order, then the notices, then the channel's newest message if

@@ -27,6 +27,7 @@ final class ServerMetrics {
     private let bytesSent: CoreMetrics.Counter
     private let messagesSkipped: CoreMetrics.Counter
     private let viewersStalled: CoreMetrics.Counter
+    private let viewersHeld: CoreMetrics.Counter
     /// The store's totals, likewise.
     private var storeSeen = StorageStatistics()
     private let storeCommits: CoreMetrics.Counter
@@ -63,6 +64,7 @@ final class ServerMetrics {
         bytesSent = CoreMetrics.Counter(label: "ringcast_bytes_sent_total", factory: factory)
         messagesSkipped = CoreMetrics.Counter(label: "ringcast_frames_skipped_total", factory: factory)
         viewersStalled = CoreMetrics.Counter(label: "ringcast_viewers_evicted_total", factory: factory)
+        viewersHeld = CoreMetrics.Counter(label: "ringcast_viewers_held_total", factory: factory)
         storeCommits = CoreMetrics.Counter(label: "ringcast_store_commits_total", factory: factory)
         storeRecords = CoreMetrics.Counter(label: "ringcast_store_records_written_total", factory: factory)
         storeFailures = CoreMetrics.Counter(label: "ringcast_store_failed_commits_total", factory: factory)
@@ -190,6 +192,7 @@ final class ServerMetrics {
         bytesSent.increment(by: Int(transport.bytesSent - transportSeen.bytesSent))
         messagesSkipped.increment(by: Int(transport.messagesSkipped - transportSeen.messagesSkipped))
         viewersStalled.increment(by: Int(transport.viewersClosedWhileStalled - transportSeen.viewersClosedWhileStalled))
+        viewersHeld.increment(by: Int(transport.viewersHeld - transportSeen.viewersHeld))
         transportSeen = transport
         return registry.emitToBuffer()
     }

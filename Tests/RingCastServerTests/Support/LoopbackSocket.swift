@@ -11,9 +11,14 @@ struct LoopbackRefusal: Error {
 
 /// A TCP socket connected to 127.0.0.1:`port`, with receive and send timeouts; the errno of a
 /// failure, for clients that tell a refused connection from other failures.
-func openLoopback(port: Int, timeoutSeconds: Int) throws(LoopbackRefusal) -> Int32 {
+/// `receiveBufferBytes` sets SO_RCVBUF before the connection (so its window follows it).
+func openLoopback(port: Int, timeoutSeconds: Int, receiveBufferBytes: Int? = nil) throws(LoopbackRefusal) -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw LoopbackRefusal(errno: errno) }
+    if let receiveBufferBytes {
+        var bytes = Int32(receiveBufferBytes)
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, socklen_t(MemoryLayout<Int32>.size))
+    }
     var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -36,9 +41,9 @@ func openLoopback(port: Int, timeoutSeconds: Int) throws(LoopbackRefusal) -> Int
 
 /// A TCP socket connected to 127.0.0.1:`port`, with receive and send timeouts, for the tests'
 /// hand-written clients.
-func connectLoopback(port: Int, timeoutSeconds: Int) throws -> Int32 {
+func connectLoopback(port: Int, timeoutSeconds: Int, receiveBufferBytes: Int? = nil) throws -> Int32 {
     do {
-        return try openLoopback(port: port, timeoutSeconds: timeoutSeconds)
+        return try openLoopback(port: port, timeoutSeconds: timeoutSeconds, receiveBufferBytes: receiveBufferBytes)
     } catch {
         throw TestHTTPError.connect("connect to 127.0.0.1:\(port) failed: errno \(error.errno)")
     }

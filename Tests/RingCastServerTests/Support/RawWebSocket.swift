@@ -10,10 +10,17 @@ import Foundation
 final class RawWebSocket {
     private let fd: Int32
     private var buffer: [UInt8] = []
+    /// Bytes read as frames so far (after the handshake).
+    private var consumed = 0
 
     /// Connects and completes the opening handshake on `path`, with `Host: host` (default `127.0.0.1:PORT`).
-    init(port: Int, path: String = "/ws?board=main&format=json", host: String? = nil, timeoutSeconds: Int = 5) throws {
-        fd = try connectLoopback(port: port, timeoutSeconds: timeoutSeconds)
+    /// `receiveBufferBytes` sets the socket's SO_RCVBUF before it connects (a small one makes its window close soon
+    /// when it stops reading).
+    init(
+        port: Int, path: String = "/ws?board=main&format=json", host: String? = nil, timeoutSeconds: Int = 5,
+        receiveBufferBytes: Int? = nil
+    ) throws {
+        fd = try connectLoopback(port: port, timeoutSeconds: timeoutSeconds, receiveBufferBytes: receiveBufferBytes)
         let request =
             "GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
@@ -73,6 +80,21 @@ final class RawWebSocket {
         }
     }
 
+    /// Bytes received and not read as frames yet: what this client holds itself and what its kernel
+    /// holds in the socket's receive queue (FIONREAD).
+    func bytesWaiting() -> Int {
+        var queued: Int32 = 0
+        _ = ioctl(fd, UInt(FIONREAD), &queued)
+        return buffer.count + Int(queued)
+    }
+
+    /// One server frame and its length on the wire (servers do not mask), or nil at end of stream.
+    func readFrameCountingBytes() throws -> (opcode: UInt8, payload: [UInt8], wireBytes: Int)? {
+        let before = consumed
+        guard let (opcode, payload) = try readFrame() else { return nil }
+        return (opcode, payload, consumed - before)
+    }
+
     /// One server frame (servers do not mask), or nil at end of stream.
     private func readFrame() throws -> (UInt8, [UInt8])? {
         guard let header = try read(2) else { return nil }
@@ -94,6 +116,7 @@ final class RawWebSocket {
         }
         let bytes = Array(buffer.prefix(count))
         buffer.removeFirst(count)
+        consumed += count
         return bytes
     }
 

@@ -1,0 +1,80 @@
+import Foundation
+import RingCastTransport
+import Testing
+
+/// Issue 30, defect 1: a viewer that stopped reading for 5–8 s got hundreds of old frames queued in the server's
+/// kernel, then seconds of silence behind the zero-window probe timer, then frames 1.4–8 s old. Frames are now
+/// written only where the viewer's window has room (`SendPacing`), so once it reads again, the frames already in
+/// its own receive buffer are the only old ones it sees: the next one is the newest the server has.
+///
+/// "Newest" is checked against a second viewer that never pauses, not against the clock: the first frame past what
+/// the paused viewer held when it resumed must be no older than the last frame the reading viewer had by then. Old
+/// frames queued in the server (the defect) fail that on any machine, loaded or not.
+@Suite("Paused viewers")
+struct PausedViewerTests {
+    @Test(arguments: ["json", "binary"])
+    func aViewerThatPausesFiveSeconds_getsTheNewestFrameOnceItsOwnBufferIsRead(format: String) async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        // A minute-long linear animation: a frame every tick for the whole test.
+        let push = try server.http.send(
+            "PATCH", "/api/v1/boards/main",
+            body: #"{"rings":{"move":0.95},"animation":{"curve":"linear","duration":60}}"#)
+        #expect(push.status == 200, "\(push.text)")
+        let client = try WebSocketClient()
+        defer { client.shutdown() }
+        let reading = TestViewer(client: client, port: server.port)
+        try await reading.waitForGreeting()
+
+        // A small receive buffer, so its window closes within the pause.
+        let paused = try RawWebSocket(
+            port: server.port, path: "/ws?board=main&format=\(format)", timeoutSeconds: 10, receiveBufferBytes: 4096)
+        var frames = 0
+        while frames < 30 {
+            guard let message = try paused.readFrameCountingBytes() else { Issue.record("closed before the pause"); return }
+            if Self.seq(of: message.payload, format: format) != nil { frames += 1 }
+        }
+
+        try await Task.sleep(for: .seconds(5))  // the viewer does not read: the scenario, not a wait for an event
+        let newestWhenResumed = try #require(reading.frames.last?.seq)
+        let held = paused.bytesWaiting()
+
+        // What it held itself may be old; the first frame past it must be the newest or newer.
+        var offset = 0
+        var oldFrames = 0
+        while true {
+            guard let message = try paused.readFrameCountingBytes() else {
+                Issue.record("the paused viewer was closed after \(oldFrames) frames")
+                return
+            }
+            let start = offset
+            offset += message.wireBytes
+            guard let seq = Self.seq(of: message.payload, format: format) else { continue }
+            if start < held {
+                oldFrames += 1
+                continue
+            }
+            let newest = format == "binary" ? UInt64(UInt32(truncatingIfNeeded: newestWhenResumed)) : newestWhenResumed
+            #expect(
+                seq >= newest,
+                "after the \(oldFrames) frames it held (\(held) bytes), frame \(seq) is older than \(newest), the newest when it resumed")
+            break
+        }
+        let metrics = try server.http.get("/metrics").text
+        let heldLine = metrics.split(separator: "\n").first { $0.hasPrefix("ringcast_viewers_held_total") }
+        #expect(heldLine.map { !$0.hasSuffix(" 0") } == true, "the server held the paused viewer back: \(heldLine ?? "no line")")
+    }
+
+    /// The seq of a frame message (its low 32 bits in binary); nil for a layout or an event.
+    static func seq(of payload: [UInt8], format: String) -> UInt64? {
+        if format == "binary" {
+            // 'R' | version | kind (2 keyframe, 3 delta) | flags | seq u32 little-endian
+            guard payload.count >= 8, payload[0] == 0x52, payload[2] == 2 || payload[2] == 3 else { return nil }
+            return payload[4..<8].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        }
+        guard let frame = try? JSONDecoder().decode(TestFrame.self, from: Data(payload)), frame.type == "frame" else {
+            return nil
+        }
+        return frame.seq
+    }
+}

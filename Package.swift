@@ -107,9 +107,13 @@ let package = Package(
         .testTarget(name: "RingCastCoreTests", dependencies: ["RingCastCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RingCastTransportTests",
-            dependencies: ["RingCastTransport"],
+            dependencies: ["RingCastTransport", "TLSTestSupport"],
             swiftSettings: swiftSettings
         ),
+        // One lock for every test that runs a TLS context in the test process: libwebsockets 4.1.6
+        // re-takes OpenSSL's ex-data index for each TLS context it creates, which breaks a TLS
+        // handshake under way on another context (Tests/TLSTestSupport/TLSExclusion.swift).
+        .target(name: "TLSTestSupport", path: "Tests/TLSTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "RingCastStorageTests", dependencies: ["RingCastStorage"], swiftSettings: swiftSettings),
         .testTarget(name: "RingCastClientTests", dependencies: ["RingCastClient"], swiftSettings: swiftSettings),
         // A real `redis-server` on a free loopback port with its own directory and AOF, for the
@@ -138,6 +142,7 @@ let package = Package(
                 "RingCastStorage",
                 "RingCastTLS",
                 "RedisTestSupport",
+                "TLSTestSupport",
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             swiftSettings: swiftSettings

@@ -1,6 +1,7 @@
 import Foundation
 import RingCastServer
 import RingCastTransport
+import TLSTestSupport
 import Testing
 
 /// Live: https and wss on one port with a self-signed certificate for 127.0.0.1 and localhost,
@@ -24,7 +25,7 @@ struct TLSTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-tls-data-\(UUID().uuidString)")
     }
 
-    @Test func serveWithCertificate_saysHTTPS_andServesGETAndPATCHOverHTTPS() async throws {
+    @Test(.tlsExclusive) func serveWithCertificate_saysHTTPS_andServesGETAndPATCHOverHTTPS() async throws {
         let certificate = try await TestCertificate.make()
         defer { certificate.remove() }
         let server = try Self.httpsServer(certificate)
@@ -49,7 +50,7 @@ struct TLSTests {
         #expect(after.contains(#""target":0.25"#), "curl: \(after)")
     }
 
-    @Test func wssViewer_receivesTheLayoutAndAKeyframe() async throws {
+    @Test(.tlsExclusive) func wssViewer_receivesTheLayoutAndAKeyframe() async throws {
         let certificate = try await TestCertificate.make()
         defer { certificate.remove() }
         let server = try Self.httpsServer(certificate)
@@ -138,7 +139,7 @@ struct TLSTests {
     /// Issue 21: TLS 1.2 with ECDHE and AEAD suites only, TLS 1.3, nothing older. An RSA
     /// certificate, with which OpenSSL's defaults would also offer static-RSA key exchange (main
     /// accepted AES128-SHA and AES128-GCM-SHA256, and the CBC suites with ECDHE).
-    @Test func tlsPolicy_refusesStaticRSACBCAndOldProtocols_acceptsECDHEWithAEADAndTLS13() async throws {
+    @Test(.tlsExclusive) func tlsPolicy_refusesStaticRSACBCAndOldProtocols_acceptsECDHEWithAEADAndTLS13() async throws {
         let certificate = try await TestCertificate.make(rsa: true)
         defer { certificate.remove() }
         let server = try Self.httpsServer(certificate)
@@ -165,7 +166,7 @@ struct TLSTests {
     /// A client that asks to renegotiate a TLS 1.2 session (each renegotiation costs the server a
     /// full handshake, a known way to load it) is refused: s_client's `R` command gets the
     /// server's `no_renegotiation` alert.
-    @Test func tlsPolicy_refusesClientInitiatedRenegotiation() async throws {
+    @Test(.tlsExclusive) func tlsPolicy_refusesClientInitiatedRenegotiation() async throws {
         let certificate = try await TestCertificate.make(rsa: true)
         defer { certificate.remove() }
         let server = try Self.httpsServer(certificate)
@@ -182,7 +183,7 @@ struct TLSTests {
     }
 
     /// With a P-256 certificate the ECDSA suites are the ones offered, AEAD only.
-    @Test func tlsPolicy_withAnECDSACertificate_acceptsECDHEECDSAWithAEADOnly() async throws {
+    @Test(.tlsExclusive) func tlsPolicy_withAnECDSACertificate_acceptsECDHEECDSAWithAEADOnly() async throws {
         let certificate = try await TestCertificate.make()
         defer { certificate.remove() }
         let server = try Self.httpsServer(certificate)
@@ -199,7 +200,7 @@ struct TLSTests {
 
     /// Opt-in: `tls.hstsMaxAgeSeconds` puts Strict-Transport-Security on every https answer —
     /// the page, the API, the transport's own errors; without it there is none.
-    @Test func hsts_isOnEveryHTTPSAnswerWhenConfigured_andAbsentByDefault() async throws {
+    @Test(.tlsExclusive) func hsts_isOnEveryHTTPSAnswerWhenConfigured_andAbsentByDefault() async throws {
         let certificate = try await TestCertificate.make()
         defer { certificate.remove() }
         for maxAge in [31_536_000, 0] {

@@ -1,5 +1,6 @@
 import Foundation
 import RingCastTransport
+import TLSTestSupport
 import Testing
 
 /// Issue 21: a connection that never sends a ClientHello held the TLS port for `requestTimeout`
@@ -8,7 +9,7 @@ import Testing
 /// client. Both kinds of port now close a silent connection at `requestTimeout`.
 @Suite("Silent connections")
 struct HandshakeTimeoutTests {
-    @Test(arguments: [false, true])
+    @Test(.tlsExclusive, arguments: [false, true])
     func silentConnection_isClosedAtTheRequestTimeout_onPlainAndTLSPorts(secure: Bool) async throws {
         let certificate = secure ? try SelfSignedCertificate.write() : nil
         defer { certificate?.remove() }

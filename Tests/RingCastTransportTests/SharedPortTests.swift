@@ -1,6 +1,7 @@
 import Foundation
 import RingCastTransport
 import Synchronization
+import TLSTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -160,7 +161,7 @@ struct SharedPortTests {
         #expect(second.port == first.port)
     }
 
-    @Test func wssViewer_onASharedPort_getsItsGreeting() async throws {
+    @Test(.tlsExclusive) func wssViewer_onASharedPort_getsItsGreeting() async throws {
         let files = try SelfSignedCertificate.write()
         defer { files.remove() }
         let server = try Self.sharedServer { $0.tls = TLSFiles(certificatePath: files.certificate, privateKeyPath: files.key) }

@@ -1,6 +1,7 @@
 import Foundation
 import RingCastTransport
 import Synchronization
+import TLSTestSupport
 import Testing
 
 /// Issue 21, item 3: a viewer that stops reading may hold only a small kernel send buffer, and
@@ -82,7 +83,7 @@ struct ViewerMemoryTests {
     /// The small send buffer must not cost a viewer that reads anything: messages ten times its
     /// size go out in pieces as the socket takes them, whole and in order, over ws and wss (where
     /// OpenSSL, not lws, holds the unsent rest of a record).
-    @Test(arguments: [false, true])
+    @Test(.tlsExclusive, arguments: [false, true])
     func viewerThatReads_getsEveryMessageLargerThanItsSendBuffer_whole(secure: Bool) async throws {
         let certificate = secure ? try SelfSignedCertificate.write() : nil
         defer { certificate?.remove() }

@@ -94,6 +94,9 @@ extension BoardSpec {
             {
                 return ("kind.unit", "must be 1 to \(Limits.counterUnitLength) visible characters")
             }
+            if let problem = Limits.labelProblem(of: format) {
+                return ("kind." + problem.key, problem.message)
+            }
             if let value = ring.value, !(value.isFinite && Limits.counterValues.contains(value)) {
                 return ("value", "must be a counter's number, within ±1e12")
             }

@@ -43,7 +43,8 @@ extension Limits {
     /// `maximumTextBytes`, and why; nil when every label fits. The longest label is that of −10¹², the end of
     /// `counterValues` (which the displayed value never leaves, `Board.progress(ofRing:at:)`): the most integer
     /// digits (13, which `counterDigits` also caps), so the most separators, a sign, every decimal and the unit.
-    /// The API, the config file and a stored board all check a counter here.
+    /// Every definition of a counter is checked here (`RingDefinition.counterFormat`: the API's bodies, the config
+    /// file, the CLI's requests); a stored board is not checked again when it loads, as titles are not.
     static func labelProblem(of format: CounterFormat) -> (key: String, message: String)? {
         let longest = Odometer.label(for: counterValues.lowerBound, format: format).utf8.count
         guard longest > maximumTextBytes else { return nil }

@@ -17,13 +17,58 @@ extension Limits {
         try check(text: text, named: "label text", maximumLength: LabelFormat.maximumTextLength, field: field)
     }
 
+    /// The most UTF-8 bytes a text viewers read may have: binary frames count a text's bytes in one byte (str8).
+    public static let maximumTextBytes = 255
+
+    /// `text`, or its longest prefix of whole characters (grapheme clusters, as Swift's `String` and the page's
+    /// `Intl.Segmenter` count them) whose UTF-8 fits in `maximumTextBytes`: a cut never splits an emoji family,
+    /// a flag, a ZWJ sequence or a letter from its combining marks. `FrameComposer` cuts every title, label and
+    /// text with it, so JSON, binary and SVG carry the same string; the checks below keep what users write,
+    /// and every label a counter can compose, within the limit, so a cut only ever shortens what a board stored
+    /// by an older build holds.
+    public static func fitting(_ text: String) -> String {
+        guard text.utf8.count > maximumTextBytes else { return text }
+        var end = text.startIndex
+        var length = 0
+        while end < text.endIndex {
+            let next = text.index(after: end)
+            length += text.utf8.distance(from: end, to: next)
+            guard length <= maximumTextBytes else { break }
+            end = next
+        }
+        return String(text[..<end])
+    }
+
+    /// The key of `format` (`unit` or `grouping`) that makes the longest label the counter can show exceed
+    /// `maximumTextBytes`, and why; nil when every label fits. The longest label is that of −10¹², the end of
+    /// `counterValues` (which the displayed value never leaves, `Board.progress(ofRing:at:)`): the most integer
+    /// digits (13, which `counterDigits` also caps), so the most separators, a sign, every decimal and the unit.
+    /// Every definition of a counter is checked here (`RingDefinition.counterFormat`: the API's bodies, the config
+    /// file, the CLI's requests); a stored board is not checked again when it loads, as titles are not.
+    static func labelProblem(of format: CounterFormat) -> (key: String, message: String)? {
+        let longest = Odometer.label(for: counterValues.lowerBound, format: format).utf8.count
+        guard longest > maximumTextBytes else { return nil }
+        // The unit is what to shorten, unless the number and its groupings are too long alone.
+        var withoutUnit = format
+        withoutUnit.unit = nil
+        let numberAlone = Odometer.label(for: counterValues.lowerBound, format: withoutUnit).utf8.count
+        let key = format.unit == nil || numberAlone > maximumTextBytes ? "grouping" : "unit"
+        return (
+            key,
+            "a counter's longest label (-1e12 with its grouping, decimals and unit) would be \(longest) bytes of UTF-8, "
+                + "at most \(maximumTextBytes) (binary frames count a label's bytes in one byte): give a shorter \(key)"
+        )
+    }
+
     /// 422 `invalid_value` unless `text` has 1 to `maximumLength` characters (and at most 255 bytes: the
     /// binary format's length byte), is not blank, and holds no character that hides or reorders what a
     /// viewer reads (`hiddenCharacter(in:)`). The message names the character as U+XXXX and where it is.
     static func check(text: String, named name: String, maximumLength: Int, field: String?) throws(APIError) {
         let bytes = text.utf8.count
-        guard !text.isEmpty, text.count <= maximumLength, bytes <= 255 else {
-            let size = bytes > 255 ? ", got \(bytes) bytes of UTF-8 (at most 255)" : ", got \(text.count)"
+        guard !text.isEmpty, text.count <= maximumLength, bytes <= maximumTextBytes else {
+            let size =
+                bytes > maximumTextBytes
+                ? ", got \(bytes) bytes of UTF-8 (at most \(maximumTextBytes))" : ", got \(text.count)"
             throw .invalidValue("a \(name) must have 1 to \(maximumLength) characters\(size)", field: field)
         }
         if let (scalar, position) = hiddenCharacter(in: text) {

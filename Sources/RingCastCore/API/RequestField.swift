@@ -38,8 +38,10 @@ enum RequestField {
         return object
     }
 
-    /// A JSON number: 400 `malformed` for another JSON type and for a number a Double cannot hold (1e400),
-    /// which no client means to send.
+    /// A JSON number: 400 `malformed` for another JSON type and for a number a Double cannot hold (1e400, or
+    /// 0.1e-400, which would read as 0), which no client means to send. A request body meets the same refusal,
+    /// with a message saying which, in `StrictJSON`'s first pass (`StrictJSON.rangeProblem(ofNumber:)`); this
+    /// catches what reaches Foundation's decoder without it.
     static func number(field: String?, named name: String, _ decode: () throws -> Double) throws -> Double {
         do {
             return try decode()
@@ -47,7 +49,9 @@ enum RequestField {
             throw APIError.malformed("\(name) must be a number", field: field)
         } catch {
             // Foundation reports 1e400 as corrupt data (or its own parser error), not as a type mismatch.
-            throw APIError.malformed("\(name) is a number too large for a 64-bit float", field: field)
+            throw APIError.malformed(
+                "\(name) is a number a 64-bit float cannot hold (beyond ±1.8e308, or so close to zero it would read as 0)",
+                field: field)
         }
     }
 

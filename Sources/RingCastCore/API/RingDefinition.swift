@@ -240,13 +240,18 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
             }
             sign = flag
         }
-        return CounterFormat(
+        let format = CounterFormat(
             digits: try integer("digits", in: Limits.counterDigits),
             decimals: try integer("decimals", in: Limits.counterDecimals) ?? 0,
             sign: sign,
             grouping: try text("grouping", maximumLength: Limits.counterSeparatorLength),
             unit: try text("unit", maximumLength: Limits.counterUnitLength)
         )
+        // Every label the counter can show must fit a frame whole, checked once here against the longest.
+        if let problem = Limits.labelProblem(of: format) {
+            throw APIError.invalidValue(problem.message, field: RequestField.path(field, problem.key))
+        }
+        return format
     }
 
     /// Gradient colours of rings defined without any, by position on the board.

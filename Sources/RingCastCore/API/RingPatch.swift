@@ -153,7 +153,9 @@ public struct RingPatch: Sendable, Equatable, Decodable {
                 field: field
             )
         } catch {
-            throw APIError.malformed("progress is a number too large for a 64-bit float", field: field)
+            throw APIError.malformed(
+                "progress is a number a 64-bit float cannot hold (beyond ±1.8e308, or so close to zero it would read as 0)",
+                field: field)
         }
         try Limits.check(progress: progress, field: field)
         self.init(progress: progress)

@@ -20,6 +20,35 @@ public struct JSONProblem: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 public enum StrictJSON {
+    /// Why the JSON number `literal` cannot be read as a 64-bit float, or nil when it can. RFC 8259 §6 leaves
+    /// the range to the reader; this one reads every number as a Double (as Foundation's decoder does, which
+    /// refuses both cases below with only "not valid JSON"), and says which way the number is out:
+    ///
+    /// - too large: beyond ±1.8e308 (`1e400`);
+    /// - too close to zero: not 0, yet nearer to it than the smallest Double, 5e-324, so that it would read as
+    ///   0 (`0.1e-400`). Refused rather than read as 0: a client that means 0 can write it, and a value read as
+    ///   something other than what was written is a value nobody can check. Subnormal numbers (1e-320) are
+    ///   Doubles and read as written.
+    ///
+    /// Request bodies and the config file both meet this in the first pass, so both say the same.
+    public static func rangeProblem(ofNumber literal: some Collection<UInt8>) -> String? {
+        // Without an exponent, a number needs over 300 digits to leave a Double's range either way.
+        let exponent = literal.firstIndex { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        guard exponent != nil || literal.count > 300 else { return nil }
+        let text = String(decoding: literal, as: UTF8.self)
+        guard let value = Double(text) else { return nil }
+        let shown = text.count > 40 ? String(text.prefix(20)) + "…" + String(text.suffix(10)) : text
+        if !value.isFinite {
+            return "the number \(shown) is too large for a 64-bit float (at most ±1.8e308)"
+        }
+        let mantissa = literal[..<(exponent ?? literal.endIndex)]
+        if value == 0, mantissa.contains(where: { (UInt8(ascii: "1")...UInt8(ascii: "9")).contains($0) }) {
+            return "the number \(shown) is too close to zero for a 64-bit float (the smallest is ±5e-324), "
+                + "so it would read as 0; write 0 if you mean 0"
+        }
+        return nil
+    }
+
     /// Containers nested deeper than this are reported rather than followed, so a hostile text cannot exhaust
     /// the stack; Foundation's decoder stops at 512 too.
     public static let maximumDepth = 512
@@ -274,6 +303,9 @@ public enum StrictJSON {
                 guard digits() else {
                     throw failure(at: start, "invalid number \(found(at: start)): the exponent needs digits")
                 }
+            }
+            if let problem = StrictJSON.rangeProblem(ofNumber: bytes[start..<index]) {
+                throw failure(at: start, problem)
             }
         }
 

@@ -301,11 +301,23 @@ public struct Board: Sendable, Equatable {
     }
 
     /// The displayed progress of one ring at `time` (derived and countdown rings computed); nil without data.
+    /// A counter's number stays within `Limits.counterValues`: a spring may carry it a little past its target,
+    /// as the seed's does, but never past the counter's range (docs/ANIMATION.md, "Rolling counter"), so its
+    /// digits never show a number the API would refuse and its label is never longer than the one its
+    /// definition was checked against (`Limits.labelProblem(of:)`).
     public func progress(ofRing id: String, at time: Double) -> Double? {
         resolve(id, visiting: []) { ring in
-            ring.kind == .countdown
-                ? countdown?.progress(at: time, then: ring.countdownOptions.then)
-                : rings[ring.id]?.progress?.value(at: time) ?? ring.value
+            switch ring.kind {
+            case .countdown:
+                return countdown?.progress(at: time, then: ring.countdownOptions.then)
+            case .counter:
+                let range = Limits.counterValues
+                return (rings[ring.id]?.progress?.value(at: time) ?? ring.value).map {
+                    min(max($0, range.lowerBound), range.upperBound)
+                }
+            default:
+                return rings[ring.id]?.progress?.value(at: time) ?? ring.value
+            }
         }
     }
 

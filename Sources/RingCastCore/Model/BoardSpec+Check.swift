@@ -94,6 +94,9 @@ extension BoardSpec {
             {
                 return ("kind.unit", "must be 1 to \(Limits.counterUnitLength) visible characters")
             }
+            // Not `Limits.labelProblem(of:)`: like titles, a counter stored by an older build with a longer label
+            // still loads (a refusal would empty the board after an upgrade, or split a cluster mid-upgrade); the
+            // composer cuts its label at whole characters, and only the definition checks refuse new ones.
             if let value = ring.value, !(value.isFinite && Limits.counterValues.contains(value)) {
                 return ("value", "must be a counter's number, within ±1e12")
             }

@@ -2,7 +2,8 @@ import Foundation
 
 /// Turns board state into the numbers the page draws: arc angles, conic gradient stops, cap and tip discs,
 /// the tip's shadow, the label and the background's splash layers (DESIGN §5). All geometry lives here or in
-/// `SplashShape`, none in the page.
+/// `SplashShape`, none in the page. Every title, label and text a layout or frame carries is cut here, once, to
+/// whole characters within `Limits.maximumTextBytes` (`Limits.fitting`), so JSON, binary and SVG show one string.
 public enum FrameComposer {
     /// 12 o'clock, where every ring starts (the seeds' `startAngle = -90°`).
     static let startAngle = -Double.pi / 2
@@ -45,7 +46,7 @@ public enum FrameComposer {
                 // black at opacity 0.15, radius 2.
                 shadow: RingFrame.Shadow(dx: ahead.x - tip.x, dy: ahead.y - tip.y, blur: 2, alpha: 0.15)
             ),
-            label: label ?? PercentLabel.string(for: progress),
+            label: Limits.fitting(label ?? PercentLabel.string(for: progress)),
             labelColor: labelColor
         )
     }
@@ -106,12 +107,12 @@ public enum FrameComposer {
     public static func layout(of spec: BoardSpec) -> Layout {
         Layout(
             board: spec.name,
-            title: spec.title,
+            title: Limits.fitting(spec.title),
             background: spec.background,
             rings: spec.rings.map { ring in
                 Layout.Ring(
                     id: ring.id,
-                    title: ring.title,
+                    title: Limits.fitting(ring.title),
                     kind: ring.kind.name,
                     r: ring.r,
                     thickness: ring.thickness,
@@ -198,7 +199,7 @@ public enum FrameComposer {
     static func widget(_ spec: RingSpec, of board: Board, at time: Double, automatic text: RGBAColor) -> RingFrame {
         let progress = board.progress(ofRing: spec.id, at: time)
         let colors = board.colors(ofRing: spec.id, at: time)
-        let label = board.label(ofRing: spec.id, at: time)
+        let label = Limits.fitting(board.label(ofRing: spec.id, at: time))
         var a1 = 0.0
         let widget: WidgetFrame
         switch spec.kind {

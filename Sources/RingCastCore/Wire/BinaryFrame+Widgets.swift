@@ -81,8 +81,9 @@ extension BinaryFrame {
                 w.u16(roll(column.fraction))
             }
         case .text(let text, let scales):
-            // One scale per character of the text as sent (a text past 255 bytes is cut, its scales with it).
-            let sent = BinaryWriter.fitting(text)
+            // One scale per character of the text as sent (the composer has cut it to whole characters within
+            // 255 bytes; `Limits.fitting` changes nothing then, and keeps any other text whole too).
+            let sent = Limits.fitting(text)
             w.str8(sent)
             let kept = scales.prefix(min(sent.count, 255))
             w.u8(UInt8(kept.count))

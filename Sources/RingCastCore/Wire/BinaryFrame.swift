@@ -233,7 +233,7 @@ public enum BinaryFrame {
         if let widget = ring.widget {
             return RingValues(
                 state: [], p: 0, a1: 0, tipX: 0, tipY: 0, shadowDX: 0, shadowDY: 0, offsets: (0, 0),
-                startColor: [], endColor: [], label: Array(ring.label.utf8.prefix(255)), labelColor: rgba(ring.labelColor),
+                startColor: [], endColor: [], label: Array(Limits.fitting(ring.label).utf8), labelColor: rgba(ring.labelColor),
                 widget: widgetPayload(widget, of: ring))
         }
         let p = ring.p ?? 0
@@ -258,7 +258,7 @@ public enum BinaryFrame {
             offsets: offsets,
             startColor: rgba(stops.first?.color ?? ring.cap.color),
             endColor: rgba(ring.tip.color),
-            label: Array(ring.label.utf8.prefix(255)),
+            label: Array(Limits.fitting(ring.label).utf8),
             labelColor: rgba(ring.labelColor)
         )
     }

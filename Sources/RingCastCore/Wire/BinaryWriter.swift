@@ -26,22 +26,11 @@ struct BinaryWriter {
 
     mutating func bytes(_ values: [UInt8]) { bytes.append(contentsOf: values) }
 
-    /// Length-prefixed UTF-8, cut to 255 bytes.
-    /// At most 255 bytes of `text`'s UTF-8, cut before a scalar that would not fit whole, so the
-    /// page never decodes half a character.
+    /// Length-prefixed UTF-8: `text` as `Limits.fitting` cuts it, at most 255 bytes of whole characters, so
+    /// the page never decodes half of one. The composer has already cut every title, label and text the same
+    /// way (so JSON carries the same string); this keeps any other text safe too.
     mutating func str8(_ text: String) {
-        str8(Array(Self.fitting(text).utf8))
-    }
-
-    /// The longest prefix of `text` whose UTF-8 fits in 255 bytes, cut before a scalar that would not fit whole.
-    static func fitting(_ text: String) -> String {
-        var length = 0
-        for scalar in text.unicodeScalars {
-            let size = UTF8.width(scalar)
-            guard length + size <= 255 else { break }
-            length += size
-        }
-        return length == text.utf8.count ? text : String(decoding: Array(text.utf8.prefix(length)), as: UTF8.self)
+        str8(Array(Limits.fitting(text).utf8))
     }
 
     mutating func str8(_ utf8: [UInt8]) {

@@ -5,9 +5,10 @@ SWIFT ?= swift
 PYTHON ?= python3
 # libwebsockets' header includes OpenSSL and libcap headers, so all three are needed to build;
 # RingCastTLS links OpenSSL too (libssl-dev). The TLS tests make certificates with `openssl`, and
-# they and the HTTP-edge tests drive the server with `curl` (https, --http2).
+# they and the HTTP-edge tests drive the server with `curl` (https, --http2). Countdown webhooks
+# are POSTed through libcurl (libcurl4-openssl-dev).
 APT_PACKAGES := libwebsockets-dev libssl-dev libcap-dev libsqlite3-dev pkg-config openssl curl \
-	redis-server libhiredis-dev
+	redis-server libhiredis-dev libcurl4-openssl-dev
 # The browser test drives Debian's headless Chromium over the DevTools protocol (a pipe, so no
 # driver and no Python package beyond pytest) against the real server, and runs Debian's nginx
 # in front of it for the reverse-proxy test.

@@ -43,6 +43,9 @@ let package = Package(
         // error text, which Swift cannot reach directly. No pkgConfig: hiredis needs no flags, and
         // SwiftPM warns when it drops the `-D_FILE_OFFSET_BITS=64` that hiredis.pc carries.
         .systemLibrary(name: "CHiredis", path: "Sources/CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        // Debian's libcurl 7.88 (OpenSSL flavour) for countdown webhooks: a whole-try deadline, a cap on the
+        // answer, http/https only, many transfers on one thread; the shim wraps its variadic setters.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Pure Swift, no I/O: model, animation, geometry, frame encoding, API types.
         .target(name: "RingCastCore", swiftSettings: swiftSettings),
         // A joinable POSIX thread, for the modules that run their own (transport, store, Redis).
@@ -62,8 +65,9 @@ let package = Package(
         // one Lua script per board write that cluster mode runs on.
         .target(name: "RingCastCluster", dependencies: ["CHiredis", "RingCastThreads"], swiftSettings: swiftSettings),
         // The blocking HTTP/1.1 client that `ringcast push` and `get` and ringcast-bench share;
-        // Foundation, the C library, and RingCastTLS for https.
-        .target(name: "RingCastClient", dependencies: ["RingCastTLS"], swiftSettings: swiftSettings),
+        // Foundation, the C library, and RingCastTLS for https. And the only module that imports
+        // libcurl: `HTTPPoster`, the webhooks' concurrent, bounded POSTs.
+        .target(name: "RingCastClient", dependencies: ["RingCastTLS", "CCurl"], swiftSettings: swiftSettings),
         // Wiring: config, routes, broadcaster, buildServer.
         .target(
             name: "RingCastServer",
@@ -73,7 +77,7 @@ let package = Package(
                 "RingCastStorage",
                 "RingCastTLS",
                 "RingCastCluster",
-                // Countdown webhooks are POSTed with the CLI's blocking HTTP client, off the loop.
+                // Countdown webhooks are POSTed with its libcurl poster, off the loop.
                 "RingCastClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -141,6 +145,8 @@ let package = Package(
                 "RingCastTransport",
                 "RingCastStorage",
                 "RingCastTLS",
+                // The webhook poster's own tests (a cap, a deadline, no redirects).
+                "RingCastClient",
                 "RedisTestSupport",
                 "TLSTestSupport",
                 .product(name: "Subprocess", package: "swift-subprocess"),

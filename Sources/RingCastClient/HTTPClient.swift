@@ -9,10 +9,10 @@ import RingCastTLS
 /// ringcast-bench's pushes and scrapes; plain HTTP with Content-Length bodies, which is what
 /// RingCast speaks. URLSession would do, but it answers on its own queue some time after the
 /// response was read, and the bench measures push-to-frame latency from the moment the 2xx was
-/// read: here that moment is the return of the last recv(2). And linking FoundationNetworking
-/// would load libcurl and its TLS, Kerberos and LDAP libraries — 4.4 MiB of RSS — into the
-/// `ringcast` executable, which also runs `ringcast serve`. https goes through OpenSSL directly
-/// (`TLSSession`, RingCastTLS). Every call is bounded by `timeoutSeconds`.
+/// read: here that moment is the return of the last recv(2). https goes through OpenSSL directly
+/// (`TLSSession`, RingCastTLS). Every request is bounded by `timeoutSeconds` as a whole (a server trickling
+/// its answer is cut too), and the answer read by `maximumHeadBytes` and `maximumBodyBytes`. It talks to the
+/// user's own server; the server's webhooks, which reach anyone's, go through libcurl (`HTTPPoster`).
 ///
 /// Used from one thread at a time.
 public final class HTTPClient {
@@ -36,6 +36,12 @@ public final class HTTPClient {
     private var descriptor: Int32 = -1
     private var session: TLSSession?
     private var buffer: [UInt8] = []
+    /// CLOCK_MONOTONIC nanoseconds by which the request under way must have its answer.
+    private var deadline: UInt64 = 0
+
+    /// The longest answer head read, and the largest body: past them the answer is refused.
+    public static let maximumHeadBytes = 64 * 1024
+    public static let maximumBodyBytes = 32 * 1024 * 1024
 
     /// `token`, when given, goes with every request as `Authorization: Bearer`; `tls`, when
     /// given, makes every connection https (the certificate checked against `address.name`).
@@ -60,6 +66,7 @@ public final class HTTPClient {
         if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
         let message = Array((head + "\r\n").utf8) + (body ?? [])
         let reused = descriptor >= 0
+        deadline = Self.now() + UInt64(max(1, timeoutSeconds)) * 1_000_000_000
         let response: Response
         do {
             response = try exchange(message)
@@ -193,6 +200,9 @@ public final class HTTPClient {
         while true {
             headerEnd = Self.endOfHeaders(in: buffer)
             if headerEnd != nil { break }
+            guard buffer.count <= Self.maximumHeadBytes else {
+                throw .invalidResponse(server: server, reason: "a head longer than \(Self.maximumHeadBytes / 1024) KiB")
+            }
             try receive()
         }
         let head = String(decoding: buffer[..<headerEnd!], as: UTF8.self)
@@ -209,7 +219,10 @@ public final class HTTPClient {
             guard parts.count == 2 else { continue }
             let name = parts[0].lowercased()
             let value = parts[1].trimmingCharacters(in: .whitespaces)
-            if name == "content-length" { length = Int(value) ?? 0 }
+            if name == "content-length" {
+                length = Int(value) ?? 0
+                guard length <= Self.maximumBodyBytes else { throw tooLarge() }
+            }
             if name == "connection", value.lowercased() == "close" { closes = true }
             if name == "transfer-encoding" {
                 guard value.lowercased().hasSuffix("chunked") else {
@@ -248,6 +261,7 @@ public final class HTTPClient {
                 while !(try readLine()).isEmpty {}
                 return body
             }
+            guard count <= Self.maximumBodyBytes - body.count else { throw tooLarge() }
             while buffer.count < count + 2 { try receive() }
             body += buffer[..<count]
             buffer.removeFirst(count + 2)
@@ -269,7 +283,19 @@ public final class HTTPClient {
         }
     }
 
+    /// An answer body past `maximumBodyBytes`.
+    private func tooLarge() -> ClientError {
+        .invalidResponse(server: server, reason: "an answer larger than \(Self.maximumBodyBytes / (1024 * 1024)) MiB")
+    }
+
+    /// Reads what has arrived, waiting at most until the request's deadline.
     private func receive() throws(ClientError) {
+        let now = Self.now()
+        guard now < deadline else { throw .timedOut(server: server, seconds: timeoutSeconds) }
+        let left = deadline - now
+        // At least 1 µs: a zero SO_RCVTIMEO would wait forever.
+        var timeout = timeval(tv_sec: Int(left / 1_000_000_000), tv_usec: max(1, Int(left % 1_000_000_000 / 1000)))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         if let session {
             do throws(TLSFailure) { return try session.receive(appendingTo: &buffer) } catch { throw clientError(error) }
         }

@@ -87,8 +87,10 @@ final class Application: TransportDelegate {
     /// Connects the application to the loop it runs on; called once before the loop starts.
     func attach(to loop: EventLoop) {
         let broadcaster = Broadcaster(loop: loop, boards: boards, clock: clock, metrics: metrics)
+        let webhookSender = WebhookSender(logger: logger, claim: webhookClaim)
+        metrics.webhookStatistics = { webhookSender.statistics }
         broadcaster.webhooks = CountdownWebhooks(
-            loop: loop, clock: clock, sender: WebhookSender(logger: logger, claim: webhookClaim),
+            loop: loop, clock: clock, sender: webhookSender,
             board: { [weak broadcaster] name in broadcaster?.stream(of: name)?.board },
             allowedHosts: { [boards] in boards.webhookHosts })
         // Timers can be set once the loop runs; the inbox runs this then.

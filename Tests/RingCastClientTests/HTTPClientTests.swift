@@ -69,6 +69,22 @@ struct HTTPClientTests {
             failure { _ = try client.request("GET", "/") } == .timedOut(server: "http://127.0.0.1:\(server.port)", seconds: 1))
     }
 
+    /// The answer read is bounded: a head past 64 KiB, a Content-Length or chunk past 32 MiB is refused before
+    /// it is read.
+    @Test(arguments: [
+        ("HTTP/1.1 200 OK\r\nX-Long: " + String(repeating: "a", count: 70 * 1024), "a head longer than 64 KiB"),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 1000000000000\r\n\r\nxxxx", "an answer larger than 32 MiB"),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nE8D4A51000\r\nxxxx", "an answer larger than 32 MiB"),
+    ])
+    func request_answeredPastTheCap_throwsInvalidResponse(answer: String, reason: String) throws {
+        let server = try CannedHTTPServer(connections: [[answer]])
+        let client = try client(server)
+
+        #expect(
+            failure { _ = try client.request("GET", "/") }
+                == .invalidResponse(server: "http://127.0.0.1:\(server.port)", reason: reason))
+    }
+
     @Test func request_answeredWithAChunkedBody_readsIt_andTheNextAnswerOnTheSameConnection() throws {
         let chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=1\r\nhello\r\n1\r\n!\r\n0\r\nX-T: 1\r\n\r\n"
         let server = try CannedHTTPServer(connections: [[chunked, "HTTP/1.1 204 No Content\r\n\r\n"]])

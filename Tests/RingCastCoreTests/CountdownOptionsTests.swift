@@ -173,6 +173,25 @@ import Testing
         #expect(animator.countdownEnds(after: Self.origin, through: Self.origin + 400).map(\.tick) == [Self.origin + 170])
     }
 
+    /// The check a webhook's retry asks (`Animator.stillEnds`): an end stays current while its countdown runs as it was defined, and not
+    /// once it is cancelled or started again.
+    @Test func anEnd_isNoLongerCurrent_onceItsCountdownIsCancelledOrStartedAgain() throws {
+        let origin = Self.origin
+        var animator = Self.animator(CountdownOptions(webhook: "http://127.0.0.1:9/hook"))
+        try animator.accept(.startCountdown(seconds: 1), at: origin + 1, now: origin)
+        let end = try #require(animator.countdownEnds(after: origin, through: origin + 100).first)
+        #expect(animator.stillEnds(end, asOf: end.tick + 30))
+        var cancelled = animator
+        try cancelled.accept(.cancelCountdown, at: end.tick + 20, now: end.tick + 19)
+        #expect(!cancelled.stillEnds(end, asOf: end.tick + 30))
+        var restarted = animator
+        try restarted.accept(.startCountdown(seconds: 5), at: end.tick + 20, now: end.tick + 19)
+        #expect(!restarted.stillEnds(end, asOf: end.tick + 30))
+        var otherHook = end
+        otherHook.webhook = "http://127.0.0.1:9/other"
+        #expect(!animator.stillEnds(otherHook, asOf: end.tick + 30))
+    }
+
     @Test func endEvents_areTheSameOnTwoAnimators_andAfterARestoreMidCountdown() throws {
         var first = Self.animator(CountdownOptions(style: .seed, tenths: true, then: .restart))
         try first.accept(.startCountdown(seconds: 0.75, animated: false), at: Self.origin + 1, now: Self.origin)

@@ -353,6 +353,16 @@ public struct Animator: Sendable {
         return ends
     }
 
+    /// Whether `end` is still an end of this board as it is defined on `tick` (the changes accepted so far applied
+    /// up to it): false once its countdown was cancelled or started again, its ring removed, or the ring's webhook
+    /// changed. A webhook's retry asks before each try, so that it never POSTs an end that no longer is.
+    public func stillEnds(_ end: CountdownEnd, asOf tick: Int64) -> Bool {
+        var copy = self
+        copy.advance(to: max(tick, end.tick))
+        let rings = copy.board.countdownEnds(between: copy.time(at: end.tick - 1), and: copy.time(at: end.tick))
+        return rings.contains { $0.id == end.ring && $0.countdownOptions.webhook == end.webhook }
+    }
+
     /// The first tick after `tick` on which a countdown ring reaches 0, with the changes accepted so far applied
     /// at their start ticks; nil when none will (no countdown, or every one has ended for good). Found by
     /// bisection on `Countdown.completions`, so a countdown of a day costs a few dozen steps, not a scan.

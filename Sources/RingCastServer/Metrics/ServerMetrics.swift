@@ -38,6 +38,10 @@ final class ServerMetrics {
     private let reloadFailures: CoreMetrics.Counter
     /// Cluster mode's figures; nil when serving alone.
     private var cluster: ClusterFigures?
+    /// The webhook sender's totals, read at scrape time like the transport's: `ringcast_webhooks_total{outcome}`.
+    var webhookStatistics: () -> WebhookStatistics = { WebhookStatistics() }
+    private var webhooksSeen = WebhookStatistics()
+    private var webhookOutcomes: [String: CoreMetrics.Counter] = [:]
 
     private struct ClusterFigures {
         let roundTrip: CoreMetrics.Gauge
@@ -194,6 +198,15 @@ final class ServerMetrics {
         viewersStalled.increment(by: Int(transport.viewersClosedWhileStalled - transportSeen.viewersClosedWhileStalled))
         viewersHeld.increment(by: Int(transport.viewersHeld - transportSeen.viewersHeld))
         transportSeen = transport
+        let webhooks = webhookStatistics()
+        for ((outcome, count), (_, seen)) in zip(webhooks.outcomes, webhooksSeen.outcomes) {
+            let counter =
+                webhookOutcomes[outcome]
+                ?? CoreMetrics.Counter(label: "ringcast_webhooks_total", dimensions: [("outcome", outcome)], factory: factory)
+            webhookOutcomes[outcome] = counter
+            counter.increment(by: count - seen)
+        }
+        webhooksSeen = webhooks
         return registry.emitToBuffer()
     }
 

@@ -4,7 +4,9 @@ import RingCastTransport
 /// Fires each countdown ring's webhook on the tick its countdown reaches 0, whether anyone watches or not:
 /// one timer per board, set from the accepted changes (`Animator.nextCountdownEnd`), checked again when it
 /// fires (`Animator.countdownEnds`) and set for the next end after it. Deliveries go to the `WebhookSender`,
-/// off the loop. Ends are never replayed: a board's first look starts at the tick it is now.
+/// off the loop. Ends are never replayed: a board's first look starts at the tick it is now. A ring's webhook
+/// fires at most once a second (`WebhookPace`), and a retry asks this loop first whether its end still counts
+/// (`isCurrent`): not once its countdown was cancelled or redefined.
 ///
 /// In cluster mode every node runs this for every board, so a webhook is POSTed once per node (docs/CLUSTER.md).
 ///
@@ -20,6 +22,8 @@ final class CountdownWebhooks {
     private var scheduled: [String: Int64] = [:]
     /// Per board: the last tick whose ends were handled (or the tick it was first looked at).
     private var handledThrough: [String: Int64] = [:]
+    /// At most one POST a second per ring.
+    private var pace: WebhookPace
 
     /// `board` finds the board served under a name now.
     init(
@@ -31,6 +35,7 @@ final class CountdownWebhooks {
         self.sender = sender
         self.board = board
         self.allowedHosts = allowedHosts
+        pace = WebhookPace(fps: clock.fps)
     }
 
     /// Sets the board's timer for its next countdown end, if it will have one sooner than the timer set now. Call
@@ -55,6 +60,22 @@ final class CountdownWebhooks {
     func forget(_ name: String) {
         scheduled[name] = nil
         handledThrough[name] = nil
+        pace.forget(name)
+    }
+
+    /// Whether `end` is still one of its board's ends, as the board is defined now (the accepted changes
+    /// applied): false once the board is gone, or the countdown cancelled or redefined.
+    func isCurrent(_ end: CountdownEnd) -> Bool {
+        guard let board = board(end.board) else { return false }
+        return board.animator.stillEnds(end, asOf: board.now(clock.currentTick()))
+    }
+
+    /// How the sender asks `isCurrent` from its own threads: on the service thread, through the loop's inbox.
+    /// Never answered once the loop has stopped, when the sender has stopped too.
+    private func check(_ end: CountdownEnd) -> WebhookSender.Check {
+        let handle = loop.handle
+        let webhooks = ServiceThreadBound(value: self)
+        return { answer in handle.perform { _ in answer(webhooks.value.isCurrent(end)) } }
     }
 
     private func fire(_ name: String, at tick: Int64) {
@@ -68,11 +89,15 @@ final class CountdownWebhooks {
         handledThrough[name] = tick
         for end in board.animator.countdownEnds(after: tick - 1, through: tick) {
             guard let webhook = end.webhook else { continue }
+            guard pace.admit(end) else {
+                sender.throttle(end)
+                continue
+            }
             guard CountdownOptions.webhook(webhook, isAllowedBy: allowedHosts()) else {
                 sender.refuse(end, reason: "its host is not in webhookHosts")
                 continue
             }
-            sender.send(end, t: board.animator.wallClockMilliseconds(at: tick))
+            sender.send(end, t: board.animator.wallClockMilliseconds(at: tick), isCurrent: check(end))
         }
         reschedule(board)
     }

@@ -6,20 +6,39 @@ import Synchronization
 #endif
 
 /// A loopback HTTP server that takes webhook POSTs: it reads each request (head and Content-Length body),
-/// records it, calls `onRequest` and then answers `status` with an empty body, on a thread of its own until
-/// `stop()`.
+/// records it, calls `onRequest` and then answers as `answer` says, one connection at a time, on a thread of
+/// its own until `stop()`.
 final class WebhookReceiver: Sendable {
     struct Request: Sendable, Equatable {
         var head: String
         var body: String
     }
 
+    /// How the receiver answers each request.
+    enum Answer: Sendable {
+        /// This status and an empty body.
+        case status(Int)
+        /// 200 and a body that never ends, 64 KiB at a time until the client hangs up: announced as
+        /// `Content-Length: 1000000000000`, or chunked.
+        case endless(announced: Bool)
+        /// 200 with `Content-Length: 1000`, then one byte every `interval` seconds until the client hangs up.
+        case trickle(interval: Double)
+        /// 302 to `location`.
+        case redirect(location: String)
+    }
+
     let port: Int
     private let listener: Int32
     private let received = Mutex<[Request]>([])
     private let stopped = Mutex(false)
+    /// Answer bytes sent, and the connections the client ended before their answer was complete.
+    private let sent = Mutex((bytes: 0, cutByClient: 0))
 
-    init(status: Int = 200, onRequest: @escaping @Sendable (Request) -> Void = { _ in }) throws {
+    convenience init(status: Int = 200, onRequest: @escaping @Sendable (Request) -> Void = { _ in }) throws {
+        try self.init(answer: .status(status), onRequest: onRequest)
+    }
+
+    init(answer: Answer, onRequest: @escaping @Sendable (Request) -> Void = { _ in }) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -36,12 +55,18 @@ final class WebhookReceiver: Sendable {
         }
         self.listener = listener
         port = Int(UInt16(bigEndian: address.sin_port))
-        let thread = Thread { [self] in serve(status: status, onRequest: onRequest) }
+        let thread = Thread { [self] in serve(answer: answer, onRequest: onRequest) }
         thread.start()
     }
 
     /// The requests taken so far, in order.
     var requests: [Request] { received.withLock { $0 } }
+
+    /// Answer bytes the receiver has sent so far.
+    var bytesSent: Int { sent.withLock { $0.bytes } }
+
+    /// Answers the client hung up on before they were complete (an endless or trickling one cut).
+    var answersCut: Int { sent.withLock { $0.cutByClient } }
 
     /// Stops accepting; the thread ends at its next wake-up.
     func stop() {
@@ -64,7 +89,7 @@ final class WebhookReceiver: Sendable {
         }
     }
 
-    private func serve(status: Int, onRequest: @Sendable (Request) -> Void) {
+    private func serve(answer: Answer, onRequest: @Sendable (Request) -> Void) {
         while !stopped.withLock({ $0 }) {
             let fd = accept(listener, nil, nil)
             guard fd >= 0 else {
@@ -73,15 +98,59 @@ final class WebhookReceiver: Sendable {
             }
             var timeout = timeval(tv_sec: 5, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             if let request = Self.read(fd) {
                 received.withLock { $0.append(request) }
                 onRequest(request)
-                let answer = Array("HTTP/1.1 \(status) X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
-                _ = answer.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if !answerRequest(fd, answer) { sent.withLock { $0.cutByClient += 1 } }
             }
             Glibc.close(fd)
         }
         Glibc.close(listener)
+    }
+
+    /// Sends the answer; false when the client hung up before it was complete.
+    private func answerRequest(_ fd: Int32, _ answer: Answer) -> Bool {
+        func write(_ bytes: [UInt8]) -> Bool {
+            var offset = 0
+            while offset < bytes.count {
+                let count = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+                sent.withLock { $0.bytes += count }
+            }
+            return true
+        }
+        switch answer {
+        case .status(let status):
+            return write(Array("HTTP/1.1 \(status) X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+        case .redirect(let location):
+            return write(
+                Array("HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+        case .endless(let announced):
+            let head = announced ? "Content-Length: 1000000000000\r\n" : "Transfer-Encoding: chunked\r\n"
+            guard write(Array("HTTP/1.1 200 OK\r\n\(head)\r\n".utf8)) else { return false }
+            let block = [UInt8](repeating: UInt8(ascii: "x"), count: 64 * 1024)
+            let chunk = announced ? block : Array("10000\r\n".utf8) + block + Array("\r\n".utf8)
+            while !stopped.withLock({ $0 }) {
+                guard write(chunk) else { return false }
+            }
+            return true
+        case .trickle(let interval):
+            guard write(Array("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n".utf8)) else { return false }
+            for _ in 0..<1000 {
+                guard !stopped.withLock({ $0 }) else { return true }
+                guard write([UInt8(ascii: "x")]) else { return false }
+                // A pause that a hang-up ends early: poll for the client's close (its FIN reads as 0 bytes).
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&poller, 1, Int32(interval * 1000)) > 0 {
+                    var byte: UInt8 = 0
+                    if recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) <= 0 { return false }
+                }
+            }
+            return true
+        }
     }
 
     private static func read(_ fd: Int32) -> Request? {

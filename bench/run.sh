@@ -11,6 +11,8 @@
 # 3. Push throughput (`ringcast-bench --scenario pushers`) twice, each with a fresh server: once
 #    with the data directory on disk (under BENCH_DISK_DIR), once on a tmpfs (BENCH_MEMORY_DIR).
 # 4. Join storm (`ringcast-bench --scenario join-storm`), with a fresh server.
+# 5. SVG flood (`ringcast-bench --scenario svg-flood`): a fresh server allowing 255 rings a board; clients
+#    fetch a 255-ring board's SVG in a loop while a viewer of main measures its frame gaps.
 #
 # Settings come from the environment (the Makefile passes its BENCH_* variables):
 #   BENCH_VIEWERS           RingCast scenarios, raw client          (100 500 1000 2000)
@@ -20,6 +22,8 @@
 #                           push throughput: pushing clients, viewers, seconds (8 200 20; any empty: none)
 #   BENCH_JOIN_WATCHERS BENCH_JOIN_RATE BENCH_JOIN_DURATION
 #                           join storm: watchers, joins a second, seconds (100 200 10; any empty: none)
+#   BENCH_SVG_CLIENTS BENCH_SVG_DURATION
+#                           SVG flood: fetching clients, seconds (4 10; either empty: none)
 #   BENCH_DISK_DIR          where the push run on disk keeps its data (.build, under the repository)
 #   BENCH_MEMORY_DIR        where the push run on tmpfs keeps its data (/dev/shm)
 #   BENCH_FPS BENCH_DURATION BENCH_WARMUP BENCH_PUSH_INTERVAL BENCH_REPORT BENCH_RESULTS
@@ -43,6 +47,8 @@ push_duration=${BENCH_PUSH_DURATION-20}
 join_watchers=${BENCH_JOIN_WATCHERS-100}
 join_rate=${BENCH_JOIN_RATE-200}
 join_duration=${BENCH_JOIN_DURATION-10}
+svg_clients=${BENCH_SVG_CLIENTS-4}
+svg_duration=${BENCH_SVG_DURATION-10}
 disk_root=${BENCH_DISK_DIR:-.build}
 memory_root=${BENCH_MEMORY_DIR:-/dev/shm}
 
@@ -154,6 +160,24 @@ if [ -n "$join_watchers" ] && [ -n "$join_rate" ] && [ -n "$join_duration" ]; th
 	if "$bench" --scenario join-storm --server "$url" --server-pid "$server" --viewers "$join_watchers" \
 		--join-rate "$join_rate" --duration "$join_duration" --warmup "$warmup" --data-dir "$work/data-$name" \
 		--json "$work/bench-$name.json"; then
+		results="$results $work/bench-$name.json"
+	else
+		failed="$failed $name"
+	fi
+	stop
+fi
+
+if [ -n "$svg_clients" ] && [ -n "$svg_duration" ]; then
+	name=svg-flood
+	echo "== SVG flood: $svg_clients clients fetching a 255-ring board's SVG, a viewer of main"
+	python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))
+c["limits"]["maxRingsPerBoard"] = 255
+json.dump(c, open(sys.argv[2], "w"), indent=2)' "$work/ringcast.json" "$work/ringcast-svg.json" || exit 1
+	start "serve-$name" "$ringcast" serve --config "$work/ringcast-svg.json" --port 0 --fps "$fps" \
+		--data-dir "$work/data-$name" --log-level warning
+	if "$bench" --scenario svg-flood --server "$url" --server-pid "$server" --svg-clients "$svg_clients" \
+		--duration "$svg_duration" --warmup "$warmup" --json "$work/bench-$name.json"; then
 		results="$results $work/bench-$name.json"
 	else
 		failed="$failed $name"

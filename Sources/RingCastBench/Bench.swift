@@ -25,8 +25,10 @@ struct Bench: ParsableCommand {
             --viewers viewers watch; it measures acknowledged pushes/s, push latency, the viewers' frame \
             gaps and the server's late ticks. --scenario join-storm: --viewers watchers stay connected \
             while --join-rate new viewers a second connect, read their layout and keyframe and close; it \
-            measures the watchers' frames/s, joins completed/s and connect-to-keyframe latency. Both \
-            start measuring after --warmup and measure for --duration seconds.
+            measures the watchers' frames/s, joins completed/s and connect-to-keyframe latency. \
+            --scenario svg-flood: a board of --svg-rings rings is created and --svg-clients clients fetch its SVG \
+            in a loop while --viewers viewers (default 1) watch --board; it measures their frame gaps (target p99 \
+            ≤ 25 ms) and the GETs answered. All three start measuring after --warmup and measure for --duration seconds.
 
             With --cluster the server is RingCast cluster nodes sharing one port, one --server-pid \
             each (the kernel splits the connections among them): the bench finds which node holds \
@@ -86,6 +88,12 @@ struct Bench: ParsableCommand {
     @Option(help: "join-storm: new viewers a second during the window (default: 200).")
     var joinRate: Double?
 
+    @Option(help: "svg-flood: clients fetching the SVG in a loop, one thread each (default: 4).")
+    var svgClients: Int?
+
+    @Option(help: "svg-flood: rings of the board whose SVG is fetched (default: 255, the most a server allows).")
+    var svgRings: Int?
+
     @Option(help: "pushers, join-storm: the server's data directory, so the result names its filesystem (tmpfs, ext4 …).")
     var dataDir: String?
 
@@ -135,6 +143,14 @@ struct Bench: ParsableCommand {
         try only("--pushers", isSet: pushers != nil, in: .pushers)
         try only("--join-rate", isSet: joinRate != nil, in: .joinStorm)
         try only("--data-dir", isSet: dataDir != nil, in: .pushers, .joinStorm)
+        try only("--svg-clients", isSet: svgClients != nil, in: .svgFlood)
+        try only("--svg-rings", isSet: svgRings != nil, in: .svgFlood)
+        if let svgClients, !(1...64).contains(svgClients) {
+            throw ValidationError("--svg-clients must be 1 to 64, got \(svgClients)")
+        }
+        if let svgRings, !(1...255).contains(svgRings) {
+            throw ValidationError("--svg-rings must be 1 to 255, got \(svgRings)")
+        }
 
         let pushInterval = pushInterval ?? 0.2
         guard pushInterval >= 0.01, pushInterval <= 60 else {
@@ -175,8 +191,8 @@ struct Bench: ParsableCommand {
         }
     }
 
-    private var resolvedViewers: Int { viewers ?? (scenario == .pushers ? 200 : 100) }
-    private var resolvedDuration: Double { duration ?? (scenario == .joinStorm ? 10 : 20) }
+    private var resolvedViewers: Int { viewers ?? (scenario == .pushers ? 200 : scenario == .svgFlood ? 1 : 100) }
+    private var resolvedDuration: Double { duration ?? (scenario == .joinStorm || scenario == .svgFlood ? 10 : 20) }
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
@@ -213,6 +229,10 @@ struct Bench: ParsableCommand {
             case .joinStorm:
                 let load = BenchLoadRun(settings: shared, viewers: resolvedViewers)
                 let result = try BenchJoinRun(load: load, joinRate: joinRate ?? 200, dataDirectory: dataDir).run()
+                try report(result, table: result.table)
+            case .svgFlood:
+                let load = BenchLoadRun(settings: shared, viewers: resolvedViewers)
+                let result = try BenchSVGRun(load: load, clients: svgClients ?? 4, rings: svgRings ?? 255).run()
                 try report(result, table: result.table)
             }
         } catch let failure as BenchFailure {

@@ -53,6 +53,7 @@ struct BenchReport: ParsableCommand {
         var runs: [BenchResult] = []
         var pushRuns: [BenchPushResult] = []
         var joinRuns: [BenchJoinResult] = []
+        var svgRuns: [BenchSVGResult] = []
         for path in results {
             // Results of --scenario pushers and join-storm say so; those of viewers predate the key.
             struct Scenario: Decodable { var scenario: String? }
@@ -72,6 +73,7 @@ struct BenchReport: ParsableCommand {
             switch (try? JSONDecoder().decode(Scenario.self, from: data))?.scenario {
             case BenchPushResult.scenario: pushRuns.append(try decode(BenchPushResult.self))
             case BenchJoinResult.scenario: joinRuns.append(try decode(BenchJoinResult.self))
+            case BenchSVGResult.scenario: svgRuns.append(try decode(BenchSVGResult.self))
             case nil: runs.append(try decode(BenchResult.self))
             case let other?: throw ValidationError("\(path): a result of an unknown scenario \"\(other)\"")
             }
@@ -96,11 +98,15 @@ struct BenchReport: ParsableCommand {
         for index in joinRuns.indices {
             joinRuns[index].command = Self.hiding(document.temporaryDirectory, in: joinRuns[index].command)
         }
+        for index in svgRuns.indices {
+            svgRuns[index].command = Self.hiding(document.temporaryDirectory, in: svgRuns[index].command)
+        }
         var markdown = BenchReportDocument(
             runs: runs,
             baselines: baselines,
             pushRuns: pushRuns,
             joinRuns: joinRuns,
+            svgRuns: svgRuns,
             baselineCommand: baselineCommand,
             machine: .current(),
             fps: document.fps,

@@ -9,6 +9,8 @@ struct BenchReportDocument {
     var pushRuns: [BenchPushResult] = []
     /// `--scenario join-storm` runs.
     var joinRuns: [BenchJoinResult] = []
+    /// `--scenario svg-flood` runs.
+    var svgRuns: [BenchSVGResult] = []
     var baselineCommand: String?
     var machine: BenchMachine
     /// The servers' configured frames per second.
@@ -56,6 +58,7 @@ struct BenchReportDocument {
         if !runs.isEmpty { lines += viewerSections() }
         lines += pushSection()
         lines += joinSection()
+        lines += svgSection()
         return lines.joined(separator: "\n")
     }
 

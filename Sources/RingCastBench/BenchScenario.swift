@@ -10,4 +10,7 @@ enum BenchScenario: String, CaseIterable, ExpressibleByArgument, Sendable {
     /// --viewers watchers stay while --join-rate newcomers a second connect, read their layout and
     /// keyframe, and leave: whether the watchers keep their frame rate, and how fast joins are.
     case joinStorm = "join-storm"
+    /// --svg-clients clients fetch the SVG of a board of --svg-rings rings in a loop while --viewers watch another
+    /// board: whether the viewers' frame gaps stay short.
+    case svgFlood = "svg-flood"
 }

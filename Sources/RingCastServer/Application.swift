@@ -96,6 +96,9 @@ final class Application: TransportDelegate {
         // Timers can be set once the loop runs; the inbox runs this then.
         let playlistStreams = PlaylistStreams(loop: loop, clock: clock, playlists: playlists, broadcaster: broadcaster)
         broadcaster.playlists = playlistStreams
+        broadcaster.scopes = ViewerScopes(tokens: TokenPolicy(configuration: configuration)) { id, closing in
+            loop.close(id, code: closing.code, reason: closing.reason)
+        }
         playlists.observer = playlistStreams
         let starting = ServiceThreadBound(value: broadcaster)
         loop.handle.perform { _ in starting.value.startWebhooks() }
@@ -137,7 +140,7 @@ final class Application: TransportDelegate {
     // MARK: - Reload
 
     /// Runs `requested` from now on without closing anyone, except the viewers of a board it
-    /// removes (4404); viewers of a board whose layout it changes get the new layout in-band;
+    /// removes (4404) and those whose token may no longer read what they watch (4403, 4401: `ViewerScopes`); viewers of a board whose layout it changes get the new layout in-band;
     /// restart-only settings are logged and kept. `stored` holds the store's records, for boards
     /// it adds. Returns false, having changed nothing, when the boards cannot take it.
     func reload(_ requested: RingCastConfiguration, stored: [StoredRecord]) -> Bool {
@@ -169,6 +172,9 @@ final class Application: TransportDelegate {
         boards.autoCreate = reload.configuration.autoCreate
         boards.defaultBoard = reload.configuration.defaultBoard
         gate = ViewerGate(configuration: reload.configuration, logger: logger, metrics: metrics)
+        broadcaster?.scopes?.tokensChanged(to: TokenPolicy(configuration: reload.configuration)) { [playlists] name in
+            playlists[name]?.playlist.boards
+        }
         configuration = reload.configuration
         metrics.configurationReloaded(succeeded: true)
         let summary =
@@ -226,10 +232,20 @@ final class Application: TransportDelegate {
         guard let loop, let broadcaster else {
             return namingNode(.reject(.error(APIError(status: 503, code: "unavailable", message: "the server is starting"))))
         }
-        return namingNode(gate.admit(request, id: id, loop: loop, broadcaster: broadcaster))
+        let admission = gate.admit(request, id: id, loop: loop, broadcaster: broadcaster)
+        if case .accept(let channel, _, _) = admission {
+            var watching: ViewerScopes.Watching?
+            if let key = channel as? PlaylistKey { watching = .playlist(key.playlist) }
+            if let key = channel as? StreamKey { watching = .board(key.board) }
+            if let watching {
+                broadcaster.scopes?.admitted(id, watching: watching, credential: TokenPolicy.readCredential(in: request))
+            }
+        }
+        return namingNode(admission)
     }
 
     func viewerDidDisconnect(_ id: ViewerID, channel: any ChannelKey) {
+        broadcaster?.scopes?.left(id)
         logger.debug("viewer \(id) left \(channel)")
     }
 

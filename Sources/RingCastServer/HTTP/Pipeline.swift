@@ -27,7 +27,8 @@ import RingCastTransport
 /// 9. **commit** (writes): the backend makes it durable and applies it from its start tick (503
 ///    while it cannot commit: a write that is wrong in itself still hears why first); a cluster
 ///    that finds the board changed through another node computes the write again from step 6.
-/// 10. **respond**: reads at once; writes once durable, with the board as a GET shows it.
+/// 10. **respond**: reads at once (an SVG once composed off the service thread, `SVGDocuments`); writes once
+///     durable, with the board as a GET shows it.
 ///
 /// A write of something other than a board (a playlist, `Route.Action.commit`) takes steps 0–3 here and its
 /// handler the rest (`PlaylistHandler`). Every refusal changes nothing. Touched only on the service thread.
@@ -46,6 +47,8 @@ final class Pipeline {
     /// The plans of the layouts writes make; a big new shape is planned on `planning`, off the service thread.
     let layouts = LayoutPlanner()
     private let planning = DispatchQueue(label: "ringcast-layout")
+    /// The SVG documents of `GET …svg`, composed off the service thread and kept while they are the picture.
+    let svgDocuments: SVGDocuments
     /// Where planned shapes come back to; nil until `attach`, and then every shape is planned where it is asked for.
     private var queue: (any ServiceQueue)?
 
@@ -66,6 +69,7 @@ final class Pipeline {
     ) {
         let boardHandler = BoardHandler(boards: boards, clock: clock, planner: layouts, viewers: viewers)
         let playlists = playlists ?? Playlists(fps: clock.fps)
+        let svgDocuments = SVGDocuments(boards: boards, clock: clock)
         router = .api(
             boards: boardHandler,
             rings: RingHandler(boards: boards, clock: clock, planner: layouts),
@@ -76,7 +80,7 @@ final class Pipeline {
                 transportStatistics: transportStatistics),
             playlists: PlaylistHandler(
                 playlists: playlists, boards: boards, backend: backend, clock: clock, viewers: playlistViewers),
-            svg: SVGHandler(boards: boards, clock: clock)
+            svg: SVGHandler(documents: svgDocuments)
         )
         hosts = HostPolicy(configuration: configuration)
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
@@ -87,11 +91,14 @@ final class Pipeline {
         self.answers = boardHandler
         self.playlists = playlists
         self.clock = clock
+        self.svgDocuments = svgDocuments
     }
 
-    /// Plans big layouts off the service thread from now on, handing them back through `queue`.
+    /// Plans big layouts and composes SVG documents off the service thread from now on, handing them back through
+    /// `queue`.
     func attach(queue: any ServiceQueue) {
         self.queue = queue
+        svgDocuments.attach(queue: queue)
     }
 
     /// Takes `configuration`'s tokens, hosts, origins and limits for the requests that follow (a reload);
@@ -139,6 +146,9 @@ final class Pipeline {
             case .read(let handler):
                 try authorize(route, routed)
                 answer(try handler(routed))
+            case .readLater(let handler):
+                try authorize(route, routed)
+                try handler(routed, answer)
             case .write(let decode):
                 try write(routed, route: route, decode: decode, answer)
             case .commit(let handler):

@@ -23,6 +23,9 @@ struct Route {
     enum Action {
         /// A read, answered at once.
         case read((RouteRequest) throws(APIError) -> HTTPResponse)
+        /// A read whose answer is made off the service thread (an SVG): the handler answers through its second
+        /// argument, exactly once, now or later on the service thread; what it throws is answered at once.
+        case readLater((RouteRequest, @escaping (HTTPResponse) -> Void) throws(APIError) -> Void)
         /// A write to one board (the route's `:board`): decodes the body into the handler that,
         /// given the board, says what changes.
         case write((RouteRequest) throws(APIError) -> BoardEdit)

@@ -19,8 +19,8 @@ extension Router {
         router.get("/api/v1/openapi.yaml", label: "openapi", use: `operator`.openAPI)
         router.get("/api/v1/boards", label: "boards", use: boards.list)
         // Before `:board` and `:ring`, which a name with a suffix would match too (names never hold a `.`).
-        router.get("/api/v1/boards/:board.svg", label: "board_svg", use: svg.board)
-        router.get("/api/v1/boards/:board/rings/:ring.svg", label: "ring_svg", use: svg.ring)
+        router.get("/api/v1/boards/:board.svg", label: "board_svg", later: svg.board)
+        router.get("/api/v1/boards/:board/rings/:ring.svg", label: "ring_svg", later: svg.ring)
         router.get("/api/v1/boards/:board", label: "board", use: boards.show)
         router.write(
             "PATCH", "/api/v1/boards/:board", label: "board", body: BoardPatch.self, needsBoard: false, permission: .write,

@@ -30,6 +30,14 @@ struct Router {
         add(Route(method: "GET", pattern: RoutePattern(pattern), label: label, access: access, action: .read(handler)))
     }
 
+    /// A read answered later (`Route.Action.readLater`); `HEAD` too, as for `get`.
+    mutating func get(
+        _ pattern: String, label: String, access: Route.Access = .read,
+        later handler: @escaping (RouteRequest, @escaping (HTTPResponse) -> Void) throws(APIError) -> Void
+    ) {
+        add(Route(method: "GET", pattern: RoutePattern(pattern), label: label, access: access, action: .readLater(handler)))
+    }
+
     /// A write to the route's existing `:board` (404 before the body is read if there is none)
     /// whose body decodes as `Body`.
     mutating func write<Body: Decodable>(

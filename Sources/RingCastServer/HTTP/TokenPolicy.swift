@@ -88,6 +88,25 @@ struct TokenPolicy: Sendable {
         try Self.check(need, by: token)
     }
 
+    /// The read credential `request` presents (as `check` takes it for a read), kept as the SHA-256 hex of its secret:
+    /// what a viewer is remembered by, to be checked again when its playlist or the tokens change (`ViewerScopes`).
+    static func readCredential(in request: HTTPRequest) -> String? {
+        (bearerToken(in: request) ?? cookieOrQueryToken(in: request)).map(AccessToken.sha256Hex(of:))
+    }
+
+    /// Allows reading `resource` for a credential `readCredential` kept, or throws what `check` would have for it.
+    func checkRead(_ resource: Resource, credential: String?) throws(Refusal) {
+        let need = Need(access: .read, resource: resource)
+        if readsOpen { return }
+        guard let credential else { throw refusal("this server needs a read token", token: "none", need) }
+        var found: AccessToken?
+        for token in tokens where Self.constantTimeEquals(credential, token.secretDigest) && found == nil {
+            found = token
+        }
+        guard let found else { throw refusal("the token is not valid", token: "invalid", need) }
+        try Self.check(need, by: found)
+    }
+
     /// Whether `token` may do `need`: the table the matrix tests read.
     static func check(_ need: Need, by token: AccessToken) throws(Refusal) {
         if token.access >= need.access {

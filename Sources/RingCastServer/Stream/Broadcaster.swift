@@ -26,6 +26,10 @@ final class Broadcaster: BoardObserver {
     /// between boards on the grid (`PlaylistStreams`).
     var playlists: PlaylistStreams?
 
+    /// What each viewer watches and the token it was admitted with, so that a playlist redefined or tokens reloaded
+    /// close the viewers who may no longer read what they would be shown (`ViewerScopes`).
+    var scopes: ViewerScopes?
+
     init(loop: EventLoop, boards: Boards, clock: TickClock, metrics: ServerMetrics) {
         self.loop = loop
         self.streams = boards.all.map(BoardStream.init)

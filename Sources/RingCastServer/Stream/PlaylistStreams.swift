@@ -351,6 +351,8 @@ final class PlaylistStreams: PlaylistObserver {
     }
 
     func playlistChanged(_ playlist: LivePlaylist) {
+        // Before its next tick: a viewer whose token may not read a board it now holds is never sent that board.
+        broadcaster?.scopes?.playlistChanged(playlist.name, boards: playlist.playlist.boards)
         guard let stream = streams[playlist.name], stream.playlist === playlist, !watching(stream).isEmpty else { return }
         // The new definition takes effect at its anchor; its position says when the next switch is.
         lookAgain(stream)

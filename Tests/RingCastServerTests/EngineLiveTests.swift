@@ -86,12 +86,14 @@ struct EngineLiveTests {
         let viewer = TestViewer(client: client, port: port)
         try await viewer.waitUntil("keyframe") { $0.count >= 2 }
         let push = try TestHTTPClient(port: port).send(
-            "PUT", "/api/v1/boards/main/rings/move", body: #"{"progress":1,"animation":{"curve":"linear","duration":6}}"#)
+            "PUT", "/api/v1/boards/main/rings/move", body: #"{"progress":1,"animation":{"curve":"linear","duration":60}}"#)
         #expect(push.status == 200)
-        // 6 s, so that a restart on a busy test machine (the cluster suite starts Redis and three
-        // nodes alongside) still lands mid-animation; 3 s once did not.
-        let ticks = 6.0 * 60
-        try await viewer.waitUntil("0.4 s in") { ($0.last?.frame?[ring: "move"]?.p ?? 0) >= 0.4 / 6 }
+        // A minute, so that a restart on a busy test machine still lands mid-animation: 3 s once did
+        // not, and 6 s did not either when the whole suite ran beside two CPU hogs (the second start
+        // outlasted it). The test needs only ten frames after the restart, not the end.
+        let duration = 60.0
+        let ticks = duration * 60
+        try await viewer.waitUntil("0.4 s in") { ($0.last?.frame?[ring: "move"]?.p ?? 0) >= 0.4 / duration }
         first.signal(SIGKILL)
         #expect(try await first.waitForExit() == SIGKILL)
 
@@ -105,12 +107,11 @@ struct EngineLiveTests {
         let again = try await second.waitForLine { $0.hasPrefix("listening on ") }
         let newPort = try #require(again.split(separator: ":").last.flatMap { Int($0) })
         let resumed = TestViewer(client: client, port: newPort)
-        try await resumed.waitUntil(timeout: 15, "the end after the restart") { $0.last?.frame?[ring: "move"]?.p == 1 }
+        try await resumed.waitUntil(timeout: 30, "ten frames after the restart") { $0.compactMap(\.frame).count >= 10 }
         let frames = resumed.frames
-        #expect(frames.count >= 10, "the animation goes on after the restart: \(frames.count) frames")
         // Not a jump to the target and not a replay from zero: the grid value for the time that passed.
         let firstP = try #require(frames.first?[ring: "move"]?.p)
-        #expect(firstP > 0.4 / 6 && firstP < 1, "the first frame after the restart shows \(firstP)")
+        #expect(firstP > 0.4 / duration && firstP < 1, "the first frame after the restart shows \(firstP)")
         for frame in frames {
             let expected = min(1, max(0, (Double(frame.seq) - start.rounded()) / ticks))
             let p = try #require(frame[ring: "move"]?.p)

@@ -33,6 +33,9 @@ final class WebhookReceiver: Sendable {
     private let stopped = Mutex(false)
     /// Answer bytes sent, and the connections the client ended before their answer was complete.
     private let sent = Mutex((bytes: 0, cutByClient: 0))
+    /// When the first request was read, and when a client first hung up on an answer, by the receiver's own
+    /// thread: a test compares these, not the moments its own (perhaps starved) task looked.
+    private let moments = Mutex((firstRequest: Date?.none, firstCut: Date?.none))
 
     convenience init(status: Int = 200, onRequest: @escaping @Sendable (Request) -> Void = { _ in }) throws {
         try self.init(answer: .status(status), onRequest: onRequest)
@@ -68,6 +71,12 @@ final class WebhookReceiver: Sendable {
     /// Answers the client hung up on before they were complete (an endless or trickling one cut).
     var answersCut: Int { sent.withLock { $0.cutByClient } }
 
+    /// When the first request was read (nil before).
+    var firstRequestAt: Date? { moments.withLock { $0.firstRequest } }
+
+    /// When a client first hung up on an unfinished answer (nil before).
+    var firstCutAt: Date? { moments.withLock { $0.firstCut } }
+
     /// Stops accepting; the thread ends at its next wake-up.
     func stop() {
         stopped.withLock { $0 = true }
@@ -100,9 +109,13 @@ final class WebhookReceiver: Sendable {
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             if let request = Self.read(fd) {
+                moments.withLock { if $0.firstRequest == nil { $0.firstRequest = Date() } }
                 received.withLock { $0.append(request) }
                 onRequest(request)
-                if !answerRequest(fd, answer) { sent.withLock { $0.cutByClient += 1 } }
+                if !answerRequest(fd, answer) {
+                    moments.withLock { if $0.firstCut == nil { $0.firstCut = Date() } }
+                    sent.withLock { $0.cutByClient += 1 }
+                }
             }
             Glibc.close(fd)
         }

@@ -195,6 +195,10 @@ struct Push: ParsableCommand {
         guard let number = Double(value) else {
             throw CommandFailure("VALUE must be a number, or none for no data, got \"\(value)\"")
         }
+        // The server's words for a number a 64-bit float cannot hold (0.1e-400 would read as 0, 1e400 as inf).
+        if let problem = StrictJSON.rangeProblem(ofNumber: Array(value.utf8)) {
+            throw CommandFailure("VALUE: \(problem)")
+        }
         return number
     }
 

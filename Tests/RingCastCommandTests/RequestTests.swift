@@ -218,6 +218,13 @@ struct RequestTests {
         (["ci", "tests", "12"], "value must be a number from 0 to 10 (1 = 100 %), got 12"),
         (["ci", "tests", "0.5", "--label", "text"], #"unknown --label "text"; use percent, fraction, value or text:TEXT"#),
         (["ci", "tests", "lots"], #"VALUE must be a number, or none for no data, got "lots""#),
+        // The server's words for what a 64-bit float cannot hold, rather than sending 0 or inf.
+        (
+            ["ci", "tests", "0.1e-400"],
+            "VALUE: the number 0.1e-400 is too close to zero for a 64-bit float (the smallest is ±5e-324), "
+                + "so it would read as 0; write 0 if you mean 0"
+        ),
+        (["ci", "tests", "1e400"], "VALUE: the number 1e400 is too large for a 64-bit float (at most ±1.8e308)"),
         // No check of its own: the server's decoder of the body refuses it before it is sent.
         (
             ["ci", "tests", "0.5", "--label", "text:a\tb"],

@@ -403,14 +403,19 @@ extension EventLoop {
         )
     }
 
+    /// Writes `chunk` straight from the response's own bytes: lws 4.1.6 writes an HTTP/1 body as it is
+    /// (`rops_write_role_protocol_h1` → `lws_issue_raw`, without stream compression in Debian's build),
+    /// never into the `LWS_PRE` bytes before it as it does for WebSocket and h2 frames, and this server
+    /// speaks HTTP/1.1 only (ALPN `http/1.1`); what the socket does not take, lws copies before returning.
+    /// So a large answer (a 255-ring board's SVG is 1.8 MB) is not copied once more per chunk on the loop.
     private func writeBody(_ chunk: ArraySlice<UInt8>, isFinal: Bool, to wsi: OpaquePointer) throws(LWSFailure) {
-        writeBuffer.reserve(chunk.count)
-        chunk.withUnsafeBufferPointer { bytes in
-            if let base = bytes.baseAddress {
-                writeBuffer.start.update(from: base, count: bytes.count)
+        let kind = isFinal ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP
+        let written = chunk.withUnsafeBufferPointer { bytes -> Int32 in
+            guard let base = bytes.baseAddress else {
+                return lws_write(wsi, writeBuffer.start, 0, kind)
             }
+            return lws_write(wsi, UnsafeMutablePointer(mutating: base), bytes.count, kind)
         }
-        let written = lws_write(wsi, writeBuffer.start, chunk.count, isFinal ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP)
         try check(written, "writing \(chunk.count) response bytes", success: { $0 == chunk.count })
     }
 

@@ -101,6 +101,7 @@ extension EventLoop {
         guard let viewer = viewer(of: wsi) else { return }
         limitSendBuffer(of: wsi)
         limitUnsentBytes(of: wsi)
+        viewer.lastWrite = now()
         viewer.isEstablished = true
         requestWrite(viewer)
     }
@@ -118,12 +119,18 @@ extension EventLoop {
             return -1
         }
         guard let size = viewer.nextMessageSize else { return 0 }
-        if !viewer.pacing.covers(size), let state = sendState(of: wsi), !viewer.pacing.check(state, for: size) {
-            hold(viewer)
-            return 0
+        if !viewer.pacing.covers(size), let state = sendState(of: wsi) {
+            if now() - viewer.lastWrite > TransportConfiguration.heldViewerSettle {
+                viewer.pacing.settle(on: state)
+            }
+            if !viewer.pacing.check(state, for: size) {
+                hold(viewer)
+                return 0
+            }
         }
         guard let (message, skipped) = viewer.nextMessage() else { return 0 }
         viewer.pacing.spend(message.count)
+        viewer.lastWrite = now()
         do {
             try message.write(to: wsi)
         } catch {

@@ -43,14 +43,27 @@ struct SendPacing: Equatable {
     }
 
     /// Takes what the socket said; true when a message of `size` bytes may be written now. A
-    /// message larger than half the largest window (a big board's layout) needs only that half to be
-    /// free: it cannot wait for more, and the rest of it waits in the kernel as it must.
+    /// message larger than half the window the peer advertises now (a keyframe to a peer with a
+    /// small buffer, a big board's layout) needs only that half to be free: it cannot wait for more,
+    /// and the rest of it waits in the kernel as it must.
     mutating func check(_ state: SocketState, for size: Int) -> Bool {
         largestWindow = max(largestWindow, state.window)
         let reserve = min(Self.largestReserve, largestWindow / 4)
         let room = max(0, state.window - state.inFlight - state.unsent)
         budget = room - reserve
-        return budget >= min(size, largestWindow / 2) && room > 0
+        return budget >= min(size, state.window / 2) && room > 0
+    }
+
+    /// The viewer has been held a while, the peer has taken everything written to it, and the window
+    /// it offers is no larger than the reserve: the peer's kernel shrank its window below what it once
+    /// offered (it does, under its own memory accounting of a small receive buffer), so the reserve
+    /// follows the window it offers now. Without this such a peer would never be written to again. A
+    /// peer that merely paused keeps a window above the reserve (writes stop before it gets there), so
+    /// this never lets more into a paused viewer's buffer.
+    mutating func settle(on state: SocketState) {
+        let reserve = min(Self.largestReserve, largestWindow / 4)
+        guard state.inFlight == 0, state.unsent == 0, state.window <= reserve else { return }
+        largestWindow = state.window
     }
 
     /// A message of `size` bytes was written.

@@ -33,6 +33,9 @@ final class Viewer {
     /// Held back because the peer's window had no room: looked at again by a timer, not by a
     /// writeable callback (the socket itself is writeable).
     var isHeld = false
+    /// When the viewer was last written to (or admitted): a viewer held for `heldViewerSettle`
+    /// seconds since lets its pacing settle on the window its peer offers now.
+    var lastWrite = 0.0
     /// Closed by the stall sweep.
     var evictedForStall = false
     /// Set by `EventLoop.close` and on shutdown; acted on in the next writeable callback.

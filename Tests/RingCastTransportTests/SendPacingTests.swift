@@ -57,6 +57,34 @@ struct SendPacingTests {
         #expect(!pacing.covers(1))
     }
 
+    /// A peer with a small buffer whose window shrank to about half of what it once offered: a keyframe larger than
+    /// its window goes out once half of the window it offers now is free (held forever before, and evicted).
+    @Test func aMessageLargerThanTheWindow_needsHalfOfTheWindowOfferedNow() {
+        var pacing = SendPacing()
+        _ = pacing.check(SendPacing.SocketState(window: 4_096, inFlight: 4_096, unsent: 0), for: 600)
+        let writes = pacing.check(SendPacing.SocketState(window: 2_128, inFlight: 0, unsent: 0), for: 4_435)
+        #expect(writes)
+        #expect(pacing.budget == 2_128 - 1_024)
+    }
+
+    /// A peer whose window shrank below the reserve of the largest it offered is written to again once the pacing
+    /// settles on the window it offers now (the peer having taken everything); not while bytes are still in flight.
+    @Test func settling_letsTheReserveFollowAWindowThatShrank() {
+        var pacing = SendPacing()
+        _ = pacing.check(SendPacing.SocketState(window: 16_384, inFlight: 0, unsent: 0), for: 600)
+        let shrunk = SendPacing.SocketState(window: 2_000, inFlight: 0, unsent: 0)
+        let before = pacing.check(shrunk, for: 600)
+        #expect(!before, "a reserve of 4 KiB leaves no room in a 2,000-byte window")
+        pacing.settle(on: SendPacing.SocketState(window: 2_000, inFlight: 10, unsent: 0))
+        #expect(pacing.largestWindow == 16_384, "bytes still in flight: the peer has not taken everything")
+        pacing.settle(on: SendPacing.SocketState(window: 6_000, inFlight: 0, unsent: 0))
+        #expect(pacing.largestWindow == 16_384, "a window above the reserve: a paused peer keeps its reserve")
+        pacing.settle(on: shrunk)
+        let after = pacing.check(shrunk, for: 600)
+        #expect(after)
+        #expect(pacing.budget == 1_500)
+    }
+
     @Test func theReserve_followsTheLargestWindowSeen() {
         var pacing = SendPacing()
         let first = pacing.check(SendPacing.SocketState(window: 1 << 20, inFlight: 0, unsent: 0), for: 100)

@@ -201,38 +201,34 @@ final class WebhookSender: Sendable {
         }
     }
 
-    /// Hands `post` to the poster, making it first (on the retry queue, so that loading libcurl never holds up
-    /// the event loop, which sends the first tries) if this is the first delivery.
+    /// Hands `post` to the poster. Before there is one (the first delivery) or when there can be none, on the
+    /// retry queue: loading libcurl, and the failure without it, never hold up the event loop, which sends the
+    /// first tries.
     private func post(_ post: HTTPPost, completion: @escaping @Sendable (Result<PostAnswer, PostFailure>) -> Void) {
-        switch poster.withLock({ $0 }) {
-        case .made(let poster): poster.post(post, completion: completion)
-        case .unavailable(let failure): completion(.failure(failure))
-        case .stopped: completion(.failure(.stopped))
-        case .notMade:
-            retries.async { [self] in
-                // Made and handed the post under the lock: a later post, which finds the poster made, queues
-                // behind this one.
-                let failure = poster.withLock { slot -> PostFailure? in
-                    switch slot {
-                    case .notMade:
-                        do throws(PostFailure) {
-                            let made = try makePoster()
-                            slot = .made(made)
-                            made.post(post, completion: completion)
-                            return nil
-                        } catch {
-                            slot = .unavailable(error)
-                            return error
-                        }
-                    case .made(let poster):
-                        poster.post(post, completion: completion)
+        if case .made(let poster) = poster.withLock({ $0 }) { return poster.post(post, completion: completion) }
+        retries.async { [self] in
+            // Made and handed the post under the lock: a later post, which finds the poster made, queues behind
+            // this one.
+            let failure = poster.withLock { slot -> PostFailure? in
+                switch slot {
+                case .notMade:
+                    do throws(PostFailure) {
+                        let made = try makePoster()
+                        slot = .made(made)
+                        made.post(post, completion: completion)
                         return nil
-                    case .unavailable(let failure): return failure
-                    case .stopped: return .stopped
+                    } catch {
+                        slot = .unavailable(error)
+                        return error
                     }
+                case .made(let poster):
+                    poster.post(post, completion: completion)
+                    return nil
+                case .unavailable(let failure): return failure
+                case .stopped: return .stopped
                 }
-                if let failure { completion(.failure(failure)) }
             }
+            if let failure { completion(.failure(failure)) }
         }
     }
 

@@ -55,12 +55,12 @@ static void ccurl_resolve(void) {
         snprintf(ccurl_table.error, sizeof ccurl_table.error, "%s", dlerror());
         return;
     }
-#define CCURL_RESOLVE(field, symbol)                                                                          \
-    ccurl_table.field = (__typeof__(ccurl_table.field))dlsym(library, #symbol);                                   \
-    if (ccurl_table.field == NULL) {                                                                            \
-        snprintf(ccurl_table.error, sizeof ccurl_table.error, "libcurl.so.4 has no %s (libcurl 7.68 or later needed)", \
-                 #symbol);                                                                                    \
-        return;                                                                                               \
+#define CCURL_RESOLVE(field, symbol)                                                       \
+    ccurl_table.field = (__typeof__(ccurl_table.field))dlsym(library, #symbol);            \
+    if (ccurl_table.field == NULL) {                                                       \
+        snprintf(ccurl_table.error, sizeof ccurl_table.error,                              \
+                 "libcurl.so.4 has no %s (libcurl 7.68 or later needed)", #symbol);        \
+        return;                                                                            \
     }
     CCURL_RESOLVE(global_init, curl_global_init)
     CCURL_RESOLVE(easy_init, curl_easy_init)

@@ -44,8 +44,10 @@ let package = Package(
         // SwiftPM warns when it drops the `-D_FILE_OFFSET_BITS=64` that hiredis.pc carries.
         .systemLibrary(name: "CHiredis", path: "Sources/CHiredis", providers: [.apt(["libhiredis-dev"])]),
         // Debian's libcurl 7.88 (OpenSSL flavour) for countdown webhooks: a whole-try deadline, a cap on the
-        // answer, http/https only, many transfers on one thread; the shim wraps its variadic setters.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // answer, http/https only, many transfers on one thread; the shim wraps its variadic setters. Not
+        // linked (no pkgConfig: libcurl.pc says -lcurl): the shim dlopens it on the first webhook, so the
+        // 27 libraries it pulls in stay out of every other `ringcast` process (Sources/CCurl/shim.h).
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Pure Swift, no I/O: model, animation, geometry, frame encoding, API types.
         .target(name: "RingCastCore", swiftSettings: swiftSettings),
         // A joinable POSIX thread, for the modules that run their own (transport, store, Redis).

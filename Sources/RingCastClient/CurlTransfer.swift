@@ -5,7 +5,7 @@ internal import CCurl
 /// are freed in `deinit`. curl keeps a pointer to this object (CURLOPT_WRITEDATA, CURLOPT_HEADERDATA) while
 /// the transfer runs: `HTTPPoster`'s loop holds it until curl reports it done.
 ///
-/// Touched only on the poster's thread.
+/// Touched only on the poster's thread, made only once `HTTPPoster` has loaded libcurl (`ccurl_load`).
 final class CurlTransfer {
     let post: HTTPPost
     let completion: @Sendable (Result<PostAnswer, PostFailure>) -> Void
@@ -19,29 +19,23 @@ final class CurlTransfer {
     private var overLimit = false
 
     init(post: HTTPPost, completion: @escaping @Sendable (Result<PostAnswer, PostFailure>) -> Void) throws(PostFailure) {
-        CurlTransfer.initialised()
-        guard let handle = curl_easy_init() else { throw .failed(reason: "curl_easy_init failed") }
+        guard let handle = ccurl_easy_init() else { throw .failed(reason: "curl_easy_init failed") }
         self.post = post
         self.completion = completion
         self.handle = handle
         errorText = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorText.initialize(to: 0)
         for line in ["Content-Type: \(post.contentType)", "Accept:", "Expect:"] {
-            headers = curl_slist_append(headers, line)
+            headers = ccurl_slist_append(headers, line)
         }
         try configure()
     }
 
     deinit {
-        curl_easy_cleanup(handle)
-        curl_slist_free_all(headers)
+        ccurl_easy_cleanup(handle)
+        ccurl_slist_free_all(headers)
         errorText.deallocate()
     }
-
-    /// curl_global_init, once per process before the first handle (it is not safe to race with other threads'
-    /// first calls on every curl build).
-    private static let globalInit: CURLcode = curl_global_init(ccurl_global_default())
-    private static func initialised() { _ = globalInit }
 
     private func configure() throws(PostFailure) {
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -100,7 +94,7 @@ final class CurlTransfer {
 
     /// The typed failure for curl's `code`; `detail` is curl's error buffer (more specific than its code's text).
     static func failure(_ code: CURLcode, detail: String, post: HTTPPost) -> PostFailure {
-        let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let reason = detail.isEmpty ? String(cString: ccurl_easy_strerror(code)) : detail
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
             return .unsupportedScheme(post.url.split(separator: ":", maxSplits: 1).first.map(String.init) ?? post.url)

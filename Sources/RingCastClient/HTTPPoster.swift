@@ -7,8 +7,8 @@ internal import CCurl
 /// At most `maximumPerReceiver` tries run at once per receiver (scheme, host and port) and
 /// `maximumRunning` in all; the others wait in order, so a slow receiver delays only its own POSTs.
 ///
-/// Countdown webhooks use it (the server's `WebhookSender`); the CLI keeps its blocking `HTTPClient`
-/// (docs/WEBHOOKS.md says why).
+/// Countdown webhooks use it (the server's `WebhookSender`, which makes its poster on the first delivery); the
+/// CLI keeps its blocking `HTTPClient` (docs/WEBHOOKS.md says why).
 ///
 /// Thread-safe: `post` and `stop` may be called from any thread; completions run on the poster's thread and
 /// must not block.
@@ -18,7 +18,11 @@ public final class HTTPPoster: Sendable {
 
     private let loop: PosterLoop
 
-    public init() {
+    /// Loads libcurl if this is the process's first poster (the shim opens it on first use rather than linking
+    /// it: Sources/CCurl/shim.h says why) and starts the poster's thread; `.libcurlMissing` when it cannot be
+    /// loaded.
+    public init() throws(PostFailure) {
+        if let reason = ccurl_load() { throw .libcurlMissing(String(cString: reason)) }
         loop = PosterLoop()
         let loop = loop
         let thread = Thread { loop.run() }
@@ -50,17 +54,17 @@ private final class CurlMulti: @unchecked Sendable {
 
     init() {
         // curl_multi_init only fails without memory.
-        handle = curl_multi_init()!
+        handle = ccurl_multi_init()!
         // Idle connections kept for reuse, across receivers.
         _ = ccurl_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, 16)
     }
 
     deinit {
-        curl_multi_cleanup(handle)
+        ccurl_multi_cleanup(handle)
     }
 
     func wake() {
-        _ = curl_multi_wakeup(handle)
+        _ = ccurl_multi_wakeup(handle)
     }
 }
 
@@ -117,10 +121,10 @@ private final class PosterLoop: @unchecked Sendable {
             }
             startWaiting()
             var stillRunning: Int32 = 0
-            _ = curl_multi_perform(multi.handle, &stillRunning)
+            _ = ccurl_multi_perform(multi.handle, &stillRunning)
             collectFinished()
             // Wakes at curl's next timeout (a deadline, a retry of its own), on socket activity, or on `wake()`.
-            _ = curl_multi_poll(multi.handle, nil, 0, 1000, nil)
+            _ = ccurl_multi_poll(multi.handle, nil, 0, 1000, nil)
         }
     }
 
@@ -135,9 +139,9 @@ private final class PosterLoop: @unchecked Sendable {
                 continue
             }
             waiting.remove(at: index)
-            let added = curl_multi_add_handle(multi.handle, transfer.handle)
+            let added = ccurl_multi_add_handle(multi.handle, transfer.handle)
             guard added == CURLM_OK else {
-                transfer.completion(.failure(.failed(reason: String(cString: curl_multi_strerror(added)))))
+                transfer.completion(.failure(.failed(reason: String(cString: ccurl_multi_strerror(added)))))
                 continue
             }
             running[transfer.handle] = transfer
@@ -149,7 +153,7 @@ private final class PosterLoop: @unchecked Sendable {
     private func collectFinished() {
         var finishedAny = false
         var left: Int32 = 0
-        while let message = curl_multi_info_read(multi.handle, &left) {
+        while let message = ccurl_multi_info_read(multi.handle, &left) {
             var handle: UnsafeMutableRawPointer?
             var code = CURLE_OK
             guard ccurl_message_done(message, &handle, &code) != 0, let handle, let transfer = running[handle] else {
@@ -163,7 +167,7 @@ private final class PosterLoop: @unchecked Sendable {
     }
 
     private func remove(_ transfer: CurlTransfer) {
-        _ = curl_multi_remove_handle(multi.handle, transfer.handle)
+        _ = ccurl_multi_remove_handle(multi.handle, transfer.handle)
         running[transfer.handle] = nil
         let receiver = transfer.post.receiver
         runningPerReceiver[receiver, default: 1] -= 1

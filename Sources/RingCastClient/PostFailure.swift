@@ -19,6 +19,8 @@ public enum PostFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case httpStatus(Int)
     /// The poster stopped before the try could finish.
     case stopped
+    /// libcurl could not be loaded (it is opened on first use, not linked): dlerror's text, or what it lacks.
+    case libcurlMissing(String)
     /// Any other failure: curl's reason.
     case failed(reason: String)
 
@@ -33,6 +35,7 @@ public enum PostFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .tlsFailed(let reason): "TLS failed: \(reason)"
         case .httpStatus(let status): "HTTP \(status)"
         case .stopped: "the server is stopping"
+        case .libcurlMissing(let reason): "libcurl (libcurl4) is not installed: \(reason)"
         case .failed(let reason): reason
         }
     }

@@ -45,7 +45,7 @@ struct WebhookSenderTests {
     func anEndlessAnswer_isCutAtTheCap_andMemoryStaysBounded(announced: Bool) async throws {
         let receiver = try WebhookReceiver(answer: .endless(announced: announced))
         defer { receiver.stop() }
-        let poster = HTTPPoster()
+        let poster = try HTTPPoster()
         defer { poster.stop() }
         // A deadline far beyond what the cap needs: reaching it would mean the answer was read on and on.
         let result = await Self.post(
@@ -81,7 +81,7 @@ struct WebhookSenderTests {
     @Test func aTricklingAnswer_failsAsTimedOut() async throws {
         let trickler = try WebhookReceiver(answer: .trickle(interval: 0.5))
         defer { trickler.stop() }
-        let poster = HTTPPoster()
+        let poster = try HTTPPoster()
         defer { poster.stop() }
         let result = await Self.post(
             poster, HTTPPost(url: "http://127.0.0.1:\(trickler.port)/h", body: [], deadlineMilliseconds: 1500))
@@ -94,7 +94,7 @@ struct WebhookSenderTests {
         defer { target.stop() }
         let redirecting = try WebhookReceiver(answer: .redirect(location: "http://127.0.0.1:\(target.port)/moved"))
         defer { redirecting.stop() }
-        let poster = HTTPPoster()
+        let poster = try HTTPPoster()
         defer { poster.stop() }
         let redirected = await Self.post(poster, HTTPPost(url: "http://127.0.0.1:\(redirecting.port)/h", body: []))
         #expect(redirected == .failure(.httpStatus(302)))
@@ -106,7 +106,7 @@ struct WebhookSenderTests {
 
     @Test(arguments: ["file:///etc/passwd", "ftp://127.0.0.1/x", "gopher://127.0.0.1/x", "dict://127.0.0.1:11211/stat"])
     func aSchemeOtherThanHTTP_isRefused(url: String) async throws {
-        let poster = HTTPPoster()
+        let poster = try HTTPPoster()
         defer { poster.stop() }
         let result = await Self.post(poster, HTTPPost(url: url, body: []))
         #expect(result == .failure(.unsupportedScheme(String(url.prefix { $0 != ":" }))))
@@ -186,6 +186,56 @@ struct WebhookSenderTests {
         #expect(second.contains(#"ringcast_webhooks_total{outcome="dropped"} 2"#))
     }
 
+    // MARK: libcurl, loaded on the first delivery
+
+    /// The poster, and with it libcurl and its thread, is made by the first delivery, not with the sender: a
+    /// refused or throttled end makes none, and every later delivery shares the one made.
+    @Test func thePoster_isMadeByTheFirstDelivery_andOnlyOnce() async throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let made = Mutex(0)
+        let sender = WebhookSender(
+            logger: Self.logger,
+            makePoster: { () throws(PostFailure) in
+                made.withLock { $0 += 1 }
+                return try HTTPPoster()
+            })
+        defer { sender.stop() }
+        let url = "http://127.0.0.1:\(receiver.port)/h"
+        sender.refuse(CountdownEnd(board: "lazy", ring: "a", tick: 1, webhook: url), reason: "test")
+        sender.throttle(CountdownEnd(board: "lazy", ring: "a", tick: 2, webhook: url))
+        #expect(made.withLock { $0 } == 0)
+        for tick in Int64(3)...5 { sender.send(CountdownEnd(board: "lazy", ring: "b", tick: tick, webhook: url), t: 0) }
+        try await Self.waitUntil("the three ends are delivered") { sender.statistics.delivered == 3 }
+        #expect(made.withLock { $0 } == 1)
+        #expect(receiver.requests.count == 3)
+    }
+
+    /// Without libcurl an end fails like any other (tried, counted, logged) with a line that says so, the
+    /// loading is not tried again, and the sender takes the next end the same way.
+    @Test func withoutLibcurl_anEndFails_isCounted_andTheLogSaysLibcurlIsMissing() async throws {
+        let lines = LogLines()
+        let made = Mutex(0)
+        let sender = WebhookSender(
+            logger: Logger(label: "ringcast-test") { _ in lines }, attempts: 2, firstDelay: 0.05,
+            makePoster: { () throws(PostFailure) in
+                made.withLock { $0 += 1 }
+                throw .libcurlMissing("libcurl.so.4: cannot open shared object file: No such file or directory")
+            })
+        defer { sender.stop() }
+        sender.send(CountdownEnd(board: "bare", ring: "c", tick: 1, webhook: "http://127.0.0.1:9/h"), t: 0)
+        try await Self.waitUntil("the end is given up") { sender.pendingCount == 0 }
+        #expect(sender.statistics == WebhookStatistics(retried: 1, failed: 1))
+        let missing =
+            "libcurl (libcurl4) is not installed: libcurl.so.4: cannot open shared object file: No such file or directory"
+        let line = "webhook http://127.0.0.1:9/h for bare/c tick 1 failed"
+        #expect(lines.all.contains { $0.hasPrefix("warning \(line) (try 1 of 2)") && $0.hasSuffix(missing) })
+        #expect(lines.all.contains { $0 == "error \(line) 2 times, giving up: \(missing)" })
+        sender.send(CountdownEnd(board: "bare", ring: "c", tick: 2, webhook: "http://127.0.0.1:9/h"), t: 0)
+        try await Self.waitUntil("the next end is given up") { sender.statistics.failed == 2 }
+        #expect(made.withLock { $0 } == 1)
+    }
+
     // MARK: Pure rules, by explicit ticks and times
 
     /// A 0.001 s restarting countdown ends on every tick; its webhook fires once a second per ring.
@@ -251,5 +301,28 @@ extension Result where Success == PostAnswer {
     /// The answer's byte count, when it succeeded.
     var answerBytes: Int {
         if case .success(let answer) = self { answer.answerBytes } else { 0 }
+    }
+}
+
+/// Collects the lines a `Logger` writes, as `level message`.
+private final class LogLines: LogHandler, Sendable {
+    private let lines = Mutex<[String]>([])
+    var all: [String] { lines.withLock { $0 } }
+
+    var metadata: Logger.Metadata {
+        get { [:] }
+        set {}
+    }
+    var logLevel: Logger.Level {
+        get { .trace }
+        set {}
+    }
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { nil }
+        set {}
+    }
+
+    func log(event: LogEvent) {
+        lines.withLock { $0.append("\(event.level) \(event.message)") }
     }
 }

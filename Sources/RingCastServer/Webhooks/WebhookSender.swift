@@ -20,6 +20,11 @@ import Synchronization
 ///
 /// In cluster mode every node finds the same end on the same tick; `claim` lets one of them deliver it.
 ///
+/// The poster is made on the first delivery, off the event loop, not at start: making it loads libcurl (27 more
+/// shared libraries, 6 MiB resident) and starts its thread, which a server whose countdowns have no webhook never
+/// needs. When libcurl cannot be loaded, each try fails with `PostFailure.libcurlMissing`, counted and logged
+/// like any failure, and the server runs on.
+///
 /// Thread-safe: every method may be called from any thread.
 final class WebhookSender: Sendable {
     /// Asks whether this process should deliver `end` and answers on any thread: true for one process only
@@ -46,6 +51,17 @@ final class WebhookSender: Sendable {
         var isCurrent: Check?
     }
 
+    /// Makes the poster: `HTTPPoster.init`, or a test's stand-in for a missing libcurl.
+    typealias MakePoster = @Sendable () throws(PostFailure) -> HTTPPoster
+
+    /// The poster, made on the first delivery.
+    private enum PosterSlot {
+        case notMade
+        case made(HTTPPoster)
+        case unavailable(PostFailure)
+        case stopped
+    }
+
     private struct State {
         var pending = 0
         var pendingPerBoard: [String: Int] = [:]
@@ -56,7 +72,8 @@ final class WebhookSender: Sendable {
 
     static let maximumPending = 1000
     static let maximumPerBoard = 16
-    private let poster = HTTPPoster()
+    private let makePoster: MakePoster
+    private let poster = Mutex(PosterSlot.notMade)
     private let retries = DispatchQueue(label: "ringcast-webhook-retries")
     private let logger: Logger
     private let claim: Claim?
@@ -70,9 +87,10 @@ final class WebhookSender: Sendable {
 
     init(
         logger: Logger, claim: Claim? = nil, attempts: Int = 5, firstDelay: Double = 0.5, deadline: Double = 5,
-        answerLimit: Int = 64 * 1024
+        answerLimit: Int = 64 * 1024, makePoster: @escaping MakePoster = { () throws(PostFailure) in try HTTPPoster() }
     ) {
         self.logger = logger
+        self.makePoster = makePoster
         self.claim = claim
         self.attempts = max(1, attempts)
         self.firstDelay = firstDelay
@@ -96,7 +114,11 @@ final class WebhookSender: Sendable {
             }
             return state.stopped ? 0 : state.pending
         }
-        poster.stop()
+        let slot = poster.withLock { slot in
+            defer { slot = .stopped }
+            return slot
+        }
+        if case .made(let poster) = slot { poster.stop() }
         if left > 0 {
             logger.warning("\(left) webhook \(left == 1 ? "delivery" : "deliveries") given up at shutdown")
         }
@@ -166,7 +188,7 @@ final class WebhookSender: Sendable {
     /// Try `number`; on failure another after the backoff, until `attempts` tries.
     private func attempt(_ delivery: Delivery, number: Int) {
         guard !state.withLock({ $0.stopped }) else { return }
-        poster.post(delivery.post) { [self] result in
+        post(delivery.post) { [self] result in
             switch result {
             case .success:
                 finish(delivery, counting: \.delivered)
@@ -176,6 +198,37 @@ final class WebhookSender: Sendable {
             case .failure(let failure):
                 failed(delivery, number: number, failure)
             }
+        }
+    }
+
+    /// Hands `post` to the poster. Before there is one (the first delivery) or when there can be none, on the
+    /// retry queue: loading libcurl, and the failure without it, never hold up the event loop, which sends the
+    /// first tries.
+    private func post(_ post: HTTPPost, completion: @escaping @Sendable (Result<PostAnswer, PostFailure>) -> Void) {
+        if case .made(let poster) = poster.withLock({ $0 }) { return poster.post(post, completion: completion) }
+        retries.async { [self] in
+            // Made and handed the post under the lock: a later post, which finds the poster made, queues behind
+            // this one.
+            let failure = poster.withLock { slot -> PostFailure? in
+                switch slot {
+                case .notMade:
+                    do throws(PostFailure) {
+                        let made = try makePoster()
+                        slot = .made(made)
+                        made.post(post, completion: completion)
+                        return nil
+                    } catch {
+                        slot = .unavailable(error)
+                        return error
+                    }
+                case .made(let poster):
+                    poster.post(post, completion: completion)
+                    return nil
+                case .unavailable(let failure): return failure
+                case .stopped: return .stopped
+                }
+            }
+            if let failure { completion(.failure(failure)) }
         }
     }
 

@@ -86,7 +86,7 @@ final class Application: TransportDelegate {
 
     /// Connects the application to the loop it runs on; called once before the loop starts.
     func attach(to loop: EventLoop) {
-        let broadcaster = Broadcaster(loop: loop, boards: boards, clock: clock, metrics: metrics)
+        let broadcaster = Broadcaster(loop: loop, boards: boards, clock: clock, metrics: metrics, logger: logger)
         let webhookSender = WebhookSender(logger: logger, claim: webhookClaim)
         metrics.webhookStatistics = { webhookSender.statistics }
         broadcaster.webhooks = CountdownWebhooks(

@@ -143,28 +143,34 @@ final class StoreWriter {
     private func flush(_ jobs: [WriteQueue.Job]) {
         guard !jobs.isEmpty else { return }
         var completions: [WriteQueue.Completion] = []
+        // The boards each job writes, beside its completion: a record that cannot be made fails its board's jobs.
+        var written: [[String]] = []
         var changes: [Subject: Change] = [:]
         var order: [Subject] = []
         var records = 0
         var batchSize = 0
         for job in jobs {
             switch job {
-            case .write(let written, let completion):
+            case .write(let given, let completion):
                 completions.append(completion)
-                records += written.count
-                batchSize += written.count
-                for record in written { note(.upsert(record), for: .board(record.board), in: &changes, order: &order) }
+                written.append(given.map(\.board))
+                records += given.count
+                batchSize += given.count
+                for record in given { note(.upsert(record), for: .board(record.board), in: &changes, order: &order) }
             case .delete(let board, let completion):
                 completions.append(completion)
+                written.append([])
                 batchSize += 1
                 note(.delete(board), for: .board(board), in: &changes, order: &order)
             case .writePlaylist(let playlist, let completion):
                 completions.append(completion)
+                written.append([])
                 records += 1
                 batchSize += 1
                 note(.upsertPlaylist(playlist), for: .playlist(playlist.name), in: &changes, order: &order)
             case .deletePlaylist(let name, let completion):
                 completions.append(completion)
+                written.append([])
                 batchSize += 1
                 note(.deletePlaylist(name), for: .playlist(name), in: &changes, order: &order)
             case .probe, .check:
@@ -172,14 +178,34 @@ final class StoreWriter {
             }
         }
         let outcome: StorageError?
+        var unencodable: [String: StorageError] = [:]
         if let failure {
             outcome = failure
-        } else if changes.isEmpty {
-            outcome = nil
         } else {
-            outcome = commitChecked(order.map { changes[$0]! }, records: records, batchSize: batchSize)
+            unencodable = makeBytes(&changes)
+            order.removeAll { changes[$0] == nil }
+            outcome = changes.isEmpty ? nil : commitChecked(order.map { changes[$0]! }, records: records, batchSize: batchSize)
         }
-        for completion in completions { completion(outcome) }
+        for (completion, boards) in zip(completions, written) {
+            completion(boards.lazy.compactMap { unencodable[$0] }.first ?? outcome)
+        }
+    }
+
+    /// Makes the bytes of each board's newest record now, before the transaction: a record whose bytes cannot be
+    /// made is dropped from `changes` (nothing of it is stored) and its error returned by board, so that only the
+    /// writes of that board fail and the rest of the batch commits.
+    private func makeBytes(_ changes: inout [Subject: Change]) -> [String: StorageError] {
+        var unencodable: [String: StorageError] = [:]
+        for (subject, change) in changes {
+            guard case .upsert(let record) = change else { continue }
+            do throws(StorageError) {
+                changes[subject] = .upsert(StoredRecord(board: record.board, revision: record.revision, state: try record.state))
+            } catch {
+                changes[subject] = nil
+                unencodable[record.board] = error
+            }
+        }
+        return unencodable
     }
 
     /// Commits `changes` if the directory is still this store's, and reports success only if, once
@@ -218,7 +244,7 @@ final class StoreWriter {
                 case .upsert(let record):
                     try statements.upsert.bind(record.board, at: 1)
                     try statements.upsert.bind(record.revision, at: 2)
-                    try statements.upsert.bind(record.state, at: 3)
+                    try statements.upsert.bind(try record.state, at: 3)
                     try statements.upsert.run("writing board \(record.board)")
                 case .delete(let board):
                     try statements.delete.bind(board, at: 1)

@@ -4,14 +4,26 @@
 /// The bytes may be given as they are or as a function that makes them: the writer thread calls
 /// it, and only for the newest record of each board in a batch (the others would be overwritten
 /// in the same transaction), so encoding costs neither the caller's thread nor more than once per
-/// board and commit.
+/// board and commit. A function that cannot make them throws: that record is not stored, and the
+/// writes of its board in that batch fail with `StorageError.Kind.unencodable` (the store itself is fine).
 public struct StoredRecord: Sendable, Equatable {
     public var board: String
     public var revision: Int64
-    private let bytes: @Sendable () -> [UInt8]
+    private let bytes: @Sendable () throws -> [UInt8]
 
-    /// The snapshot's bytes (made now if they were given as a function).
-    public var state: [UInt8] { bytes() }
+    /// The snapshot's bytes (made now if they were given as a function); throws, as `unencodable`, what that
+    /// function throws.
+    public var state: [UInt8] {
+        get throws(StorageError) {
+            do {
+                return try bytes()
+            } catch {
+                throw StorageError(
+                    path: "board \(board)", message: "its state cannot be encoded, so it was not stored: \(error)",
+                    kind: .unencodable)
+            }
+        }
+    }
 
     public init(board: String, revision: Int64, state: [UInt8]) {
         self.board = board
@@ -20,13 +32,19 @@ public struct StoredRecord: Sendable, Equatable {
     }
 
     /// A record whose bytes `encode` makes on the store's writer thread, if they are needed.
-    public init(board: String, revision: Int64, encode: @escaping @Sendable () -> [UInt8]) {
+    public init(board: String, revision: Int64, encode: @escaping @Sendable () throws -> [UInt8]) {
         self.board = board
         self.revision = revision
         self.bytes = encode
     }
 
+    /// The same board, revision and bytes; a record whose bytes cannot be made equals none.
     public static func == (left: StoredRecord, right: StoredRecord) -> Bool {
-        left.board == right.board && left.revision == right.revision && left.state == right.state
+        guard left.board == right.board, left.revision == right.revision else { return false }
+        do {
+            return try left.state == right.state
+        } catch {
+            return false
+        }
     }
 }

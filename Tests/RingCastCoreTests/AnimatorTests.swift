@@ -49,7 +49,7 @@ struct AnimatorTests {
             }
             let (frame, base) = animator.frames(at: tick)
             bytes[tick] =
-                FrameEncoder.json(frame) + FrameEncoder.json(frame, previous: base)
+                try FrameEncoder.json(frame) + FrameEncoder.json(frame, previous: base)
                 + BinaryFrame.encode(frame, previous: base)
         }
         return bytes

@@ -177,7 +177,7 @@ import Testing
         var board = Board(spec: Fixtures.board)
         try board.apply(BackgroundUpdate(color: Self.green), at: 0)
         #expect(board.snapshot(at: 0.1).background == Self.green)
-        let body = try JSONValue(decoding: board.snapshot(at: 0.1).jsonBody)
+        let body = try JSONValue(decoding: board.snapshot(at: 0.1).jsonBody())
         #expect(body.object?["background"] == .string("#2ecc71ff"))
     }
 }

@@ -211,9 +211,9 @@ struct BinaryWidgetTests {
             layout: BinaryFrame.encode(FrameComposer.layout(of: board.spec)),
             keyframe: BinaryFrame.encode(first, previous: nil),
             delta: BinaryFrame.encode(second, previous: first),
-            jsonLayout: String(decoding: FrameEncoder.json(FrameComposer.layout(of: board.spec)), as: UTF8.self),
-            jsonKeyframe: String(decoding: FrameEncoder.json(first, previous: nil), as: UTF8.self),
-            jsonSecond: String(decoding: FrameEncoder.json(second, previous: nil), as: UTF8.self))
+            jsonLayout: String(decoding: try FrameEncoder.json(FrameComposer.layout(of: board.spec)), as: UTF8.self),
+            jsonKeyframe: String(decoding: try FrameEncoder.json(first, previous: nil), as: UTF8.self),
+            jsonSecond: String(decoding: try FrameEncoder.json(second, previous: nil), as: UTF8.self))
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("web/fixtures/widgets.json")
         let encoder = JSONEncoder()

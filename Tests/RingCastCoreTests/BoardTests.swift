@@ -215,7 +215,7 @@ import Testing
         let stand = try #require(snapshot.rings.first { $0.id == "stand" })
         #expect(stand.target == nil && stand.progress == nil && !stand.animating)
 
-        let body = try JSONValue(decoding: snapshot.jsonBody)
+        let body = try JSONValue(decoding: snapshot.jsonBody())
         let rings = try #require(body.object?["rings"]?.array)
         #expect(rings.count == Fixtures.board.rings.count)
         #expect(body.object?["background"] == .string("#000000ff"))

@@ -36,10 +36,10 @@ struct ClusterUpdateTests {
             #expect(outcome == .accepted, "revision \(update.revision)")
         }
 
-        mutating func compose(through tick: Int64, from first: Int64) {
+        mutating func compose(through tick: Int64, from first: Int64) throws {
             for k in first...tick {
                 let (frame, base) = animator.frames(at: k)
-                sent[k] = BinaryFrame.encode(frame, previous: base) + FrameEncoder.json(frame, previous: base)
+                sent[k] = try BinaryFrame.encode(frame, previous: base) + FrameEncoder.json(frame, previous: base)
             }
         }
     }
@@ -55,14 +55,14 @@ struct ClusterUpdateTests {
             try accepting.animator.accept(try change.decoded(), at: tick, now: tick - 1)
             let update = ClusterUpdate(
                 board: "main", baseRevision: revision, revision: revision + 1, startTick: tick, change: change,
-                digest: ClusterUpdate.digest(of: accepting.animator.state))
+                digest: try ClusterUpdate.digest(of: accepting.animator.state))
             revision += 1
             stream.append(try JSONEncoder().encode(update))
             // Another node decodes the bytes and applies them at the same tick.
             let received = try JSONDecoder().decode(ClusterUpdate.self, from: stream.last!)
             #expect(received == update)
             try other.accept(received)
-            #expect(ClusterUpdate.digest(of: other.animator.state) == update.digest, "digest after revision \(revision)")
+            #expect(try ClusterUpdate.digest(of: other.animator.state) == update.digest, "digest after revision \(revision)")
             if tick == 1040 {
                 // A node joining now reads the snapshot of this revision, then follows the stream.
                 late = Node(animator: try Animator(spec: Fixtures.board, fps: 60, state: accepting.animator.state))
@@ -71,10 +71,10 @@ struct ClusterUpdateTests {
                 late = joined
             }
         }
-        accepting.compose(through: 1300, from: 1001)
-        other.compose(through: 1300, from: 1001)
+        try accepting.compose(through: 1300, from: 1001)
+        try other.compose(through: 1300, from: 1001)
         var joined = try #require(late)
-        joined.compose(through: 1300, from: 1041)
+        try joined.compose(through: 1300, from: 1041)
         for tick in Int64(1001)...1300 {
             #expect(other.sent[tick] == accepting.sent[tick], "tick \(tick)")
             if tick > 1040 { #expect(joined.sent[tick] == accepting.sent[tick], "late node, tick \(tick)") }
@@ -125,10 +125,10 @@ struct ClusterUpdateTests {
             }
             let (frame, base) = early.frames(at: tick)
             moveProgress[tick] = frame.rings.first { $0.id == "move" }?.p
-            earlyFrames[tick] = BinaryFrame.encode(frame, previous: base) + FrameEncoder.json(frame, previous: base)
+            earlyFrames[tick] = try BinaryFrame.encode(frame, previous: base) + FrameEncoder.json(frame, previous: base)
             let (other, otherBase) = justInTime.frames(at: tick)
             justInTimeFrames[tick] =
-                BinaryFrame.encode(other, previous: otherBase) + FrameEncoder.json(other, previous: otherBase)
+                try BinaryFrame.encode(other, previous: otherBase) + FrameEncoder.json(other, previous: otherBase)
             let same = earlyFrames[tick] == justInTimeFrames[tick]
             #expect(same, "the frame of tick \(tick) differs from the one of a node that got the updates just in time")
         }
@@ -144,9 +144,9 @@ struct ClusterUpdateTests {
 
     @Test func theDigestChangesWithTheState_andIsSixteenHexDigits() throws {
         var animator = Animator(spec: Fixtures.board, fps: 60, tick: 1000)
-        let before = ClusterUpdate.digest(of: animator.state)
+        let before = try ClusterUpdate.digest(of: animator.state)
         try animator.accept(.patch(BoardPatch(rings: ["move": RingPatch(progress: 0.5)])), at: 1001, now: 1001 - 1)
-        let after = ClusterUpdate.digest(of: animator.state)
+        let after = try ClusterUpdate.digest(of: animator.state)
         #expect(before != after)
         #expect(after.count == 16 && after.allSatisfy(\.isHexDigit))
     }
@@ -168,7 +168,7 @@ struct SettledStateTests {
         #expect(try watched.accept(second, exactlyAt: 1210, now: 1011) == .accepted)
         #expect(try unwatched.accept(second, exactlyAt: 1210, now: 1011) == .accepted)
         #expect(watched.settledState == unwatched.settledState)
-        #expect(ClusterUpdate.digest(of: watched.settledState) == ClusterUpdate.digest(of: unwatched.settledState))
+        #expect(try ClusterUpdate.digest(of: watched.settledState) == ClusterUpdate.digest(of: unwatched.settledState))
         // The frames from the update on are the same too.
         for tick in Int64(1210)...1300 {
             #expect(watched.frames(at: tick).frame == unwatched.frames(at: tick).frame, "tick \(tick)")

@@ -183,7 +183,7 @@ struct ColoringRequestTests {
                     "move": RingPatch(progress: 0.6, coloring: .thresholds(thresholds)),
                     "stand": RingPatch(coloring: .status(.warning)),
                 ]), at: 0)
-        let json = String(decoding: board.snapshot(at: 0).jsonBody, as: UTF8.self)
+        let json = try String(decoding: board.snapshot(at: 0).jsonBody(), as: UTF8.self)
         #expect(json.contains(#""status":"warning""#))
         #expect(json.contains(##""thresholds":[[0,"#e74c3cff"],[0.5,"#2ecc71ff"]]"##))
         let move = board.snapshot(at: 0).rings[0]

@@ -106,14 +106,14 @@ import Testing
 
     @Test func snapshot_showsSecondsAndRemaining_andNullWithoutACountdown() throws {
         var board = Board(spec: Fixtures.board)
-        let idle = try JSONValue(decoding: board.snapshot(at: 0).jsonBody)
+        let idle = try JSONValue(decoding: board.snapshot(at: 0).jsonBody())
         #expect(idle.object?["countdown"] == .null)
         try board.startCountdown(seconds: 3, at: 10)
         let snapshot = board.snapshot(at: 11.5)
         #expect(snapshot.countdown == BoardSnapshot.Countdown(seconds: 3, remaining: 1.5))
         let ringSnapshot = try #require(snapshot.rings.first { $0.id == "countdown" })
         #expect(ringSnapshot.progress == 0.5 && ringSnapshot.target == 1 && ringSnapshot.animating)
-        let body = try JSONValue(decoding: snapshot.jsonBody)
+        let body = try JSONValue(decoding: snapshot.jsonBody())
         #expect(body.object?["countdown"] == .object(["seconds": .number(3), "remaining": .number(1.5)]))
         // Every key the snapshot had before is still there.
         #expect(Set(body.object?.keys.map { $0 } ?? []) == ["board", "title", "revision", "rings", "background", "countdown"])

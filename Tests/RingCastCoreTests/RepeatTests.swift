@@ -504,7 +504,7 @@ struct RepeatTests {
             let a = try AnimatorTests.run(&steady, script: script, ticks: ticks)
             let b = try AnimatorTests.run(&restarted, script: script, ticks: ticks)
             #expect(
-                FrameEncoder.json(steady.frame(at: ticks.upperBound)) == FrameEncoder.json(restarted.frame(at: ticks.upperBound)))
+                try FrameEncoder.json(steady.frame(at: ticks.upperBound)) == FrameEncoder.json(restarted.frame(at: ticks.upperBound)))
             for tick in ticks.dropFirst() { #expect(a[tick] == b[tick], "seed \(seed) tick \(tick)") }
             restarted = try Animator(
                 spec: Fixtures.board, fps: AnimatorTests.fps, state: try AnimatorTests.roundTrip(restarted.state))

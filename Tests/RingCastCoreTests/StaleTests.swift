@@ -118,7 +118,7 @@ struct StaleTests {
         let tick = Self.origin + 5 * Self.minute
         let (frame, base) = plain.frames(at: tick)
         #expect(watched.frames(at: tick) == (frame, base))
-        #expect(!String(decoding: FrameEncoder.json(frame), as: UTF8.self).contains("stale"))
+        #expect(try !String(decoding: FrameEncoder.json(frame), as: UTF8.self).contains("stale"))
         #expect(BinaryFrame.encode(frame, previous: base)[1] == BinaryFrame.ringsVersion)
     }
 
@@ -296,7 +296,7 @@ struct StaleTests {
         #expect(move.stale == "updated 1 min ago")
         let stand = try #require(snapshot.rings.first { $0.id == "stand" })
         #expect(stand.staleAfter == nil && stand.updatedAt == nil && stand.stale == nil)
-        let json = String(decoding: snapshot.jsonBody, as: UTF8.self)
+        let json = try String(decoding: snapshot.jsonBody(), as: UTF8.self)
         #expect(json.contains(#""staleAfter":600"#) && json.contains(#""stale":"updated 1 min ago""#))
     }
 
@@ -315,14 +315,14 @@ struct StaleTests {
         try Self.write(&animator, Self.push("move", 0.5), at: Self.origin + 1)
         let (frame, base) = animator.frames(at: Self.origin + 1 + Self.minute)
         let keyframe = try #require(
-            JSONSerialization.jsonObject(with: Data(FrameEncoder.json(frame, previous: nil))) as? [String: Any])
+            JSONSerialization.jsonObject(with: Data(try FrameEncoder.json(frame, previous: nil))) as? [String: Any])
         let rings = try #require(keyframe["rings"] as? [[String: Any]])
         #expect(rings.allSatisfy { $0["stale"] as? String == "updated 1 min ago" })
         let delta = try #require(
-            JSONSerialization.jsonObject(with: Data(FrameEncoder.json(frame, previous: base))) as? [String: Any])
+            JSONSerialization.jsonObject(with: Data(try FrameEncoder.json(frame, previous: base))) as? [String: Any])
         #expect((delta["rings"] as? [[String: Any]])?.count == Fixtures.board.rings.count)
         let fresh = try #require(
-            JSONSerialization.jsonObject(with: Data(FrameEncoder.json(base, previous: nil))) as? [String: Any])
+            JSONSerialization.jsonObject(with: Data(try FrameEncoder.json(base, previous: nil))) as? [String: Any])
         #expect((fresh["rings"] as? [[String: Any]])?.allSatisfy { $0["stale"] == nil } == true)
     }
 
@@ -383,8 +383,8 @@ struct StaleTests {
             keyframe: BinaryFrame.encode(fresh, previous: nil),
             staleDelta: BinaryFrame.encode(stale, previous: fresh),
             clearedDelta: BinaryFrame.encode(cleared, previous: stale),
-            jsonStale: String(decoding: FrameEncoder.json(stale, previous: nil), as: UTF8.self),
-            jsonCleared: String(decoding: FrameEncoder.json(cleared, previous: nil), as: UTF8.self))
+            jsonStale: String(decoding: try FrameEncoder.json(stale, previous: nil), as: UTF8.self),
+            jsonCleared: String(decoding: try FrameEncoder.json(cleared, previous: nil), as: UTF8.self))
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("web/fixtures/stale.json")
         let encoder = JSONEncoder()

@@ -30,8 +30,8 @@ struct StatusColorTests {
     }
 
     /// A frame as its JSON text, so that a failure shows what differs in a line.
-    static func json(_ frame: Frame) -> String {
-        String(decoding: FrameEncoder.json(frame), as: UTF8.self)
+    static func json(_ frame: Frame) throws -> String {
+        String(decoding: try FrameEncoder.json(frame), as: UTF8.self)
     }
 
     /// Whether `color` lies strictly between `from` and `to` on the line the colour mixer draws.
@@ -238,7 +238,7 @@ struct StatusColorTests {
             tick = next
             let (frame, base) = sparse.frames(at: tick)
             let bytes =
-                FrameEncoder.json(frame) + FrameEncoder.json(frame, previous: base) + BinaryFrame.encode(frame, previous: base)
+                try FrameEncoder.json(frame) + FrameEncoder.json(frame, previous: base) + BinaryFrame.encode(frame, previous: base)
             #expect(bytes == all[tick], "tick \(tick)")
             composed += 1
         }
@@ -264,7 +264,7 @@ struct StatusColorTests {
         try watched.accept(thresholds, at: Self.origin + 101, now: Self.origin + 100)
         try idle.accept(thresholds, at: Self.origin + 101, now: Self.origin + 100)
         #expect(watched.settledState == idle.settledState)
-        #expect(Self.json(watched.frames(at: Self.origin + 130).frame) == Self.json(idle.frames(at: Self.origin + 130).frame))
+        #expect(try Self.json(watched.frames(at: Self.origin + 130).frame) == Self.json(idle.frames(at: Self.origin + 130).frame))
     }
 
     /// A seeded random run of pushes of progress (curves, springs, jumps), thresholds, statuses and colours to a
@@ -312,7 +312,7 @@ struct StatusColorTests {
                 _ = every.frames(at: next)
                 if next % 9 == 0 {
                     #expect(
-                        Self.json(sparse.frames(at: next).frame) == Self.json(every.frames(at: next).frame),
+                        try Self.json(sparse.frames(at: next).frame) == Self.json(every.frames(at: next).frame),
                         "seed \(seed) tick \(next)")
                 }
             }
@@ -326,7 +326,7 @@ struct StatusColorTests {
             var restored = try Animator(spec: Fixtures.board, fps: 60, state: try AnimatorTests.roundTrip(every.state))
             for probe in [start, start + 13] {
                 #expect(
-                    Self.json(restored.frames(at: probe).frame) == Self.json(every.frames(at: probe).frame),
+                    try Self.json(restored.frames(at: probe).frame) == Self.json(every.frames(at: probe).frame),
                     "seed \(seed) tick \(probe)")
             }
             tick = start + 13
@@ -348,8 +348,8 @@ struct StatusColorTests {
                 #expect(shown == status.colors, "seed \(seed): \(id) shows its status")
             }
         }
-        #expect(Self.json(sparse.frames(at: tick + 1).frame) == Self.json(frame))
-        #expect(Self.json(idle.frames(at: tick + 1).frame) == Self.json(frame))
+        #expect(try Self.json(sparse.frames(at: tick + 1).frame) == Self.json(frame))
+        #expect(try Self.json(idle.frames(at: tick + 1).frame) == Self.json(frame))
     }
 
     // MARK: Stored state

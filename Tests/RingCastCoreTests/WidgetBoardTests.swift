@@ -65,12 +65,12 @@ import Testing
         var board = Board(spec: try Self.spec())
         try board.apply(Self.patch(#"{"rings":{"status":{"text":"Deployed"},"load":0.999}}"#), at: 0)
         let frame = FrameComposer.frame(of: board, at: 0.5, seq: 1, wallClockMilliseconds: 0)
-        let text = String(decoding: FrameEncoder.json(frame), as: UTF8.self)
+        let text = try String(decoding: FrameEncoder.json(frame), as: UTF8.self)
         for key in ["\"digits\":[[", "\"scales\":[", "\"stops\":[[0,", "\"kind\":\"indicator\""] {
             #expect(text.contains(key) || key.contains("0.5"), "\(key) in \(text)")
         }
         #expect(board.label(ofRing: "load", at: 5) == "99 %")
         print(text)
-        print(String(decoding: FrameEncoder.json(FrameComposer.layout(of: board.spec)), as: UTF8.self))
+        print(try String(decoding: FrameEncoder.json(FrameComposer.layout(of: board.spec)), as: UTF8.self))
     }
 }

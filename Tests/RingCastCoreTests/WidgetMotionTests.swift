@@ -199,7 +199,7 @@ import Testing
             }
             let (frame, base) = animator.frames(at: tick)
             bytes[tick] =
-                FrameEncoder.json(frame) + FrameEncoder.json(frame, previous: base) + BinaryFrame.encode(frame, previous: base)
+                try FrameEncoder.json(frame) + FrameEncoder.json(frame, previous: base) + BinaryFrame.encode(frame, previous: base)
         }
         return bytes
     }
@@ -273,7 +273,7 @@ import Testing
         let stored = try JSONDecoder().decode(BoardState.self, from: encoder.encode(live.state))
         var restored = try Animator(spec: spec, fps: 60, state: stored)
         for tick in (origin + 21)...(origin + 120) {
-            #expect(FrameEncoder.json(restored.frames(at: tick).frame) == FrameEncoder.json(live.frames(at: tick).frame))
+            #expect(try FrameEncoder.json(restored.frames(at: tick).frame) == FrameEncoder.json(live.frames(at: tick).frame))
         }
         guard case .counter(let value, let sign, let digits) = live.frames(at: origin + 900).frame.rings[0].widget else {
             Issue.record("no counter")

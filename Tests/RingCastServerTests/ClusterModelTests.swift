@@ -305,7 +305,11 @@ struct ClusterModel {
         var state = copy.settledState
         // With nothing moving, the time origin changes no frame (boards that start empty take each node's tick).
         state.epoch = 0
-        let digest = ClusterUpdate.digest(of: state)
+        let digest: String
+        do throws(EncodingFailure) { digest = try ClusterUpdate.digest(of: state) } catch {
+            Issue.record("node \(node.name)'s state has no digest: \(error)")
+            digest = "\(error)"
+        }
         digests[node.name] = (key, digest)
         return digest
     }

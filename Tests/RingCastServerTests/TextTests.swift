@@ -121,7 +121,7 @@ struct TextTests {
         // What the older build stored, had it been given these titles.
         let store = try SQLiteStore(directory: directory.path)
         let record = try #require(try store.loadAll().first { $0.board == "legacy" })
-        let text = String(decoding: record.state, as: UTF8.self)
+        let text = String(decoding: try record.state, as: UTF8.self)
         let legacy =
             text
             .replacingOccurrences(of: #""title":"Old""#, with: #""title":"\u202eOld""#)

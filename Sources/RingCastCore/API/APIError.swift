@@ -76,6 +76,11 @@ public struct APIError: Error, Sendable, Equatable, Encodable {
         APIError(status: 409, code: "conflict", message: message, field: field)
     }
 
+    /// 500 `internal`: what the write made cannot be encoded (stored, published, digested), so it was not applied.
+    public static func unencodable(_ failure: EncodingFailure) -> APIError {
+        APIError(status: 500, code: "internal", message: "\(failure); nothing was changed")
+    }
+
     private enum BodyKeys: String, CodingKey {
         case error
     }

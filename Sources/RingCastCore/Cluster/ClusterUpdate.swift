@@ -60,9 +60,10 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
     }
 
     /// 64-bit FNV-1a of the state as sorted-key JSON (`JSONBytes`, numbers in their shortest exact form), as
-    /// 16 hex digits: the same state gives the same digest on every node. Not a security measure.
-    public static func digest(of state: BoardState) -> String {
-        let bytes = (try? JSONBytes.encode(state)) ?? []
+    /// 16 hex digits: the same state gives the same digest on every node. Not a security measure. Throws for a
+    /// state that cannot be encoded (a non-finite number): no digest, rather than the digest of no bytes.
+    public static func digest(of state: BoardState) throws(EncodingFailure) -> String {
+        let bytes = try JSONBytes.encode(state)
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)

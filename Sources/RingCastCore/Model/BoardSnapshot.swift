@@ -162,9 +162,9 @@ public struct BoardSnapshot: Sendable, Equatable, Encodable {
         try container.encodeIfPresent(stale, forKey: .stale)
     }
 
-    /// The response body, UTF-8 JSON with sorted keys; empty only if a value were not finite, which a board
+    /// The response body, UTF-8 JSON with sorted keys; throws only if a value were not finite, which a board
     /// never holds.
-    public var jsonBody: [UInt8] {
-        (try? JSONBytes.encode(self)) ?? []
+    public func jsonBody() throws(EncodingFailure) -> [UInt8] {
+        try JSONBytes.encode(self)
     }
 }

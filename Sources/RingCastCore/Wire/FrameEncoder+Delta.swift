@@ -3,7 +3,7 @@ extension FrameEncoder {
     /// else a delta with only the rings whose values changed since `previous`. The background is
     /// always included: it is small, and it carries the splash layers that change while they play.
     /// A `previous` with other rings (the board was reshaped) gives a keyframe, as in binary.
-    public static func json(_ frame: Frame, previous: Frame?) -> [UInt8] {
+    public static func json(_ frame: Frame, previous: Frame?) throws(EncodingFailure) -> [UInt8] {
         let previous = previous.flatMap { frame.hasTheRings(of: $0) ? $0 : nil }
         var message = frame
         if let previous {
@@ -11,7 +11,7 @@ extension FrameEncoder {
                 index < previous.rings.count && previous.rings[index] == ring ? nil : ring
             }
         }
-        return (try? JSONBytes.encode(FrameMessage(frame: message, keyframe: previous == nil))) ?? []
+        return try JSONBytes.encode(FrameMessage(frame: message, keyframe: previous == nil))
     }
 
     /// `frame` plus the `keyframe` flag, with the frame's own keys.

@@ -49,7 +49,14 @@ extension ClusterNode: BoardBackend {
                 .answered(.error(.storageUnavailable("writes are refused right now (\(problem)); nothing was changed"))))
         }
         let name = prepared.name
-        let update = ClusterUpdate.Prepared(prepared)
+        let update: ClusterUpdate.Prepared
+        do throws(EncodingFailure) {
+            update = try ClusterUpdate.Prepared(prepared)
+        } catch {
+            // Nothing was sent to Redis: no node stores, publishes or applies it.
+            logger.error("write to board \(name) not published: \(error)")
+            return completion(.answered(.error(.unencodable(error))))
+        }
         let preview = prepared.preview()
         let script = RingCastCluster.BoardWrite(
             board: name,
@@ -138,8 +145,9 @@ extension ClusterUpdate {
         let snapshot: [UInt8]
 
         /// `prepared.state` is stored as the snapshot; its settled form is what every node compares (by digest) once
-        /// it applied the update.
-        init(_ prepared: PreparedWrite) {
+        /// it applied the update. Throws when the state, its digest or the update cannot be encoded (a non-finite
+        /// number): then there is nothing to publish.
+        init(_ prepared: PreparedWrite) throws(EncodingFailure) {
             let change: ClusterUpdate.Change
             switch prepared.kind {
             case .change(_, let applied, _): change = ClusterUpdate.Change(applied, body: prepared.body)
@@ -148,13 +156,18 @@ extension ClusterUpdate {
             case .delete: change = .delete
             }
             let (base, start) = (prepared.base, prepared.start)
-            let digest = ClusterUpdate.digest(of: prepared.settled())
+            let digest = try ClusterUpdate.digest(of: prepared.settled())
             let travelling = ClusterUpdate(
                 board: prepared.name, baseRevision: base, revision: base + 1, startTick: start, change: change, digest: digest)
+            let encoded: [UInt8]
+            do {
+                encoded = Array(try JSONEncoder().encode(travelling))
+            } catch {
+                throw EncodingFailure(encoding: ClusterUpdate.self, error)
+            }
             update = BoardUpdate(
-                revision: base + 1, base: base, tick: start, digest: ClusterAnswer.digestBytes(digest),
-                update: (try? JSONEncoder().encode(travelling)).map { Array($0) } ?? [])
-            snapshot = (try? StateCodec.encode(prepared.state)) ?? []
+                revision: base + 1, base: base, tick: start, digest: ClusterAnswer.digestBytes(digest), update: encoded)
+            snapshot = try StateCodec.encode(prepared.state)
         }
     }
 }

@@ -406,17 +406,26 @@ final class ClusterNode {
         {
         case .changed(let decoded, let animator):
             guard let board else { return .refused("this node has no such board") }
+            // Digested before anything changes: a state with no digest is refused, not applied.
+            let digest: [UInt8]
+            do throws(EncodingFailure) { digest = try ClusterUpdate.digestBytes(of: animator) } catch {
+                return .refused("its result cannot be digested: \(error)")
+            }
             board.animator = animator
             board.durable = animator.state
             board.etag = boards.etag(revision: update.revision)
             broadcaster?.changeAccepted(board, at: decoded.startTick)
-            return .applied(digest: ClusterUpdate.digestBytes(of: animator))
+            return .applied(digest: digest)
         case .created(let decoded, let spec, let animator):
+            let digest: [UInt8]
+            do throws(EncodingFailure) { digest = try ClusterUpdate.digestBytes(of: animator) } catch {
+                return .refused("its result cannot be digested: \(error)")
+            }
             let board = boards.adopt(animator: animator, revision: update.revision)
             board.configured = configured[spec.name] ?? spec
             broadcaster?.boardAdded(board)
             broadcaster?.changeAccepted(board, at: decoded.startTick)
-            return .applied(digest: ClusterUpdate.digestBytes(of: animator))
+            return .applied(digest: digest)
         case .deleted:
             deleted(name, revision: update.revision)
             return .applied(digest: nil)

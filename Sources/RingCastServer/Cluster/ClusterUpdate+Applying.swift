@@ -58,8 +58,9 @@ extension ClusterUpdate {
         }
     }
 
-    /// The digest of `animator`'s settled state as the stream and the channel carry it.
-    static func digestBytes(of animator: Animator) -> [UInt8] {
-        ClusterAnswer.digestBytes(digest(of: animator.settledState))
+    /// The digest of `animator`'s settled state as the stream and the channel carry it; throws for a state that
+    /// cannot be encoded (`ClusterUpdate.digest(of:)`).
+    static func digestBytes(of animator: Animator) throws(EncodingFailure) -> [UInt8] {
+        ClusterAnswer.digestBytes(try digest(of: animator.settledState))
     }
 }

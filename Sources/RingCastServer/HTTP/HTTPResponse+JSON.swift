@@ -13,7 +13,8 @@ extension HTTPResponse {
         do {
             body = Array(try encoder.encode(value)) + newline
         } catch {
-            return .error(APIError(status: 500, code: "internal", message: "cannot encode the response"))
+            return .error(
+                APIError(status: 500, code: "internal", message: "cannot encode the response: \(EncodingFailure(encoding: type(of: value), error))"))
         }
         return HTTPResponse(
             status: status,

@@ -3,10 +3,15 @@ import RingCastCore
 
 /// A board's stored state as bytes: UTF-8 JSON with sorted keys (docs/STORAGE.md).
 enum StateCodec {
-    static func encode(_ state: BoardState) throws -> [UInt8] {
+    /// Throws only for a state holding a non-finite number, which the validated API and the animator never make.
+    static func encode(_ state: BoardState) throws(EncodingFailure) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return Array(try encoder.encode(state))
+        do {
+            return Array(try encoder.encode(state))
+        } catch {
+            throw EncodingFailure(encoding: BoardState.self, error)
+        }
     }
 
     /// Decodes and checks a stored state against the board it is for (its own spec, if it was

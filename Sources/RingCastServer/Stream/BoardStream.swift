@@ -7,9 +7,9 @@ import RingCastTransport
 /// Touched only on the service thread.
 final class BoardStream {
     let board: LiveBoard
-    /// The layout of `layoutSpec`, encoded once per format; a structure change through the API
-    /// (at its tick) brings a new one, a reload that changes the spec a new stream.
-    private(set) var layouts: [WireFormat: OutgoingMessage]
+    /// The layout of `layoutSpec`, encoded once per format (or why it cannot be); a structure change through the
+    /// API (at its tick) brings a new one, a reload that changes the spec a new stream.
+    private var layouts: [WireFormat: Result<OutgoingMessage, EncodingFailure>]
     private var layoutSpec: BoardSpec
     /// Formats and motions whose viewers have not been published the current layout yet.
     var unpublishedLayout: Set<StreamKey.Motion> = []
@@ -36,10 +36,18 @@ final class BoardStream {
         layouts = Self.encodeLayouts(of: board.spec)
     }
 
-    private static func encodeLayouts(of spec: BoardSpec) -> [WireFormat: OutgoingMessage] {
+    private static func encodeLayouts(of spec: BoardSpec) -> [WireFormat: Result<OutgoingMessage, EncodingFailure>] {
         let layout = FrameComposer.layout(of: spec)
         return Dictionary(
-            uniqueKeysWithValues: WireFormat.allCases.map { ($0, OutgoingMessage(format: $0, $0.encode(layout))) })
+            uniqueKeysWithValues: WireFormat.allCases.map { format in
+                (format, Result { () throws(EncodingFailure) in OutgoingMessage(format: format, try format.encode(layout)) })
+            })
+    }
+
+    /// The layout message in `format`; throws when the layout cannot be encoded (nothing of the board can be shown
+    /// in that format then).
+    func layout(_ format: WireFormat) throws(EncodingFailure) -> OutgoingMessage {
+        try layouts[format]!.get()
     }
 
     /// Encodes the layout again if the board's structure changed (call after composing a frame,
@@ -59,9 +67,9 @@ final class BoardStream {
     }
 
     /// `frame` (of `tick`) as a self-contained message, encoded at most once per tick and format.
-    func keyframe(_ format: WireFormat, of frame: Frame, at tick: Int64) -> OutgoingMessage {
+    func keyframe(_ format: WireFormat, of frame: Frame, at tick: Int64) throws(EncodingFailure) -> OutgoingMessage {
         if let cached = keyframes[format], cached.tick == tick { return cached.message }
-        let message = OutgoingMessage(format: format, format.encode(frame, previous: nil))
+        let message = OutgoingMessage(format: format, try format.encode(frame, previous: nil))
         keyframes[format] = (tick, message)
         return message
     }

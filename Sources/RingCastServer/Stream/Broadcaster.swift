@@ -1,3 +1,4 @@
+import Logging
 import RingCastCore
 import RingCastTransport
 
@@ -13,6 +14,9 @@ final class Broadcaster: BoardObserver {
     private var streamsByName: [String: BoardStream]
     private let clock: TickClock
     private let metrics: ServerMetrics
+    private let logger: Logger
+    /// The tick each board last logged a message it could not encode at (`notSent`).
+    private var notSentLogged: [String: Int64] = [:]
     /// The tick the pending timer is for; a timer that fires for another tick is stale.
     private var scheduledTick: Int64?
 
@@ -30,12 +34,23 @@ final class Broadcaster: BoardObserver {
     /// close the viewers who may no longer read what they would be shown (`ViewerScopes`).
     var scopes: ViewerScopes?
 
-    init(loop: EventLoop, boards: Boards, clock: TickClock, metrics: ServerMetrics) {
+    init(loop: EventLoop, boards: Boards, clock: TickClock, metrics: ServerMetrics, logger: Logger) {
         self.loop = loop
         self.streams = boards.all.map(BoardStream.init)
         self.streamsByName = Dictionary(uniqueKeysWithValues: streams.map { ($0.name, $0) })
         self.clock = clock
         self.metrics = metrics
+        self.logger = logger
+    }
+
+    /// Logs that `what` of `board` was not sent because it cannot be encoded (`EncodingFailure`: a non-finite number,
+    /// which the composer never makes); at most once a second per board, so a board stuck on such a value does not
+    /// flood the log with a line per tick.
+    func notSent(_ what: String, of board: String, _ failure: EncodingFailure) {
+        let tick = clock.currentTick()
+        if let last = notSentLogged[board], tick - last < Int64(clock.fps) { return }
+        notSentLogged[board] = tick
+        logger.error("\(what) of board \(board) not sent: \(failure)")
     }
 
     /// The names of the boards, in the configured order.
@@ -152,10 +167,10 @@ final class Broadcaster: BoardObserver {
 
     /// What a joining viewer gets, on its own connection: the layout and a keyframe of the board's
     /// newest grid frame (a reduced-motion viewer: of its resting frame), and that frame's tick. Nobody
-    /// else is sent anything.
+    /// else is sent anything. Throws when the layout or the keyframe cannot be encoded: the viewer is refused then.
     func greeting(
         for stream: BoardStream, format: WireFormat, motion: StreamKey.Motion = .full
-    ) -> (messages: [OutgoingMessage], tick: Int64) {
+    ) throws(EncodingFailure) -> (messages: [OutgoingMessage], tick: Int64) {
         let tick = now(for: stream)
         if viewers(of: stream.name) == 0 {
             // Events from now on: the ones before were for viewers that have left (or never came).
@@ -166,14 +181,14 @@ final class Broadcaster: BoardObserver {
         let keyframe: OutgoingMessage
         switch motion {
         case .full:
-            keyframe = stream.keyframe(format, of: frame, at: tick)
+            keyframe = try stream.keyframe(format, of: frame, at: tick)
         case .reduced:
             let resting = stream.board.animator.restingFrame(at: tick)
             if reducedViewers(of: stream) == 0 {
                 // What the reduced-motion channel shows from now on; later ticks are compared with it.
                 stream.lastResting = resting
             }
-            keyframe = OutgoingMessage(format: format, format.encode(resting, previous: nil))
+            keyframe = OutgoingMessage(format: format, try format.encode(resting, previous: nil))
         }
         // The frame may have applied a change that was due; the board may need ticks again.
         let next = stream.board.animator.nextTick(after: tick)
@@ -185,7 +200,7 @@ final class Broadcaster: BoardObserver {
             // The board rests at this tick: the next frame's delta applies to this picture too.
             stream.unchangedSince = tick
         }
-        return ([stream.layouts[format]!, keyframe], tick)
+        return ([try stream.layout(format), keyframe], tick)
     }
 
     private func reducedViewers(of stream: BoardStream) -> Int {
@@ -248,8 +263,20 @@ final class Broadcaster: BoardObserver {
 
         for format in formats {
             let started = ContinuousClock.now
-            let keyframe = stream.keyframe(format, of: frame, at: tick)
-            let delta = forceKeyframe ? keyframe : OutgoingMessage(format: format, format.encode(frame, previous: base))
+            let keyframe: OutgoingMessage
+            let delta: OutgoingMessage
+            let preamble: OutgoingMessage?
+            do throws(EncodingFailure) {
+                keyframe = try stream.keyframe(format, of: frame, at: tick)
+                delta = forceKeyframe ? keyframe : OutgoingMessage(format: format, try format.encode(frame, previous: base))
+                preamble = newLayout ? try stream.layout(format) : nil
+            } catch {
+                // Nothing is sent for this tick; the next frame that encodes goes to everyone whole, with the layout.
+                notSent("frame \(tick)", of: stream.name, error)
+                stream.forceKeyframe = true
+                if newLayout { stream.unpublishedLayout.insert(.full) }
+                continue
+            }
             let encoding = ContinuousClock.now - started
             metrics.framePublished(
                 board: stream.name,
@@ -262,13 +289,22 @@ final class Broadcaster: BoardObserver {
             let deltaBase = forceKeyframe ? UInt64.max...UInt64.max : lowest...UInt64(clamping: tick - 1)
             loop.publish(
                 delta, keyframe: keyframe, to: stream.key(format, .full), sequence: sequence, base: deltaBase,
-                preamble: newLayout ? stream.layouts[format] : nil)
+                preamble: preamble)
             playlists?.forward(
                 delta, keyframe: keyframe, of: stream, format: format, motion: .full, tick: tick, base: deltaBase,
-                preamble: newLayout ? stream.layouts[format] : nil)
+                preamble: preamble)
             if let resting {
-                let message = OutgoingMessage(format: format, format.encode(resting.frame, previous: nil))
-                let preamble = resting.newLayout ? stream.layouts[format] : nil
+                let message: OutgoingMessage
+                let preamble: OutgoingMessage?
+                do throws(EncodingFailure) {
+                    message = OutgoingMessage(format: format, try format.encode(resting.frame, previous: nil))
+                    preamble = resting.newLayout ? try stream.layout(format) : nil
+                } catch {
+                    notSent("resting frame \(tick)", of: stream.name, error)
+                    stream.lastResting = nil
+                    if resting.newLayout { stream.unpublishedLayout.insert(.reduced) }
+                    continue
+                }
                 loop.publish(
                     message, keyframe: message, to: stream.key(format, .reduced), sequence: sequence, preamble: preamble)
                 playlists?.forward(
@@ -308,7 +344,13 @@ final class Broadcaster: BoardObserver {
         for end in animator.countdownEnds(after: after, through: tick) {
             let event = BoardEvent(end, on: animator)
             for format in formats {
-                let message = OutgoingMessage(format: format, format.encode(event))
+                let message: OutgoingMessage
+                do throws(EncodingFailure) {
+                    message = OutgoingMessage(format: format, try format.encode(event))
+                } catch {
+                    notSent("the countdown end of ring \(end.ring) at tick \(end.tick)", of: stream.name, error)
+                    continue
+                }
                 for motion in StreamKey.Motion.allCases {
                     loop.notify(message, viewersOf: stream.key(format, motion))
                 }

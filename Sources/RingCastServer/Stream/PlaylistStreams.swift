@@ -139,20 +139,28 @@ final class PlaylistStreams: PlaylistObserver {
         tick = max(tick, stream.lastPublished ?? .min, board.board.animator.composedThrough ?? .min)
         let frame = board.board.animator.frame(at: tick)
         board.refreshLayout()
-        var keyframe = board.keyframe(key.format, of: frame, at: tick)
-        if key.motion == .reduced {
-            // The board with every animation at its end, as its own reduced-motion viewers see it.
-            let resting = board.board.animator.restingFrame(at: tick)
-            keyframe = OutgoingMessage(format: key.format, key.format.encode(resting, previous: nil))
-        }
-        if key.motion == .full, let splash = stream.splash,
-            let progress = Playlist.splashProgress(at: tick, switched: splash.switched, fps: clock.fps)
-        {
-            let shown = frame.switching(from: splash.from, style: splash.style, progress: progress, spec: board.board.spec)
-            keyframe = OutgoingMessage(format: key.format, key.format.encode(shown, previous: nil))
+        var keyframe: OutgoingMessage
+        let layout: OutgoingMessage
+        do throws(EncodingFailure) {
+            keyframe = try board.keyframe(key.format, of: frame, at: tick)
+            if key.motion == .reduced {
+                // The board with every animation at its end, as its own reduced-motion viewers see it.
+                let resting = board.board.animator.restingFrame(at: tick)
+                keyframe = OutgoingMessage(format: key.format, try key.format.encode(resting, previous: nil))
+            }
+            if key.motion == .full, let splash = stream.splash,
+                let progress = Playlist.splashProgress(at: tick, switched: splash.switched, fps: clock.fps)
+            {
+                let shown = frame.switching(from: splash.from, style: splash.style, progress: progress, spec: board.board.spec)
+                keyframe = OutgoingMessage(format: key.format, try key.format.encode(shown, previous: nil))
+            }
+            layout = try board.layout(key.format)
+        } catch {
+            broadcaster.notSent("the greeting of \(key)", of: board.name, error)
+            throw ViewerRefusal(.unshowable(board.name, error))
         }
         if let next = stream.nextTick { broadcaster.schedule(next) }
-        return ([board.layouts[key.format]!, keyframe], tick)
+        return ([layout, keyframe], tick)
     }
 
     // MARK: - Ticks
@@ -234,20 +242,35 @@ final class PlaylistStreams: PlaylistObserver {
         var encoded: [WireFormat: OutgoingMessage] = [:]
         var resting: [WireFormat: OutgoingMessage] = [:]
         for key in watching(stream) {
-            var message = board.keyframe(key.format, of: frame, at: tick)
-            if key.motion == .full, let shown {
-                message = encoded[key.format] ?? OutgoingMessage(format: key.format, key.format.encode(shown, previous: nil))
-                encoded[key.format] = message
+            var message: OutgoingMessage
+            let layout: OutgoingMessage
+            do throws(EncodingFailure) {
+                message = try board.keyframe(key.format, of: frame, at: tick)
+                if key.motion == .full, let shown {
+                    if let made = encoded[key.format] {
+                        message = made
+                    } else {
+                        message = OutgoingMessage(format: key.format, try key.format.encode(shown, previous: nil))
+                        encoded[key.format] = message
+                    }
+                }
+                if key.motion == .reduced {
+                    // No splash for them, and the new board with every animation at its end.
+                    if let made = resting[key.format] {
+                        message = made
+                    } else {
+                        let frame = board.board.animator.restingFrame(at: tick)
+                        message = OutgoingMessage(format: key.format, try key.format.encode(frame, previous: nil))
+                        resting[key.format] = message
+                    }
+                }
+                layout = try board.layout(key.format)
+            } catch {
+                // Its viewers keep the last board they were sent until a frame of this one encodes.
+                broadcaster?.notSent("the switch of playlist \(stream.name) at tick \(tick)", of: board.name, error)
+                continue
             }
-            if key.motion == .reduced {
-                // No splash for them, and the new board with every animation at its end.
-                message =
-                    resting[key.format]
-                    ?? OutgoingMessage(
-                        format: key.format, key.format.encode(board.board.animator.restingFrame(at: tick), previous: nil))
-                resting[key.format] = message
-            }
-            loop.notify(board.layouts[key.format]!, viewersOf: key)
+            loop.notify(layout, viewersOf: key)
             loop.notify(message, viewersOf: key)
             loop.publish(
                 message, keyframe: message, to: key, sequence: UInt64(clamping: tick), base: UInt64.max...UInt64.max)
@@ -267,13 +290,25 @@ final class PlaylistStreams: PlaylistObserver {
         for format in WireFormat.allCases {
             let key = PlaylistKey(playlist: stream.name, format: format, motion: .full)
             guard loop.viewerCount(of: key) > 0 else { continue }
-            let keyframe = OutgoingMessage(format: format, format.encode(shown, previous: nil))
-            let delta = base.map { OutgoingMessage(format: format, format.encode(shown, previous: $0)) } ?? keyframe
+            let keyframe: OutgoingMessage
+            let delta: OutgoingMessage
+            let preamble: OutgoingMessage?
+            do throws(EncodingFailure) {
+                keyframe = OutgoingMessage(format: format, try format.encode(shown, previous: nil))
+                if let base {
+                    delta = OutgoingMessage(format: format, try format.encode(shown, previous: base))
+                } else {
+                    delta = keyframe
+                }
+                preamble = newLayout ? try board.layout(format) : nil
+            } catch {
+                broadcaster?.notSent("splash frame \(tick) of playlist \(stream.name)", of: board.name, error)
+                continue
+            }
             let previous = UInt64(clamping: tick - 1)
             loop.publish(
                 delta, keyframe: keyframe, to: key, sequence: UInt64(clamping: tick),
-                base: base == nil ? UInt64.max...UInt64.max : previous...previous,
-                preamble: newLayout ? board.layouts[format] : nil)
+                base: base == nil ? UInt64.max...UInt64.max : previous...previous, preamble: preamble)
         }
         stream.lastSplashFrame = (tick, shown)
         stream.lastPublished = tick
@@ -290,10 +325,18 @@ final class PlaylistStreams: PlaylistObserver {
         for format in WireFormat.allCases {
             let key = PlaylistKey(playlist: stream.name, format: format, motion: .full)
             guard loop.viewerCount(of: key) > 0 else { continue }
-            let keyframe = board.keyframe(format, of: frame, at: tick)
+            let keyframe: OutgoingMessage
+            let preamble: OutgoingMessage?
+            do throws(EncodingFailure) {
+                keyframe = try board.keyframe(format, of: frame, at: tick)
+                preamble = newLayout ? try board.layout(format) : nil
+            } catch {
+                broadcaster?.notSent("frame \(tick) of playlist \(stream.name)", of: board.name, error)
+                continue
+            }
             loop.publish(
                 keyframe, keyframe: keyframe, to: key, sequence: UInt64(clamping: tick), base: UInt64.max...UInt64.max,
-                preamble: newLayout ? board.layouts[format] : nil)
+                preamble: preamble)
         }
         stream.lastSplashFrame = nil
         stream.lastPublished = tick

@@ -41,7 +41,13 @@ struct ViewerGate {
                 return try admitPlaylist(request, id: id, loop: loop, broadcaster: broadcaster)
             }
             let (key, stream) = try check(request, loop: loop, broadcaster: broadcaster)
-            let greeting = broadcaster.greeting(for: stream, format: key.format, motion: key.motion)
+            let greeting: (messages: [OutgoingMessage], tick: Int64)
+            do throws(EncodingFailure) {
+                greeting = try broadcaster.greeting(for: stream, format: key.format, motion: key.motion)
+            } catch {
+                logger.error("viewer \(id) of \(key) refused: \(error)")
+                throw ViewerRefusal(.unshowable(key.board, error))
+            }
             logger.debug("viewer \(id) joins \(key) (\(broadcaster.viewers(of: key.board)) already watching)")
             return .accept(channel: key, greeting: greeting.messages, sequence: UInt64(clamping: greeting.tick))
         } catch {

@@ -41,3 +41,11 @@ struct ViewerRefusal: Error, Encodable {
         return (try? Array(encoder.encode(self))) ?? error.jsonBody
     }
 }
+
+extension APIError {
+    /// 500 `internal`: the board's layout or frame cannot be encoded (`EncodingFailure`), so a viewer cannot be
+    /// greeted with it.
+    static func unshowable(_ board: String, _ failure: EncodingFailure) -> APIError {
+        APIError(status: 500, code: "internal", message: "board \(board) cannot be shown: \(failure)")
+    }
+}

@@ -146,6 +146,13 @@ final class WebhookSender: Sendable {
     /// `isCurrent`, when given, is asked before each retry.
     func send(_ end: CountdownEnd, t: Double, isCurrent: Check? = nil) {
         guard let url = end.webhook, case .success = CountdownOptions.webhookTarget(url) else { return }
+        // Built before it takes a place in the queue: a body that cannot be encoded is not sent, never sent empty.
+        let body: [UInt8]
+        do throws(EncodingFailure) {
+            body = try Self.body(of: Payload(board: end.board, ring: end.ring, event: "countdownEnded", tick: end.tick, t: t))
+        } catch {
+            return refuse(end, reason: "\(error)")
+        }
         let admitted = state.withLock { state -> Bool? in
             guard !state.stopped else { return nil }
             guard state.pending < Self.maximumPending, state.pendingPerBoard[end.board, default: 0] < Self.maximumPerBoard
@@ -166,10 +173,6 @@ final class WebhookSender: Sendable {
             }
             return
         }
-        let payload = Payload(board: end.board, ring: end.ring, event: "countdownEnded", tick: end.tick, t: t)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = (try? encoder.encode(payload)).map(Array.init) ?? []
         let post = HTTPPost(
             url: url, body: body, deadlineMilliseconds: Int((deadline * 1000).rounded(.up)), answerLimit: answerLimit)
         let delivery = Delivery(
@@ -182,6 +185,18 @@ final class WebhookSender: Sendable {
                 return
             }
             attempt(delivery, number: 1)
+        }
+    }
+
+    /// The POST's body: `payload` as JSON with sorted keys. Throws only for a non-finite `t`, which a tick's
+    /// wall-clock time never is.
+    static func body(of payload: Payload) throws(EncodingFailure) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(payload))
+        } catch {
+            throw EncodingFailure(encoding: Payload.self, error)
         }
     }
 

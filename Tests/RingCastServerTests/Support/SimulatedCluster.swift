@@ -179,9 +179,13 @@ final class SimulatedNode {
         let boardNow = max(now, animator.composedThrough ?? .min)
         switch ClusterUpdate.applying(update, to: animator, fps: fps, now: boardNow) {
         case .changed(_, let changed):
+            let digest: [UInt8]
+            do throws(EncodingFailure) { digest = try ClusterUpdate.digestBytes(of: changed) } catch {
+                return .refused("its result cannot be digested: \(error)")
+            }
             animators[board] = changed
             appliedCount[board, default: [:]][update.revision, default: 0] += 1
-            return .applied(digest: ClusterUpdate.digestBytes(of: changed))
+            return .applied(digest: digest)
         case .created, .deleted:
             return .refused("the model only patches")
         case .late(let appliedThrough):
@@ -289,7 +293,8 @@ final class SimulatedNode {
         guard let start = try? trial.accept(change, at: max(now + lead, boardNow + 1), now: boardNow),
             trial.revision == Int(base) + 1
         else { return nil }
-        let digest = ClusterUpdate.digest(of: trial.settledState)
+        let digest: String
+        do throws(EncodingFailure) { digest = try ClusterUpdate.digest(of: trial.settledState) } catch { return nil }
         let travelling = ClusterUpdate(
             board: name, baseRevision: base, revision: base + 1, startTick: start,
             change: ClusterUpdate.Change(change, body: body),

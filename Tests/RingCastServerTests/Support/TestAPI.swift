@@ -109,6 +109,11 @@ final class TestAPI {
         try send("GET", path, headers: headers)
     }
 
+    /// Runs what the store hands back to the service thread until `done()` holds; false after `timeout` seconds.
+    func drain(until done: () -> Bool, timeout: Double = 5) -> Bool {
+        queue.run(until: done, timeout: timeout)
+    }
+
     /// Runs what the store handed back to the service thread, until nothing is pending.
     func settle() {
         _ = queue.run(until: { false }, timeout: 0.05)

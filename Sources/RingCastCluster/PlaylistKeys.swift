@@ -28,6 +28,8 @@ public enum PlaylistExpectation: Sendable, Equatable {
     case none
     /// That there is one (`If-Match: *`).
     case exists
+    /// That there is none (`If-None-Match: *`): the write only creates.
+    case absent
     /// That it is exactly these bytes (the definition the ETag names).
     case definition([UInt8])
 }

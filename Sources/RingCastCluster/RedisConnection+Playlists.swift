@@ -15,7 +15,7 @@ extension RedisConnection {
         return playlists
     }
 
-    /// Stores `definition` as the playlist `name` (nil: deletes it), if `expected` holds and, for a new one, fewer
+    /// Stores `definition` as the playlist `name` (nil: deletes it), if `expected` holds (`If-Match`, `If-None-Match`) and, for a new one, fewer
     /// than `maximum` are stored; announces the name on `PlaylistKeys.channel`. Atomic (one script), so two nodes
     /// writing at once never both pass `If-Match` or the limit. With `appendfsync always` the answer comes once the
     /// change is on disk.
@@ -25,6 +25,7 @@ extension RedisConnection {
         let script = """
             local current = redis.call('HGET', KEYS[1], ARGV[1])
             if ARGV[3] == '*' and not current then return 'precondition_failed' end
+            if ARGV[3] == '!' and current then return 'precondition_failed' end
             if ARGV[3] == '=' and current ~= ARGV[4] then return 'precondition_failed' end
             if ARGV[2] == '' then
               if not current then return 'not_found' end
@@ -41,6 +42,7 @@ extension RedisConnection {
         switch expected {
         case .none: mode = ""
         case .exists: mode = "*"
+        case .absent: mode = "!"
         case .definition(let held):
             mode = "="
             bytes = held

@@ -40,4 +40,16 @@ import Testing
         #expect(try connection.writePlaylist("wall", definition: other, expected: .definition(wall), maximum: 1) == .written)
         #expect(try connection.readPlaylists() == ["wall": other])
     }
+
+    @Test func ifNoneMatch_createsOnlyAPlaylistRedisDoesNotHold() throws {
+        let redis = try RedisProcess()
+        let connection = try RedisConnection(endpoint: redis.endpoint)
+        #expect(try connection.writePlaylist("wall", definition: wall, expected: .absent, maximum: 10) == .written)
+        let other = Array(#"{"name":"other"}"#.utf8)
+        #expect(try connection.writePlaylist("wall", definition: other, expected: .absent, maximum: 10) == .preconditionFailed)
+        #expect(try connection.readPlaylists() == ["wall": wall], "a refusal changes nothing")
+        #expect(try connection.writePlaylist("wall", definition: nil, expected: .none, maximum: 10) == .written)
+        #expect(try connection.writePlaylist("wall", definition: other, expected: .absent, maximum: 10) == .written)
+        #expect(try connection.readPlaylists() == ["wall": other])
+    }
 }

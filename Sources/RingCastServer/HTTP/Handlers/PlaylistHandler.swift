@@ -5,7 +5,7 @@ import RingCastTransport
 /// `/api/v1/playlists` and `/api/v1/playlists/{playlist}` (DESIGN §13): the list, one playlist with where it stands
 /// now, and creating, replacing and deleting one. The pipeline has checked the origin and the write token; the rest
 /// is here, in this order: the name (422), the body (415, 400, 422), the boards it names (422, each must be served),
-/// then, one write at a time, `If-Match` (412) and the limit (422) against the playlists as they are, and the commit
+/// then, one write at a time, `If-Match` and `If-None-Match: *` (412) and the limit (422) against the playlists as they are, and the commit
 /// (503 when it cannot be stored). A write is answered once durable, and applied here at once (on other cluster
 /// nodes once Redis's notification is read). A replacement takes effect at its anchor: the next whole second at
 /// least the backend's lead after the write, so that every node switches on the same tick.
@@ -61,6 +61,7 @@ final class PlaylistHandler {
                 field: "boards.\(index)")
         }
         let ifMatch = request.http.headers["if-match"]
+        let createOnly = try Pipeline.createOnly(request.http)
         serialize { [self] done in
             let finish = { (response: HTTPResponse) in
                 respond(response)
@@ -69,7 +70,7 @@ final class PlaylistHandler {
             let existing = playlists[name]
             let expected: PlaylistExpectation
             do throws(APIError) {
-                expected = try Self.expectation(ifMatch, of: existing, named: name)
+                expected = try Self.expectation(ifMatch, createOnly: createOnly, of: existing, named: name)
                 if existing == nil, playlists.count >= Limits.maximumPlaylists { throw Self.limitExceeded }
             } catch {
                 return finish(.error(error))
@@ -87,7 +88,8 @@ final class PlaylistHandler {
                         response.headers.append((name: "Location", value: "/api/v1/playlists/\(name)"))
                     }
                     finish(response)
-                case .success(let outcome): finish(.error(Self.refusal(outcome, name: name, ifMatch: ifMatch)))
+                case .success(let outcome):
+                    finish(.error(Self.refusal(outcome, name: name, ifMatch: ifMatch, createOnly: createOnly)))
                 case .failure(let error): finish(.error(error))
                 }
             }
@@ -99,6 +101,7 @@ final class PlaylistHandler {
         let name = request.parameter("playlist")
         _ = try BodyDecoder.decode(NoBody.self, from: request.http)
         let ifMatch = request.http.headers["if-match"]
+        let createOnly = try Pipeline.createOnly(request.http)
         serialize { [self] done in
             let finish = { (response: HTTPResponse) in
                 respond(response)
@@ -107,7 +110,7 @@ final class PlaylistHandler {
             let expected: PlaylistExpectation
             do throws(APIError) {
                 let existing = try playlists.playlist(named: name)
-                expected = try Self.expectation(ifMatch, of: existing, named: name)
+                expected = try Self.expectation(ifMatch, createOnly: createOnly, of: existing, named: name)
             } catch {
                 return finish(.error(error))
             }
@@ -117,7 +120,8 @@ final class PlaylistHandler {
                     // Gone either way: another node deleted it first, and this one had not heard yet.
                     playlists.remove(name)
                     finish(HTTPResponse(status: 204))
-                case .success(let outcome): finish(.error(Self.refusal(outcome, name: name, ifMatch: ifMatch)))
+                case .success(let outcome):
+                    finish(.error(Self.refusal(outcome, name: name, ifMatch: ifMatch, createOnly: createOnly)))
                 case .failure(let error): finish(.error(error))
                 }
             }
@@ -164,11 +168,16 @@ final class PlaylistHandler {
         return name
     }
 
-    /// What `If-Match` asks of the playlist as this process holds it: 412 at once when it already fails here;
-    /// otherwise checked again where the write is committed (Redis, in a cluster).
-    private static func expectation(_ ifMatch: String?, of playlist: LivePlaylist?, named name: String) throws(APIError)
-        -> PlaylistExpectation
-    {
+    /// What `If-Match` and `If-None-Match: *` (`createOnly`) ask of the playlist as this process holds it: 412 at
+    /// once when they already fail here; otherwise checked again where the write is committed (Redis, in a cluster).
+    private static func expectation(
+        _ ifMatch: String?, createOnly: Bool, of playlist: LivePlaylist?, named name: String
+    ) throws(APIError) -> PlaylistExpectation {
+        if createOnly {
+            if ifMatch != nil, playlist == nil { return try expectation(ifMatch, createOnly: false, of: nil, named: name) }
+            if playlist != nil { throw .alreadyExists("playlist \"\(name)\"") }
+            return .absent
+        }
         guard let ifMatch else { return .none }
         guard let playlist else {
             throw APIError(
@@ -193,10 +202,12 @@ final class PlaylistHandler {
     private static let unavailable = APIError.storageUnavailable("the playlist was stored but could not be served")
 
     /// The refusal a backend's outcome stands for.
-    private static func refusal(_ outcome: PlaylistWriteOutcome, name: String, ifMatch: String?) -> APIError {
+    private static func refusal(
+        _ outcome: PlaylistWriteOutcome, name: String, ifMatch: String?, createOnly: Bool
+    ) -> APIError {
         switch outcome {
         case .written: unavailable
-        case .preconditionFailed: changed(name, since: ifMatch)
+        case .preconditionFailed: createOnly ? .alreadyExists("playlist \"\(name)\"") : changed(name, since: ifMatch)
         case .notFound: .notFound("no playlist named \"\(name)\"", field: "playlist")
         case .limitExceeded: limitExceeded
         }

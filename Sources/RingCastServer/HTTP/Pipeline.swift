@@ -23,7 +23,7 @@ import RingCastTransport
 /// 7. **If-Match** (writes): a tag of another run or history, or of a revision older than the
 ///    board's, is 412 here; the revision itself is compared when the write is committed.
 ///    `If-None-Match: *` is 412 here when the board exists (and in Redis's script, in a cluster).
-/// 8. **handler and prepare**: a read's answer; for a write, the change it makes, computed on a
+/// 8. **handler and prepare**: a read's answer (a list of boards holds only those the token may read); for a write, the change it makes, computed on a
 ///    copy of the board (404 for an unknown ring, 422 for a value out of range or a state that
 ///    could not load again). A write that changes nothing is answered here.
 /// 9. **commit** (writes): the backend makes it durable and applies it from its start tick (503
@@ -147,6 +147,8 @@ final class Pipeline {
             switch route.action {
             case .read(let handler):
                 try authorize(route, routed)
+                var routed = routed
+                routed.readableBoards = { [tokens] in tokens.readable(by: request) }
                 answer(try handler(routed))
             case .readLater(let handler):
                 try authorize(route, routed)

@@ -23,9 +23,9 @@ import RingCastTransport
 /// 7. **If-Match** (writes): a tag of another run or history, or of a revision older than the
 ///    board's, is 412 here; the revision itself is compared when the write is committed.
 ///    `If-None-Match: *` is 412 here when the board exists (and in Redis's script, in a cluster).
-/// 8. **handler and prepare**: a read's answer (a list of boards holds only those the token may read); for a write, the change it makes, computed on a
-///    copy of the board (404 for an unknown ring, 422 for a value out of range or a state that
-///    could not load again). A write that changes nothing is answered here.
+/// 8. **handler and prepare**: a read's answer (a list of boards holds only those the token may read); for a
+///    write, the change it makes, computed on a copy of the board (404 for an unknown ring, 422 for a value out
+///    of range or a state that could not load again). A write that changes nothing is answered here.
 /// 9. **commit** (writes): the backend makes it durable and applies it from its start tick (503
 ///    while it cannot commit: a write that is wrong in itself still hears why first); a cluster
 ///    that finds the board changed through another node computes the write again from step 6.
@@ -33,7 +33,8 @@ import RingCastTransport
 ///     durable, with the board as a GET shows it.
 ///
 /// A write of something other than a board (a playlist, `Route.Action.commit`) takes steps 0–3 here and its
-/// handler the rest (`PlaylistHandler`). Every refusal changes nothing. Touched only on the service thread.
+/// handler the rest (`PlaylistHandler`), steps 4 and 5 through the same backend calls and with the same answers.
+/// Every refusal changes nothing. Touched only on the service thread.
 final class Pipeline {
     let router: Router
     private var hosts: HostPolicy
@@ -78,10 +79,11 @@ final class Pipeline {
             background: BackgroundHandler(),
             countdown: CountdownHandler(),
             operator: OperatorHandler(
-                boards: boards, backend: backend, metrics: metrics, openAPIDocument: openAPIDocument, viewers: viewers,
-                transportStatistics: transportStatistics),
+                boards: boards, playlists: playlists, backend: backend, metrics: metrics, openAPIDocument: openAPIDocument,
+                viewers: viewers, transportStatistics: transportStatistics),
             playlists: PlaylistHandler(
-                playlists: playlists, boards: boards, backend: backend, clock: clock, viewers: playlistViewers),
+                playlists: playlists, boards: boards, backend: backend, metrics: metrics, clock: clock,
+                viewers: playlistViewers),
             svg: SVGHandler(documents: svgDocuments)
         )
         hosts = HostPolicy(configuration: configuration)

@@ -59,10 +59,14 @@ public final class HTTPClient {
 
     /// Sends one request and reads the whole response; any status outside 2xx throws
     /// `ClientError.httpStatus` with the server's JSON error. A keep-alive socket the server
-    /// closed in the meantime is reopened once.
-    public func request(_ method: String, _ path: String, json body: [UInt8]? = nil) throws(ClientError) -> Response {
+    /// closed in the meantime is reopened once. `headers` go as they are (the caller's own, e.g.
+    /// `If-None-Match: *`; never from user input).
+    public func request(
+        _ method: String, _ path: String, json body: [UInt8]? = nil, headers: [(name: String, value: String)] = []
+    ) throws(ClientError) -> Response {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: \(address.authority)\r\n"
         if let token { head += "Authorization: Bearer \(token)\r\n" }
+        for header in headers { head += "\(header.name): \(header.value)\r\n" }
         if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
         let message = Array((head + "\r\n").utf8) + (body ?? [])
         let reused = descriptor >= 0

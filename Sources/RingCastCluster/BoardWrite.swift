@@ -25,6 +25,9 @@ public struct BoardWrite: Sendable, Equatable {
     public var idempotencyBytes: Int
     /// If-Match: the revision the client expects the board to have, or nil.
     public var ifMatch: Int64?
+    /// If-None-Match: `*`: the write creates the board only if it is absent, i.e. nothing was written to it since
+    /// `baseRevision` (at which the writing node saw it absent: no state, or a deletion's).
+    public var ifNoneMatch: Bool
     /// The revision the update was computed against (compare-and-set); 0 for a board without state.
     /// An applied write's revision is always `baseRevision + 1`, so the answer can be made before.
     public var baseRevision: Int64
@@ -44,7 +47,7 @@ public struct BoardWrite: Sendable, Equatable {
 
     public init(
         board: String, client: String = "", rateLimitPerMinute: Int = 0, idempotency: Idempotency? = nil,
-        idempotencyBytes: Int = 4 << 20, ifMatch: Int64? = nil, baseRevision: Int64, startTick: Int64,
+        idempotencyBytes: Int = 4 << 20, ifMatch: Int64? = nil, ifNoneMatch: Bool = false, baseRevision: Int64, startTick: Int64,
         stateDigest: [UInt8], snapshot: [UInt8], update: [UInt8], answer: [UInt8] = [], clusterID: String? = nil
     ) {
         self.board = board
@@ -53,6 +56,7 @@ public struct BoardWrite: Sendable, Equatable {
         self.idempotency = idempotency
         self.idempotencyBytes = idempotencyBytes
         self.ifMatch = ifMatch
+        self.ifNoneMatch = ifNoneMatch
         self.baseRevision = baseRevision
         self.startTick = startTick
         self.stateDigest = stateDigest
@@ -73,7 +77,8 @@ public enum WriteOutcome: Sendable, Equatable {
     case replay(answer: [UInt8])
     /// The Idempotency-Key was used before with another request; nothing changed.
     case keyReused
-    /// If-Match named another revision than the board's `current`; nothing changed.
+    /// If-Match named another revision than the board's `current`, or If-None-Match found the board written since
+    /// the writer saw it absent; nothing changed.
     case preconditionFailed(current: Int64)
     /// `baseRevision` is not the board's `current` revision; nothing changed.
     case conflict(current: Int64)

@@ -17,45 +17,110 @@ extension RedisConnection {
 
     /// Stores `definition` as the playlist `name` (nil: deletes it), if `expected` holds and, for a new one, fewer
     /// than `maximum` are stored; announces the name on `PlaylistKeys.channel`. Atomic (one script), so two nodes
-    /// writing at once never both pass `If-Match` or the limit. With `appendfsync always` the answer comes once the
+    /// writing at once never both pass `If-Match` or the limit. Before all that, as for a board (`WriteScript`):
+    /// `admission`'s rate limit (a passing write takes its token even if a later step refuses it) and its
+    /// Idempotency-Key (the first answer again, or `keyReused`); a write that is stored keeps `admission.answer`
+    /// under the key, within the byte budget all answers share. With `appendfsync always` the answer comes once the
     /// change is on disk.
     public func writePlaylist(
-        _ name: String, definition: [UInt8]?, expected: PlaylistExpectation, maximum: Int
+        _ name: String, definition: [UInt8]?, expected: PlaylistExpectation, maximum: Int,
+        admission: PlaylistWriteAdmission = PlaylistWriteAdmission()
     ) throws(RedisError) -> PlaylistWriteOutcome {
+        // KEYS: the hash, the key's answer, the client's bucket, the answers' budget. ARGV: name, definition ("" to
+        // delete), If-Match mode and bytes, limit, channel, writes per minute, request digest ("" = no key), answer,
+        // expiry seconds, budget bytes.
         let script = """
+            local limit = tonumber(ARGV[7])
+            if limit > 0 then
+              local time = redis.call('TIME')
+              local now = tonumber(time[1]) + tonumber(time[2]) / 1000000
+              local perSecond = limit / 60
+              local bucket = redis.call('HMGET', KEYS[3], 'tokens', 'at')
+              local tokens = tonumber(bucket[1]) or limit
+              local at = tonumber(bucket[2]) or now
+              if now > at then tokens = math.min(limit, tokens + (now - at) * perSecond) end
+              if tokens < 1 then
+                return {'rate_limited', math.max(1, math.ceil((1 - tokens) / perSecond))}
+              end
+              redis.call('HSET', KEYS[3], 'tokens', tostring(tokens - 1), 'at', tostring(now))
+              redis.call('EXPIRE', KEYS[3], 61)
+            end
+            if ARGV[8] ~= '' then
+              local stored = redis.call('HMGET', KEYS[2], 'digest', 'answer')
+              if stored[1] then
+                if stored[1] == ARGV[8] then return {'replay', stored[2]} end
+                return {'key_reused'}
+              end
+            end
             local current = redis.call('HGET', KEYS[1], ARGV[1])
-            if ARGV[3] == '*' and not current then return 'precondition_failed' end
-            if ARGV[3] == '=' and current ~= ARGV[4] then return 'precondition_failed' end
+            if ARGV[3] == '*' and not current then return {'precondition_failed'} end
+            if ARGV[3] == '!' and current then return {'precondition_failed'} end
+            if ARGV[3] == '=' and current ~= ARGV[4] then return {'precondition_failed'} end
             if ARGV[2] == '' then
-              if not current then return 'not_found' end
+              if not current then return {'not_found'} end
               redis.call('HDEL', KEYS[1], ARGV[1])
             else
-              if not current and redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[5]) then return 'limit_exceeded' end
+              if not current and redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[5]) then return {'limit_exceeded'} end
               redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
             end
             redis.call('PUBLISH', ARGV[6], ARGV[1])
-            return 'written'
+            local budget = tonumber(ARGV[11])
+            if ARGV[8] ~= '' and budget > 0 then
+              local start = tonumber(redis.call('ZSCORE', KEYS[4], 'total') or '0')
+              local finish = start + 320 + 2 * #KEYS[2] + #ARGV[8] + #ARGV[9]
+              redis.call('HSET', KEYS[2], 'digest', ARGV[8], 'answer', ARGV[9])
+              redis.call('EXPIRE', KEYS[2], ARGV[10])
+              redis.call('ZADD', KEYS[4], start, KEYS[2], finish, 'total')
+              redis.call('EXPIRE', KEYS[4], ARGV[10])
+              local before = '(' .. string.format('%.17g', finish - budget)
+              local evicted = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', before)
+              for _, key in ipairs(evicted) do redis.call('DEL', key) end
+              if #evicted > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', before) end
+            end
+            return {'written'}
             """
         let mode: String
         var bytes: [UInt8] = []
         switch expected {
         case .none: mode = ""
         case .exists: mode = "*"
+        case .absent: mode = "!"
         case .definition(let held):
             mode = "="
             bytes = held
         }
+        let key = admission.idempotency
+        let keys: [String] = [
+            PlaylistKeys.hash, PlaylistKeys.idempotency(key?.key ?? ""), PlaylistKeys.rate(admission.client),
+            BoardKeys.idempotencyBudget,
+        ]
+        let limits: [String] = [
+            String(maximum), PlaylistKeys.channel, String(admission.rateLimitPerMinute),
+            key.map { Hex.encode($0.requestDigest) } ?? "",
+        ]
+        let expiry: [String] = [String(admission.idempotencySeconds), String(admission.idempotencyBytes)]
         // A deletion is an empty definition: a stored one never is (it is a JSON object).
-        let reply = try command([
-            Array("EVAL".utf8), Array(script.utf8), Array("1".utf8), Array(PlaylistKeys.hash.utf8), Array(name.utf8),
-            definition ?? [], Array(mode.utf8), bytes, Array(String(maximum).utf8), Array(PlaylistKeys.channel.utf8),
-        ])
-        switch reply.string {
+        var arguments: [[UInt8]] = (["EVAL", script, "4"] + keys + [name]).map { Array($0.utf8) }
+        arguments += [definition ?? [], Array(mode.utf8), bytes]
+        arguments += limits.map { Array($0.utf8) }
+        arguments.append(admission.answer)
+        arguments += expiry.map { Array($0.utf8) }
+        let reply = try command(arguments)
+        func unexpected() -> RedisError { .unexpectedReply("the playlist write answered \(reply)") }
+        guard let parts = reply.array, let kind = parts.first?.string else { throw unexpected() }
+        switch kind {
         case "written": return .written
         case "precondition_failed": return .preconditionFailed
         case "not_found": return .notFound
         case "limit_exceeded": return .limitExceeded
-        default: throw RedisError.unexpectedReply("the playlist write answered \(reply)")
+        case "key_reused": return .keyReused
+        case "rate_limited":
+            guard parts.count == 2, let wait = parts[1].integer else { throw unexpected() }
+            return .rateLimited(retryAfter: Int(wait))
+        case "replay":
+            guard parts.count == 2, let answer = parts[1].bytes else { throw unexpected() }
+            return .replay(answer: answer)
+        default: throw unexpected()
         }
     }
 }

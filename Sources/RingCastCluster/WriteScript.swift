@@ -16,13 +16,17 @@
 ///   tick, ARGV[6] state digest as hex, ARGV[7] snapshot, ARGV[8] update, ARGV[9] answer, ARGV[10]
 ///   stream MAXLEN (approximate, `~`), ARGV[11] the channel `rc:{B}:updates`, ARGV[12] the
 ///   idempotency expiry in seconds, ARGV[13] the cluster id the node's ETags carry ("" = not checked),
-///   ARGV[14] the bytes all boards' idempotency answers may take together (0 = keep none).
+///   ARGV[14] the bytes all boards' idempotency answers may take together (0 = keep none), ARGV[15] "1" for
+///   If-None-Match: * ("" = none).
 /// - Returns, first match wins: `{"rate_limited", retrySeconds}`, `{"replay", answer}`,
 ///   `{"key_reused"}`, `{"cluster_changed", id}`, `{"precondition_failed", current}`, `{"conflict", current}`, else
 ///   `{"applied", revision, streamID}`.
 ///
 /// Order inside: (1) token bucket on Redis's `TIME` — a passing write takes a token even if a
-/// later step refuses it; (2) Idempotency-Key; (2b) the cluster's id; (3) If-Match; (4) compare-and-set (missing state =
+/// later step refuses it; (2) Idempotency-Key; (2b) the cluster's id; (3) If-Match; (3b) If-None-Match: the
+/// board's revision must still be the base the writer saw it absent at (no state, or its deletion's) — a board
+/// written since was created by another node, so this is `precondition_failed`, never a `conflict` to compute
+/// again (conservative: one created and deleted again since is refused too); (4) compare-and-set (missing state =
 /// revision 0); then the write: XADD to the stream with ID `REVISION-0` (first, so that the only
 /// command that can fail on odd data fails before anything else changed; a board without state
 /// drops any stale stream first — only when there is one: Redis lets a script that has written go on writing
@@ -72,6 +76,9 @@ public struct WriteScript: Sendable {
         end
         local current = tonumber(redis.call('HGET', KEYS[1], 'revision') or '0')
         if ARGV[3] ~= '' and tonumber(ARGV[3]) ~= current then
+          return {'precondition_failed', current}
+        end
+        if ARGV[15] == '1' and tonumber(ARGV[4]) ~= current then
           return {'precondition_failed', current}
         end
         if tonumber(ARGV[4]) ~= current then
@@ -149,7 +156,7 @@ public struct WriteScript: Sendable {
             text.map { Array($0.utf8) } + [write.snapshot, write.update, write.answer]
             + [
                 String(streamLength), keys.updates, String(idempotencySeconds), write.clusterID ?? "",
-                String(write.idempotencyBytes),
+                String(write.idempotencyBytes), write.ifNoneMatch ? "1" : "",
             ].map { Array($0.utf8) }
         return try connection.command(arguments)
     }

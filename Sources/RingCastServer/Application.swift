@@ -60,7 +60,9 @@ final class Application: TransportDelegate {
         boards.webhookHosts = configuration.webhookHosts
         boards.autoCreate = configuration.autoCreate
         boards.defaultBoard = configuration.defaultBoard
-        let playlists = Playlists(stored: storedPlaylists, fps: configuration.fps)
+        // The declared playlists, but for those written through the API (stored, or in Redis) under their names.
+        let declared = configuration.playlists.filter { playlist in !storedPlaylists.contains { $0.name == playlist.name } }
+        let playlists = Playlists(stored: storedPlaylists + declared, fps: configuration.fps)
         (backend as? ClusterNode)?.hold(playlists)
         self.playlists = playlists
         self.configuration = configuration

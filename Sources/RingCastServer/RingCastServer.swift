@@ -259,6 +259,15 @@ private func joinCluster(_ url: String, configuration: RingCastConfiguration, lo
             case .unconfigured: logger.warning("\(source) has state but is not configured here; not serving it")
             }
         }
+        // Declared playlists go into Redis unless one of the name is there, so that every node serves them (what
+        // Redis holds replaces what a node serves): the same bytes from every node, anchored at the epoch.
+        for playlist in configuration.playlists {
+            let outcome = try connection.writePlaylist(
+                playlist.name, definition: playlist.stored, expected: .absent, maximum: Limits.maximumPlaylists)
+            if outcome == .limitExceeded {
+                logger.warning("\(endpoint): playlist \(playlist.name) is declared but Redis holds the most playlists already")
+            }
+        }
         playlists = Playlists.loading(
             try connection.readPlaylists().sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, source: "\(endpoint)",
             logger: logger)

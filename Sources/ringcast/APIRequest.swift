@@ -10,6 +10,8 @@ struct APIRequest: Equatable {
     var path: [String]
     /// The JSON body; nil for none.
     var body: [UInt8]?
+    /// Headers of the request's own (e.g. `If-None-Match: *`), sent as they are.
+    var headers: [String: String] = [:]
 
     init(_ method: String, _ path: [String]) {
         self.method = method

@@ -5,6 +5,8 @@ import RingCastClient
 /// with status 1.
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
+    /// The HTTP status the server answered with, when the failure is its refusal.
+    var status: Int?
 
     init(_ description: String) { self.description = description }
 
@@ -14,6 +16,7 @@ struct CommandFailure: Error, CustomStringConvertible {
     /// was sent. A refusal for want of a token (401, 403, by status and code, whatever the server's
     /// wording) names those two, since the server's own message can only name the header.
     init(_ error: ClientError, server: String, tokenSource: String? = nil) {
+        if case .httpStatus(let status, _) = error { self.status = status }
         switch error {
         case .httpStatus(401, let serverError) where serverError == nil || serverError?.code == "unauthorized":
             if let tokenSource {

@@ -17,7 +17,8 @@ struct CreateBoard: ParsableCommand {
               main       the shipped default board
 
             A board of that name is replaced, rings, values and all, only with --replace; \
-            without it, an existing board is left as it is and the command fails. Add rings of your own \
+            without it the PUT carries If-None-Match: *, so an existing board (even one made a moment \
+            before by someone else) is left as it is and the command fails. Add rings of your own \
             with ringcast ring add. Names are 1 to 64 of a-z, 0-9, _ and -, starting with a \
             letter or digit. With --stale-after S, the board's rings dim and say how long \
             ago the last update came once no write arrived for S seconds.
@@ -55,11 +56,16 @@ struct CreateBoard: ParsableCommand {
     func run() throws {
         let request = try request()
         let connection = try server.connection()
-        // Asked first, so a typo never wipes a board; a board created in between by someone else is still replaced.
-        if !replace, let existing = try connection.find(api: ["boards", name]) {
+        let sent = Result { () throws(CommandFailure) in try connection.send(request) }
+        if !replace, case .failure(let failure) = sent, failure.status == 412 {
+            // The server refused to create over a board that exists (If-None-Match: *): nothing changed. Say what
+            // is there, if it still is.
+            guard let existing = try connection.find(api: ["boards", name]) else {
+                throw CommandFailure("board \(name) exists; --replace replaces it, values gone")
+            }
             throw CommandFailure(Self.refusal(of: try connection.decode(BoardReading.self, from: existing)))
         }
-        let response = try connection.send(request)
+        let response = try sent.get()
         let board = try connection.decode(BoardReading.self, from: response)
         let rings = board.rings.count == 1 ? "1 ring" : "\(board.rings.count) rings"
         print("\(response.status == 201 ? "created" : "replaced") board \(name) (\(template), \(rings))")
@@ -71,7 +77,8 @@ struct CreateBoard: ParsableCommand {
         return "board \(board.board) exists with \(rings); --replace replaces it, values gone"
     }
 
-    /// `PUT /api/v1/boards/NAME` with the template, checked.
+    /// `PUT /api/v1/boards/NAME` with the template, checked; without `--replace` with `If-None-Match: *`, so the
+    /// server creates it only if no board has the name (atomically, in a cluster too).
     func request() throws(CommandFailure) -> APIRequest {
         guard let shape = RingCastCore.BoardTemplate(rawValue: template) else {
             throw CommandFailure(
@@ -97,6 +104,8 @@ struct CreateBoard: ParsableCommand {
         }
         let body = BoardTemplate(
             template: template, count: count, title: title, background: background, staleAfter: staleAfter)
-        return try APIRequest("PUT", ["boards", name], json: body, checkedAs: BoardDefinition.self)
+        var request = try APIRequest("PUT", ["boards", name], json: body, checkedAs: BoardDefinition.self)
+        if !replace { request.headers["If-None-Match"] = "*" }
+        return request
     }
 }

@@ -30,12 +30,12 @@ final class ServerConnection {
     }
 
     /// `METHOD /api/v1/SEGMENT/…`, each segment escaped: the 2xx answer, else why not.
-    func request(_ method: String, api segments: [String], json body: [UInt8]? = nil) throws(CommandFailure)
-        -> HTTPClient.Response
-    {
+    func request(
+        _ method: String, api segments: [String], json body: [UInt8]? = nil, headers: [(name: String, value: String)] = []
+    ) throws(CommandFailure) -> HTTPClient.Response {
         let path = pathPrefix + "/api/v1/" + segments.map(Self.escape).joined(separator: "/")
         do {
-            return try client.request(method, path, json: body)
+            return try client.request(method, path, json: body, headers: headers)
         } catch {
             throw CommandFailure(error, server: url, tokenSource: tokenSource)
         }
@@ -55,7 +55,9 @@ final class ServerConnection {
 
     /// Sends `request`: the 2xx answer, else why not.
     func send(_ request: APIRequest) throws(CommandFailure) -> HTTPClient.Response {
-        try self.request(request.method, api: request.path, json: request.body)
+        try self.request(
+            request.method, api: request.path, json: request.body,
+            headers: request.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
     }
 
     /// A 2xx answer's JSON body as `type`; a body that is not one throws, naming the server.

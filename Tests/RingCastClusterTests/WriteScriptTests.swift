@@ -6,12 +6,13 @@ import Testing
     /// A write to `board` on top of `base`, whose snapshot and update name the new revision.
     func write(
         _ board: String = "main", base: Int64, tick: Int64 = 1000, client: String = "client",
-        limit: Int = 0, key: String? = nil, digest: String = "request", ifMatch: Int64? = nil
+        limit: Int = 0, key: String? = nil, digest: String = "request", ifMatch: Int64? = nil, ifNoneMatch: Bool = false
     ) -> BoardWrite {
         BoardWrite(
             board: board, client: client, rateLimitPerMinute: limit,
             idempotency: key.map { .init(key: $0, requestDigest: Array(digest.utf8)) }, ifMatch: ifMatch,
-            baseRevision: base, startTick: tick, stateDigest: [UInt8(truncatingIfNeeded: base + 1), 0xEE],
+            ifNoneMatch: ifNoneMatch, baseRevision: base, startTick: tick,
+            stateDigest: [UInt8(truncatingIfNeeded: base + 1), 0xEE],
             snapshot: Array("snapshot \(base + 1)".utf8) + [0, 0x0A],
             update: Array("update \(base + 1)".utf8) + [0, 0x0A], answer: Array("answer \(base + 1)".utf8))
     }
@@ -52,6 +53,23 @@ import Testing
         // If-Match right, base stale: conflict.
         #expect(try script.run(write(base: 0, ifMatch: 1), on: connection) == .conflict(current: 1))
         #expect(try script.run(write(base: 1, ifMatch: 1), on: connection) == .applied(revision: 2, streamID: "2-0"))
+    }
+
+    @Test func ifNoneMatch_createsOnlyWhatNothingWasWrittenToSinceTheWriterSawItAbsent() throws {
+        let redis = try RedisProcess()
+        let connection = try RedisConnection(endpoint: redis.endpoint)
+        var script = WriteScript()
+        // Two nodes saw the board absent (revision 0) and both create it: the first wins, the second is refused as a
+        // precondition, not a conflict to compute again.
+        #expect(try script.run(write(base: 0, ifNoneMatch: true), on: connection) == .applied(revision: 1, streamID: "1-0"))
+        #expect(try script.run(write(base: 0, ifNoneMatch: true), on: connection) == .preconditionFailed(current: 1))
+        #expect(try connection.readSnapshot(board: "main")?.revision == 1)
+        #expect(try connection.readStream(board: "main", after: 0).map(\.revision) == [1])
+        // Without it, the same stale write is a conflict (the node computes it again).
+        #expect(try script.run(write(base: 0), on: connection) == .conflict(current: 1))
+        // Deleted at revision 2, as the writer saw it: created again.
+        #expect(try script.run(write(base: 1), on: connection) == .applied(revision: 2, streamID: "2-0"))
+        #expect(try script.run(write(base: 2, ifNoneMatch: true), on: connection) == .applied(revision: 3, streamID: "3-0"))
     }
 
     @Test func anIdempotencyKeyReplaysTheFirstAnswerAndChangesNothing() throws {

@@ -31,6 +31,13 @@ struct RequestTests {
         #expect(request.bodyText == ##"{"background":"#101020","count":5,"template":"tasks","title":"CI pipeline"}"##)
     }
 
+    @Test func boardCreate_createsOnlyIfAbsent_unlessReplace() throws {
+        let create = try CreateBoard.parse(["ci", "--template", "single"]).request()
+        #expect(create.headers == ["If-None-Match": "*"], "the server refuses (412) over a board made meanwhile")
+        let replace = try CreateBoard.parse(["ci", "--template", "single", "--replace"]).request()
+        #expect(replace.headers.isEmpty)
+    }
+
     @Test func boardCreate_withStaleAfter_sendsIt() throws {
         let request = try CreateBoard.parse(["nightly", "--template", "single", "--stale-after", "90000"]).request()
         #expect(request.bodyText == #"{"staleAfter":90000,"template":"single"}"#)

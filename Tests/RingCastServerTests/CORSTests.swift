@@ -39,7 +39,9 @@ struct CORSTests {
         #expect(response.status == 204, "\(response.text)")
         #expect(response.headers["access-control-allow-origin"] == Self.tv)
         #expect(response.headers["access-control-allow-methods"] == "GET, HEAD, PATCH, PUT, DELETE")
-        #expect(response.headers["access-control-allow-headers"] == "Authorization, Content-Type, If-Match, Idempotency-Key")
+        #expect(
+            response.headers["access-control-allow-headers"]
+                == "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key")
         #expect(response.headers["access-control-max-age"] == "600")
         #expect(response.headers["vary"] == "Origin")
         #expect(response.headers["access-control-allow-credentials"] == nil)

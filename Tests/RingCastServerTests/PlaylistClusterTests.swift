@@ -13,6 +13,12 @@ struct PlaylistClusterTests {
         let board = try nodes[0].http.send(
             "PUT", "/api/v1/boards/ci", body: ##"{"template":"single","background":"#4533c9"}"##)
         try #require(board.status == 201, "\(board.text)\n\(cluster.logs)")
+        // Node b checks the playlist's boards against what it serves: it must have heard of ci first.
+        let heard = Date().addingTimeInterval(10)
+        while try nodes[1].http.get("/api/v1/boards/ci").status != 200 {
+            guard Date() < heard else { throw ViewerError.failed("node b never held board ci:\n\(cluster.logs)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
         let written = try nodes[1].http.send("PUT", "/api/v1/playlists/wall", body: #"{"boards":["main","ci"],"seconds":3}"#)
         try #require(written.status == 201, "\(written.text)\n\(cluster.logs)")
         let etag = try #require(written.headers["etag"])

@@ -97,8 +97,14 @@ public struct PlaylistDefinition: Sendable, Equatable {
 extension PlaylistDefinition: Decodable {
     /// Refuses unknown keys (400 `unknown_field`) and everything `init(fields:)` refuses.
     public init(from decoder: any Decoder) throws {
+        try self.init(from: decoder, besides: [])
+    }
+
+    /// The definition in an object that may hold `extra` keys too, which the caller reads (a config file's
+    /// playlist entry and its `name`); the same checks, the same errors, the field paths from `decoder`'s.
+    public init(from decoder: any Decoder, besides extra: [String]) throws {
         let object = try RequestField.object(
-            decoder, allowing: Self.keys,
+            decoder, allowing: Self.keys + extra,
             expected: "an object such as {\"boards\":[\"ci\",\"sales\"],\"seconds\":30,\"transition\":\"circle\"}")
         try self.init(fields: object)
     }

@@ -66,6 +66,7 @@ extension ClusterNode: BoardBackend {
             idempotency: write.idempotency.map { .init(key: $0.key, requestDigest: $0.digest.bytes) },
             idempotencyBytes: idempotencyBytes,
             ifMatch: write.precondition.revision,
+            ifNoneMatch: write.createOnly,
             baseRevision: update.update.base,
             startTick: update.update.tick,
             stateDigest: update.update.digest,
@@ -105,7 +106,7 @@ extension ClusterNode: BoardBackend {
             case .outcome(.keyReused):
                 answer = .error(.idempotencyKeyReused)
             case .outcome(.preconditionFailed):
-                answer = .error(.changedSince("\(write.precondition)"))
+                answer = .error(write.createOnly ? .alreadyExists("board \"\(name)\"") : .changedSince("\(write.precondition)"))
             case .outcome(.clusterChanged):
                 // The ETags this write was computed under name another history now: an If-Match with one fails;
                 // any other write is computed again once every board is reloaded under the new id.

@@ -1,12 +1,21 @@
 import RingCastCluster
 import RingCastCore
+import RingCastTransport
 
-/// Playlists in a cluster: written through Redis's playlist script (If-Match and the limit checked there,
-/// atomically), served here at once and on every other node once the notification's reading brings them
-/// (`PlaylistSync`).
+/// Playlists in a cluster: written through Redis's playlist script (the rate limit, the Idempotency-Key, If-Match,
+/// If-None-Match and the limit checked there, atomically, as a board's write script does), served here at once and
+/// on every other node once the notification's reading brings them (`PlaylistSync`).
 extension ClusterNode: PlaylistBackend {
+    /// Both are checked in the write's script, atomically with the write.
+    func admitPlaylistWrite(from peer: String, idempotency: WriteIntent.Idempotency?) throws(APIError) -> Admission {
+        .proceed
+    }
+
+    /// The script keeps the first answer under the key.
+    func finishedPlaylistWrite(_ idempotency: WriteIntent.Idempotency?, with response: HTTPResponse?) {}
+
     func commit(
-        playlist name: String, _ playlist: Playlist?, expected: PlaylistExpectation,
+        playlist name: String, _ playlist: Playlist?, expected: PlaylistExpectation, request: PlaylistWriteRequest,
         completion: @escaping (Result<PlaylistWriteOutcome, APIError>) -> Void
     ) {
         if let problem {
@@ -16,6 +25,10 @@ extension ClusterNode: PlaylistBackend {
             return completion(.failure(.storageUnavailable("the node is starting; nothing was changed")))
         }
         let stored = playlist?.stored
+        let admission = PlaylistWriteAdmission(
+            client: request.client, rateLimitPerMinute: writesPerMinute,
+            idempotency: request.idempotency.map { .init(key: $0.key, requestDigest: $0.digest.bytes) },
+            answer: ClusterAnswer.encode(request.preview), idempotencyBytes: idempotencyBytes)
         let replicas = replicas
         let node = ServiceThreadBound(value: self)
         let done = ServiceThreadBound(value: completion)
@@ -23,7 +36,7 @@ extension ClusterNode: PlaylistBackend {
             let result: Result<PlaylistWriteOutcome, RedisError>
             do throws(RedisError) {
                 let outcome = try session.connection.writePlaylist(
-                    name, definition: stored, expected: expected, maximum: Limits.maximumPlaylists)
+                    name, definition: stored, expected: expected, maximum: Limits.maximumPlaylists, admission: admission)
                 if outcome == .written, replicas > 0 {
                     _ = try session.connection.wait(replicas: replicas, timeoutMilliseconds: 1000)
                 }

@@ -25,6 +25,7 @@ struct ConfigurationFile: Decodable {
     var defaultBoard: String?
     var tokens: [TokenEntry]?
     var autoCreate: AutoCreateEntry?
+    var playlists: [PlaylistEntry]?
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, fps, webRoot, openAPIDocument, dataDir, limits, token, readToken, allowedOrigins, tls, logLevel
@@ -33,6 +34,7 @@ struct ConfigurationFile: Decodable {
         case defaultBoard
         case embedOrigins
         case tokens, autoCreate
+        case playlists
     }
 
     init(from decoder: any Decoder) throws {
@@ -59,6 +61,28 @@ struct ConfigurationFile: Decodable {
         defaultBoard = try c.decodeIfPresent(String.self, forKey: .defaultBoard)
         tokens = try c.decodeIfPresent([TokenEntry].self, forKey: .tokens)
         autoCreate = try c.decodeIfPresent(AutoCreateEntry.self, forKey: .autoCreate)
+        playlists = try c.decodeIfPresent([PlaylistEntry].self, forKey: .playlists)
+    }
+
+    /// One of `playlists`: `{"name", "boards", "seconds", "transition"}`. The definition is read by the API's own
+    /// reader (`PlaylistDefinition`); what it refuses is kept as `problem`, for the loader to name the key.
+    struct PlaylistEntry: Decodable {
+        var name: String
+        var definition: PlaylistDefinition?
+        var problem: APIError?
+
+        private enum CodingKeys: String, CodingKey {
+            case name
+        }
+
+        init(from decoder: any Decoder) throws {
+            name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
+            do {
+                definition = try PlaylistDefinition(from: decoder, besides: ["name"])
+            } catch let error as APIError {
+                problem = error
+            }
+        }
     }
 
     /// One of `tokens` (`AccessToken`): `{"name", "token" or "sha256", "boards", "access"}`, checked in `validate()`.

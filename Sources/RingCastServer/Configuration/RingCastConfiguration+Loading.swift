@@ -110,6 +110,7 @@ extension RingCastConfiguration {
         self.boards = try boards.enumerated().map { (index, entry) throws(ConfigurationError) in
             try BoardSpec(entry: entry, key: "boards[\(index)]", file: path, maximumRings: maximumRings)
         }
+        if let entries = file.playlists { playlists = try Self.playlists(entries, file: path) }
     }
 
     /// `RINGCAST_HOST`, `RINGCAST_PORT`, `RINGCAST_FPS`, `RINGCAST_WEB_ROOT`, `RINGCAST_DATA_DIR`,
@@ -320,6 +321,57 @@ extension RingCastConfiguration {
         var names = Set<String>()
         for (index, board) in boards.enumerated() where !names.insert(board.name).inserted {
             throw fail("boards[\(index)].name", "duplicate board name \"\(board.name)\"")
+        }
+        try validatePlaylists(boards: names)
+    }
+
+    /// The declared playlists: at most `Limits.maximumPlaylists`, names unique, each board one of `boards`.
+    private func validatePlaylists(boards: Set<String>) throws(ConfigurationError) {
+        if playlists.count > Limits.maximumPlaylists {
+            throw error(key: "playlists", "\(playlists.count) playlists, more than a server holds (\(Limits.maximumPlaylists))")
+        }
+        var names = Set<String>()
+        for (index, playlist) in playlists.enumerated() {
+            if !names.insert(playlist.name).inserted {
+                throw error(key: "playlists[\(index)].name", "duplicate playlist name \"\(playlist.name)\"")
+            }
+            for (position, board) in playlist.boards.enumerated() where !boards.contains(board) {
+                throw error(
+                    key: "playlists[\(index)].boards[\(position)]",
+                    "no board named \"\(board)\" is configured; a declared playlist shows boards of \"boards\"")
+            }
+        }
+    }
+
+    /// The playlists of `entries`, each checked as the API checks a playlist (name and definition); a refusal names
+    /// the key (`playlists[0].seconds`).
+    static func playlists(
+        _ entries: [ConfigurationFile.PlaylistEntry], file path: String
+    ) throws(ConfigurationError) -> [Playlist] {
+        try entries.enumerated().map { (index, entry) throws(ConfigurationError) in
+            let key = "playlists[\(index)]"
+            if let problem = entry.problem {
+                throw ConfigurationError(file: path, key: configurationKey(problem.field) ?? key, message: problem.message)
+            }
+            guard Limits.isValidName(entry.name) else {
+                throw ConfigurationError(
+                    file: path, key: key + ".name",
+                    message: "\(entry.name.debugDescription) is not a playlist name: use 1 to 64 of a-z, 0-9, '-' and '_', "
+                        + "starting with a letter or digit")
+            }
+            guard let definition = entry.definition else {
+                throw ConfigurationError(file: path, key: key, message: "expected a playlist")
+            }
+            return Playlist(name: entry.name, definition: definition, anchor: 0)
+        }
+    }
+
+    /// A request field path (`playlists.0.boards.1`) as a config key (`playlists[0].boards[1]`).
+    private static func configurationKey(_ field: String?) -> String? {
+        field.map { field in
+            field.split(separator: ".").reduce(into: "") { key, part in
+                if Int(part) != nil { key += "[\(part)]" } else { key += key.isEmpty ? String(part) : "." + part }
+            }
         }
     }
 }

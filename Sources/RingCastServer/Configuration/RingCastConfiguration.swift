@@ -83,6 +83,9 @@ public struct RingCastConfiguration: Sendable {
     /// wall screen's address keeps its meaning. It need not exist yet (a board may be created through the
     /// API): until it does, such viewers are told there is no board of that name.
     public var defaultBoard: String = "main"
+    /// The playlists the file declares, each anchored at the Unix epoch (so every node and every start agrees on
+    /// its switches); served at start unless one of that name was written through the API (docs/CONFIGURATION.md).
+    public var playlists: [Playlist] = []
     /// The config file these settings were read from; nil for settings built in code.
     public var configFile: String?
     /// The settings that did not come from the file, by the file's key (`port`), with what set them

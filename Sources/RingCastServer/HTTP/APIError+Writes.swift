@@ -17,6 +17,14 @@ extension APIError {
             message: "the board changed since \(expected); GET it again for the current ETag", field: "If-Match")
     }
 
+    /// 412: `If-None-Match: *` asked to create `what` (e.g. `board "ci"`) only if absent, and it exists.
+    static func alreadyExists(_ what: String) -> APIError {
+        APIError(
+            status: 412, code: "precondition_failed",
+            message: "\(what) exists, and If-None-Match: * creates only what does not; leave the header out to replace it",
+            field: "If-None-Match")
+    }
+
     /// 422: the `Idempotency-Key` came with another request in the last 5 minutes.
     static let idempotencyKeyReused = APIError(
         status: 422, code: "idempotency_key_reused",

@@ -85,6 +85,8 @@ struct WriteIntent {
     let decode: (RouteRequest) throws(APIError) -> BoardEdit
     let idempotency: Idempotency?
     let precondition: IfMatch
+    /// `If-None-Match: *`: the write may only create its board (412 when the board exists).
+    let createOnly: Bool
 
     struct Idempotency {
         let key: String

@@ -17,7 +17,7 @@ import RingCastTransport
 ///   header it sets, not a credential the browser adds (cookies are never a write token).
 extension OriginPolicy {
     /// The request headers a page may send: the token, the body's type, and the write preconditions.
-    static let allowedRequestHeaders = "Authorization, Content-Type, If-Match, Idempotency-Key"
+    static let allowedRequestHeaders = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key"
     /// The answer headers a page may read besides the CORS-safelisted ones (Content-Type, …).
     static let exposedHeaders = "ETag, Location, Retry-After, X-RingCast-Node"
     /// Seconds a browser may keep a preflight's answer.

@@ -14,16 +14,18 @@ import RingCastTransport
 /// 3. **auth**: a token that may do what the route needs (`Route.needs`: read, write or admin) to the route's
 ///    board, or every board of its playlist (401, 403; counted in `/metrics` by token name); liveness and
 ///    readiness need none.
-/// 4. **headers** (writes): the `Idempotency-Key` (400 over 255 bytes) and `If-Match`.
+/// 4. **headers** (writes): the `Idempotency-Key` (400 over 255 bytes), `If-Match` and `If-None-Match` (400 for
+///    anything but `*`).
 /// 5. **admit** (writes): the client's rate (429 with `Retry-After`) and a repeated
 ///    `Idempotency-Key` (the first answer again, 422 for another request under it, 409 while it
 ///    is being applied), where the backend keeps them: here, or in Redis's script with the write.
 /// 6. **decode**: the board named in the path (404), then the body (415, 400, 422).
 /// 7. **If-Match** (writes): a tag of another run or history, or of a revision older than the
 ///    board's, is 412 here; the revision itself is compared when the write is committed.
-/// 8. **handler and prepare**: a read's answer; for a write, the change it makes, computed on a
-///    copy of the board (404 for an unknown ring, 422 for a value out of range or a state that
-///    could not load again). A write that changes nothing is answered here.
+///    `If-None-Match: *` is 412 here when the board exists (and in Redis's script, in a cluster).
+/// 8. **handler and prepare**: a read's answer (a list of boards holds only those the token may read); for a
+///    write, the change it makes, computed on a copy of the board (404 for an unknown ring, 422 for a value out
+///    of range or a state that could not load again). A write that changes nothing is answered here.
 /// 9. **commit** (writes): the backend makes it durable and applies it from its start tick (503
 ///    while it cannot commit: a write that is wrong in itself still hears why first); a cluster
 ///    that finds the board changed through another node computes the write again from step 6.
@@ -31,7 +33,8 @@ import RingCastTransport
 ///     durable, with the board as a GET shows it.
 ///
 /// A write of something other than a board (a playlist, `Route.Action.commit`) takes steps 0–3 here and its
-/// handler the rest (`PlaylistHandler`). Every refusal changes nothing. Touched only on the service thread.
+/// handler the rest (`PlaylistHandler`), steps 4 and 5 through the same backend calls and with the same answers.
+/// Every refusal changes nothing. Touched only on the service thread.
 final class Pipeline {
     let router: Router
     private var hosts: HostPolicy
@@ -76,10 +79,11 @@ final class Pipeline {
             background: BackgroundHandler(),
             countdown: CountdownHandler(),
             operator: OperatorHandler(
-                boards: boards, backend: backend, metrics: metrics, openAPIDocument: openAPIDocument, viewers: viewers,
-                transportStatistics: transportStatistics),
+                boards: boards, playlists: playlists, backend: backend, metrics: metrics, openAPIDocument: openAPIDocument,
+                viewers: viewers, transportStatistics: transportStatistics),
             playlists: PlaylistHandler(
-                playlists: playlists, boards: boards, backend: backend, clock: clock, viewers: playlistViewers),
+                playlists: playlists, boards: boards, backend: backend, metrics: metrics, clock: clock,
+                viewers: playlistViewers),
             svg: SVGHandler(documents: svgDocuments)
         )
         hosts = HostPolicy(configuration: configuration)
@@ -145,6 +149,8 @@ final class Pipeline {
             switch route.action {
             case .read(let handler):
                 try authorize(route, routed)
+                var routed = routed
+                routed.readableBoards = { [tokens] in tokens.readable(by: request) }
                 answer(try handler(routed))
             case .readLater(let handler):
                 try authorize(route, routed)
@@ -201,7 +207,8 @@ final class Pipeline {
                 WriteIntent.Idempotency(
                     key: key, digest: IdempotencyCache.digest(method: http.method, path: http.path, body: http.body))
             },
-            precondition: IfMatch(http.headers["if-match"], nonce: boards.etagNonce))
+            precondition: IfMatch(http.headers["if-match"], nonce: boards.etagNonce),
+            createOnly: try Self.createOnly(http))
         if case .answered(let response) = try backend.admit(write) {
             return respond(response)
         }
@@ -260,6 +267,7 @@ final class Pipeline {
             let board = write.needsBoard ? try boards.board(named: name) : boards[name]
             let edit = try write.decode(write.request)
             try Self.check(write.precondition, of: board, named: name)
+            if write.createOnly, board != nil { throw .alreadyExists("board \"\(name)\"") }
             switch try prepare(try edit.write(board), of: board, named: name, body: write.http.body) {
             case .unchanged(let answer, let revision):
                 // Nothing is committed, so the revision is compared here.
@@ -343,6 +351,19 @@ final class Pipeline {
     /// must look them up (`TransportConfiguration.customHeaderNames`): its default two, and the CORS
     /// preflight's `Access-Control-Request-Method`.
     static let customHeaderNames = ["idempotency-key", "x-request-id", "access-control-request-method"]
+
+    /// Whether `request` asks to create only what does not exist (`If-None-Match: *`; empty counts as none, as for
+    /// `Idempotency-Key`); any other value is 400:
+    /// a write has no representation an entity tag could name but the one it would replace.
+    static func createOnly(_ request: HTTPRequest) throws(APIError) -> Bool {
+        guard let value = request.headers["if-none-match"], !value.isEmpty else { return false }
+        guard value == "*" else {
+            throw APIError.malformed(
+                "If-None-Match on a write takes only * (create only if absent), got \(value.debugDescription)",
+                field: "If-None-Match")
+        }
+        return true
+    }
 
     /// The `Idempotency-Key` of `request`, checked (at most 255 bytes), or nil without one; an empty
     /// value counts as no key (docs/openapi.yaml).

@@ -6,6 +6,9 @@ import RingCastTransport
 struct RouteRequest {
     var http: HTTPRequest
     var parameters: [String: String]
+    /// Which boards the request's credential may read (`TokenPolicy.readable`), for reads that list boards: set by
+    /// the pipeline once the request is authorized, and looked up only when called.
+    var readableBoards: () -> (String) -> Bool = { { _ in true } }
 
     /// The value of the route's `:name` segment (every handler's route declares the ones it reads).
     func parameter(_ name: String) -> String {

@@ -107,6 +107,16 @@ struct TokenPolicy: Sendable {
         try Self.check(need, by: found)
     }
 
+    /// Which boards `request`'s credential may read, for a list of boards: every board while reads are open;
+    /// else those its token covers (every board for one covering `*`), and none without a valid token.
+    func readable(by request: HTTPRequest) -> (String) -> Bool {
+        if readsOpen { return { _ in true } }
+        guard let presented = Self.bearerToken(in: request) ?? Self.cookieOrQueryToken(in: request),
+            let token = token(presented: presented), token.access >= .read
+        else { return { _ in false } }
+        return token.covers(board:)
+    }
+
     /// Whether `token` may do `need`: the table the matrix tests read.
     static func check(_ need: Need, by token: AccessToken) throws(Refusal) {
         if token.access >= need.access {

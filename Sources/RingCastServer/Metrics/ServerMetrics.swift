@@ -15,6 +15,9 @@ final class ServerMetrics {
     private var frames: [String: CoreMetrics.Counter] = [:]
     private var frameBytes: [String: CoreMetrics.Counter] = [:]
     private var pushes: [String: CoreMetrics.Counter] = [:]
+    /// Playlist writes stored, by playlist: `ringcast_playlist_writes_total{playlist}`; and how many are served.
+    private var playlistWrites: [String: CoreMetrics.Counter] = [:]
+    private let playlists: CoreMetrics.Gauge
     private var requests: [String: CoreMetrics.Counter] = [:]
     private var refusals: [String: CoreMetrics.Counter] = [:]
     private let tickLateness: CoreMetrics.Timer
@@ -75,6 +78,7 @@ final class ServerMetrics {
         storeHealthy = CoreMetrics.Gauge(label: "ringcast_store_healthy", factory: factory)
         reloads = CoreMetrics.Counter(label: "ringcast_config_reloads_total", factory: factory)
         reloadFailures = CoreMetrics.Counter(label: "ringcast_config_reload_failures_total", factory: factory)
+        playlists = CoreMetrics.Gauge(label: "ringcast_playlists", factory: factory)
     }
 
     // MARK: Cluster mode
@@ -149,6 +153,20 @@ final class ServerMetrics {
 
     func pushed(board: String) {
         counter(&pushes, "ringcast_pushes_total", board: board).increment()
+    }
+
+    /// A write of playlist `name` (a creation, replacement or deletion) was stored, through this server.
+    func playlistWritten(_ name: String) {
+        let counter =
+            playlistWrites[name]
+            ?? CoreMetrics.Counter(label: "ringcast_playlist_writes_total", dimensions: [("playlist", name)], factory: factory)
+        playlistWrites[name] = counter
+        counter.increment()
+    }
+
+    /// The playlists served now.
+    func setPlaylists(_ count: Int) {
+        playlists.record(count)
     }
 
     /// A request or viewer refused for its token (401, 403): by the token's name (`none` without one, `invalid`

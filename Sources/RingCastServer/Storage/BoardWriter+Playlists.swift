@@ -1,13 +1,23 @@
 import RingCastCluster
 import RingCastCore
 import RingCastStorage
+import RingCastTransport
 
 /// Playlists in the embedded store: this server holds the only copy, and the handler commits one playlist write at
 /// a time, so `If-Match` and the limit are checked against memory here; the write is answered once its batch is
-/// durable. A failed commit stops writes until a probe commits again, as for boards.
+/// durable. A failed commit stops writes until a probe commits again, as for boards. The rate limit and the
+/// Idempotency-Key's answers are the ones board writes use: one bucket per client, one cache.
 extension BoardWriter: PlaylistBackend {
+    func admitPlaylistWrite(from peer: String, idempotency: WriteIntent.Idempotency?) throws(APIError) -> Admission {
+        try admit(from: peer, idempotency: idempotency)
+    }
+
+    func finishedPlaylistWrite(_ idempotency: WriteIntent.Idempotency?, with response: HTTPResponse?) {
+        finished(idempotency, with: response)
+    }
+
     func commit(
-        playlist name: String, _ playlist: Playlist?, expected: PlaylistExpectation,
+        playlist name: String, _ playlist: Playlist?, expected: PlaylistExpectation, request: PlaylistWriteRequest,
         completion: @escaping (Result<PlaylistWriteOutcome, APIError>) -> Void
     ) {
         guard let queue, problem == nil else {

@@ -59,12 +59,16 @@ final class BoardWriter: BoardBackend {
     func earliestStart(now: Int64) -> Int64 { now + 1 }
 
     func admit(_ write: WriteIntent) throws(APIError) -> Admission {
-        let peer = write.http.peer
+        try admit(from: write.http.peer, idempotency: write.idempotency)
+    }
+
+    /// The rate of `peer`'s writes (boards' and playlists' together) and a repeated Idempotency-Key.
+    func admit(from peer: String, idempotency key: WriteIntent.Idempotency?) throws(APIError) -> Admission {
         if let wait = rateLimiter.take(for: peer, at: clock.now()) {
             return .answered(
                 .rateLimited("more than \(writesPerMinute) writes a minute from \(peer); retry in \(wait) s", retryAfter: wait))
         }
-        guard let key = write.idempotency else { return .proceed }
+        guard let key else { return .proceed }
         switch idempotency.begin(key: key.key, digest: key.digest, at: clock.now()) {
         case .replay(var response):
             response.headers.append((name: "Idempotent-Replayed", value: "true"))
@@ -120,7 +124,12 @@ final class BoardWriter: BoardBackend {
     }
 
     func finished(_ write: WriteIntent, with response: HTTPResponse?) {
-        guard let key = write.idempotency?.key else { return }
+        finished(write.idempotency, with: response)
+    }
+
+    /// Keeps the answer to a write admitted with `key` (nil: frees the key).
+    func finished(_ key: WriteIntent.Idempotency?, with response: HTTPResponse?) {
+        guard let key = key?.key else { return }
         if let response {
             idempotency.finish(key: key, response: response, at: clock.now())
         } else {

@@ -41,8 +41,8 @@ final class TestCluster: Sendable {
     var redisURL: String { "redis://127.0.0.1:\(redis.port)" }
 
     /// A new Redis and the shipped config with `limits.writesPerMinute` set (0: no rate limit, so
-    /// the tests may write as fast as they like) and, if given, `cluster.leadMilliseconds`.
-    init(writesPerMinute: Int = 0, leadMilliseconds: Int? = nil) throws {
+    /// the tests may write as fast as they like) and, if given, `cluster.leadMilliseconds` and `playlists` (JSON).
+    init(writesPerMinute: Int = 0, leadMilliseconds: Int? = nil, playlists: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-cluster-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let shipped = try String(contentsOf: repositoryRoot.appendingPathComponent("config/ringcast.json"), encoding: .utf8)
@@ -52,6 +52,9 @@ final class TestCluster: Sendable {
         if let leadMilliseconds {
             config = config.replacingOccurrences(
                 of: #""limits": {"#, with: #""cluster": {"leadMilliseconds": \#(leadMilliseconds)},"limits": {"#)
+        }
+        if let playlists {
+            config = config.replacingOccurrences(of: #""limits": {"#, with: #""playlists": \#(playlists),"limits": {"#)
         }
         try config.write(to: file, atomically: true, encoding: .utf8)
         configFile = file.path

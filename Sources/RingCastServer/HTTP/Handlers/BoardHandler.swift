@@ -23,9 +23,10 @@ final class BoardHandler {
 
     /// `GET /api/v1/boards`.
     func list(_ request: RouteRequest) throws(APIError) -> HTTPResponse {
-        .json(
+        let mayRead = request.readableBoards()
+        return .json(
             BoardList(
-                boards: boards.all.map {
+                boards: boards.all.filter { mayRead($0.name) }.map {
                     BoardList.Entry($0, viewers: viewers($0.name), configured: boards.configuredNames.contains($0.name))
                 }, defaultBoard: boards.defaultBoard))
     }

@@ -6,6 +6,7 @@ import RingCastTransport
 /// Touched only on the service thread.
 final class OperatorHandler {
     private let boards: Boards
+    private let playlists: Playlists
     private let backend: any BoardBackend
     private let metrics: ServerMetrics
     private let openAPIDocument: [UInt8]?
@@ -13,10 +14,11 @@ final class OperatorHandler {
     private let transportStatistics: () -> TransportStatistics
 
     init(
-        boards: Boards, backend: any BoardBackend, metrics: ServerMetrics, openAPIDocument: [UInt8]?,
+        boards: Boards, playlists: Playlists, backend: any BoardBackend, metrics: ServerMetrics, openAPIDocument: [UInt8]?,
         viewers: @escaping (String) -> Int, transportStatistics: @escaping () -> TransportStatistics
     ) {
         self.boards = boards
+        self.playlists = playlists
         self.backend = backend
         self.metrics = metrics
         self.openAPIDocument = openAPIDocument
@@ -43,6 +45,7 @@ final class OperatorHandler {
         for board in boards.all {
             metrics.setViewers(viewers(board.name), board: board.name)
         }
+        metrics.setPlaylists(playlists.count)
         let body = metrics.render(
             transport: transportStatistics(), store: backend.storeStatistics, storeHealthy: backend.problem == nil)
         return HTTPResponse(

@@ -3,19 +3,21 @@ import RingCastCore
 import RingCastTransport
 
 /// `/api/v1/playlists` and `/api/v1/playlists/{playlist}` (DESIGN §13): the list, one playlist with where it stands
-/// now, and creating, replacing and deleting one. The pipeline has checked the origin and the write token; the rest
-/// is here, in this order: the name (422), the body (415, 400, 422), the boards it names (422, each must be served),
-/// then, one write at a time, `If-Match` (412) and the limit (422) against the playlists as they are, and the commit
-/// (503 when it cannot be stored). A write is answered once durable, and applied here at once (on other cluster
-/// nodes once Redis's notification is read). A replacement takes effect at its anchor: the next whole second at
-/// least the backend's lead after the write, so that every node switches on the same tick.
-///
-/// Playlist writes are not counted in `writesPerMinute` and take no `Idempotency-Key` (a PUT of the same
-/// definition changes nothing; a DELETE repeated is 404). Touched only on the service thread.
+/// now, and creating, replacing and deleting one. A write takes the board writes' steps (`Pipeline`), with the same
+/// answers: the pipeline has checked the origin and the write token; the rest is here, in this order: the
+/// `Idempotency-Key` and `If-None-Match` (400), the client's rate (429, counted with its board writes in
+/// `limits.writesPerMinute`) and a repeated key (the first answer again, 422, 409), where the backend keeps them
+/// (here, or Redis's script with the write); the name (422), the body (415, 400, 422), the boards it names (422, each
+/// must be served); then, one write at a time, `If-Match` and `If-None-Match: *` (412) and the limit (422) against
+/// the playlists as they are, and the commit (503 when it cannot be stored). A write is answered once durable, and
+/// applied here at once (on other cluster nodes once Redis's notification is read). A replacement takes effect at
+/// its anchor: the next whole second at least the backend's lead after the write, so that every node switches on
+/// the same tick. Touched only on the service thread.
 final class PlaylistHandler {
     private let playlists: Playlists
     private let boards: Boards
     private let backend: any PlaylistBackend
+    private let metrics: ServerMetrics
     private let clock: TickClock
     /// Viewers of a playlist, by name, as the transport counts them.
     private let viewers: (String) -> Int
@@ -25,12 +27,13 @@ final class PlaylistHandler {
     private var writing = false
 
     init(
-        playlists: Playlists, boards: Boards, backend: any PlaylistBackend, clock: TickClock,
+        playlists: Playlists, boards: Boards, backend: any PlaylistBackend, metrics: ServerMetrics, clock: TickClock,
         viewers: @escaping (String) -> Int
     ) {
         self.playlists = playlists
         self.boards = boards
         self.backend = backend
+        self.metrics = metrics
         self.clock = clock
         self.viewers = viewers
     }
@@ -53,42 +56,51 @@ final class PlaylistHandler {
     /// `PUT /api/v1/playlists/{playlist}`: 201 for a new playlist, 200 for a replaced one (or the same definition
     /// again, which changes nothing), with the playlist as a GET shows it.
     func put(_ request: RouteRequest, respond: @escaping (HTTPResponse) -> Void) throws(APIError) {
-        let name = try Self.checkedName(request.parameter("playlist"))
-        let definition = try BodyDecoder.decode(PlaylistDefinition.self, from: request.http)
-        for (index, board) in definition.boards.enumerated() where boards[board] == nil {
-            throw .invalidValue(
-                "no board named \(board.debugDescription) is served here; create it first, or leave it out",
-                field: "boards.\(index)")
-        }
-        let ifMatch = request.http.headers["if-match"]
-        serialize { [self] done in
-            let finish = { (response: HTTPResponse) in
-                respond(response)
-                done()
+        let createOnly = try Pipeline.createOnly(request.http)
+        try admitted(request, respond) { [self] idempotency, respond throws(APIError) in
+            let name = try Self.checkedName(request.parameter("playlist"))
+            let definition = try BodyDecoder.decode(PlaylistDefinition.self, from: request.http)
+            for (index, board) in definition.boards.enumerated() where boards[board] == nil {
+                throw .invalidValue(
+                    "no board named \(board.debugDescription) is served here; create it first, or leave it out",
+                    field: "boards.\(index)")
             }
-            let existing = playlists[name]
-            let expected: PlaylistExpectation
-            do throws(APIError) {
-                expected = try Self.expectation(ifMatch, of: existing, named: name)
-                if existing == nil, playlists.count >= Limits.maximumPlaylists { throw Self.limitExceeded }
-            } catch {
-                return finish(.error(error))
-            }
-            if let existing, existing.playlist.definition == definition { return finish(answer(existing)) }
-            let playlist = Playlist(name: name, definition: definition, anchor: anchor())
-            backend.commit(playlist: name, playlist, expected: expected) { [self] result in
-                switch result {
-                case .success(.written):
-                    playlists.set(playlist)
-                    guard let live = playlists[name] else { return finish(.error(Self.unavailable)) }
-                    var response = answer(live)
-                    if existing == nil {
-                        response.status = 201
-                        response.headers.append((name: "Location", value: "/api/v1/playlists/\(name)"))
+            let ifMatch = request.http.headers["if-match"]
+            serialize { [self] done in
+                let finish = { (response: HTTPResponse, committed: Bool) in
+                    respond(response, committed)
+                    done()
+                }
+                let existing = playlists[name]
+                let expected: PlaylistExpectation
+                do throws(APIError) {
+                    expected = try Self.expectation(ifMatch, createOnly: createOnly, of: existing, named: name)
+                    if existing == nil, playlists.count >= Limits.maximumPlaylists { throw Self.limitExceeded }
+                } catch {
+                    return finish(.error(error), false)
+                }
+                let unchanged = existing?.playlist.definition == definition
+                if let existing, unchanged, idempotency == nil { return finish(answer(existing), false) }
+                // With an Idempotency-Key even the same definition again is committed (the same bytes, its anchor
+                // kept), so that a retry gets this answer again wherever the backend keeps it (Redis's script).
+                let playlist =
+                    (unchanged ? existing?.playlist : nil) ?? Playlist(name: name, definition: definition, anchor: anchor())
+                // The answer as it will be, for a cluster to keep for a retry with the same Idempotency-Key.
+                let preview = LivePlaylist(existing?.playlist ?? playlist, fps: clock.fps)
+                if existing != nil, !unchanged { preview.replace(with: playlist) }
+                let write = PlaylistWriteRequest(
+                    client: request.http.peer, idempotency: idempotency, preview: written(preview, created: existing == nil))
+                backend.commit(playlist: name, playlist, expected: expected, request: write) { [self] result in
+                    switch result {
+                    case .success(.written):
+                        playlists.set(playlist)
+                        metrics.playlistWritten(name)
+                        guard let live = playlists[name] else { return finish(.error(Self.unavailable), true) }
+                        finish(written(live, created: existing == nil), true)
+                    case .success(let outcome):
+                        finish(Self.answer(outcome, name: name, ifMatch: ifMatch, createOnly: createOnly), true)
+                    case .failure(let error): finish(.error(error), true)
                     }
-                    finish(response)
-                case .success(let outcome): finish(.error(Self.refusal(outcome, name: name, ifMatch: ifMatch)))
-                case .failure(let error): finish(.error(error))
                 }
             }
         }
@@ -96,31 +108,66 @@ final class PlaylistHandler {
 
     /// `DELETE /api/v1/playlists/{playlist}` (204): its viewers are closed with 4404.
     func delete(_ request: RouteRequest, respond: @escaping (HTTPResponse) -> Void) throws(APIError) {
-        let name = request.parameter("playlist")
-        _ = try BodyDecoder.decode(NoBody.self, from: request.http)
-        let ifMatch = request.http.headers["if-match"]
-        serialize { [self] done in
-            let finish = { (response: HTTPResponse) in
-                respond(response)
-                done()
-            }
-            let expected: PlaylistExpectation
-            do throws(APIError) {
-                let existing = try playlists.playlist(named: name)
-                expected = try Self.expectation(ifMatch, of: existing, named: name)
-            } catch {
-                return finish(.error(error))
-            }
-            backend.commit(playlist: name, nil, expected: expected) { [self] result in
-                switch result {
-                case .success(.written), .success(.notFound):
-                    // Gone either way: another node deleted it first, and this one had not heard yet.
-                    playlists.remove(name)
-                    finish(HTTPResponse(status: 204))
-                case .success(let outcome): finish(.error(Self.refusal(outcome, name: name, ifMatch: ifMatch)))
-                case .failure(let error): finish(.error(error))
+        let createOnly = try Pipeline.createOnly(request.http)
+        try admitted(request, respond) { [self] idempotency, respond throws(APIError) in
+            let name = request.parameter("playlist")
+            _ = try BodyDecoder.decode(NoBody.self, from: request.http)
+            let ifMatch = request.http.headers["if-match"]
+            serialize { [self] done in
+                let finish = { (response: HTTPResponse, committed: Bool) in
+                    respond(response, committed)
+                    done()
+                }
+                let expected: PlaylistExpectation
+                do throws(APIError) {
+                    let existing = try playlists.playlist(named: name)
+                    expected = try Self.expectation(ifMatch, createOnly: createOnly, of: existing, named: name)
+                } catch {
+                    return finish(.error(error), false)
+                }
+                let write = PlaylistWriteRequest(
+                    client: request.http.peer, idempotency: idempotency, preview: HTTPResponse(status: 204))
+                backend.commit(playlist: name, nil, expected: expected, request: write) { [self] result in
+                    switch result {
+                    case .success(.written), .success(.notFound):
+                        // Gone either way: another node deleted it first, and this one had not heard yet.
+                        playlists.remove(name)
+                        metrics.playlistWritten(name)
+                        finish(HTTPResponse(status: 204), true)
+                    case .success(let outcome):
+                        finish(Self.answer(outcome, name: name, ifMatch: ifMatch, createOnly: createOnly), true)
+                    case .failure(let error): finish(.error(error), true)
+                    }
                 }
             }
+        }
+    }
+
+    /// Steps 4 and 5 of a write, as the pipeline takes them for a board's, with the same answers: the
+    /// `Idempotency-Key` (400 over 255 bytes), then the client's rate (429) and a repeated key (its first answer
+    /// again, 422 for another request under it, 409 while it is being applied) where the backend keeps them; then
+    /// `write`, which answers through its second argument exactly once, saying whether the write reached its commit
+    /// (only such an answer is kept for the key; any other frees it). What `write` throws is answered at once.
+    private func admitted(
+        _ request: RouteRequest, _ respond: @escaping (HTTPResponse) -> Void,
+        _ write: (WriteIntent.Idempotency?, @escaping (HTTPResponse, Bool) -> Void) throws(APIError) -> Void
+    ) throws(APIError) {
+        let http = request.http
+        let idempotency = try Pipeline.idempotencyKey(of: http).map { key in
+            WriteIntent.Idempotency(
+                key: key, digest: IdempotencyCache.digest(method: http.method, path: http.path, body: http.body))
+        }
+        if case .answered(let response) = try backend.admitPlaylistWrite(from: http.peer, idempotency: idempotency) {
+            return respond(response)
+        }
+        let finish = { [backend] (response: HTTPResponse, committed: Bool) in
+            backend.finishedPlaylistWrite(idempotency, with: committed ? response : nil)
+            respond(response)
+        }
+        do throws(APIError) {
+            try write(idempotency, finish)
+        } catch {
+            finish(.error(error), false)
         }
     }
 
@@ -145,6 +192,16 @@ final class PlaylistHandler {
 
     // MARK: - Answers
 
+    /// The answer to a write that stored `playlist`: 201 with its Location when it is new, else 200.
+    private func written(_ playlist: LivePlaylist, created: Bool) -> HTTPResponse {
+        var response = answer(playlist)
+        if created {
+            response.status = 201
+            response.headers.append((name: "Location", value: "/api/v1/playlists/\(playlist.name)"))
+        }
+        return response
+    }
+
     /// The playlist as a GET shows it, with its ETag.
     private func answer(_ playlist: LivePlaylist) -> HTTPResponse {
         .json(reading(of: playlist, at: clock.currentTick()), headers: [(name: "ETag", value: playlist.etag)])
@@ -164,11 +221,16 @@ final class PlaylistHandler {
         return name
     }
 
-    /// What `If-Match` asks of the playlist as this process holds it: 412 at once when it already fails here;
-    /// otherwise checked again where the write is committed (Redis, in a cluster).
-    private static func expectation(_ ifMatch: String?, of playlist: LivePlaylist?, named name: String) throws(APIError)
-        -> PlaylistExpectation
-    {
+    /// What `If-Match` and `If-None-Match: *` (`createOnly`) ask of the playlist as this process holds it: 412 at
+    /// once when they already fail here; otherwise checked again where the write is committed (Redis, in a cluster).
+    private static func expectation(
+        _ ifMatch: String?, createOnly: Bool, of playlist: LivePlaylist?, named name: String
+    ) throws(APIError) -> PlaylistExpectation {
+        if createOnly {
+            if ifMatch != nil, playlist == nil { return try expectation(ifMatch, createOnly: false, of: nil, named: name) }
+            if playlist != nil { throw .alreadyExists("playlist \"\(name)\"") }
+            return .absent
+        }
         guard let ifMatch else { return .none }
         guard let playlist else {
             throw APIError(
@@ -192,14 +254,31 @@ final class PlaylistHandler {
 
     private static let unavailable = APIError.storageUnavailable("the playlist was stored but could not be served")
 
-    /// The refusal a backend's outcome stands for.
-    private static func refusal(_ outcome: PlaylistWriteOutcome, name: String, ifMatch: String?) -> APIError {
+    /// The answer a backend's outcome other than `.written` stands for: a refusal, or the first answer to the
+    /// write's Idempotency-Key again (Redis's script, in a cluster).
+    private static func answer(
+        _ outcome: PlaylistWriteOutcome, name: String, ifMatch: String?, createOnly: Bool
+    ) -> HTTPResponse {
+        let error: APIError
         switch outcome {
-        case .written: unavailable
-        case .preconditionFailed: changed(name, since: ifMatch)
-        case .notFound: .notFound("no playlist named \"\(name)\"", field: "playlist")
-        case .limitExceeded: limitExceeded
+        case .written: error = unavailable
+        case .preconditionFailed: error = createOnly ? .alreadyExists("playlist \"\(name)\"") : changed(name, since: ifMatch)
+        case .notFound: error = .notFound("no playlist named \"\(name)\"", field: "playlist")
+        case .limitExceeded: error = limitExceeded
+        case .keyReused: error = .idempotencyKeyReused
+        case .rateLimited(let wait):
+            return .rateLimited(
+                "more writes a minute than limits.writesPerMinute allows from this client; retry in \(wait) s",
+                retryAfter: wait)
+        case .replay(let bytes):
+            guard var replayed = ClusterAnswer.decode(bytes) else {
+                error = APIError(status: 500, code: "internal", message: "the stored first answer cannot be read")
+                break
+            }
+            replayed.headers.append((name: "Idempotent-Replayed", value: "true"))
+            return replayed
         }
+        return .error(error)
     }
 }
 

@@ -79,6 +79,10 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
             guard let decoded = try? object.decode([[String]].self, forKey: AnyCodingKey("groups")) else {
                 throw APIError.malformed("groups must be an array of arrays of ring ids", field: "groups")
             }
+            // The groups are checked against the body's own rings as the body is read, so a body with a bad group
+            // is refused (422) before any precondition on the board is looked at (412), as a bad ring is.
+            try Self.check(
+                decoded, ids: Set(definitions.map(\.id)), widgets: Set(definitions.filter { !$0.kind.isRing }.map(\.id)))
             groups = decoded
         }
         rings = .explicit(definitions, groups: groups)

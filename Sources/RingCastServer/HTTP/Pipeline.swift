@@ -267,8 +267,11 @@ final class Pipeline {
             let board = write.needsBoard ? try boards.board(named: name) : boards[name]
             let edit = try write.decode(write.request)
             try Self.check(write.precondition, of: board, named: name)
+            let change = try edit.write(board)
+            // `If-None-Match: *` after the body is checked in full: a body that could not create the board (a bad
+            // group, too many rings) is refused as such, not as a board that exists.
             if write.createOnly, board != nil { throw .alreadyExists("board \"\(name)\"") }
-            switch try prepare(try edit.write(board), of: board, named: name, body: write.http.body) {
+            switch try prepare(change, of: board, named: name, body: write.http.body) {
             case .unchanged(let answer, let revision):
                 // Nothing is committed, so the revision is compared here.
                 if let expected = write.precondition.revision, expected != revision {

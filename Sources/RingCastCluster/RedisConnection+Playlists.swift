@@ -29,29 +29,8 @@ extension RedisConnection {
         // KEYS: the hash, the key's answer, the client's bucket, the answers' budget. ARGV: name, definition ("" to
         // delete), If-Match mode and bytes, limit, channel, writes per minute, request digest ("" = no key), answer,
         // expiry seconds, budget bytes.
-        let script = """
-            local limit = tonumber(ARGV[7])
-            if limit > 0 then
-              local time = redis.call('TIME')
-              local now = tonumber(time[1]) + tonumber(time[2]) / 1000000
-              local perSecond = limit / 60
-              local bucket = redis.call('HMGET', KEYS[3], 'tokens', 'at')
-              local tokens = tonumber(bucket[1]) or limit
-              local at = tonumber(bucket[2]) or now
-              if now > at then tokens = math.min(limit, tokens + (now - at) * perSecond) end
-              if tokens < 1 then
-                return {'rate_limited', math.max(1, math.ceil((1 - tokens) / perSecond))}
-              end
-              redis.call('HSET', KEYS[3], 'tokens', tostring(tokens - 1), 'at', tostring(now))
-              redis.call('EXPIRE', KEYS[3], 61)
-            end
-            if ARGV[8] ~= '' then
-              local stored = redis.call('HMGET', KEYS[2], 'digest', 'answer')
-              if stored[1] then
-                if stored[1] == ARGV[8] then return {'replay', stored[2]} end
-                return {'key_reused'}
-              end
-            end
+        let script =
+            WriteScript.admission(limit: "ARGV[7]", bucket: "KEYS[3]", digest: "ARGV[8]", answers: "KEYS[2]") + """
             local current = redis.call('HGET', KEYS[1], ARGV[1])
             if ARGV[3] == '*' and not current then return {'precondition_failed'} end
             if ARGV[3] == '!' and current then return {'precondition_failed'} end

@@ -46,30 +46,41 @@
 /// With `appendonly yes` and `appendfsync always` Redis replies only after the script's effects
 /// are fsynced to its AOF, so an `.applied` outcome is durable.
 public struct WriteScript: Sendable {
-    /// The Lua source (Redis 7, Lua 5.1).
-    public static let source = """
-        local limit = tonumber(ARGV[1])
+    /// The steps every write script (a board's, a playlist's) takes first, in this order: the client's rate limit, a
+    /// token bucket of `limit` writes a minute kept in hash `bucket` (`rate_limited` with the seconds to wait), then
+    /// the `Idempotency-Key`, whose request digest is `digest` ("" = none) and whose first answer hash is `answers`
+    /// (`replay` with it, or `key_reused` for another request under the same key). Lua expressions are passed in.
+    static func admission(limit: String, bucket: String, digest: String, answers: String) -> String {
+        """
+        local limit = tonumber(\(limit))
         if limit > 0 then
           local time = redis.call('TIME')
           local now = tonumber(time[1]) + tonumber(time[2]) / 1000000
           local perSecond = limit / 60
-          local bucket = redis.call('HMGET', KEYS[4], 'tokens', 'at')
+          local bucket = redis.call('HMGET', \(bucket), 'tokens', 'at')
           local tokens = tonumber(bucket[1]) or limit
           local at = tonumber(bucket[2]) or now
           if now > at then tokens = math.min(limit, tokens + (now - at) * perSecond) end
           if tokens < 1 then
             return {'rate_limited', math.max(1, math.ceil((1 - tokens) / perSecond))}
           end
-          redis.call('HSET', KEYS[4], 'tokens', tostring(tokens - 1), 'at', tostring(now))
-          redis.call('EXPIRE', KEYS[4], 61)
+          redis.call('HSET', \(bucket), 'tokens', tostring(tokens - 1), 'at', tostring(now))
+          redis.call('EXPIRE', \(bucket), 61)
         end
-        if ARGV[2] ~= '' then
-          local stored = redis.call('HMGET', KEYS[3], 'digest', 'answer')
+        if \(digest) ~= '' then
+          local stored = redis.call('HMGET', \(answers), 'digest', 'answer')
           if stored[1] then
-            if stored[1] == ARGV[2] then return {'replay', stored[2]} end
+            if stored[1] == \(digest) then return {'replay', stored[2]} end
             return {'key_reused'}
           end
         end
+
+        """
+    }
+
+    /// The Lua source (Redis 7, Lua 5.1).
+    public static let source =
+        admission(limit: "ARGV[1]", bucket: "KEYS[4]", digest: "ARGV[2]", answers: "KEYS[3]") + """
         if ARGV[13] ~= '' then
           local id = redis.call('GET', KEYS[5])
           if id ~= ARGV[13] then return {'cluster_changed', id or ''} end

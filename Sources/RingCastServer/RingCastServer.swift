@@ -255,7 +255,10 @@ private func joinCluster(_ url: String, configuration: RingCastConfiguration, lo
             switch try StateCodec.decode(
                 snapshot.snapshot, configured: configuration.board(named: name), fps: configuration.fps, source: source)
             {
-            case .deleted(let state), .served(let state, _): stored[name] = state
+            case .deleted(let state): stored[name] = state
+            case .served(let state, _):
+                stored[name] = state
+                warnIfMisnamed(name, source: source, logger: logger)
             case .unconfigured: logger.warning("\(source) has state but is not configured here; not serving it")
             }
         }
@@ -284,6 +287,15 @@ private func joinCluster(_ url: String, configuration: RingCastConfiguration, lo
     return (ClusterJoin(endpoint: endpoint, worker: worker, node: configuration.node, id: id), stored, playlists)
 }
 
+/// A board stored under a name outside the rule (`Name`; one a configuration file took before the rule was one) is
+/// served as it is stored, never dropped, and said to be outside the rule: the API reads, writes and deletes it,
+/// but a PUT, a playlist or a token's pattern cannot name it.
+private func warnIfMisnamed(_ name: String, source: String, logger: Logger) {
+    guard let problem = Name.problem(of: name, as: .board) else { return }
+    logger.warning(
+        "\(source): \(problem); it is served as stored, but a PUT, a playlist or a token cannot name it: create a board of a name that follows the rule and DELETE this one")
+}
+
 /// Every board's stored state, checked; on the first start after an upgrade, the old
 /// `state.json` migrated into the store (and kept as `state.json.migrated`).
 private func loadStates(
@@ -306,7 +318,10 @@ private func loadStates(
         switch try StateCodec.decode(
             record.state, configured: configuration.board(named: record.board), fps: configuration.fps, source: source)
         {
-        case .deleted(let state), .served(let state, _): states[record.board] = state
+        case .deleted(let state): states[record.board] = state
+        case .served(let state, _):
+            states[record.board] = state
+            warnIfMisnamed(record.board, source: source, logger: logger)
         case .unconfigured:
             logger.warning("\(database): board \(record.board) is stored but not configured; keeping it untouched")
         }

@@ -92,11 +92,7 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
     /// name (field `board`), a duplicate ring id, a source that is not another plain ring of the board or a bad
     /// group, and 422 `limit_exceeded` beyond `maximumRings`.
     public func spec(named name: String, maximumRings: Int, planner: LayoutPlanner? = nil) throws(APIError) -> BoardSpec {
-        guard Limits.isValidName(name) else {
-            throw .invalidValue(
-                "\(RequestField.quoted(name)) is not a board name: use 1 to 64 of a-z, 0-9, '-' and '_', starting with a letter or digit",
-                field: "board")
-        }
+        try Name.check(name, as: .board, field: "board")
         let rings: [RingSpec]
         let groups: [[String]]
         switch self.rings {

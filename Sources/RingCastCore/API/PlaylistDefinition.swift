@@ -59,11 +59,7 @@ public struct PlaylistDefinition: Sendable, Equatable {
             guard let name = try? array.decode(String.self) else {
                 throw APIError.malformed("a board name must be a string such as \"ci\"", field: entryField)
             }
-            guard Limits.isValidName(name) else {
-                throw APIError.invalidValue(
-                    "\(RequestField.quoted(name)) is not a board name: use 1 to 64 of a-z, 0-9, '-' and '_', starting with a letter or digit",
-                    field: entryField)
-            }
+            try Name.check(name, as: .board, field: entryField)
             guard !boards.contains(name) else {
                 throw APIError.invalidValue(
                     "board \(RequestField.quoted(name)) is listed twice; a playlist shows each board once per cycle",

@@ -134,15 +134,4 @@ extension Limits {
     public static func check(maximum: Double, field: String?) throws(APIError) {
         try check(maximum, in: ringMaximums, named: "max", field: field)
     }
-
-    /// Whether `name` can name a board or a ring: `[a-z0-9][a-z0-9_-]{0,63}`.
-    public static func isValidName(_ name: String) -> Bool {
-        let scalars = Array(name.unicodeScalars)
-        guard let first = scalars.first, scalars.count <= 64, isLowerAlphanumeric(first) else { return false }
-        return scalars.allSatisfy { isLowerAlphanumeric($0) || $0 == "-" || $0 == "_" }
-    }
-
-    private static func isLowerAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
-        ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
-    }
 }

@@ -82,11 +82,7 @@ public struct RingDefinition: Sendable, Equatable, Decodable {
         guard let id = try RequestField.string("id", in: object) else {
             throw APIError.malformed("missing key \"id\": every ring needs an id", field: RequestField.path(field, "id"))
         }
-        guard Limits.isValidName(id) else {
-            throw APIError.invalidValue(
-                "\(RequestField.quoted(id)) is not a ring id: use 1 to 64 of a-z, 0-9, '-' and '_', starting with a letter or digit",
-                field: RequestField.path(field, "id"))
-        }
+        try Name.check(id, as: .ring, field: RequestField.path(field, "id"))
         let kindName = try RequestField.string("kind", in: object) ?? "plain"
         let sourcesKey = AnyCodingKey("sources")
         let sourcesField = RequestField.path(field, "sources")

@@ -43,7 +43,9 @@ public struct Board: Sendable, Equatable {
 
     /// Gives the board new rings and placement (a board replaced or a ring added or deleted through the API) at
     /// `time`. Values of rings that are still there and still take them are kept; a countdown is kept while a
-    /// ring shows it; the background stays. The caller has checked `spec` (ids, sources, layout).
+    /// ring shows it. The board takes everything else `spec` says, as a new board does: its title, staleAfter and
+    /// background (at once, no splash, unless it already rests on it), so a ring added or deleted starts from
+    /// `specAtRest`, which keeps the background. The caller has checked `spec` (ids, sources, layout).
     public mutating func restructure(to spec: BoardSpec, at time: Double) {
         let before = self
         // A ring keeps its values only as the same kind: a plain ring's progress is no counter's number.
@@ -55,6 +57,9 @@ public struct Board: Sendable, Equatable {
                 .map(\.id))
         rings = rings.filter { kept.contains($0.key) }
         if !hasCountdownRing { countdown = nil }
+        if spec.background != backdrop.target {
+            backdrop.change(to: spec.background, style: .leftToRight, animation: .none, at: time)
+        }
         // New sources or thresholds may colour any ring otherwise from here on.
         restartTrails(of: spec.rings.map(\.id), from: before, at: time)
         revision += 1
@@ -89,6 +94,14 @@ public struct Board: Sendable, Equatable {
     /// The background colour at rest: the newest pushed colour, else the configured one. What is persisted.
     public var background: RGBAColor {
         backdrop.target
+    }
+
+    /// The spec with the background the board rests on now (a push may have changed it): what a ring added or
+    /// deleted starts from, so that `restructure(to:at:)` keeps the background.
+    public var specAtRest: BoardSpec {
+        var spec = spec
+        spec.background = background
+        return spec
     }
 
     /// Whether the board has a ring that shows the countdown.

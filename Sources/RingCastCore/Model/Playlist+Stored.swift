@@ -15,9 +15,7 @@ extension Playlist: Codable {
         guard let name = try RequestField.string("name", in: object) else {
             throw APIError.malformed("missing key \"name\"", field: "name")
         }
-        guard Limits.isValidName(name) else {
-            throw APIError.invalidValue("\(RequestField.quoted(name)) is not a playlist name", field: "name")
-        }
+        try Name.check(name, as: .playlist, field: "name")
         let definition = try PlaylistDefinition(fields: object)
         let anchorKey = AnyCodingKey("anchor")
         guard object.contains(anchorKey) else { throw APIError.malformed("missing key \"anchor\"", field: "anchor") }

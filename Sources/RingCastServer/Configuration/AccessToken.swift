@@ -104,11 +104,12 @@ public struct AccessToken: Sendable, Equatable {
     }
 
     /// Why `pattern` cannot be an entry of `boards`, or nil.
+    /// A board name follows the API's rule (`Name`), in its words; a prefix must begin such a name.
     static func problem(withBoardPattern pattern: String) -> String? {
-        if pattern == "*" { return nil }
-        let name = pattern.hasSuffix("*") ? String(pattern.dropLast()) : pattern
-        if (name.isEmpty && pattern.hasSuffix("*")) || BoardSpec.isValidName(name) { return nil }
-        return "expected a board name, \"*\" or a prefix ending in \"*\" such as \"team-a-*\", got \"\(pattern)\""
+        guard pattern.hasSuffix("*") else { return Name.problem(of: pattern, as: .board) }
+        if Name.isPrefix(String(pattern.dropLast())) { return nil }
+        return "\"\(pattern)\" is not a board pattern: give a board name, \"*\" or the start of a board name ending in "
+            + "\"*\" such as \"team-a-*\" (a board name: \(Name.rule))"
     }
 
     /// Why `hex` cannot be a `sha256` entry, or nil.

@@ -4,22 +4,12 @@ import RingCastCore
 /// Boards and rings as the configuration file describes them: hand-placed, or laid out by the
 /// server from a template or from rings without coordinates (docs/CONFIGURATION.md).
 extension BoardSpec {
-    /// Board and ring names appear in URLs, so they are kept to a URL-safe alphabet.
-    static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.count <= 64
-            && name.unicodeScalars.allSatisfy { scalar in
-                scalar.isASCII
-                    && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_")
-            }
-    }
-
     init(entry: ConfigurationFile.BoardEntry, key: String, file: String, maximumRings: Int) throws(ConfigurationError) {
         func fail(_ subkey: String, _ message: String) -> ConfigurationError {
             ConfigurationError(file: file, key: key + subkey, message: message)
         }
-        guard Self.isValidName(entry.name) else {
-            throw fail(".name", "\"\(entry.name)\" must be 1–64 letters, digits, '-' or '_'")
-        }
+        // The API's rule (`Name`): a board the file names is one the API, a playlist and a token can name too.
+        if let problem = Name.problem(of: entry.name, as: .board) { throw fail(".name", problem) }
         if let title = entry.title {
             do { try Limits.check(title: title, field: nil) } catch { throw fail(".title", error.message) }
         }
@@ -82,9 +72,7 @@ extension BoardSpec {
         var ids = Set<String>()
         for (index, ring) in entries.enumerated() {
             let ringKey = ".rings[\(index)]"
-            guard Self.isValidName(ring.id) else {
-                throw fail(ringKey + ".id", "\"\(ring.id)\" must be 1–64 letters, digits, '-' or '_'")
-            }
+            if let problem = Name.problem(of: ring.id, as: .ring) { throw fail(ringKey + ".id", problem) }
             guard ids.insert(ring.id).inserted else {
                 throw fail(ringKey + ".id", "duplicate ring id \"\(ring.id)\"")
             }

@@ -315,9 +315,7 @@ extension RingCastConfiguration {
             throw fail("cluster.streamLength", "expected 10…10000000, got \(streamLength)")
         }
         if boards.isEmpty { throw fail("boards", "at least one board is required") }
-        if !BoardSpec.isValidName(defaultBoard) {
-            throw fail("defaultBoard", "\"\(defaultBoard)\" must be a board name: 1–64 letters, digits, '-' or '_'")
-        }
+        if let problem = Name.problem(of: defaultBoard, as: .board) { throw fail("defaultBoard", problem) }
         var names = Set<String>()
         for (index, board) in boards.enumerated() where !names.insert(board.name).inserted {
             throw fail("boards[\(index)].name", "duplicate board name \"\(board.name)\"")
@@ -353,11 +351,8 @@ extension RingCastConfiguration {
             if let problem = entry.problem {
                 throw ConfigurationError(file: path, key: configurationKey(problem.field) ?? key, message: problem.message)
             }
-            guard Limits.isValidName(entry.name) else {
-                throw ConfigurationError(
-                    file: path, key: key + ".name",
-                    message: "\(entry.name.debugDescription) is not a playlist name: use 1 to 64 of a-z, 0-9, '-' and '_', "
-                        + "starting with a letter or digit")
+            if let problem = Name.problem(of: entry.name, as: .playlist) {
+                throw ConfigurationError(file: path, key: key + ".name", message: problem)
             }
             guard let definition = entry.definition else {
                 throw ConfigurationError(file: path, key: key, message: "expected a playlist")

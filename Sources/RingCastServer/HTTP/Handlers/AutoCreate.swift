@@ -26,12 +26,12 @@ struct AutoCreate {
             }
             var spec = try BoardDefinition(rings: .template(template, count: nil)).spec(
                 named: name, maximumRings: maximumRings, planner: planner)
-            spec = try adding(ids, to: spec)
+            spec = try adding(ids, to: spec, by: change)
             return .create(spec, then: change)
         }
         let missing = ids.filter { !board.animator.willHaveRing(withID: $0) }
         if missing.isEmpty { return .change(change) }
-        let spec = board.animator.projected.spec
+        let spec = board.animator.projected.specAtRest
         guard template != nil else {
             let field = ids.count == 1 && change.isRingWrite ? nil : "rings.\(missing[0])"
             throw .notFound(
@@ -39,12 +39,15 @@ struct AutoCreate {
                     + "server's autoCreate)",
                 field: field)
         }
-        return .change(.grow(try adding(missing, to: spec), then: change))
+        return .change(.grow(try adding(missing, to: spec, by: change), then: change))
     }
 
-    private func adding(_ ids: [String], to spec: BoardSpec) throws(APIError) -> BoardSpec {
+    /// `spec` with a plain ring for each of `ids` it lacks; a ring is created only under a name the API takes
+    /// (`Name`), the URL's (field `ring`) or a PATCH's key (`rings.ID`).
+    private func adding(_ ids: [String], to spec: BoardSpec, by change: Animator.Change) throws(APIError) -> BoardSpec {
         var spec = spec
         for id in ids.sorted() where spec.ring(withID: id) == nil {
+            try Name.check(id, as: .ring, field: change.isRingWrite ? "ring" : "rings.\(id)")
             spec = try spec.adding(RingDefinition(id: id), maximumRings: maximumRings, planner: planner)
         }
         return spec

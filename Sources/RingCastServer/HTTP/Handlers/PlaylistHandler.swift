@@ -213,11 +213,7 @@ final class PlaylistHandler {
     }
 
     private static func checkedName(_ name: String) throws(APIError) -> String {
-        guard Limits.isValidName(name) else {
-            throw .invalidValue(
-                "\(name.debugDescription) is not a playlist name: use 1 to 64 of a-z, 0-9, '-' and '_', starting with a letter or digit",
-                field: "playlist")
-        }
+        try Name.check(name, as: .playlist, field: "playlist")
         return name
     }
 

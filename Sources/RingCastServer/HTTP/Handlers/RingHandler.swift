@@ -32,13 +32,13 @@ struct RingHandler {
         if let webhook = ring.countdown?.webhook {
             try CountdownOptions.checkWebhook(webhook, allowedBy: boards.webhookHosts, field: "webhook")
         }
-        let spec = try board.animator.projected.spec.adding(ring, maximumRings: boards.maximumRings, planner: planner)
+        let spec = try board.animator.projected.specAtRest.adding(ring, maximumRings: boards.maximumRings, planner: planner)
         return .change(.restructure(spec), answer: .createdRing(ring.id))
     }
 
     /// `DELETE /api/v1/boards/{board}/rings/{ring}`: the ring removed, the board laid out again (204).
     func delete(_ board: LiveBoard, _ request: RouteRequest, _ body: NoBody) throws(APIError) -> BoardWrite {
-        let spec = try board.animator.projected.spec.removing(ring: request.parameter("ring"), planner: planner)
+        let spec = try board.animator.projected.specAtRest.removing(ring: request.parameter("ring"), planner: planner)
         return .change(.restructure(spec), answer: .noContent)
     }
 }

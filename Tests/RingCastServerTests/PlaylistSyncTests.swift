@@ -113,6 +113,7 @@ struct PlaylistSyncTests {
                 case .serve(let playlist): served[playlist.name] = playlist
                 case .remove(let name): served[name] = nil
                 case .log: break
+                case .unexpected(let text): Issue.record("unexpected: \(text)")
                 }
             }
             #expect(readings.count <= 1, "one reading at a time")

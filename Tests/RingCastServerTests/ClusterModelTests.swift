@@ -32,6 +32,12 @@ struct ClusterModelTests {
         var model = try ClusterModel(seed: seed)
         for step in 0..<Self.steps {
             model.step()
+            if step == Self.steps / 2 {
+                // Halfway, Redis goes back to an older copy of its data just before a quiet period: the nodes must
+                // notice with no write to tell them, and follow it.
+                model.restartRedis(rollback: true)
+                model.quiet()
+            }
             if let failure = model.failure {
                 Issue.record("seed \(seed) (RINGCAST_MODEL_SEED=\(seed)), step \(step): \(failure)\n\(model.report)")
                 return
@@ -321,12 +327,13 @@ struct ClusterModel {
         digests = digests.filter { !$0.key.hasPrefix("\(old.name) ") }
     }
 
-    private mutating func restartRedis() {
+    /// Redis restarts: with its data, an older copy of it (always, with `rollback`, if one was saved) or none.
+    mutating func restartRedis(rollback: Bool = false) {
         counts["restart", default: 0] += 1
-        if !saved.isEmpty, rng.chance(0.5) {
+        if !saved.isEmpty, rollback || rng.chance(0.5) {
             // Back to an older copy (appendonly no, then SIGKILL): its boards, playlists and the cluster id it had,
             // most often the current one.
-            redis.data = saved[rng.below(saved.count)]
+            redis.data = rollback ? saved[0] : saved[rng.below(saved.count)]
             counts["rollback", default: 0] += 1
             rollbackUnnoticed = redis.clusterID
             note("Redis restarted with older data: " + boardNames.map { "\($0) \(redis.boards[$0]?.revision ?? 0)" }.joined(separator: ", "))
@@ -451,9 +458,7 @@ struct ClusterModel {
                 let expected = BinaryFrame.encode(frame, previous: base)
                 references[name] = reference
                 for node in nodes {
-                    guard var animator = node.animators[name] else { continue }
-                    let (frame, base) = animator.frames(at: now)
-                    node.animators[name] = animator
+                    guard let (frame, base) = node.animators[name]?.frames(at: now) else { continue }
                     counts["compared frames", default: 0] += 1
                     if BinaryFrame.encode(frame, previous: base) != expected {
                         fail.append("\(node.name) composes other bytes for \(name) at tick \(now) than Redis's revision")
@@ -544,9 +549,7 @@ struct ClusterModel {
             var frames: [Int64: (node: String, bytes: [UInt8])] = [:]
             let ready = Set(caughtUp(board).map(\.name))
             for node in nodes {
-                guard var animator = node.animators[board] else { continue }
-                let (frame, base) = animator.frames(at: now)
-                node.animators[board] = animator
+                guard let (frame, base) = node.animators[board]?.frames(at: now) else { continue }
                 guard failure == nil, ready.contains(node.name), (node.restoredAt[board] ?? .min) < now - lead - 1 else {
                     continue
                 }

@@ -108,10 +108,14 @@ struct ClusterModel {
 
     var report: String {
         "history: \(history.suffix(30).joined(separator: "\n  "))\nRedis: id \(redis.clusterID ?? "none"), "
-            + boardNames.map { "\($0) at \(redis.boards[$0]?.revision ?? 0)" }.joined(separator: ", ") + "\nnodes:\n"
+            + boardNames.map { "\($0) at \(redis.boards[$0]?.revision ?? 0) \(referenceDigest($0))" }.joined(separator: ", ")
+            + "\nnodes:\n"
             + nodes.map { node in
                 "\(node.name): nonce \(node.nonce), "
-                    + boardNames.map { "\($0) \(node.sync.revision(of: $0))/\(node.revision(of: $0)) \(String(describing: node.sync.boards[$0]?.sync))" }
+                    + boardNames.map {
+                        "\($0) \(node.sync.revision(of: $0))/\(node.revision(of: $0)) "
+                            + "\(node.animators[$0].map { digest(of: $0) } ?? "none") \(String(describing: node.sync.boards[$0]?.sync))"
+                    }
                     .joined(separator: ", ")
                     + ", problem \(node.sync.problem ?? "none"), catalog \(node.sync.catalog), "
                     + "jobs \(node.jobs.count), answers \(node.answers.count), inbox \(node.inbox.count)\n    "
@@ -473,6 +477,16 @@ struct ClusterModel {
         if !fail.isEmpty { failure = "the nodes are not Redis once quiet:\n  " + fail.prefix(12).joined(separator: "\n  ") }
     }
 
+    /// The digest of Redis's state of `board`, for the report.
+    private func referenceDigest(_ board: String) -> String {
+        guard let stored = redis.boards[board] else { return "none" }
+        switch try? StateCodec.decode(stored.snapshot, configured: board == spec.name ? spec : nil, fps: fps, source: board) {
+        case .served(_, let animator): return digest(of: animator)
+        case .deleted: return "deleted"
+        case .unconfigured, nil: return "unreadable"
+        }
+    }
+
     /// The digest of the state an animator comes to once every animation has ended, its time origin aside.
     private func digest(of animator: Animator) -> String {
         var copy = animator
@@ -538,7 +552,7 @@ struct ClusterModel {
     private mutating func finalDigest(_ node: SimulatedNode, _ board: String) -> String {
         guard let animator = node.animators[board] else { return "deleted" }
         let key = "\(node.name) \(board)"
-        let version = "\(node.sync.revision(of: board)) \(node.restoredAt[board] ?? 0) \(animator.revision)"
+        let version = "\(node.changes[board] ?? 0) \(animator.revision)"
         if let cached = digests[key], cached.key == version { return cached.digest }
         let digest = digest(of: animator)
         digests[key] = (version, digest)

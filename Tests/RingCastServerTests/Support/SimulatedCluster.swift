@@ -169,6 +169,9 @@ final class SimulatedNode: ClusterSyncShell {
     var subscribed = false
     /// The tick of the last restore from a snapshot (or a start again), by board.
     var restoredAt: [String: Int64] = [:]
+    /// How many times each board's animator was replaced (applied, restored, forgotten): what a cached digest of it
+    /// is keyed by.
+    var changes: [String: Int] = [:]
     /// Events the machines did not expect, and snapshots from Redis this node could not serve: each fails the test.
     var unexpected: [String] = []
     var log: [String] = []
@@ -200,6 +203,7 @@ final class SimulatedNode: ClusterSyncShell {
     func apply(_ update: BoardUpdate, toBoard board: String) -> ClusterSync.Applied {
         let outcome = ClusterUpdate.outcome(
             of: update, held: revision(of: board), animator: animators[board], fps: fps, now: boardNow(board))
+        if case .unchanged = outcome {} else { changes[board, default: 0] += 1 }
         switch outcome {
         case .changed(_, let animator, _):
             animators[board] = animator
@@ -222,6 +226,7 @@ final class SimulatedNode: ClusterSyncShell {
         case .restore(let board, let snapshot):
             restore(board, snapshot)
         case .forget(let board):
+            changes[board, default: 0] += 1
             deleted[board] = nil
             animators[board] = configured[board].map { Animator(spec: $0, fps: fps, tick: now) }
             restoredAt[board] = now
@@ -261,6 +266,7 @@ final class SimulatedNode: ClusterSyncShell {
 
     /// As `ClusterNode.restore`: a tombstone deletes, a state is served on its own spec or the configured one.
     private func restore(_ board: String, _ snapshot: RingCastCluster.BoardSnapshot) {
+        changes[board, default: 0] += 1
         do {
             switch try StateCodec.decode(snapshot.snapshot, configured: configured[board], fps: fps, source: "sim: board \(board)") {
             case .served(_, let animator):

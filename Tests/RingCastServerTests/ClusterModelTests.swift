@@ -84,8 +84,9 @@ struct ClusterModel {
     /// Earlier copies of Redis's data, for rollbacks.
     var saved: [SimulatedRedis.Data] = []
     var failure: String?
-    /// The cluster id Redis kept when it last went back in time, until a node notices and replaces it.
-    var rollbackUnnoticed: String?
+    /// The cluster ids Redis kept when it went back in time, while Redis or a node still carries one: a node carrying
+    /// one has not learnt of the rollback (no node noticed yet, or the new id has not reached it).
+    var rolledBack: Set<String> = []
     /// Tags reused in that window (see `checkStates`).
     var exempt: Set<String> = []
     /// `finalDigest`'s last answer per node and board.
@@ -211,7 +212,6 @@ struct ClusterModel {
         if redis.announced.count > index { checkStates() }
         for id in redis.announced.dropFirst(index) {
             counts["renewed", default: 0] += 1
-            rollbackUnnoticed = nil
             note("cluster id renewed: \(id)")
             for target in nodes where target.subscribed { target.inbox.append((now, .clusterID(id))) }
         }
@@ -339,7 +339,7 @@ struct ClusterModel {
             // most often the current one.
             redis.data = rollback ? saved[0] : saved[rng.below(saved.count)]
             counts["rollback", default: 0] += 1
-            rollbackUnnoticed = redis.clusterID
+            if let id = redis.clusterID { rolledBack.insert(id) }
             note("Redis restarted with older data: " + boardNames.map { "\($0) \(redis.boards[$0]?.revision ?? 0)" }.joined(separator: ", "))
         } else if rng.chance(0.1) {
             redis.data = SimulatedRedis.Data(boards: [:], playlists: [:], clusterID: nil)
@@ -512,6 +512,7 @@ struct ClusterModel {
     }
 
     private mutating func checkStates() {
+        rolledBack = rolledBack.filter { id in redis.clusterID == id || nodes.contains { $0.nonce == id } }
         for board in boardNames { checkStates(board) }
     }
 
@@ -532,10 +533,11 @@ struct ClusterModel {
             byRevision[revision] = (node.name, digest)
             let etag = "\(board) \(revision)-\(node.nonce)"
             if exempt.contains(etag) { continue }
-            if let named = etags[etag], named != digest, rollbackUnnoticed == node.nonce {
-                // Redis went back in time and no node that held the lost revisions has noticed yet: a node that
-                // never held them cannot know (docs/CLUSTER.md, "Redis behind the nodes"). Both states keep the
-                // tag until the nodes follow the new id.
+            if let named = etags[etag], named != digest, rolledBack.contains(node.nonce) {
+                // Redis went back in time and this node has not learnt it: no node that held the lost revisions has
+                // noticed yet (a node that never held them cannot know, docs/CLUSTER.md, "Redis behind the nodes"),
+                // or the id that replaces it has not reached this node yet. Both states keep the tag until the
+                // nodes follow the new id.
                 counts["etag reused before the rollback was noticed", default: 0] += 1
                 exempt.insert(etag)
                 continue

@@ -13,7 +13,8 @@ import Testing
 /// READONLY), restarts, loses its data, and sometimes comes back with an older copy of it (a rollback).
 ///
 /// While it runs: caught-up nodes at one revision show one state, no ETag names two states, and they compose the
-/// same frame bytes for every tick. At the end, a quiet period (Redis answering, every node subscribed, nothing
+/// same frame bytes for every tick. Every 1,000 steps (every other time just after a rollback) and at the end, a
+/// quiet period (Redis answering, every node subscribed, nothing
 /// written), after which every node must equal Redis: the cluster id, each board's revision and settled state's
 /// digest (or its tombstone, or nothing), the frame bytes of the same ticks as a board restored from Redis's
 /// snapshot, and the playlists. An event a machine does not expect (`.unexpected`) fails the run.
@@ -32,10 +33,11 @@ struct ClusterModelTests {
         var model = try ClusterModel(seed: seed)
         for step in 0..<Self.steps {
             model.step()
-            if step == Self.steps / 2 {
-                // Halfway, Redis goes back to an older copy of its data just before a quiet period: the nodes must
-                // notice with no write to tell them, and follow it.
-                model.restartRedis(rollback: true)
+            if step % 1_000 == 999 {
+                // Every 1,000 steps a quiet period, after which every node must equal Redis; every other one starts
+                // with Redis back on an older copy of its data, which the nodes must notice with no write to tell
+                // them.
+                if step % 2_000 == 999 { model.restartRedis(rollback: true) }
                 model.quiet()
             }
             if let failure = model.failure {

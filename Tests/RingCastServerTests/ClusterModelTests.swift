@@ -13,7 +13,8 @@ import Testing
 /// READONLY), restarts, loses its data, and sometimes comes back with an older copy of it (a rollback).
 ///
 /// While it runs: caught-up nodes at one revision show one state, no ETag names two states, and they compose the
-/// same frame bytes for every tick. Every 1,000 steps (every other time just after a rollback) and at the end, a
+/// same frame bytes for every tick, and a caught-up node with nothing on the way holds Redis's revisions. Every
+/// 1,000 steps (every other time just after a rollback) and at the end, a
 /// quiet period (Redis answering, every node subscribed, nothing
 /// written), after which every node must equal Redis: the cluster id, each board's revision and settled state's
 /// digest (or its tombstone, or nothing), the frame bytes of the same ticks as a board restored from Redis's
@@ -151,6 +152,7 @@ struct ClusterModel {
         }
         checkUnexpected()
         checkStates()
+        checkSettled()
     }
 
     // MARK: Events
@@ -505,6 +507,22 @@ struct ClusterModel {
         guard failure == nil else { return }
         if let node = nodes.first(where: { !$0.unexpected.isEmpty }) {
             failure = "an event the machine did not expect: \(node.unexpected.joined(separator: "; "))"
+        }
+    }
+
+    /// A node with nothing on the way (no job, answer or delivery pending), subscribed, caught up and with Redis
+    /// answering holds what Redis holds: every update published since it caught up has reached it.
+    private mutating func checkSettled() {
+        guard failure == nil, redis.up else { return }
+        for node in nodes where node.subscribed && node.jobs.isEmpty && node.answers.isEmpty && node.inbox.isEmpty {
+            guard node.sync.problem == nil, node.nonce == redis.clusterID else { continue }
+            for board in boardNames where node.sync.isCaughtUp(board) {
+                let revision = redis.boards[board]?.revision ?? 0
+                if node.revision(of: board) != revision {
+                    failure = "\(node.name) has nothing on the way and holds \(board) at \(node.revision(of: board)), Redis at \(revision)"
+                    return
+                }
+            }
         }
     }
 

@@ -30,7 +30,21 @@ struct PlaylistSyncTests {
         #expect(sync.allRead(["wall": wall.stored]) == [])
     }
 
-    @Test func aNotificationDuringAReading_readsOnceMore_afterIt() {
+    @Test func aReadingNotAsked_isReportedUnexpected_andChangesNothing() {
+        var sync = PlaylistSync(address: Self.address, held: [:])
+        let wall = Self.playlist("wall")
+        guard case .unexpected = sync.allRead(["wall": wall.stored]).first else {
+            Issue.record("a reading not asked for was taken")
+            return
+        }
+        guard case .unexpected = sync.allReadFailed("gone").first else {
+            Issue.record("a failed reading not asked for was taken")
+            return
+        }
+        #expect(sync.held.isEmpty && sync.reading == .idle)
+    }
+
+        @Test func aNotificationDuringAReading_readsOnceMore_afterIt() {
         var sync = PlaylistSync(address: Self.address, held: [:])
         _ = sync.subscribed()
         #expect(sync.notified() == [], "one reading at a time")
@@ -113,6 +127,7 @@ struct PlaylistSyncTests {
                 case .serve(let playlist): served[playlist.name] = playlist
                 case .remove(let name): served[name] = nil
                 case .log: break
+                case .unexpected(let text): Issue.record("unexpected: \(text)")
                 }
             }
             #expect(readings.count <= 1, "one reading at a time")

@@ -75,6 +75,8 @@ extension ClusterNode: PlaylistBackend {
             case .remove(let name): playlists?.remove(name)
             case .log(let level, let text):
                 log(level, text)
+            case .unexpected(let text):
+                log(.error, "playlist sync: unexpected event, ignored: \(text)")
             }
         }
     }

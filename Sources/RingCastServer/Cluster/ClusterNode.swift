@@ -12,7 +12,7 @@ import RingCastCore
 /// Threads: Redis commands run on the `RedisWorker`'s thread, the subscription on the `RedisSubscriber`'s;
 /// every result comes back through the event loop's inbox, and everything here is touched only on the service
 /// thread.
-final class ClusterNode {
+final class ClusterNode: ClusterSyncShell {
     /// What a write's script decided, as the pipeline answers it.
     enum WriteResult: Sendable {
         case outcome(WriteOutcome)
@@ -45,7 +45,7 @@ final class ClusterNode {
     var configured: [String: BoardSpec]
 
     /// Every decision about keeping the boards in step with Redis.
-    private(set) var sync: ClusterSync
+    var sync: ClusterSync
     /// Every decision about keeping the playlists in step with Redis (`ClusterNode+Playlists`).
     var playlistSync: PlaylistSync
     /// The playlists this node serves; nil until `hold(_:)`.
@@ -278,42 +278,44 @@ final class ClusterNode {
 
     // MARK: - Actions
 
-    /// Carries out what the state machine decided, in order; what an action reports goes back to it at once.
-    private func perform(_ actions: [ClusterSync.Action]) {
-        for action in actions {
-            switch action {
-            case .apply(let board, let update):
-                perform(sync.applied(update, board: board, apply(update, toBoard: board)))
-            case .restore(let board, let snapshot):
-                restore(board, snapshot: snapshot)
-            case .forget(let board):
-                forgotten(board)
-            case .readBoard(let board, let from):
-                read(board, from: from)
-            case .readAll(let from):
-                readAll(from: from)
-            case .renewClusterID(let replacing):
-                renewClusterID(replacing: replacing)
-            case .changeNonce(let nonce):
-                boards.changeETagNonce(to: nonce)
-            case .ping, .probeWrite:
-                break  // the health check asks for these itself
-            case .boardCaughtUp(let board):
-                for then in waiting.removeValue(forKey: board) ?? [] { then() }
-            case .everyBoardCaughtUp:
-                let all = waiting
-                waiting = [:]
-                for board in all.keys.sorted() { for then in all[board]! { then() } }
-            case .count(let metric):
-                switch metric {
-                case .updateReceived: metrics.clusterUpdateReceived()
-                case .catchUp: metrics.clusterCatchUp()
-                case .lateUpdate: metrics.clusterLateUpdate()
-                case .digestMismatch: metrics.clusterDigestMismatch()
-                }
-            case .log(let level, let text):
-                log(level, text)
+    /// Carries out one action of the state machine (`perform`, `ClusterSyncShell`); what it reports goes back to it
+    /// as a further event.
+    func carryOut(_ action: ClusterSync.Action) {
+        switch action {
+        case .apply(let board, let update):
+            // `perform` applies updates itself; carried out here, it is applied the same way.
+            perform([.apply(board: board, update: update)])
+        case .restore(let board, let snapshot):
+            restore(board, snapshot: snapshot)
+        case .forget(let board):
+            forgotten(board)
+        case .readBoard(let board, let from):
+            read(board, from: from)
+        case .readAll(let from):
+            readAll(from: from)
+        case .renewClusterID(let replacing):
+            renewClusterID(replacing: replacing)
+        case .changeNonce(let nonce):
+            boards.changeETagNonce(to: nonce)
+        case .ping, .probeWrite:
+            break  // the health check asks for these itself
+        case .boardCaughtUp(let board):
+            for then in waiting.removeValue(forKey: board) ?? [] { then() }
+        case .everyBoardCaughtUp:
+            let all = waiting
+            waiting = [:]
+            for board in all.keys.sorted() { for then in all[board]! { then() } }
+        case .count(let metric):
+            switch metric {
+            case .updateReceived: metrics.clusterUpdateReceived()
+            case .catchUp: metrics.clusterCatchUp()
+            case .lateUpdate: metrics.clusterLateUpdate()
+            case .digestMismatch: metrics.clusterDigestMismatch()
             }
+        case .log(let level, let text):
+            log(level, text)
+        case .unexpected(let text):
+            log(.error, "cluster sync: unexpected event, ignored: \(text)")
         }
     }
 
@@ -395,45 +397,29 @@ final class ClusterNode {
     // MARK: - Boards
 
     /// Applies one update the state machine found to follow the revision held, at its start tick.
-    private func apply(_ update: BoardUpdate, toBoard name: String) -> ClusterSync.Applied {
-        let held = revision(of: name)
-        guard held == update.base else {
-            return .refused("it follows revision \(update.base), this node's board is at \(held)")
-        }
+    func apply(_ update: BoardUpdate, toBoard name: String) -> ClusterSync.Applied {
         let board = boards[name]
-        switch ClusterUpdate.applying(
-            update, to: board?.animator, fps: clock.fps, now: board?.now(clock.currentTick()) ?? clock.currentTick())
-        {
-        case .changed(let decoded, let animator):
+        let outcome = ClusterUpdate.outcome(
+            of: update, held: revision(of: name), animator: board?.animator, fps: clock.fps,
+            now: board?.now(clock.currentTick()) ?? clock.currentTick())
+        switch outcome {
+        case .changed(let decoded, let animator, _):
             guard let board else { return .refused("this node has no such board") }
-            // Digested before anything changes: a state with no digest is refused, not applied.
-            let digest: [UInt8]
-            do throws(EncodingFailure) { digest = try ClusterUpdate.digestBytes(of: animator) } catch {
-                return .refused("its result cannot be digested: \(error)")
-            }
             board.animator = animator
             board.durable = animator.state
             board.etag = boards.etag(revision: update.revision)
             broadcaster?.changeAccepted(board, at: decoded.startTick)
-            return .applied(digest: digest)
-        case .created(let decoded, let spec, let animator):
-            let digest: [UInt8]
-            do throws(EncodingFailure) { digest = try ClusterUpdate.digestBytes(of: animator) } catch {
-                return .refused("its result cannot be digested: \(error)")
-            }
+        case .created(let decoded, let spec, let animator, _):
             let board = boards.adopt(animator: animator, revision: update.revision)
             board.configured = configured[spec.name] ?? spec
             broadcaster?.boardAdded(board)
             broadcaster?.changeAccepted(board, at: decoded.startTick)
-            return .applied(digest: digest)
         case .deleted:
             deleted(name, revision: update.revision)
-            return .applied(digest: nil)
-        case .late(let appliedThrough):
-            return .late(appliedThrough: appliedThrough)
-        case .refused(let reason):
-            return .refused(reason)
+        case .unchanged:
+            break
         }
+        return outcome.applied
     }
 
     /// The board was deleted at `revision`: no longer served, its viewers closed with 4404.

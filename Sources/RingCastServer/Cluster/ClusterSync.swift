@@ -149,6 +149,19 @@ struct ClusterSync {
         case everyBoardCaughtUp
         case count(Metric)
         case log(LogLevel, String)
+        /// An event this machine cannot account for (an answer to nothing it asked): a bug in the node, not in
+        /// Redis. Nothing changed. The node logs it as an error and carries on (a server must not crash on one);
+        /// the cluster model test fails on it.
+        case unexpected(String)
+    }
+
+    /// The requests asked (`.readBoard`, `.readAll`, `.renewClusterID`) and not yet answered: an answer is
+    /// expected only while its request is out. An answer may still be stale (the state moved on meanwhile) and be
+    /// ignored; an answer with no request out is `.unexpected`.
+    struct Asked: Equatable {
+        var boards: [String: Int] = [:]
+        var all = 0
+        var renewals = 0
     }
 
     // MARK: - Properties
@@ -163,6 +176,8 @@ struct ClusterSync {
     private(set) var nonce: String
     /// Ids this node followed before `nonce`: Redis holding one again went back in time.
     private(set) var pastNonces: Set<String> = []
+    /// The requests out (`Asked`).
+    private(set) var asked = Asked()
     /// How many revisions' digests each board keeps.
     static let digestsKept = 64
 
@@ -306,7 +321,7 @@ struct ClusterSync {
                             .notice,
                             "board \(name): Redis sent revision \(update.revision) starting from nothing, this node holds \(board.revision); reading the board"
                         ),
-                        .count(.catchUp), .readBoard(name, from: board.revision),
+                        .count(.catchUp), askRead(name, from: board.revision),
                     ]
                 }
                 return []
@@ -320,7 +335,7 @@ struct ClusterSync {
                     .notice,
                     "board \(name): update \(update.revision) follows \(update.base), this node holds \(board.revision); catching up"
                 ),
-                .count(.catchUp), .readBoard(name, from: board.revision),
+                .count(.catchUp), askRead(name, from: board.revision),
             ]
         }
     }
@@ -396,11 +411,12 @@ struct ClusterSync {
         case .following:
             board.sync = .reading(from: board.revision, reload: reload, again: false, arrived: [])
         }
-        return [.count(.catchUp), .readBoard(name, from: board.revision)]
+        return [.count(.catchUp), askRead(name, from: board.revision)]
     }
 
     /// What a `.readBoard` found.
     mutating func boardRead(_ name: String, _ reading: Reading) -> [Action] {
+        guard answered(board: name) else { return [.unexpected("a reading of board \(name) that was not asked for")] }
         guard var board = boards[name], case .reading(let from, let reload, let again, let arrived) = board.sync else {
             return []
         }
@@ -419,7 +435,7 @@ struct ClusterSync {
         if again {
             let held = revision(of: name)
             boards[name]?.sync = .reading(from: held, reload: reload, again: false, arrived: arrived)
-            return actions + [.count(.catchUp), .readBoard(name, from: held)]
+            return actions + [.count(.catchUp), askRead(name, from: held)]
         }
         for update in arrived.sorted(by: { $0.revision < $1.revision }) {
             actions += deliver(update, board: name)
@@ -428,6 +444,9 @@ struct ClusterSync {
     }
 
     mutating func boardReadFailed(_ name: String, _ error: RedisError) -> [Action] {
+        guard answered(board: name) else {
+            return [.unexpected("a failed reading of board \(name) that was not asked for (\(error))")]
+        }
         var actions = commandFailed(error)
         if case .reading(_, let reload, _, _) = boards[name]?.sync {
             boards[name]?.sync = .stale(reload: reload)
@@ -509,12 +528,15 @@ struct ClusterSync {
         case .idle:
             catalog = .reading(from: boards.mapValues(\.revision), reload: reload, again: false)
         }
+        asked.all += 1
         return [.count(.catchUp), .readAll(from: boards.mapValues(\.revision))]
     }
 
     /// What a `.readAll` found: the cluster's id and every board. A new id means Redis lost its data (or another
     /// node found it behind): every board is reloaded and ETags carry the new id.
     mutating func allRead(id: String, _ readings: [String: Reading]) -> [Action] {
+        guard asked.all > 0 else { return [.unexpected("a reading of every board that was not asked for")] }
+        asked.all -= 1
         guard case .reading(let from, var reload, let again) = catalog else { return [] }
         var actions = commandSucceeded(.read)
         if pastNonces.contains(id) {
@@ -553,6 +575,10 @@ struct ClusterSync {
     }
 
     mutating func allReadFailed(_ error: RedisError) -> [Action] {
+        guard asked.all > 0 else {
+            return [.unexpected("a failed reading of every board that was not asked for (\(error))")]
+        }
+        asked.all -= 1
         var actions = commandFailed(error)
         if case .reading(_, let reload, _) = catalog {
             catalog = .failed(reload: reload)
@@ -578,18 +604,24 @@ struct ClusterSync {
             .log(
                 .warning, "\(reason): Redis at \(address) went back in time; replacing the cluster's id and reloading every board"
             ),
-            .renewClusterID(replacing: replacing),
+            askRenewal(replacing: replacing),
         ]
     }
 
     /// The cluster's id in Redis once `.renewClusterID` ran: read it, and every board from its snapshot.
     mutating func clusterIDRenewed(_ id: String) -> [Action] {
+        guard asked.renewals > 0 else { return [.unexpected("a renewal of the cluster's id (\(id)) that was not asked for")] }
+        asked.renewals -= 1
         guard case .renewing = catalog else { return [] }
         catalog = .idle
         return commandSucceeded(.write) + readAll(reload: true)
     }
 
     mutating func clusterIDRenewalFailed(_ error: RedisError) -> [Action] {
+        guard asked.renewals > 0 else {
+            return [.unexpected("a failed renewal of the cluster's id that was not asked for (\(error))")]
+        }
+        asked.renewals -= 1
         // Asked again by the next command that works.
         if case .renewing(let reason, let replacing, _) = catalog {
             catalog = .renewing(reason: reason, replacing: replacing, asked: false)
@@ -618,7 +650,7 @@ struct ClusterSync {
         case .failed: actions += readAll(reload: false)
         case .renewing(let reason, let replacing, asked: false):
             catalog = .renewing(reason: reason, replacing: replacing, asked: true)
-            actions.append(.renewClusterID(replacing: replacing))
+            actions.append(askRenewal(replacing: replacing))
         default: break
         }
         guard catalog == .idle else { return actions }
@@ -634,6 +666,25 @@ struct ClusterSync {
         let changed = health != met
         health = met
         return changed ? [.log(.error, "Redis at \(address): \(error)")] : []
+    }
+
+    // MARK: - Requests out
+
+    private mutating func askRead(_ name: String, from revision: Int64) -> Action {
+        asked.boards[name, default: 0] += 1
+        return .readBoard(name, from: revision)
+    }
+
+    private mutating func askRenewal(replacing: String) -> Action {
+        asked.renewals += 1
+        return .renewClusterID(replacing: replacing)
+    }
+
+    /// Takes the answer of one reading of `name` off the requests out; false if none was out.
+    private mutating func answered(board name: String) -> Bool {
+        guard let out = asked.boards[name], out > 0 else { return false }
+        asked.boards[name] = out > 1 ? out - 1 : nil
+        return true
     }
 
     private func hex(_ bytes: [UInt8]) -> String {

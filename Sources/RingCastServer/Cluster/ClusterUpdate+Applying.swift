@@ -64,3 +64,70 @@ extension ClusterUpdate {
         ClusterAnswer.digestBytes(try digest(of: animator.settledState))
     }
 }
+
+extension ClusterUpdate {
+    /// What one update `.apply` asked for comes to on a board holding revision `held` (`animator` nil: the node has
+    /// no such board): the board's new animator with the digest of its settled state, or why nothing changed, as
+    /// `ClusterSync.applied` takes it. Every decision of applying is here, for the node and the cluster model test
+    /// alike; the caller only stores the result and tells viewers. Pure.
+    enum Outcome {
+        case changed(ClusterUpdate, Animator, digest: [UInt8])
+        case created(ClusterUpdate, BoardSpec, Animator, digest: [UInt8])
+        case deleted
+        case unchanged(ClusterSync.Applied)
+
+        /// What `ClusterSync.applied` is told.
+        var applied: ClusterSync.Applied {
+            switch self {
+            case .changed(_, _, let digest), .created(_, _, _, let digest): .applied(digest: digest)
+            case .deleted: .applied(digest: nil)
+            case .unchanged(let result): result
+            }
+        }
+    }
+
+    static func outcome(of update: BoardUpdate, held: Int64, animator: Animator?, fps: Int, now: Int64) -> Outcome {
+        guard held == update.base else {
+            return .unchanged(.refused("it follows revision \(update.base), this node's board is at \(held)"))
+        }
+        let applying = applying(update, to: animator, fps: fps, now: now)
+        // Digested before anything changes: a state with no digest is refused, not applied.
+        do throws(EncodingFailure) {
+            switch applying {
+            case .changed(let decoded, let changed): return .changed(decoded, changed, digest: try digestBytes(of: changed))
+            case .created(let decoded, let spec, let created):
+                return .created(decoded, spec, created, digest: try digestBytes(of: created))
+            case .deleted: return .deleted
+            case .late(let appliedThrough): return .unchanged(.late(appliedThrough: appliedThrough))
+            case .refused(let reason): return .unchanged(.refused(reason))
+            }
+        } catch {
+            return .unchanged(.refused("its result cannot be digested: \(error)"))
+        }
+    }
+}
+
+/// The side of a node that carries out `ClusterSync`'s actions: the I/O (Redis jobs, boards, viewers, logs).
+/// `perform` is the one loop that runs the actions in order and hands how an applied update went back to the
+/// machine; `ClusterNode` and the cluster model test's nodes both run it, so the test copies no decision.
+protocol ClusterSyncShell: AnyObject {
+    var sync: ClusterSync { get set }
+    /// Applies one update the machine found to follow the revision held (`ClusterUpdate.outcome`), at its start tick.
+    func apply(_ update: BoardUpdate, toBoard name: String) -> ClusterSync.Applied
+    /// Carries out any action but `.apply`.
+    func carryOut(_ action: ClusterSync.Action)
+}
+
+extension ClusterSyncShell {
+    /// Carries out what the state machine decided, in order; what applying reports goes back to it at once.
+    func perform(_ actions: [ClusterSync.Action]) {
+        for action in actions {
+            if case .apply(let board, let update) = action {
+                let result = apply(update, toBoard: board)
+                perform(sync.applied(update, board: board, result))
+            } else {
+                carryOut(action)
+            }
+        }
+    }
+}

@@ -25,6 +25,9 @@ struct PlaylistSync {
         /// Stop serving the playlist of this name (its viewers are closed with 4404).
         case remove(String)
         case log(ClusterSync.LogLevel, String)
+        /// An answer to no reading under way: a bug in the node. Nothing changed; logged as an error (the cluster
+        /// model test fails on it).
+        case unexpected(String)
     }
 
     /// Redis's address, for the logs.
@@ -67,7 +70,9 @@ struct PlaylistSync {
 
     /// What a `.readAll` found: every stored definition, by name.
     mutating func allRead(_ found: [String: [UInt8]]) -> [Action] {
-        guard case .reading(let again) = reading else { return [] }
+        guard case .reading(let again) = reading else {
+            return [.unexpected("a reading of the playlists that was not asked for")]
+        }
         var actions: [Action] = []
         for (name, bytes) in found.sorted(by: { $0.key < $1.key }) where held[name] != bytes {
             do {
@@ -102,7 +107,9 @@ struct PlaylistSync {
     }
 
     mutating func allReadFailed(_ reason: String) -> [Action] {
-        guard case .reading = reading else { return [] }
+        guard case .reading = reading else {
+            return [.unexpected("a failed reading of the playlists that was not asked for (\(reason))")]
+        }
         reading = .failed
         return [
             .log(

@@ -25,9 +25,11 @@ struct SplitMix64 {
     mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
 }
 
-/// Redis as the write script, the catch-up readings and the cluster's id see it, in memory: a revision, a
-/// snapshot and a stream per board, and a cluster id. It can be down, refuse writes (out of memory), restart,
-/// and come back with an older copy of its data (a rollback).
+/// Redis as the write script, the catch-up readings, the cluster's id and the playlists' hash see it, in memory: a
+/// revision, a snapshot and a stream per board (a tombstone for a deleted one), the playlists, and a cluster id.
+/// It is the model's reference: what it holds once the cluster is quiet is what every node must show. It can be
+/// down, refuse writes (out of memory, a read-only replica), restart, and come back with an older copy of its data
+/// (a rollback).
 final class SimulatedRedis {
     struct Stored: Equatable {
         var revision: Int64
@@ -35,13 +37,26 @@ final class SimulatedRedis {
         var stream: [BoardUpdate]
     }
 
+    /// Everything Redis holds, as a copy saved for a rollback.
+    struct Data {
+        var boards: [String: Stored]
+        var playlists: [String: [UInt8]]
+        var clusterID: String?
+    }
+
     var boards: [String: Stored] = [:]
+    var playlists: [String: [UInt8]] = [:]
     var clusterID: String?
     var up = true
     /// Set while Redis refuses writes (an `OOM …` or `READONLY …` error reply).
     var refusal: RedisError?
     /// Ids replaced by `renew`, for the announcement each one makes.
     var announced: [String] = []
+
+    var data: Data {
+        get { Data(boards: boards, playlists: playlists, clusterID: clusterID) }
+        set { (boards, playlists, clusterID) = (newValue.boards, newValue.playlists, newValue.clusterID) }
+    }
 
     private func check() throws(RedisError) {
         guard up else { throw .io(endpoint: "sim:6379", reason: "Connection refused") }
@@ -96,133 +111,202 @@ final class SimulatedRedis {
         }
         return clusterID!
     }
+
+    /// The playlist script, unconditional here: `definition` nil deletes.
+    func writePlaylist(_ name: String, definition: [UInt8]?) throws(RedisError) {
+        try checkWrite()
+        playlists[name] = definition
+    }
+
+    func readPlaylists() throws(RedisError) -> [String: [UInt8]] {
+        try check()
+        return playlists
+    }
 }
 
 /// One node as `ClusterNode` is, with the Redis worker, the subscription and the boards simulated: the same
-/// `ClusterSync`, and a real `Animator` per board changed by the same `ClusterUpdate.applying` and
-/// `StateCodec.decode` as the server's.
-final class SimulatedNode {
+/// `ClusterSync` and `PlaylistSync`, driven by the same loop (`ClusterSyncShell.perform`), applying updates through
+/// the same `ClusterUpdate.outcome` and restoring snapshots through the same `StateCodec.decode` as the server. What
+/// is here is only the I/O: the jobs, the subscription's deliveries and the boards held.
+final class SimulatedNode: ClusterSyncShell {
     enum Job: Equatable {
         case script(board: String, update: BoardUpdate, snapshot: [UInt8], clusterID: String)
         case readBoard(String, from: Int64)
         case readAll(from: [String: Int64])
         case renew(replacing: String)
         case health(ClusterSync.Action)
+        case writePlaylist(String, [UInt8]?)
+        case readPlaylists
     }
 
     enum Message: Equatable {
         case update(board: String, BoardUpdate)
         case clusterID(String)
+        case playlists
+    }
+
+    /// What a job published on Redis's channels.
+    enum Published {
+        case update(board: String, BoardUpdate)
+        case playlists
     }
 
     let name: String
-    let spec: BoardSpec
+    let configured: [String: BoardSpec]
     let fps: Int
     var sync: ClusterSync
+    var playlistSync: PlaylistSync
+    /// The playlists served, as stored bytes, by name.
+    var playlists: [String: [UInt8]] = [:]
+    /// The boards served; `deleted` the revisions of the tombstones held.
     var animators: [String: Animator]
+    var deleted: [String: Int64] = [:]
     var nonce: String
     /// The worker's queue, run in order.
     var jobs: [Job] = []
     /// What the subscription delivers, each at its tick or later, in any order.
     var inbox: [(due: Int64, message: Message)] = []
     var subscribed = false
-    /// The tick of the last restore from a snapshot, by board.
+    /// The tick of the last restore from a snapshot (or a start again), by board.
     var restoredAt: [String: Int64] = [:]
-    /// Updates applied, by board and revision (a duplicate applied twice shows here).
-    var appliedCount: [String: [Int64: Int]] = [:]
+    /// How many times each board's animator was replaced (applied, restored, forgotten): what a cached digest of it
+    /// is keyed by.
+    var changes: [String: Int] = [:]
+    /// Events the machines did not expect, and snapshots from Redis this node could not serve: each fails the test.
+    var unexpected: [String] = []
     var log: [String] = []
     var now: Int64 = 0
 
-    init(name: String, spec: BoardSpec, fps: Int, tick: Int64, nonce: String) {
+    /// A node just started: its configured boards empty at revision 0, following Redis from its first reading.
+    init(name: String, configured: [BoardSpec], fps: Int, tick: Int64, nonce: String) {
         self.name = name
-        self.spec = spec
+        self.configured = Dictionary(uniqueKeysWithValues: configured.map { ($0.name, $0) })
         self.fps = fps
         self.nonce = nonce
-        animators = [spec.name: Animator(spec: spec, fps: fps, tick: tick)]
-        sync = ClusterSync(address: "sim:6379", nonce: nonce, revisions: [spec.name: 0])
+        animators = Dictionary(uniqueKeysWithValues: configured.map { ($0.name, Animator(spec: $0, fps: fps, tick: tick)) })
+        sync = ClusterSync(address: "sim:6379", nonce: nonce, revisions: configured.reduce(into: [:]) { $0[$1.name] = 0 })
+        playlistSync = PlaylistSync(address: "sim:6379", held: [:])
         now = tick
     }
 
-    /// Carries out the machine's actions as `ClusterNode.perform` does.
-    func perform(_ actions: [ClusterSync.Action]) {
+    /// The revision held of `board`: its animator's, its tombstone's, or 0.
+    func revision(of board: String) -> Int64 {
+        if let animator = animators[board] { return Int64(animator.revision) }
+        return deleted[board] ?? 0
+    }
+
+    /// The tick a board's changes are computed at (`LiveBoard.now`): never before what it composed.
+    func boardNow(_ board: String) -> Int64 { max(now, animators[board]?.composedThrough ?? .min) }
+
+    // MARK: ClusterSyncShell
+
+    func apply(_ update: BoardUpdate, toBoard board: String) -> ClusterSync.Applied {
+        let outcome = ClusterUpdate.outcome(
+            of: update, held: revision(of: board), animator: animators[board], fps: fps, now: boardNow(board))
+        if case .unchanged = outcome {} else { changes[board, default: 0] += 1 }
+        switch outcome {
+        case .changed(_, let animator, _):
+            animators[board] = animator
+        case .created(_, _, let animator, _):
+            animators[board] = animator
+            deleted[board] = nil
+        case .deleted:
+            animators[board] = nil
+            deleted[board] = update.revision
+        case .unchanged:
+            break
+        }
+        return outcome.applied
+    }
+
+    func carryOut(_ action: ClusterSync.Action) {
+        switch action {
+        case .apply(let board, let update):
+            perform([.apply(board: board, update: update)])
+        case .restore(let board, let snapshot):
+            restore(board, snapshot)
+        case .forget(let board):
+            changes[board, default: 0] += 1
+            deleted[board] = nil
+            animators[board] = configured[board].map { Animator(spec: $0, fps: fps, tick: now) }
+            restoredAt[board] = now
+        case .readBoard(let board, let from):
+            jobs.append(.readBoard(board, from: from))
+        case .readAll(let from):
+            jobs.append(.readAll(from: from))
+        case .renewClusterID(let replacing):
+            jobs.append(.renew(replacing: replacing))
+        case .changeNonce(let nonce):
+            self.nonce = nonce
+        case .log(_, let text):
+            note(text)
+        case .unexpected(let text):
+            unexpected.append("\(name) @\(now): \(text)")
+        case .ping, .probeWrite, .boardCaughtUp, .everyBoardCaughtUp, .count:
+            break
+        }
+    }
+
+    func perform(_ actions: [PlaylistSync.Action]) {
         for action in actions {
             switch action {
-            case .apply(let board, let update):
-                perform(sync.applied(update, board: board, apply(update, to: board)))
-            case .restore(let board, let snapshot):
-                restore(board, snapshot)
-            case .forget(let board):
-                animators[board] = Animator(spec: spec, fps: fps, tick: now)
-                restoredAt[board] = now
-            case .readBoard(let board, let from):
-                jobs.append(.readBoard(board, from: from))
-            case .readAll(let from):
-                jobs.append(.readAll(from: from))
-            case .renewClusterID(let replacing):
-                jobs.append(.renew(replacing: replacing))
-            case .changeNonce(let nonce):
-                self.nonce = nonce
-            case .log(_, let text):
-                log.append("@\(now) \(text)")
-                if log.count > 40 { log.removeFirst() }
-            case .ping, .probeWrite, .boardCaughtUp, .everyBoardCaughtUp, .count:
-                break
+            case .readAll: jobs.append(.readPlaylists)
+            case .serve(let playlist): playlists[playlist.name] = playlist.stored
+            case .remove(let name): playlists[name] = nil
+            case .log(_, let text): note(text)
+            case .unexpected(let text): unexpected.append("\(name) @\(now): playlists: \(text)")
             }
         }
     }
 
-    private func apply(_ update: BoardUpdate, to board: String) -> ClusterSync.Applied {
-        guard let animator = animators[board] else { return .refused("no board") }
-        guard Int64(animator.revision) == update.base else {
-            return .refused("it follows revision \(update.base), this node's board is at \(animator.revision)")
-        }
-        let boardNow = max(now, animator.composedThrough ?? .min)
-        switch ClusterUpdate.applying(update, to: animator, fps: fps, now: boardNow) {
-        case .changed(_, let changed):
-            let digest: [UInt8]
-            do throws(EncodingFailure) { digest = try ClusterUpdate.digestBytes(of: changed) } catch {
-                return .refused("its result cannot be digested: \(error)")
-            }
-            animators[board] = changed
-            appliedCount[board, default: [:]][update.revision, default: 0] += 1
-            return .applied(digest: digest)
-        case .created, .deleted:
-            return .refused("the model only patches")
-        case .late(let appliedThrough):
-            return .late(appliedThrough: appliedThrough)
-        case .refused(let reason):
-            return .refused(reason)
-        }
+    private func note(_ text: String) {
+        log.append("@\(now) \(text)")
+        if log.count > 40 { log.removeFirst() }
     }
 
+    /// As `ClusterNode.restore`: a tombstone deletes, a state is served on its own spec or the configured one.
     private func restore(_ board: String, _ snapshot: RingCastCluster.BoardSnapshot) {
+        changes[board, default: 0] += 1
         do {
-            switch try StateCodec.decode(snapshot.snapshot, configured: spec, fps: fps, source: "sim: board \(board)") {
+            switch try StateCodec.decode(snapshot.snapshot, configured: configured[board], fps: fps, source: "sim: board \(board)") {
             case .served(_, let animator):
                 animators[board] = animator
+                deleted[board] = nil
                 restoredAt[board] = now
-            case .deleted, .unconfigured:
-                log.append("@\(now) restore of \(board): not served")
+            case .deleted:
+                animators[board] = nil
+                deleted[board] = snapshot.revision
+            case .unconfigured:
+                unexpected.append("\(name) @\(now): Redis's state of \(board) has no spec")
             }
         } catch {
-            log.append("@\(now) restore of \(board) failed: \(error)")
+            unexpected.append("\(name) @\(now): the restore of \(board) failed: \(error)")
         }
+    }
+
+    // MARK: Events
+
+    /// The subscription is made: both machines catch up.
+    func subscribe() {
+        subscribed = true
+        perform(sync.subscribed())
+        perform(playlistSync.subscribed())
     }
 
     /// Answers of jobs that ran in Redis, not yet back on the node's thread (the subscription may overtake
     /// them), oldest first.
     var answers: [() -> Void] = []
 
-    /// Runs the oldest job against `redis`; its answer waits in `answers`. Returns the update a script published.
-    func runJob(on redis: SimulatedRedis) -> (board: String, update: BoardUpdate)? {
+    /// Runs the oldest job against `redis`; its answer waits in `answers`. Returns what a script published.
+    func runJob(on redis: SimulatedRedis) -> Published? {
         guard !jobs.isEmpty else { return nil }
         let job = jobs.removeFirst()
-        var published: (String, BoardUpdate)?
+        var published: Published?
         switch job {
         case .script(let board, let update, let snapshot, let clusterID):
             do {
                 let outcome = try redis.script(board: board, update: update, snapshot: snapshot, clusterID: clusterID)
-                if case .applied = outcome { published = (board, update) }
+                if case .applied = outcome { published = .update(board: board, update) }
                 answers.append { self.perform(self.sync.scriptAnswered(outcome, update: update, board: board)) }
             } catch {
                 answers.append { self.perform(self.sync.commandFailed(error)) }
@@ -238,7 +322,7 @@ final class SimulatedNode {
             do {
                 let id = try redis.id(candidate: "id\(name)\(now)")
                 var readings: [String: ClusterSync.Reading] = [:]
-                for board in Set(redis.boards.keys).union(from.keys).union([spec.name]) {
+                for board in Set(redis.boards.keys).union(from.keys).union(configured.keys) {
                     readings[board] = try redis.read(board, from: from[board] ?? 0)
                 }
                 answers.append { self.perform(self.sync.allRead(id: id, readings)) }
@@ -256,13 +340,39 @@ final class SimulatedNode {
             do {
                 if probe == .probeWrite {
                     try redis.probeWrite()
-                    answers.append { self.perform(self.sync.commandSucceeded(.write)) }
+                    answers.append {
+                        self.perform(self.sync.commandSucceeded(.write))
+                        self.perform(self.playlistSync.commandSucceeded())
+                    }
                 } else {
                     try redis.ping()
-                    answers.append { self.perform(self.sync.commandSucceeded(.read)) }
+                    answers.append {
+                        self.perform(self.sync.commandSucceeded(.read))
+                        self.perform(self.playlistSync.commandSucceeded())
+                    }
                 }
             } catch {
                 answers.append { self.perform(self.sync.commandFailed(error)) }
+            }
+        case .writePlaylist(let playlist, let definition):
+            do {
+                try redis.writePlaylist(playlist, definition: definition)
+                published = .playlists
+                answers.append {
+                    // As `ClusterNode.playlistWritten`: served here at once.
+                    self.perform(self.sync.commandSucceeded(.write))
+                    self.playlistSync.wrote(playlist, stored: definition)
+                    self.playlists[playlist] = definition
+                }
+            } catch {
+                answers.append { self.perform(self.sync.commandFailed(error)) }
+            }
+        case .readPlaylists:
+            do {
+                let found = try redis.readPlaylists()
+                answers.append { self.perform(self.playlistSync.allRead(found)) }
+            } catch {
+                answers.append { self.perform(self.playlistSync.allReadFailed("\(error)")) }
             }
         }
         return published
@@ -280,28 +390,61 @@ final class SimulatedNode {
         switch message {
         case .update(let board, let update): perform(sync.received(update, board: board))
         case .clusterID(let id): perform(sync.clusterIDAnnounced(id))
+        case .playlists: perform(playlistSync.notified())
         }
     }
 
-    /// The update a write of `body` through this node makes, computed as `Pipeline.prepare` does: on a copy of
-    /// the board, starting `lead` ticks from now; nil when it would change nothing.
-    func prepareWrite(_ change: Animator.Change, body: [UInt8], board name: String, lead: Int64) -> Job? {
-        guard let animator = animators[name] else { return nil }
-        var trial = animator
-        let boardNow = max(now, animator.composedThrough ?? .min)
-        let base = Int64(trial.revision)
-        guard let start = try? trial.accept(change, at: max(now + lead, boardNow + 1), now: boardNow),
-            trial.revision == Int(base) + 1
-        else { return nil }
-        let digest: String
-        do throws(EncodingFailure) { digest = try ClusterUpdate.digest(of: trial.settledState) } catch { return nil }
-        let travelling = ClusterUpdate(
-            board: name, baseRevision: base, revision: base + 1, startTick: start,
-            change: ClusterUpdate.Change(change, body: body),
-            digest: digest)
-        let update = BoardUpdate(
-            revision: base + 1, base: base, tick: start, digest: ClusterAnswer.digestBytes(digest),
-            update: Array(try! JSONEncoder().encode(travelling)))
-        return .script(board: name, update: update, snapshot: try! StateCodec.encode(trial.state), clusterID: nonce)
+    /// The update a write through this node makes, computed as `Pipeline.prepare` does (on a copy of the board,
+    /// starting `lead` ticks from now) and travelling as `ClusterUpdate.Prepared` makes it; nil when the write
+    /// changes nothing or is refused.
+    func prepareWrite(_ write: ModelWrite, board name: String, lead: Int64) -> Job? {
+        let base = revision(of: name)
+        let boardNow = boardNow(name)
+        let start = max(now + lead, boardNow + 1)
+        let state: BoardState
+        let settled: BoardState
+        let change: ClusterUpdate.Change
+        switch write {
+        case .change(let animatorChange, let body):
+            guard var trial = animators[name],
+                let started = try? trial.accept(animatorChange, at: start, now: boardNow),
+                trial.revision == Int(base) + 1
+            else { return nil }
+            return travelling(
+                name, base: base, start: started, change: ClusterUpdate.Change(animatorChange, body: body),
+                state: trial.state, settled: trial.settledState)
+        case .create(let spec):
+            guard animators[name] == nil,
+                let animator = try? Animator.created(spec: spec, fps: fps, base: base, startTick: now + lead)
+            else { return nil }
+            (state, settled, change) = (animator.state, animator.settledState, .restructure(spec))
+            return travelling(name, base: base, start: now + lead, change: change, state: state, settled: settled)
+        case .delete:
+            guard animators[name] != nil else { return nil }
+            let tombstone = BoardState.tombstone(of: name, revision: base + 1, fps: fps)
+            return travelling(name, base: base, start: now + lead, change: .delete, state: tombstone, settled: tombstone)
+        }
     }
+
+    private func travelling(
+        _ name: String, base: Int64, start: Int64, change: ClusterUpdate.Change, state: BoardState, settled: BoardState
+    ) -> Job? {
+        guard let digest = try? ClusterUpdate.digest(of: settled), let snapshot = try? StateCodec.encode(state) else {
+            return nil
+        }
+        let travelling = ClusterUpdate(
+            board: name, baseRevision: base, revision: base + 1, startTick: start, change: change, digest: digest)
+        guard let encoded = try? JSONEncoder().encode(travelling) else { return nil }
+        let update = BoardUpdate(
+            revision: base + 1, base: base, tick: start, digest: ClusterAnswer.digestBytes(digest), update: Array(encoded))
+        return .script(board: name, update: update, snapshot: snapshot, clusterID: nonce)
+    }
+}
+
+/// A write the model makes through a node, as the API would accept it.
+enum ModelWrite {
+    /// A PATCH, a ring's PUT, a board replaced, a ring added or deleted (a `.restructure`): the change and its body.
+    case change(Animator.Change, body: [UInt8])
+    case create(BoardSpec)
+    case delete
 }

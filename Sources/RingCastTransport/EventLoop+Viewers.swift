@@ -120,8 +120,9 @@ extension EventLoop {
         }
         guard let size = viewer.nextMessageSize else { return 0 }
         if !viewer.pacing.covers(size), let state = sendState(of: wsi) {
-            if now() - viewer.lastWrite > TransportConfiguration.heldViewerSettle {
-                viewer.pacing.settle(on: state)
+            let held = now() - viewer.lastWrite
+            if held > TransportConfiguration.heldViewerSettle {
+                viewer.pacing.settle(on: state, whateverTheWindow: held > Double(configuration.stallTimeout) * 0.6)
             }
             if !viewer.pacing.check(state, for: size) {
                 hold(viewer)

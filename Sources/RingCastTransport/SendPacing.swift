@@ -60,9 +60,14 @@ struct SendPacing: Equatable {
     /// follows the window it offers now. Without this such a peer would never be written to again. A
     /// peer that merely paused keeps a window above the reserve (writes stop before it gets there), so
     /// this never lets more into a paused viewer's buffer.
-    mutating func settle(on state: SocketState) {
+    ///
+    /// `whateverTheWindow`: after a long hold (most of the stall timeout) the reserve follows the window offered now
+    /// even above the reserve. A peer whose window shrank to just above it, too little for its next message, is
+    /// otherwise never written to again and is evicted; a peer that paused that long may then get one message its
+    /// window cannot hold whole (part of it waits in the kernel), which is the price of not evicting the other.
+    mutating func settle(on state: SocketState, whateverTheWindow: Bool = false) {
         let reserve = min(Self.largestReserve, largestWindow / 4)
-        guard state.inFlight == 0, state.unsent == 0, state.window <= reserve else { return }
+        guard state.inFlight == 0, state.unsent == 0, whateverTheWindow || state.window <= reserve else { return }
         largestWindow = state.window
     }
 

@@ -152,7 +152,8 @@ struct BroadcastTests {
 
         _ = try server.http.send(
             "PATCH", "/api/v1/boards/main",
-            body: #"{"rings":{"stand":0.9},"animation":{"curve":"linear","duration":10}}"#
+            // A minute: a loaded run once let a 10 s animation end before the late joiner connected.
+            body: #"{"rings":{"stand":0.9},"animation":{"curve":"linear","duration":60}}"#
         )
         try await early.waitUntil("the animation under way") { ($0.last?.frame?[ring: "stand"]?.p ?? 0) > 0.05 }
 

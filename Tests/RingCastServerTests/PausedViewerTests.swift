@@ -15,7 +15,9 @@ import Testing
 struct PausedViewerTests {
     @Test(arguments: ["json", "binary"])
     func aViewerThatPausesFiveSeconds_getsTheNewestFrameOnceItsOwnBufferIsRead(format: String) async throws {
-        let server = try TestServer()
+        // A stall timeout far beyond the pause, so that a starved test task pausing longer than it meant is neither
+        // evicted nor pushed past the long hold after which pacing lets a paused viewer's reserve go.
+        let server = try TestServer { $0.stallTimeoutSeconds = 60 }
         defer { server.shutdown() }
         // A minute-long linear animation: a frame every tick for the whole test.
         let push = try server.http.send(

@@ -40,9 +40,11 @@ struct WebhookMemoryLiveTests {
         #expect(endless.bytesSent < 64 << 20, "the receiver got \(endless.bytesSent >> 20) MiB out before the hang-up")
 
         // The trickle: its try runs until the deadline (5 s); another board's webhook does not wait for it.
+        // Both countdowns started back to back, the calm one ending 0.8 s after the slow one: its webhook is due while
+        // the trickling try runs (5 s), whenever this task gets to look.
         _ = try http.send("POST", "/api/v1/boards/slow/countdown", body: #"{"seconds":0.2}"#)
-        _ = try await trickler.waitForRequests(1, timeout: 15)
         _ = try http.send("POST", "/api/v1/boards/calm/countdown", body: #"{"seconds":1}"#)
+        _ = try await trickler.waitForRequests(1, timeout: 15)
         _ = try await calm.waitForRequests(1, timeout: 15)
         try await Self.waitUntil("the deadline cuts the trickle") { trickler.answersCut >= 1 }
         // By the receivers' own clocks, not this task's (a loaded suite can starve it for seconds).

@@ -65,9 +65,12 @@ struct WebhookSenderTests {
         // A deadline far longer than the other POST can take, even on a starved box: the check is the order.
         let sender = WebhookSender(logger: Self.logger, attempts: 1, deadline: 20)
         defer { sender.stop() }
+        // Queued one right after the other, the trickler first, with no wait of this task between (a loaded suite
+        // starved it for half a minute once): a sender that delivered one at a time would POST the other only after
+        // the trickle's deadline.
         sender.send(CountdownEnd(board: "trickled", ring: "c", tick: 1, webhook: "http://127.0.0.1:\(trickler.port)/h"), t: 0)
-        try await trickler.waitForRequests(1)  // its try is under way
         sender.send(CountdownEnd(board: "on-time", ring: "c", tick: 1, webhook: "http://127.0.0.1:\(other.port)/h"), t: 0)
+        try await trickler.waitForRequests(1, timeout: 30)
         try await other.waitForRequests(1, timeout: 30)
         try await Self.waitUntil("the trickler's try ends") { sender.statistics.failed == 1 && trickler.answersCut == 1 }
         #expect(sender.statistics.delivered == 1)

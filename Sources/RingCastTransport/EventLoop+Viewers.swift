@@ -101,7 +101,6 @@ extension EventLoop {
         guard let viewer = viewer(of: wsi) else { return }
         limitSendBuffer(of: wsi)
         limitUnsentBytes(of: wsi)
-        viewer.lastWrite = now()
         viewer.isEstablished = true
         requestWrite(viewer)
     }
@@ -120,7 +119,7 @@ extension EventLoop {
         }
         guard let size = viewer.nextMessageSize else { return 0 }
         if !viewer.pacing.covers(size), let state = sendState(of: wsi) {
-            let held = now() - viewer.lastWrite
+            let held = now() - viewer.waitingSince
             if held > TransportConfiguration.heldViewerSettle {
                 viewer.pacing.settle(on: state, whateverTheWindow: held > Double(configuration.stallTimeout) * 0.6)
             }
@@ -131,7 +130,6 @@ extension EventLoop {
         }
         guard let (message, skipped) = viewer.nextMessage() else { return 0 }
         viewer.pacing.spend(message.count)
-        viewer.lastWrite = now()
         do {
             try message.write(to: wsi)
         } catch {

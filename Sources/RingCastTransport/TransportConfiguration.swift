@@ -66,7 +66,7 @@ public struct TransportConfiguration: Sendable {
     /// How often a viewer held back by its peer's closed window (`SendPacing`) is looked at again:
     /// a viewer that reads again gets the newest frame within about this, plus a round trip.
     static let heldViewerRetry = 0.025
-    /// How long a viewer must have been held, its peer having taken everything written, before its
+    /// How long a viewer must have waited (held by pacing), its peer having taken everything written, before its
     /// pacing settles on the smaller window that peer offers now (`SendPacing.settle`).
     static let heldViewerSettle = 1.0
 

@@ -26,16 +26,14 @@ final class Viewer {
     /// A writeable callback is already requested.
     var writeRequested = false
     /// When the pending writeable callback was requested: lws gives it once the socket can take
-    /// more, so a viewer that has waited longer than the stall timeout is not reading.
+    /// more, so a viewer that has waited longer than the stall timeout is not reading. Kept across
+    /// a held viewer's looks, so it also says how long pacing has held it (`SendPacing.settle`).
     var waitingSince = 0.0
     /// When the peer's window has room for the next message (`SendPacing`).
     var pacing = SendPacing()
     /// Held back because the peer's window had no room: looked at again by a timer, not by a
     /// writeable callback (the socket itself is writeable).
     var isHeld = false
-    /// When the viewer was last written to (or admitted): a viewer held for `heldViewerSettle`
-    /// seconds since lets its pacing settle on the window its peer offers now.
-    var lastWrite = 0.0
     /// Closed by the stall sweep.
     var evictedForStall = false
     /// Set by `EventLoop.close` and on shutdown; acted on in the next writeable callback.

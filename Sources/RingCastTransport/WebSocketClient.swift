@@ -18,17 +18,16 @@ public final class WebSocketClient: Sendable {
 
     /// `caFile`: PEM certificates that wss connections trust (a self-signed server's own
     /// certificate, say) instead of OpenSSL's default store; wss checks the host name either way.
-    /// `tls`: whether this client may open wss connections at all (default: when given a `caFile`).
-    /// A TLS client context takes OpenSSL's ex-data index anew, process-wide, which breaks a TLS
-    /// handshake under way on any other context of the process (libwebsockets 4.1.6), so a client
-    /// that speaks only ws leaves OpenSSL alone.
-    public init(caFile: String? = nil, tls: Bool? = nil) throws(TransportError) {
+    /// Only a client given a `caFile` may open wss connections: a TLS client context takes OpenSSL's
+    /// ex-data index anew, process-wide, which breaks a TLS handshake under way on any other context
+    /// of the process (libwebsockets 4.1.6), so a client that speaks only ws leaves OpenSSL alone.
+    public init(caFile: String? = nil) throws(TransportError) {
         _ = LibraryLog.installed
         let loop = ClientLoop()
         let memory = CAllocations()
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
-        info.options = tls ?? (caFile != nil) ? UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT) : 0
+        info.options = caFile != nil ? UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT) : 0
         info.client_ssl_ca_filepath = caFile.map { memory.string($0) }
         info.user = Unmanaged.passUnretained(loop).toOpaque()
         info.count_threads = 1  // this build has LWS_MAX_SMP 1; fd_limit_per_thread 0 = the process limit
@@ -67,8 +66,8 @@ public final class WebSocketClient: Sendable {
         shutdown()
     }
 
-    /// Starts connecting to ws://host:port/path (path with query), or wss:// when `secure`: the
-    /// server's certificate must chain to `caFile` (or the default store) and name `host`.
+    /// Starts connecting to ws://host:port/path (path with query), or wss:// when `secure` (a client
+    /// made with a `caFile`): the server's certificate must chain to `caFile` and name `host`.
     /// Events arrive on the client's service thread, in order per connection. `origin` is sent as
     /// the Origin header; lws 4.1.6 can only send `http://` origins, so an `https://` one cannot
     /// be expressed.

@@ -43,19 +43,7 @@ extension RedisConnection {
               redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
             end
             redis.call('PUBLISH', ARGV[6], ARGV[1])
-            local budget = tonumber(ARGV[11])
-            if ARGV[8] ~= '' and budget > 0 then
-              local start = tonumber(redis.call('ZSCORE', KEYS[4], 'total') or '0')
-              local finish = start + 320 + 2 * #KEYS[2] + #ARGV[8] + #ARGV[9]
-              redis.call('HSET', KEYS[2], 'digest', ARGV[8], 'answer', ARGV[9])
-              redis.call('EXPIRE', KEYS[2], ARGV[10])
-              redis.call('ZADD', KEYS[4], start, KEYS[2], finish, 'total')
-              redis.call('EXPIRE', KEYS[4], ARGV[10])
-              local before = '(' .. string.format('%.17g', finish - budget)
-              local evicted = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', before)
-              for _, key in ipairs(evicted) do redis.call('DEL', key) end
-              if #evicted > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', before) end
-            end
+            \(WriteScript.remember(digest: "ARGV[8]", answer: "ARGV[9]", answers: "KEYS[2]", expiry: "ARGV[10]", budget: "ARGV[11]", index: "KEYS[4]"))
             return {'written'}
             """
         let mode: String

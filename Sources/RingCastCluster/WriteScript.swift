@@ -78,6 +78,29 @@ public struct WriteScript: Sendable {
         """
     }
 
+    /// The step every write script takes last: the first answer to an `Idempotency-Key` (request digest `digest`,
+    /// "" = none) is kept in hash `answers` for `expiry` seconds, within `budget` bytes of all keys' answers, which
+    /// the sorted set `index` orders oldest first so the oldest go when the budget is spent.
+    static func remember(
+        digest: String, answer: String, answers: String, expiry: String, budget: String, index: String
+    ) -> String {
+        """
+        local budget = tonumber(\(budget))
+        if \(digest) ~= '' and budget > 0 then
+          local start = tonumber(redis.call('ZSCORE', \(index), 'total') or '0')
+          local finish = start + 320 + 2 * #\(answers) + #\(digest) + #\(answer)
+          redis.call('HSET', \(answers), 'digest', \(digest), 'answer', \(answer))
+          redis.call('EXPIRE', \(answers), \(expiry))
+          redis.call('ZADD', \(index), start, \(answers), finish, 'total')
+          redis.call('EXPIRE', \(index), \(expiry))
+          local before = '(' .. string.format('%.17g', finish - budget)
+          local evicted = redis.call('ZRANGEBYSCORE', \(index), '-inf', before)
+          for _, name in ipairs(evicted) do redis.call('DEL', name) end
+          if #evicted > 0 then redis.call('ZREMRANGEBYSCORE', \(index), '-inf', before) end
+        end
+        """
+    }
+
     /// The Lua source (Redis 7, Lua 5.1).
     public static let source =
         admission(limit: "ARGV[1]", bucket: "KEYS[4]", digest: "ARGV[2]", answers: "KEYS[3]") + """
@@ -102,19 +125,7 @@ public struct WriteScript: Sendable {
         redis.call('HSET', KEYS[1], 'revision', revision, 'snapshot', ARGV[7])
         redis.call('PUBLISH', ARGV[11],
           'RC1 ' .. revision .. ' ' .. current .. ' ' .. ARGV[5] .. ' ' .. ARGV[6] .. '\\n' .. ARGV[8])
-        local budget = tonumber(ARGV[14])
-        if ARGV[2] ~= '' and budget > 0 then
-          local start = tonumber(redis.call('ZSCORE', KEYS[6], 'total') or '0')
-          local finish = start + 320 + 2 * #KEYS[3] + #ARGV[2] + #ARGV[9]
-          redis.call('HSET', KEYS[3], 'digest', ARGV[2], 'answer', ARGV[9])
-          redis.call('EXPIRE', KEYS[3], ARGV[12])
-          redis.call('ZADD', KEYS[6], start, KEYS[3], finish, 'total')
-          redis.call('EXPIRE', KEYS[6], ARGV[12])
-          local before = '(' .. string.format('%.17g', finish - budget)
-          local evicted = redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', before)
-          for _, name in ipairs(evicted) do redis.call('DEL', name) end
-          if #evicted > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', before) end
-        end
+        \(remember(digest: "ARGV[2]", answer: "ARGV[9]", answers: "KEYS[3]", expiry: "ARGV[12]", budget: "ARGV[14]", index: "KEYS[6]"))
         return {'applied', revision, id}
         """
 

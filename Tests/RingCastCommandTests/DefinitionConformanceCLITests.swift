@@ -55,8 +55,7 @@ struct DefinitionConformanceCLITests {
         case (.refused, .success):
             #expect(
                 sent == fixture.ring,
-                "refused expected; the CLI sent \(sent?.text ?? ""), not the table's ring \(fixture.ring.text) for the API to refuse"
-            )
+                "refused expected; the CLI sent \(sent?.text ?? ""), not the table's ring \(fixture.ring.text)")
         case (.refused(let field), .failure(let failure)):
             #expect(
                 Self.names(failure.description, field: field),

@@ -32,7 +32,7 @@ struct AddRing: ParsableCommand {
     @Option(help: "Shown under the ring, 1 to 64 characters (default: the id).")
     var title: String?
 
-    @Option(help: "\(RingDefinition.kinds.joined(separator: ", ")) (default plain).")
+    @Option(help: "\(DefinitionFlags.ringKinds.joined(separator: ", ")) (default plain).")
     var kind: String?
 
     @Option(help: "A derived ring's source ring ids, comma separated: 'build,tests'.")
@@ -64,37 +64,39 @@ struct AddRing: ParsableCommand {
 
     /// `POST /api/v1/boards/BOARD/rings` with the ring's definition, checked.
     func request() throws(CommandFailure) -> APIRequest {
-        if let kind, !RingDefinition.kinds.contains(kind) {
-            let widget = RingDefinition.widgetKinds.contains(kind) ? " (widgets are added with ringcast widget add)" : ""
-            throw CommandFailure("unknown --kind \"\(kind)\"; use \(RingDefinition.kinds.joined(separator: ", "))\(widget)")
+        let kindName = kind ?? RingKind.Name.plain.rawValue
+        guard let kind = RingKind.Name(rawValue: kindName), kind.isRing else {
+            let widget = DefinitionFlags.widgetKinds.contains(kindName) ? " (widgets are added with ringcast widget add)" : ""
+            throw CommandFailure(
+                "unknown --kind \"\(kindName)\"; use \(DefinitionFlags.ringKinds.joined(separator: ", "))\(widget)")
         }
-        let sources = sources.map {
+        if self.sources != nil { try DefinitionFlags.check([("sources", "--sources")], for: kind) }
+        let sources = self.sources.map {
             $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         }
-        switch (kind, sources) {
-        case ("derived", nil):
-            throw CommandFailure("a derived ring needs --sources, the ring ids it averages, e.g. --sources build,tests")
-        case ("derived", let sources?) where sources.contains(""):
-            throw CommandFailure("--sources takes ring ids separated by commas, got \"\(self.sources ?? "")\"")
-        case (let kind, _?) where kind != "derived":
-            throw CommandFailure("--sources applies to --kind derived, not \(kind ?? "plain")")
-        default:
-            break
+        if kind == .derived {
+            guard let sources else {
+                throw CommandFailure("a derived ring needs --sources, the ring ids it averages, e.g. --sources build,tests")
+            }
+            if sources.contains("") {
+                throw CommandFailure("--sources takes ring ids separated by commas, got \"\(self.sources ?? "")\"")
+            }
         }
-        try RingDefinition.check(title: title)
-        try RingDefinition.check(max: max)
-        let definition = RingDefinition(
-            id: id,
-            title: title,
-            kind: kind,
-            sources: sources,
-            colors: try colors.map { text throws(CommandFailure) in try ColorArgument.pair(text, flag: "--colors") },
+        try DefinitionFlags.check(title: title)
+        try DefinitionFlags.check(max: max)
+        let look = RingLook(
+            colors: DefinitionFlags.colors(
+                try colors.map { text throws(CommandFailure) in try ColorArgument.pair(text, flag: "--colors") }),
             label: try label.map { text throws(CommandFailure) in try LabelFormat(argument: text) },
-            max: max,
-            group: group,
-            status: status
-        )
-        return try APIRequest(
-            "POST", ["boards", board, "rings"], json: definition, checkedAs: RingCastCore.RingDefinition.self)
+            maximum: max,
+            status: try DefinitionFlags.status(status))
+        let ringKind: RingKind =
+            switch kind {
+            case .derived: .derived(DerivedRing(sources: sources ?? [], look: look))
+            case .countdown: .countdown(CountdownRing(look: look))
+            default: .plain(look)
+            }
+        return try DefinitionFlags.request(
+            board: board, ring: RingSpec(id: id, title: title, kind: ringKind), group: group)
     }
 }

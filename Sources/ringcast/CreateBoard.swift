@@ -91,7 +91,7 @@ struct CreateBoard: ParsableCommand {
         } catch {
             throw CommandFailure("--\(error.field ?? "template"): \(error.message)")
         }
-        try RingDefinition.check(title: title)
+        try DefinitionFlags.check(title: title)
         let background = try background.map { text throws(CommandFailure) in
             try ColorArgument.color(text, flag: "--background")
         }

@@ -212,7 +212,7 @@ struct Push: ParsableCommand {
     /// `{"progress":P,…}`, or `{"value":V,"max":M,…}` with --max or for a counter, or a text widget's
     /// `{"text":T,"wave":…}`, from the arguments, each checked.
     func requestBody(counter: Bool = false) throws(CommandFailure) -> PushBody {
-        try RingDefinition.check(max: max)
+        try DefinitionFlags.check(max: max)
         try PushAnimation.check("--wave-width", waveWidth, in: Limits.waveWidths, unit: "characters")
         let wave: PushBody.Wave? = waveWidth.map { .width($0) } ?? (self.wave ? .again : nil)
         if self.value == nil {
@@ -244,7 +244,7 @@ struct Push: ParsableCommand {
                 coloring: try coloring())
         }
         guard let value = try number() else {
-            try RingDefinition.check(title: title)
+            try DefinitionFlags.check(title: title)
             guard self.value == nil else {
                 return PushBody(clear: true, max: max, label: labelFormat, title: title, coloring: try coloring())
             }
@@ -260,7 +260,7 @@ struct Push: ParsableCommand {
         } else {
             try PushAnimation.check("value", value, in: Limits.progress, unit: "(1 = 100 %)")
         }
-        try RingDefinition.check(title: title)
+        try DefinitionFlags.check(title: title)
         return try body(progress: max == nil && !counter ? value : nil, value: max == nil && !counter ? nil : value)
     }
 

@@ -44,7 +44,7 @@ struct SetBoard: ParsableCommand {
         guard title != nil || background != nil || staleAfter != nil else {
             throw CommandFailure("nothing to change: give --title, --background or --stale-after")
         }
-        try RingDefinition.check(title: title)
+        try DefinitionFlags.check(title: title)
         let background = try background.map { text throws(CommandFailure) in
             try ColorArgument.color(text, flag: "--background")
         }

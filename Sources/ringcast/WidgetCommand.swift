@@ -54,7 +54,7 @@ struct AddWidget: ParsableCommand {
     @Argument(help: "The new widget's id, e.g. tests.")
     var id: String
 
-    @Option(help: "\(RingDefinition.widgetKinds.joined(separator: ", ")).")
+    @Option(help: "\(DefinitionFlags.widgetKinds.joined(separator: ", ")).")
     var kind: String
 
     @Option(help: "Shown under the widget, 1 to 64 characters (default: the id).")
@@ -103,23 +103,40 @@ struct AddWidget: ParsableCommand {
     /// `POST /api/v1/boards/BOARD/rings` with the widget's definition, checked by the server's own
     /// decoder of it: an option the kind does not take is refused in the API's words.
     func request() throws(CommandFailure) -> APIRequest {
-        guard RingDefinition.widgetKinds.contains(kind) else {
-            let rings = RingDefinition.kinds.contains(kind) ? " (rings are added with ringcast ring add)" : ""
+        guard let kind = RingKind.Name(rawValue: kind), !kind.isRing else {
+            let rings = DefinitionFlags.ringKinds.contains(kind) ? " (rings are added with ringcast ring add)" : ""
             throw CommandFailure(
-                "unknown --kind \"\(kind)\"; use \(RingDefinition.widgetKinds.joined(separator: ", "))\(rings)")
+                "unknown --kind \"\(kind)\"; use \(DefinitionFlags.widgetKinds.joined(separator: ", "))\(rings)")
         }
-        try RingDefinition.check(title: title)
-        try RingDefinition.check(max: max)
+        let given: [(key: String, flag: String, isGiven: Bool)] = [
+            ("value", "--value", value != nil), ("digits", "--digits", digits != nil),
+            ("decimals", "--decimals", decimals != nil), ("sign", "--sign", sign), ("grouping", "--grouping", grouping != nil),
+            ("unit", "--unit", unit != nil), ("text", "--text", text != nil), ("waveWidth", "--wave-width", waveWidth != nil),
+            ("colors", "--colors", colors != nil), ("max", "--max", max != nil),
+        ]
+        try DefinitionFlags.check(given.filter(\.isGiven).map { ($0.key, $0.flag) }, for: kind)
+        try DefinitionFlags.check(title: title)
+        try DefinitionFlags.check(max: max)
         try PushAnimation.check("--value", value, in: Limits.counterValues, unit: "(a counter's number)")
         try PushAnimation.check("--wave-width", waveWidth, in: Limits.waveWidths, unit: "characters")
-        let colors = try colors.map { text throws(CommandFailure) in
-            kind == "gradient" ? try ColorArgument.list(text, flag: "--colors") : try ColorArgument.pair(text, flag: "--colors")
-        }
-        let definition = RingDefinition(
-            id: id, title: title, kind: kind, colors: colors, max: max, value: value, digits: digits, decimals: decimals,
-            sign: sign ? true : nil, grouping: grouping, unit: unit, text: text, waveWidth: waveWidth)
-        return try APIRequest(
-            "POST", ["boards", board, "rings"], json: definition, checkedAs: RingCastCore.RingDefinition.self)
+        let colors = DefinitionFlags.colors(
+            try colors.map { text throws(CommandFailure) in
+                kind == .gradient
+                    ? try ColorArgument.list(text, flag: "--colors") : try ColorArgument.pair(text, flag: "--colors")
+            })
+        let widget: RingKind =
+            switch kind {
+            case .counter:
+                .counter(
+                    CounterWidget(
+                        format: CounterFormat(
+                            digits: digits, decimals: decimals ?? 0, sign: sign, grouping: grouping, unit: unit),
+                        value: value))
+            case .text: .text(TextWidget(text: text, waveWidth: waveWidth ?? TextWidget.defaultWaveWidth))
+            case .gradient: .gradient(GradientWidget(colors: colors))
+            default: .indicator(IndicatorWidget(look: RingLook(colors: colors, maximum: max)))
+            }
+        return try DefinitionFlags.request(board: board, ring: RingSpec(id: id, title: title, kind: widget))
     }
 }
 

@@ -169,8 +169,8 @@ struct RequestTests {
             ["ci", "r", "--kind", "counter"],
             #"unknown --kind "counter"; use plain, derived, countdown (widgets are added with ringcast widget add)"#
         ),
-        (["ci", "r", "--sources", "a,b"], "--sources applies to --kind derived, not plain"),
-        (["ci", "r", "--kind", "countdown", "--sources", "a"], "--sources applies to --kind derived, not countdown"),
+        (["ci", "r", "--sources", "a,b"], #"--sources: sources goes with kind "derived", not "plain""#),
+        (["ci", "r", "--kind", "countdown", "--sources", "a"], #"--sources: sources goes with kind "derived", not "countdown""#),
         (["ci", "r", "--max", "0"], "--max must be a number from 1e-06 to 1000000000, got 0"),
         (["ci", "r", "--max", "2e9"], "--max must be a number from 1e-06 to 1000000000, got 2000000000"),
         (["ci", "r", "--label", "percentage"], #"unknown --label "percentage"; use percent, fraction, value or text:TEXT"#),

@@ -190,7 +190,7 @@ struct AnimatorTests {
         epoch.epoch = -5
         #expect(throws: BoardStateError.self) { try Animator(spec: Fixtures.board, fps: 60, state: epoch) }
         var format = good
-        format.format = 3
+        format.format = BoardState.currentFormat + 1
         #expect(throws: BoardStateError.self) { try Animator(spec: Fixtures.board, fps: 60, state: format) }
     }
 

@@ -7,7 +7,7 @@ import Testing
         let (rings, groups) = try BoardTemplate.activity.rings(count: nil, maximumRings: 24)
         #expect(rings.map(\.id) == ["move", "exercise", "stand"])
         #expect(rings.map(\.title) == ["Move", "Exercise", "Stand"])
-        #expect(rings.allSatisfy { $0.kind == .plain })
+        #expect(rings.allSatisfy { $0.kind.tag == .plain })
         #expect(groups == [["move", "exercise", "stand"]])
     }
 
@@ -17,9 +17,9 @@ import Testing
         let tasks = (1...(count ?? 4)).map { "task\($0)" }
         #expect(rings.map(\.id) == tasks + ["overall"])
         #expect(rings.dropLast().map(\.title) == (1...(count ?? 4)).map { "Task \($0)" })
-        #expect(rings.dropLast().allSatisfy { $0.kind == .plain })
+        #expect(rings.dropLast().allSatisfy { $0.kind.tag == .plain })
         #expect(rings.last?.title == "Overall")
-        #expect(rings.last?.kind == .derived(sources: tasks))
+        #expect(rings.last?.kind.sources == tasks)
         #expect(groups.isEmpty)
     }
 
@@ -33,7 +33,7 @@ import Testing
     @Test func countdown_isOneCountdownRing() throws {
         let (rings, groups) = try BoardTemplate.countdown.rings(count: nil, maximumRings: 24)
         #expect(rings.map(\.id) == ["countdown"])
-        #expect(rings[0].kind == .countdown)
+        #expect(rings[0].kind.tag == .countdown)
         #expect(groups.isEmpty)
     }
 
@@ -41,14 +41,14 @@ import Testing
         let (rings, groups) = try BoardTemplate.single.rings(count: nil, maximumRings: 24)
         #expect(rings.map(\.id) == ["progress"])
         #expect(rings.map(\.title) == ["Progress"])
-        #expect(rings[0].kind == .plain)
+        #expect(rings[0].kind.tag == .plain)
         #expect(groups.isEmpty)
     }
 
     @Test func everyTemplate_leavesGeometryToTheArranger_andHasTwoColoursPerRing() throws {
         for template in BoardTemplate.allCases {
             for ring in try template.rings(count: nil, maximumRings: 24).rings {
-                #expect(ring.cx == 0 && ring.cy == 0 && ring.r == 0 && ring.thickness == 0, "\(template) \(ring.id)")
+                #expect(ring.cx == RingPlace.unplaced.cx && ring.r == RingPlace.unplaced.r, "\(template) \(ring.id)")
                 #expect(ring.colors.count == 2)
             }
         }
@@ -85,7 +85,7 @@ import Testing
         #expect(rings.map(\.kind.name) == main.rings.map { $0.kind ?? "plain" })
         #expect(rings.map { ring in ring.colors.map(\.hex) } == main.rings.map { $0.colors.map { $0 + "ff" } })
         for (ring, entry) in zip(rings, main.rings) {
-            if case .derived(let sources) = ring.kind { #expect(sources == entry.sources) }
+            if let sources = ring.kind.sources { #expect(sources == entry.sources) }
             #expect(ring.track == RGBAColor(hex: entry.track ?? "#2c2c2e"))
             #expect(ring.titleColor == entry.titleColor.flatMap(RGBAColor.init(hex:)))
             #expect(ring.labelColor == entry.labelColor.flatMap(RGBAColor.init(hex:)))

@@ -10,7 +10,7 @@ struct ClusterUpdateTests {
     /// The writes of a busy minute on one board: curves, a spring retargeting a running curve, a splash, a
     /// countdown, a fraction label, a ring added, a ring deleted.
     static func writes(board spec: BoardSpec) throws -> [(tick: Int64, change: ClusterUpdate.Change)] {
-        let added = try spec.adding(RingDefinition(id: "deploy", title: "Deploy"), maximumRings: 24)
+        let added = try spec.adding(RingSpec(id: "deploy", title: "Deploy"), maximumRings: 24)
         let removed = try added.removing(ring: "task4")
         func body(_ text: String) -> [UInt8] { Array(text.utf8) }
         return [

@@ -130,7 +130,7 @@ struct ColoringRequestTests {
     static let widgetBoard: BoardSpec = {
         var spec = Fixtures.board
         spec.rings += [
-            Fixtures.ring("passed", kind: .counter(CounterFormat()), r: 50),
+            Fixtures.ring("passed", kind: .counter(format: CounterFormat()), r: 50),
             Fixtures.ring("greeting", kind: .text(waveWidth: 6), r: 50),
             Fixtures.ring("mood", kind: .gradient, r: 50),
             Fixtures.ring("coverage", kind: .indicator, r: 50),
@@ -141,13 +141,13 @@ struct ColoringRequestTests {
     // MARK: Definitions
 
     @Test func aDefinition_takesAStatusOrThresholds() throws {
-        let status = try RequestDecoder.decode(RingDefinition.self, from: Array(#"{"id":"build","status":"running"}"#.utf8))
-        #expect(status.coloring == .status(.running))
-        #expect(status.spec(at: 0).colors == RingStatus.running.colors && status.spec(at: 0).status == .running)
+        let status = try RequestDecoder.decode(NewRing.self, from: Array(#"{"id":"build","status":"running"}"#.utf8)).ring
+        #expect(status.status == .running)
+        #expect(status.placed(at: 0).colors == RingStatus.running.colors && status.placed(at: 0).status == .running)
         let thresholds = try RequestDecoder.decode(
-            RingDefinition.self,
+            NewRing.self,
             from: Array(##"{"id":"cov","kind":"indicator","thresholds":[[0,"#e74c3c"],[0.8,"#2ecc71"]]}"##.utf8))
-        #expect(thresholds.spec(at: 0).thresholds?.entries.count == 2)
+        #expect(thresholds.ring.placed(at: 0).thresholds?.entries.count == 2)
         let board = try RequestDecoder.decode(
             BoardDefinition.self, from: Array(#"{"rings":[{"id":"build","status":"success"},{"id":"tests"}]}"#.utf8)
         ).spec(named: "ci", maximumRings: 32)
@@ -167,7 +167,7 @@ struct ColoringRequestTests {
     ])
     func aRefusedDefinition_namesTheField(refused: RefusedBody) {
         let error = #expect(throws: APIError.self) {
-            try RequestDecoder.decode(RingDefinition.self, from: Array(refused.body.utf8))
+            try RequestDecoder.decode(NewRing.self, from: Array(refused.body.utf8))
         }
         #expect(error?.status == refused.status)
         #expect(error?.code == refused.code)

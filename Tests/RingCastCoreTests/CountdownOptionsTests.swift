@@ -250,7 +250,7 @@ import Testing
     @Test func aStoredSpecWithABadWebhook_failsToLoadNamingTheKey() {
         let bad = Self.board(CountdownOptions(webhook: "ftp://example.com"))
         let error = #expect(throws: BoardStateError.self) { try BoardSpec.check(bad, key: "spec") }
-        #expect(error?.key == "spec.rings.8.countdown.webhook")
+        #expect(error?.key == "spec.rings.8.webhook")
     }
 
     @Test func layout_namesTheSeedStyle_andLeavesOtherLayoutsByteIdentical() throws {

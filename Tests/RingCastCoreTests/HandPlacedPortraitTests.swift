@@ -45,7 +45,7 @@ import Testing
         let activity = ["move", "exercise", "stand"].map { portrait.placement(of: $0)! }
         #expect(Set(activity.map(\.cx)).count == 1 && Set(activity.map(\.cy)).count == 1)
         // A ring added through the API still joins the group, as it did before the board had a portrait.
-        let added = try spec.adding(RingDefinition(id: "sleep", group: "stand"), maximumRings: 24)
+        let added = try spec.adding(RingSpec(id: "sleep"), group: "stand", maximumRings: 24)
         #expect(added.groups.first == ["move", "exercise", "stand", "sleep"])
     }
 

@@ -47,7 +47,7 @@ struct StaleRequestTests {
         let template = try Self.decode(BoardDefinition.self, #"{"template":"tasks","staleAfter":1}"#)
         #expect(try template.spec(named: "ci", maximumRings: 24).staleAfter == 1)
         // A ring added later keeps the board's setting, and brings its own.
-        let added = try spec.adding(try Self.decode(RingDefinition.self, #"{"id":"deploy","staleAfter":30}"#), maximumRings: 24)
+        let added = try spec.adding(try Self.decode(NewRing.self, #"{"id":"deploy","staleAfter":30}"#).ring, maximumRings: 24)
         #expect(added.staleAfter == 900)
         #expect(added.ring(withID: "deploy")?.staleAfter == 30)
         #expect(try spec.removing(ring: "tests").staleAfter == 900)

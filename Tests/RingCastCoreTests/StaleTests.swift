@@ -192,7 +192,7 @@ struct StaleTests {
             for (ring, text) in zip(spec.rings, texts) {
                 var since = ring.staleAfter == nil ? board : writes.last { $0.tick <= tick && $0.ring == ring.id }?.tick
                 if case .derived(let sources) = ring.kind, ring.staleAfter != nil {
-                    since = writes.last { $0.tick <= tick && sources.contains($0.ring) }?.tick
+                    since = writes.last { $0.tick <= tick && sources.sources.contains($0.ring) }?.tick
                 }
                 let seconds = ring.staleAfter ?? spec.staleAfter!
                 let expected = since.flatMap { since in
@@ -275,7 +275,10 @@ struct StaleTests {
             try Animator(spec: Self.spec(), fps: Self.fps, state: state)
         }
         state.spec = Self.spec(board: nil, rings: ["move": 604_801])
-        #expect(throws: BoardStateError(key: "spec.rings.0.staleAfter", message: Limits.staleAfterRange)) {
+        #expect(
+            throws: BoardStateError(
+                key: "spec.rings.0.staleAfter", message: "staleAfter \(Limits.staleAfterRange), got 604801")
+        ) {
             try Animator(spec: Self.spec(), fps: Self.fps, state: state)
         }
     }

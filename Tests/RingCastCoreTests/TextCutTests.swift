@@ -197,7 +197,9 @@ struct TextCutTests {
     /// title does): its state restores, and the composer cuts its label at whole characters, alike in JSON and binary.
     @Test func aStoredCounterWhoseLabelCannotFit_stillLoads_andIsCutAlikeInJSONAndBinary() throws {
         var spec = try Self.boardAtTheLimit().spec
-        spec.rings[0].kind = .counter(CounterFormat(grouping: Self.family, unit: Self.times(Self.family, 10)))
+        spec.rings[0].kind = .counter(
+            CounterWidget(
+                format: CounterFormat(grouping: Self.family, unit: Self.times(Self.family, 10)), value: spec.rings[0].value))
         var board = Board(spec: spec)
         // Stored with its spec, as a board the API shaped is: the spec is checked when the state loads.
         board.isShapedByAPI = true

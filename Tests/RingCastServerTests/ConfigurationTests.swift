@@ -134,7 +134,7 @@ struct ConfigurationTests {
             ).boards.first)
         #expect(wall.rings.map(\.kind.name) == ["plain", "counter", "text", "indicator", "gradient"])
         #expect(wall.ring(withID: "tests")?.value == 12)
-        #expect(wall.ring(withID: "tests")?.kind == .counter(CounterFormat(grouping: ",", unit: "tests")))
+        #expect(wall.ring(withID: "tests")?.kind.counterFormat == CounterFormat(grouping: ",", unit: "tests"))
         #expect(wall.ring(withID: "status")?.label == .text("Idle"))
         #expect(wall.ring(withID: "mood")?.colors.count == 3)
         for (rings, key) in [
@@ -286,7 +286,7 @@ struct ConfigurationTests {
             key: "boards[0].rings[0].colors[1]"),
         ConfigMistake(
             name: "duplicate ring", replace: #""id": "exercise""#, with: #""id": "move""#, key: "boards[0].rings[1].id"),
-        ConfigMistake(name: "unknown source", replace: #""task4"]"#, with: #""task9"]"#, key: "boards[0].rings[7].sources"),
+        ConfigMistake(name: "unknown source", replace: #""task4"]"#, with: #""task9"]"#, key: "boards[0].rings[7].sources[3]"),
         ConfigMistake(name: "negative radius", replace: #""r": 220"#, with: #""r": -220"#, key: "boards[0].rings[0].r"),
         ConfigMistake(
             name: "unknown kind", replace: #""kind": "countdown""#, with: #""kind": "timer""#, key: "boards[0].rings[8].kind"),
@@ -312,7 +312,7 @@ struct ConfigurationTests {
             key: "shutdownTimeout"),
         ConfigMistake(
             name: "a ring without coordinates among placed ones", replace: #""cx": 300, "cy": 330, "r": 220, "thickness": 38,"#,
-            with: "", key: "boards[0].rings[0]"),
+            with: "", key: "boards[0].rings[0].titleText"),
         ConfigMistake(
             name: "unknown template", replace: #""name": "main","#, with: #""name": "main", "template": "pie","#,
             key: "boards[0].template"),

@@ -32,8 +32,8 @@ struct StatusConfigurationTests {
         (#"[{"id": "build", "status": null}]"#, "boards[0].rings[0].status"),
         (#"[{"id": "n", "kind": "counter", "status": "success"}]"#, "boards[0].rings[0].status"),
         (##"[{"id": "b", "colors": ["#000000", "#ffffff"], "status": "success"}]"##, "boards[0].rings[0].status"),
-        (##"[{"id": "b", "thresholds": [[0.5, "#000000"], [0.5, "#ffffff"]]}]"##, "boards[0].rings[0].thresholds.1.0"),
-        (##"[{"id": "b", "thresholds": [[12, "#000000"]]}]"##, "boards[0].rings[0].thresholds.0.0"),
+        (##"[{"id": "b", "thresholds": [[0.5, "#000000"], [0.5, "#ffffff"]]}]"##, "boards[0].rings[0].thresholds[1][0]"),
+        (##"[{"id": "b", "thresholds": [[12, "#000000"]]}]"##, "boards[0].rings[0].thresholds[0][0]"),
         (#"[{"id": "b", "thresholds": []}]"#, "boards[0].rings[0].thresholds"),
     ])
     func aMistake_stopsTheStartNamingItsKey(rings: String, key: String) {

@@ -1,13 +1,13 @@
 /// The body of `PUT /api/v1/boards/{board}`: a template, `{"template":"tasks","count":4}` (with optional
 /// `title` and `background`), or an explicit ring list,
-/// `{"title":"CI","rings":[RingDefinition…],"groups":[["build","tests"]],"background":"#000000"}`.
+/// `{"title":"CI","rings":[RingSpec…],"groups":[["build","tests"]],"background":"#000000"}`.
 /// `spec(named:maximumRings:)` checks it against the board's rules and lays it out.
 public struct BoardDefinition: Sendable, Equatable, Decodable {
     public enum Rings: Sendable, Equatable {
         /// `count` only for `tasks` (task rings besides the Overall).
         case template(BoardTemplate, count: Int?)
         /// Rings in drawing order, and the concentric groups (outermost first).
-        case explicit([RingDefinition], groups: [[String]])
+        case explicit([RingSpec], groups: [[String]])
     }
 
     public var title: String?
@@ -68,11 +68,12 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
         guard object.contains(AnyCodingKey("count")) == false else {
             throw APIError.invalidValue("count goes with the \"tasks\" template", field: "count")
         }
-        let definitions: [RingDefinition]
-        do {
-            definitions = try object.decode([RingDefinition].self, forKey: AnyCodingKey("rings"))
-        } catch DecodingError.typeMismatch, DecodingError.valueNotFound {
+        var definitions: [RingSpec] = []
+        guard var list = try? object.nestedUnkeyedContainer(forKey: AnyCodingKey("rings")) else {
             throw APIError.malformed("rings must be an array of rings such as {\"id\":\"build\"}", field: "rings")
+        }
+        while !list.isAtEnd {
+            definitions.append(try RingSpec(from: list.superDecoder(), at: .request))
         }
         var groups: [[String]] = []
         if object.contains(AnyCodingKey("groups")) {
@@ -107,19 +108,16 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
                     "a board holds at most \(maximumRings) rings (limits.maxRingsPerBoard), got \(definitions.count)",
                     field: "rings")
             }
-            var kinds: [String: RingKind] = [:]
-            for (index, ring) in definitions.enumerated() where kinds.updateValue(ring.kind, forKey: ring.id) != nil {
+            var kinds: [String: RingKind.Name] = [:]
+            for (index, ring) in definitions.enumerated() where kinds.updateValue(ring.kind.tag, forKey: ring.id) != nil {
                 throw .invalidValue("duplicate ring id \(RequestField.quoted(ring.id))", field: "rings.\(index).id")
             }
             for (index, ring) in definitions.enumerated() {
                 try Self.checkSources(of: ring, kinds: kinds, field: "rings.\(index).sources")
-                if let seconds = ring.staleAfter {
-                    try Limits.check(staleAfter: seconds, field: "rings.\(index).staleAfter")
-                }
             }
             let widgets = Set(definitions.filter { !$0.kind.isRing }.map(\.id))
             try Self.check(explicitGroups, ids: Set(kinds.keys), widgets: widgets)
-            rings = definitions.enumerated().map { $1.spec(at: $0) }
+            rings = definitions.enumerated().map { $1.placed(at: $0) }
             groups = explicitGroups
         }
         var spec = BoardSpec.laidOut(
@@ -138,7 +136,7 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
     }
 
     /// Every source of a derived ring must be another plain ring of the board.
-    static func checkSources(of ring: RingDefinition, kinds: [String: RingKind], field: String) throws(APIError) {
+    static func checkSources(of ring: RingSpec, kinds: [String: RingKind.Name], field: String) throws(APIError) {
         if let problem = BoardSpec.sourceProblem(of: ring.id, kind: ring.kind, kinds: kinds) {
             throw .invalidValue(problem.reason, field: "\(field).\(problem.index)")
         }

@@ -3,18 +3,12 @@ extension RequestField {
     static let countdownKeys = ["style", "tenths", "then", "webhook"]
 
     /// A countdown ring's options from its definition's `style`, `tenths`, `then` and `webhook`; nil when none
-    /// is given. 422 `invalid_value` for one on a ring that is not a countdown, an unknown style or `then`, or a
-    /// webhook that is not an http(s) URL with a host; 400 `malformed` for a value of the wrong JSON type.
-    static func countdownOptions(
-        in object: KeyedDecodingContainer<AnyCodingKey>, kind: RingKind
-    ) throws -> CountdownOptions? {
+    /// is given. 422 `invalid_value` for an unknown style or `then`, or a webhook that is not an http(s) URL with
+    /// a host; 400 `malformed` for a value of the wrong JSON type. (Another kind's definition refuses these keys
+    /// before: `RingKind.kindsOfKeys`.)
+    static func countdownOptions(in object: KeyedDecodingContainer<AnyCodingKey>) throws -> CountdownOptions? {
         let field = path(object.codingPath)
-        let given = countdownKeys.filter { object.contains(AnyCodingKey($0)) }
-        guard let first = given.first else { return nil }
-        guard kind == .countdown else {
-            throw APIError.invalidValue(
-                "\(first) is a countdown ring's option; this ring is \(kind.name)", field: path(field, first))
-        }
+        guard countdownKeys.contains(where: { object.contains(AnyCodingKey($0)) }) else { return nil }
         var options = CountdownOptions()
         if let style = try string("style", in: object) {
             guard let value = CountdownOptions.Style(rawValue: style) else {

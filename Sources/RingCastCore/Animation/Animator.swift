@@ -388,7 +388,7 @@ public struct Animator: Sendable {
     private func firstCountdownEnd(after from: Int64, before limit: Int64?) -> Int64? {
         guard let countdown = board.countdown else { return nil }
         var first: Int64?
-        for ring in board.spec.rings where ring.kind == .countdown {
+        for ring in board.spec.rings where ring.kind.tag == .countdown {
             let then = ring.countdownOptions.then
             func completions(_ tick: Int64) -> Int64 { countdown.completions(at: time(at: tick), then: then) }
             let base = completions(from)

@@ -43,7 +43,7 @@ public enum BoardTemplate: String, CaseIterable, Sendable {
             return (Self.taskRings(count) + [Self.overall(of: count)], [])
         case .countdown:
             return try Self.fitting(
-                ([Self.ring("countdown", "Countdown", Self.countdownColors, kind: .countdown)], []), self, count, maximumRings)
+                ([Self.ring("countdown", "Countdown", Self.countdownColors, kind: .countdownRing)], []), self, count, maximumRings)
         case .single:
             return try Self.fitting(
                 ([Self.ring("progress", "Progress", [Palette.lightBlue, Palette.darkBlue])], []), self, count, maximumRings)
@@ -51,7 +51,7 @@ public enum BoardTemplate: String, CaseIterable, Sendable {
             let rings =
                 Self.activityRings + Self.taskRings(Self.defaultTaskCount) + [
                     Self.overall(of: Self.defaultTaskCount),
-                    Self.ring("countdown", "Countdown", Self.countdownColors, kind: .countdown),
+                    Self.ring("countdown", "Countdown", Self.countdownColors, kind: .countdownRing),
                 ]
             return try Self.fitting((rings, [Self.activityRings.map(\.id)]), self, count, maximumRings)
         }
@@ -101,14 +101,14 @@ public enum BoardTemplate: String, CaseIterable, Sendable {
     private static func overall(of count: Int) -> RingSpec {
         ring(
             "overall", "Overall", [Palette.lightBlue, Palette.lightGreen],
-            kind: .derived(sources: (1...count).map { "task\($0)" }))
+            kind: .derived(DerivedRing(sources: (1...count).map { "task\($0)" })))
     }
 
     /// A ring without geometry; text colours automatic, as config/ringcast.json leaves them.
-    private static func ring(_ id: String, _ title: String, _ colors: [RGBAColor], kind: RingKind = .plain) -> RingSpec {
-        let unplaced = TextSpec(x: 0, y: 0, size: 0, align: "center")
-        return RingSpec(
-            id: id, title: title, cx: 0, cy: 0, r: 0, thickness: 0, track: track, colors: colors, kind: kind,
-            titleText: unplaced, labelText: unplaced, titleColor: nil, labelColor: nil)
+    private static func ring(_ id: String, _ title: String, _ colors: [RGBAColor], kind: RingKind = .plainRing) -> RingSpec {
+        var ring = RingSpec(id: id, title: title, kind: kind)
+        ring.colors = colors
+        ring.track = track
+        return ring
     }
 }

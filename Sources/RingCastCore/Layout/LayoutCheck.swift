@@ -27,7 +27,7 @@ public enum LayoutCheck {
 
     /// The widest string `ring`'s label shows.
     public static func widestLabel(of ring: RingSpec) -> String {
-        if ring.kind == .countdown { return "00:00" }
+        if ring.kind.tag == .countdown { return "00:00" }
         let maximum =
             ring.maximum.isFinite && abs(ring.maximum) < 1e15 ? String(Int64(ring.maximum.rounded())) : "100"
         switch ring.label {

@@ -134,7 +134,7 @@ extension Board {
         let pushed = Set(ids)
         return spec.rings.filter { ring in
             if pushed.contains(ring.id) { return true }
-            if case .derived(let sources) = ring.kind { return sources.contains(where: pushed.contains) }
+            if let sources = ring.kind.sources { return sources.contains(where: pushed.contains) }
             return false
         }.map(\.id)
     }
@@ -150,9 +150,9 @@ extension Board {
         switch ring.kind {
         case .countdown:
             return countdown?.isRunning(at: time, then: ring.countdownOptions.then) == true
-        case .derived(let sources):
+        case .derived(let derived):
             guard !visiting.contains(id) else { return false }
-            return sources.contains { isValueMoving(ring: $0, at: time, visiting: visiting.union([id])) }
+            return derived.sources.contains { isValueMoving(ring: $0, at: time, visiting: visiting.union([id])) }
         case .plain, .counter, .text, .indicator, .gradient:
             return rings[id]?.progress?.isAnimating(at: time) == true
         }

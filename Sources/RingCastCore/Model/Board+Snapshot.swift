@@ -17,7 +17,7 @@ extension Board {
                     label: ring.label,
                     max: ring.maximum,
                     text: label(ofRing: ring.id, at: time),
-                    sources: { if case .derived(let sources) = ring.kind { sources } else { nil } }(),
+                    sources: ring.kind.sources,
                     countdown: ring.countdown,
                     status: status(ofRing: ring.id),
                     thresholds: thresholds(ofRing: ring.id)
@@ -26,7 +26,7 @@ extension Board {
             background: background,
             countdown: countdown.map { countdown in
                 // Seconds left of the cycle running, for a board whose countdown ring restarts.
-                let then = spec.rings.first { $0.kind == .countdown }?.countdownOptions.then ?? .rest
+                let then = spec.rings.first { $0.kind.tag == .countdown }?.countdownOptions.then ?? .rest
                 return BoardSnapshot.Countdown(
                     seconds: countdown.seconds, remaining: countdown.remaining(at: time, then: then),
                     animated: countdown.animated ? nil : false)

@@ -74,7 +74,7 @@ extension Board {
             if let value = ring.progress {
                 state.progress = try AnimatedValue(state: value, key: key + ".progress", targets: Self.targets(of: spec.kind))
             }
-            if let colors = ring.colors, spec.kind == .gradient {
+            if let colors = ring.colors, spec.kind.tag == .gradient {
                 // A gradient widget has the number of colours it was made with (a ring's two are read with its
                 // colouring).
                 let count = spec.colors.count
@@ -159,7 +159,7 @@ extension Board {
     private static func restoreColoring(
         of ring: BoardState.Ring, into state: inout RingState, kind: RingKind, key: String
     ) throws(BoardStateError) {
-        if let colors = ring.colors, kind != .gradient {
+        if let colors = ring.colors, kind.tag != .gradient {
             guard colors.count == 2 else {
                 throw BoardStateError(key: key + ".colors", message: "needs 2 colours, got \(colors.count)")
             }

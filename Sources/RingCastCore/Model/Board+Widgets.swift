@@ -3,7 +3,7 @@ extension Board {
     /// The animation a push uses when it names none: seed 003's `.spring()` for a counter, the seeds'
     /// easeInOut 1 s for everything else.
     func defaultAnimation(of id: String) -> Animation {
-        if case .counter = ring(id)?.kind { return .spring(Spring()) }
+        if ring(id)?.kind.tag == .counter { return .spring(Spring()) }
         return .default
     }
 
@@ -14,20 +14,14 @@ extension Board {
 
     /// The range a kind's pushed number lies in: a counter's number or a ring's progress.
     static func targets(of kind: RingKind) -> ClosedRange<Double> {
-        if case .counter = kind { return Limits.counterValues }
+        if kind.tag == .counter { return Limits.counterValues }
         return Limits.progress
     }
 
-    /// The keys an entry for `kind` may set: what a refusal lists, and what `validateKeys` lets through.
+    /// The keys an entry for `kind` may set: what a refusal lists, and what `validateKeys` lets through (the
+    /// kind's own, `KindDefinition.pushKeys`).
     static func keysTaken(by kind: RingKind) -> [String] {
-        switch kind {
-        case .plain: ["progress", "value", "max", "colors", "labelColor", "label", "title", "status", "thresholds"]
-        case .indicator: ["progress", "value", "max", "colors", "labelColor", "title", "status", "thresholds"]
-        case .derived, .countdown: ["label", "title", "status", "thresholds"]
-        case .counter: ["value", "labelColor", "title"]
-        case .text: ["text", "wave", "labelColor", "title"]
-        case .gradient: ["colors", "title"]
-        }
+        kind.pushKeys
     }
 
     /// `keysTaken(by:)` as a message lists them: `"value", "labelColor", "title"`.

@@ -72,7 +72,7 @@ public struct Board: Sendable, Equatable {
     /// received data or does not exist.
     public func target(ofRing id: String) -> Double? {
         resolve(id, visiting: []) { ring in
-            ring.kind == .countdown ? countdown.map { _ in 1 } : rings[ring.id]?.progress?.target ?? ring.value
+            ring.kind.tag == .countdown ? countdown.map { _ in 1 } : rings[ring.id]?.progress?.target ?? ring.value
         }
     }
 
@@ -106,14 +106,14 @@ public struct Board: Sendable, Equatable {
 
     /// Whether the board has a ring that shows the countdown.
     public var hasCountdownRing: Bool {
-        spec.rings.contains { $0.kind == .countdown }
+        spec.rings.contains { $0.kind.tag == .countdown }
     }
 
     /// Whether a countdown ring still moves at `time`: until the countdown ends, or forever on a ring that
     /// restarts it.
     func isCountdownRunning(at time: Double) -> Bool {
         guard let countdown else { return false }
-        return spec.rings.contains { $0.kind == .countdown && countdown.isRunning(at: time, then: $0.countdownOptions.then) }
+        return spec.rings.contains { $0.kind.tag == .countdown && countdown.isRunning(at: time, then: $0.countdownOptions.then) }
     }
 
     /// The countdown rings whose countdown reaches 0 between `previous` and `time` (`Countdown.completions`
@@ -121,7 +121,7 @@ public struct Board: Sendable, Equatable {
     public func countdownEnds(between previous: Double, and time: Double) -> [RingSpec] {
         guard let countdown else { return [] }
         return spec.rings.filter { ring in
-            ring.kind == .countdown
+            ring.kind.tag == .countdown
                 && countdown.completions(at: time, then: ring.countdownOptions.then)
                     > countdown.completions(at: previous, then: ring.countdownOptions.then)
         }
@@ -218,7 +218,7 @@ public struct Board: Sendable, Equatable {
 
     /// The ids of the rings that show the countdown.
     private var countdownRingIDs: [String] {
-        spec.rings.filter { $0.kind == .countdown }.map(\.id)
+        spec.rings.filter { $0.kind.tag == .countdown }.map(\.id)
     }
 
     /// Replaces the whole state with persisted values, shown at once without animation, e.g. at start-up:
@@ -341,8 +341,8 @@ public struct Board: Sendable, Equatable {
         switch ring.kind {
         case .countdown:
             return countdown?.label(at: time, options: ring.countdownOptions) ?? PercentLabel.string(for: nil)
-        case .counter(let format):
-            return progress(ofRing: id, at: time).map { Odometer.label(for: $0, format: format) }
+        case .counter(let counter):
+            return progress(ofRing: id, at: time).map { Odometer.label(for: $0, format: counter.format) }
                 ?? PercentLabel.string(for: nil)
         case .indicator: return IndicatorLabel.string(for: progress(ofRing: id, at: time))
         case .text, .gradient:
@@ -408,8 +408,8 @@ public struct Board: Sendable, Equatable {
         case _ where !pushesValues:
             // Derived and countdown rings take a new title or label format, nothing the server computes.
             break
-        case .derived(let sources):
-            let names = sources.map { "\"\($0)\"" }.joined(separator: ", ")
+        case .derived(let derived):
+            let names = derived.sources.map { "\"\($0)\"" }.joined(separator: ", ")
             throw .readOnly(
                 "ring \"\(id)\" is derived: it shows the mean of \(names), so push to those rings instead",
                 field: ringField
@@ -450,7 +450,7 @@ public struct Board: Sendable, Equatable {
             }
         }
         if let colors = entry.colors {
-            try Limits.check(colors: colors, count: ring.kind == .gradient ? ring.colors.count : 2, field: path("colors"))
+            try Limits.check(colors: colors, count: ring.kind.tag == .gradient ? ring.colors.count : 2, field: path("colors"))
         }
         try Self.check(entry, coloringOf: path)
         if let text = entry.text {
@@ -475,7 +475,10 @@ public struct Board: Sendable, Equatable {
             if let label = entry.label { ring.label = label }
             if let maximum = entry.maximum { ring.maximum = maximum }
             if let text = entry.text { ring.label = .text(text) }
-            if let width = entry.waveWidth { ring.kind = .text(waveWidth: width) }
+            if let width = entry.waveWidth, case .text(var widget) = ring.kind {
+                widget.waveWidth = width
+                ring.kind = .text(widget)
+            }
             if entry.setsStaleAfter { ring.staleAfter = entry.staleAfter }
             if ring != spec.rings[index] {
                 spec.rings[index] = ring
@@ -543,9 +546,9 @@ public struct Board: Sendable, Equatable {
         switch ring.kind {
         case .plain, .countdown, .counter, .text, .indicator, .gradient:
             return value(ring)
-        case .derived(let sources):
-            guard !visiting.contains(id), !sources.isEmpty else { return nil }
-            let values = sources.map { resolve($0, visiting: visiting.union([id]), leaf: value) }
+        case .derived(let derived):
+            guard !visiting.contains(id), !derived.sources.isEmpty else { return nil }
+            let values = derived.sources.map { resolve($0, visiting: visiting.union([id]), leaf: value) }
             guard values.contains(where: { $0 != nil }) else { return nil }
             // The seeds' overall progress: the mean of the tasks, a task without data counting as 0.
             return values.reduce(0) { $0 + ($1 ?? 0) } / Double(values.count)
@@ -555,12 +558,12 @@ public struct Board: Sendable, Equatable {
     private func isAnimating(ring id: String, at time: Double, visiting: Set<String>) -> Bool {
         if rings[id]?.isAnimating(at: time) == true { return true }
         if visiting.isEmpty, areThresholdColorsMoving(ofRing: id, at: time) { return true }
-        if let ring = ring(id), ring.kind == .countdown,
+        if let ring = ring(id), ring.kind.tag == .countdown,
             countdown?.isRunning(at: time, then: ring.countdownOptions.then) == true
         {
             return true
         }
-        guard case .derived(let sources) = ring(id)?.kind, !visiting.contains(id) else { return false }
+        guard let sources = ring(id)?.kind.sources, !visiting.contains(id) else { return false }
         return sources.contains { isAnimating(ring: $0, at: time, visiting: visiting.union([id])) }
     }
 }

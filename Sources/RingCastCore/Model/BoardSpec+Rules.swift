@@ -10,8 +10,8 @@ extension BoardSpec {
 
     /// The first source of the ring `id` (of `kind`) that is not another plain ring among `kinds` (every ring
     /// of the board by id); nil when all are, or the ring is not derived.
-    public static func sourceProblem(of id: String, kind: RingKind, kinds: [String: RingKind]) -> RuleProblem? {
-        guard case .derived(let sources) = kind else { return nil }
+    public static func sourceProblem(of id: String, kind: RingKind, kinds: [String: RingKind.Name]) -> RuleProblem? {
+        guard let sources = kind.sources else { return nil }
         guard !sources.isEmpty else { return RuleProblem(index: 0, reason: "a derived ring needs sources") }
         for (index, source) in sources.enumerated() where source == id || kinds[source] != .plain {
             let why = kinds[source] == nil ? "is not a ring of this board" : "is not another plain ring"

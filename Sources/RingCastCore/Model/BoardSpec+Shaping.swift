@@ -28,7 +28,7 @@ extension BoardSpec {
     /// Throws 409 `already_exists` for a taken id, 422 `limit_exceeded` beyond `maximumRings`, 422
     /// `invalid_value` for a bad source or group.
     public func adding(
-        _ ring: RingDefinition, maximumRings: Int, planner: LayoutPlanner? = nil
+        _ ring: RingSpec, group: String? = nil, maximumRings: Int, planner: LayoutPlanner? = nil
     ) throws(APIError) -> BoardSpec {
         guard self.ring(withID: ring.id) == nil else {
             throw .alreadyExists("board \"\(name)\" already has a ring \"\(ring.id)\"", field: "id")
@@ -37,11 +37,11 @@ extension BoardSpec {
             throw .limitExceeded(
                 "board \"\(name)\" has \(rings.count) rings, the most this server allows (limits.maxRingsPerBoard)")
         }
-        var kinds = Dictionary(rings.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
-        kinds[ring.id] = ring.kind
+        var kinds = Dictionary(rings.map { ($0.id, $0.kind.tag) }, uniquingKeysWith: { first, _ in first })
+        kinds[ring.id] = ring.kind.tag
         try BoardDefinition.checkSources(of: ring, kinds: kinds, field: "sources")
         var groups = concentricGroups
-        if let host = ring.group {
+        if let host = group {
             guard self.ring(withID: host) != nil else {
                 throw .invalidValue("group names \(RequestField.quoted(host)), which is not a ring of this board", field: "group")
             }
@@ -54,7 +54,7 @@ extension BoardSpec {
                 groups.append([host, ring.id])
             }
         }
-        return relaidOut(rings: rings + [ring.spec(at: rings.count)], groups: groups, planner: planner)
+        return relaidOut(rings: rings + [ring.placed(at: rings.count)], groups: groups, planner: planner)
     }
 
     /// The board without ring `id`, laid out again; derived rings that averaged it drop it. Throws 404 for an
@@ -69,14 +69,15 @@ extension BoardSpec {
         }
         var kept: [RingSpec] = []
         for var ring in rings where ring.id != id {
-            if case .derived(let sources) = ring.kind, sources.contains(id) {
-                let remaining = sources.filter { $0 != id }
+            if case .derived(var derived) = ring.kind, derived.sources.contains(id) {
+                let remaining = derived.sources.filter { $0 != id }
                 guard !remaining.isEmpty else {
                     throw .conflict(
                         "ring \"\(id)\" is the last source of derived ring \"\(ring.id)\"; delete \"\(ring.id)\" first or give it other sources"
                     )
                 }
-                ring.kind = .derived(sources: remaining)
+                derived.sources = remaining
+                ring.kind = .derived(derived)
             }
             kept.append(ring)
         }

@@ -59,3 +59,24 @@ public struct BoardSpec: Sendable, Hashable, Codable {
         rings.first { $0.id == id }
     }
 }
+
+extension BoardSpec {
+    private enum CodingKeys: String, CodingKey {
+        case name, title, width, height, background, rings, groups, alternates, staleAfter
+    }
+
+    /// The stored spec, its rings read by their one codec; a ring stored without colours takes the palette's for
+    /// its position, as one defined without any does (`RingSpec.placed(at:)`).
+    public init(from decoder: any Decoder) throws {
+        let object = try decoder.container(keyedBy: CodingKeys.self)
+        name = try object.decode(String.self, forKey: .name)
+        title = try object.decode(String.self, forKey: .title)
+        width = try object.decode(Double.self, forKey: .width)
+        height = try object.decode(Double.self, forKey: .height)
+        background = try object.decode(RGBAColor.self, forKey: .background)
+        rings = try object.decode([RingSpec].self, forKey: .rings).enumerated().map { $1.placed(at: $0) }
+        groups = try object.decode([[String]].self, forKey: .groups)
+        alternates = try object.decode([Arrangement].self, forKey: .alternates)
+        staleAfter = try object.decodeIfPresent(Int.self, forKey: .staleAfter)
+    }
+}

@@ -7,8 +7,10 @@
 public struct BoardState: Codable, Sendable, Equatable {
     /// The format this build writes; it reads this one and the ones in `readableFormats`.
     /// 2: `spec`, a board's structure set through the API, and `deleted`.
-    public static let currentFormat = 2
-    public static let readableFormats: ClosedRange<Int> = 1...2
+    /// 3: `spec`'s rings in the one shape of a ring definition (`RingSpec+Codable`), its kind a name beside the
+    /// kind's own keys; formats 1 and 2 read their rings in the older shape (`LegacyRingSpec`).
+    public static let currentFormat = 3
+    public static let readableFormats: ClosedRange<Int> = 1...3
 
     public var format: Int
     public var board: String

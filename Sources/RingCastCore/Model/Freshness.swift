@@ -30,7 +30,7 @@ public struct Freshness: Sendable, Equatable {
         case .ring(let id, _):
             rings[id] = tick
         case .startCountdown, .cancelCountdown:
-            for ring in spec.rings where ring.kind == .countdown { rings[ring.id] = tick }
+            for ring in spec.rings where ring.kind.tag == .countdown { rings[ring.id] = tick }
         case .background:
             break
         case .restructure(let spec):
@@ -48,7 +48,7 @@ public struct Freshness: Sendable, Equatable {
     /// shows their values); nil when none did.
     public func lastWrite(ofRing id: String, in spec: BoardSpec) -> Int64? {
         var newest = rings[id]
-        if case .derived(let sources) = spec.ring(withID: id)?.kind {
+        if let sources = spec.ring(withID: id)?.kind.sources {
             for source in sources {
                 if let tick = rings[source] { newest = max(newest ?? tick, tick) }
             }

@@ -1,44 +1,17 @@
-/// The static description of one ring, in the board's logical coordinates (y down). `cx`, `cy`,
-/// `titleText` and `labelText` place it in the board's first (landscape) arrangement; `r` and
-/// `thickness` hold in every arrangement.
-public struct RingSpec: Sendable, Hashable, Codable {
+/// One ring or widget of a board: its definition (id, title, kind with the kind's own settings, when it shows
+/// stale) and its place. The one model every boundary reads and writes through `RingSpec+Codable`: an API body
+/// and the CLI's request (no place: the server lays the board out), a configuration entry (a place for a
+/// hand-placed board) and the stored spec (always placed).
+public struct RingSpec: Sendable, Hashable {
     public var id: String
+    /// Shown under the ring; its id unless one was given.
     public var title: String
-    /// Centre of the ring.
-    public var cx: Double
-    public var cy: Double
-    /// Radius of the ring's centre line.
-    public var r: Double
-    /// Stroke width of the ring, also the diameter of its caps.
-    public var thickness: Double
-    public var track: RGBAColor
-    /// The gradient's start and end colours before any push changes them: exactly two, or a gradient
-    /// widget's 2 to 8 (`Limits.gradientColors`).
-    public var colors: [RGBAColor]
     public var kind: RingKind
-    public var titleText: TextSpec
-    public var labelText: TextSpec
-    /// Explicit text colours from the config; nil: automatic, the server picks one that contrasts with
-    /// the current background (`RGBAColor.text(on:)`).
-    public var titleColor: RGBAColor?
-    public var labelColor: RGBAColor?
-    /// What the label shows.
-    public var label: LabelFormat
-    /// The value that is progress 1 (`{"value":12,"max":20}` is progress 0.6); the `fraction` and
-    /// `value` labels show progress × maximum.
-    public var maximum: Double
-    /// What a counter shows until a push sets its number (and again after `null`); nil: no data.
-    public var value: Double?
-    /// A countdown ring's look and what it does at 0 (seed 004); nil: the defaults
-    /// (`CountdownOptions.standard`). Optional so that stored specs without it read as before.
-    public var countdown: CountdownOptions?
     /// Seconds without a write to this ring after which it shows stale (DESIGN §13), instead of the board's
     /// `staleAfter`; nil: the board's.
     public var staleAfter: Int?
-    /// The status the ring was defined with (its `colors` are that status's); nil: none.
-    public var status: RingStatus?
-    /// Thresholds that colour the ring by its displayed value until a push colours it otherwise; nil: none.
-    public var thresholds: Thresholds?
+    /// Where it sits in the board's first arrangement; `RingPlace.unplaced` until the arranger places it.
+    public var place: RingPlace
 
     /// Track grey of the seeds' `Color(.systemGray6)` in dark mode.
     public static let defaultTrack = RGBAColor(red: 44 / 255, green: 44 / 255, blue: 46 / 255)
@@ -47,47 +20,58 @@ public struct RingSpec: Sendable, Hashable, Codable {
     public static let defaultMaximum = 100.0
 
     public init(
-        id: String,
-        title: String,
-        cx: Double,
-        cy: Double,
-        r: Double,
-        thickness: Double,
-        track: RGBAColor,
-        colors: [RGBAColor],
-        kind: RingKind,
-        titleText: TextSpec,
-        labelText: TextSpec,
-        titleColor: RGBAColor?,
-        labelColor: RGBAColor?,
-        label: LabelFormat = .percent,
-        maximum: Double = RingSpec.defaultMaximum,
-        value: Double? = nil,
-        countdown: CountdownOptions? = nil,
-        status: RingStatus? = nil,
-        thresholds: Thresholds? = nil
+        id: String, title: String? = nil, kind: RingKind = .plainRing, staleAfter: Int? = nil,
+        place: RingPlace = .unplaced
     ) {
         self.id = id
-        self.title = title
-        self.cx = cx
-        self.cy = cy
-        self.r = r
-        self.thickness = thickness
-        self.track = track
-        self.colors = colors
+        self.title = title ?? id
         self.kind = kind
-        self.titleText = titleText
-        self.labelText = labelText
-        self.titleColor = titleColor
-        self.labelColor = labelColor
-        self.label = label
-        self.maximum = maximum
-        self.value = value
-        self.countdown = countdown
-        self.status = status
-        self.thresholds = thresholds
+        self.staleAfter = staleAfter
+        self.place = place
     }
 
-    /// The countdown options this ring shows the board's countdown with.
-    public var countdownOptions: CountdownOptions { countdown ?? .standard }
+    /// Gradient colours of rings defined without any, by position on the board.
+    static let defaultColors: [[RGBAColor]] = [
+        [Palette.lightRed, Palette.darkRed], [Palette.lightGreen, Palette.darkGreen],
+        [Palette.lightBlue, Palette.darkBlue], [Palette.lightPurple, Palette.darkPurple],
+        [Palette.lightYellow, Palette.darkYellow], [Palette.lightOrange, Palette.darkOrange],
+    ]
+
+    /// The default gradient of the `position`-th ring of a board.
+    public static func defaultColors(at position: Int) -> [RGBAColor] {
+        defaultColors[position % defaultColors.count]
+    }
+
+    /// The ring as the `position`-th of its board: colours left out are the palette's for that position (a
+    /// ring coloured by a status or thresholds takes its colours from them instead).
+    public func placed(at position: Int) -> RingSpec {
+        var ring = self
+        switch ring.kind {
+        case .gradient(var widget) where widget.colors == nil:
+            widget.colors = Self.defaultColors(at: position)
+            ring.kind = .gradient(widget)
+        case .plain, .derived, .countdown, .indicator:
+            guard var look = ring.kind.look, look.colors == nil, look.status == nil, look.thresholds == nil else { break }
+            look.colors = Self.defaultColors(at: position)
+            ring.kind.look = look
+        case .gradient, .counter, .text:
+            break
+        }
+        return ring
+    }
+
+    /// The first problem of the definition and place, as an `APIError` naming the key under `field`: the kind's
+    /// rules (`KindDefinition.validate`), the title, `staleAfter` and the place. The rules every reader applies
+    /// as it reads, for definitions made otherwise (templates, older stored specs, code).
+    public func validate(field: String?, from boundary: Boundary) throws(APIError) {
+        if let problem = Name.problem(of: id, as: .ring) {
+            throw .invalidValue(problem, field: RequestField.path(field, "id"))
+        }
+        try Limits.check(title: title, field: RequestField.path(field, "title"))
+        if let seconds = staleAfter {
+            try Limits.check(staleAfter: seconds, field: RequestField.path(field, "staleAfter"))
+        }
+        try kind.definition.validate(field: field, from: boundary)
+        try place.validate(field: field)
+    }
 }

@@ -64,7 +64,7 @@ public enum FrameComposer {
                     colors: board.colors(ofRing: spec.id, at: time),
                     labelColor: board.labelColor(ofRing: spec.id, at: time, automatic: text),
                     // Percent labels follow from the progress above; countdowns and other formats need the board.
-                    label: spec.kind == .countdown || spec.label != .percent ? board.label(ofRing: spec.id, at: time) : nil
+                    label: spec.kind.tag == .countdown || spec.label != .percent ? board.label(ofRing: spec.id, at: time) : nil
                 ) : widget(spec, of: board, at: time, automatic: text)
         }
         // A splash sweeps the canvas it is drawn on, so each layer has one shape per arrangement.
@@ -119,7 +119,7 @@ public enum FrameComposer {
                     track: ring.track,
                     titleColor: ring.titleColor,
                     widget: WidgetLayout.of(ring),
-                    style: ring.kind == .countdown && ring.countdownOptions.style == .seed
+                    style: ring.kind.tag == .countdown && ring.countdownOptions.style == .seed
                         ? CountdownOptions.Style.seed.rawValue : nil
                 )
             },
@@ -203,13 +203,15 @@ public enum FrameComposer {
         var a1 = 0.0
         let widget: WidgetFrame
         switch spec.kind {
-        case .counter(let format):
+        case .counter(let counter):
+            let format = counter.format
             let value = progress ?? 0
             widget = .counter(
                 value: progress,
                 sign: Odometer.sign(for: value, format: format),
                 digits: Odometer.columns(for: value, format: format))
-        case .text(let waveWidth):
+        case .text(let text):
+            let waveWidth = text.waveWidth
             // A text widget's label is its text.
             widget = .text(
                 text: label, scales: WaveText.scales(of: label, pct: board.wave(ofRing: spec.id, at: time), waveWidth: waveWidth))

@@ -51,8 +51,8 @@ public enum WidgetLayout: Sendable, Equatable {
     static func of(_ spec: RingSpec) -> WidgetLayout? {
         switch spec.kind {
         case .plain, .derived, .countdown: return nil
-        case .counter(let format): return .counter(format)
-        case .text(let width): return .text(waveWidth: width)
+        case .counter(let counter): return .counter(counter.format)
+        case .text(let text): return .text(waveWidth: text.waveWidth)
         case .indicator:
             let scale = spec.r / indicatorRadius
             return .indicator(lineWidth: 10 * scale, dash: [6 * scale, 3 * scale], dashPhase: 10 * scale)

@@ -68,20 +68,19 @@ extension BoardSpec {
                     ".\(subkey)", "the server lays out a board whose rings give no cx, cy, r, thickness; give no \(subkey)")
             }
         }
+        // Each ring was read and checked by its kind's one codec (`RingEntry`); what is left is the board's.
         var rings: [RingSpec] = []
         var ids = Set<String>()
-        for (index, ring) in entries.enumerated() {
-            let ringKey = ".rings[\(index)]"
-            if let problem = Name.problem(of: ring.id, as: .ring) { throw fail(ringKey + ".id", problem) }
-            guard ids.insert(ring.id).inserted else {
-                throw fail(ringKey + ".id", "duplicate ring id \"\(ring.id)\"")
+        for (index, entry) in entries.enumerated() {
+            guard ids.insert(entry.ring.id).inserted else {
+                throw fail(".rings[\(index)].id", "duplicate ring id \"\(entry.ring.id)\"")
             }
-            rings.append(try RingSpec(entry: ring, position: index) { subkey, message in fail(ringKey + subkey, message) })
+            rings.append(entry.ring.placed(at: index))
         }
-        let kinds = Dictionary(uniqueKeysWithValues: rings.map { ($0.id, $0.kind) })
+        let kinds = Dictionary(uniqueKeysWithValues: rings.map { ($0.id, $0.kind.tag) })
         for (index, ring) in rings.enumerated() {
             if let problem = Self.sourceProblem(of: ring.id, kind: ring.kind, kinds: kinds) {
-                throw fail(".rings[\(index)].sources", problem.reason)
+                throw fail(".rings[\(index)].sources[\(problem.index)]", problem.reason)
             }
         }
         guard handPlaced, let width = entry.width, let height = entry.height else {
@@ -129,7 +128,7 @@ extension BoardSpec {
                 throw fail(key + "." + name, "must be a finite number")
             }
             for (name, text) in [("titleText", place.titleText), ("labelText", place.labelText)] {
-                if let problem = RingSpec.textProblem(text) { throw fail(key + "." + name + problem.key, problem.message) }
+                if let problem = RingPlace.textProblem(text) { throw fail(key + "." + name + problem.key, problem.message) }
             }
             placed[place.id] = RingPlacement(
                 id: place.id, cx: place.cx, cy: place.cy, titleText: place.titleText, labelText: place.labelText)
@@ -139,162 +138,5 @@ extension BoardSpec {
         }
         return Arrangement(
             name: "portrait", width: entry.width, height: entry.height, placements: rings.compactMap { placed[$0.id] })
-    }
-}
-
-extension RingSpec {
-    init(
-        entry: ConfigurationFile.RingEntry,
-        position: Int,
-        fail: (String, String) -> ConfigurationError
-    ) throws(ConfigurationError) {
-        let cx = entry.cx ?? 0
-        let cy = entry.cy ?? 0
-        let r = entry.r ?? 1
-        let thickness = entry.thickness ?? 1
-        if entry.isPlaced {
-            for (name, value) in [("cx", entry.cx), ("cy", entry.cy), ("r", entry.r), ("thickness", entry.thickness)]
-            where value == nil {
-                throw fail("." + name, "a hand-placed ring needs cx, cy, r and thickness")
-            }
-            for (name, value) in [("cx", cx), ("cy", cy)] where !value.isFinite {
-                throw fail("." + name, "must be a finite number")
-            }
-            guard r > 0, r.isFinite else { throw fail(".r", "must be positive, got \(r)") }
-            guard thickness > 0, thickness <= 2 * r else {
-                throw fail(".thickness", "must be positive and at most the diameter, got \(thickness)")
-            }
-        } else {
-            for (name, present) in [("titleText", entry.titleText != nil), ("labelText", entry.labelText != nil)] where present {
-                throw fail("." + name, "the server places the texts of a board it lays out; give no \(name)")
-            }
-        }
-        let colors =
-            entry.status?.colors ?? entry.colors
-            ?? (entry.isPlaced && entry.widget == nil && entry.thresholds == nil
-                ? [] : RingDefinition.defaultColors(at: position))
-        if entry.widget?.kind == .gradient {
-            guard Limits.gradientColors.contains(colors.count) else {
-                throw fail(".colors", "a gradient holds 2 to 8 colours, got \(colors.count)")
-            }
-        } else {
-            guard colors.count == 2 else {
-                throw fail(".colors", "expected two colours [start, end], got \(colors.count)")
-            }
-        }
-        // The API's checks, so that a ring the config takes is one the API takes and the other way round.
-        if let title = entry.title {
-            do { try Limits.check(title: title, field: nil) } catch { throw fail(".title", error.message) }
-        }
-        if let maximum = entry.max {
-            do { try Limits.check(maximum: maximum, field: nil) } catch { throw fail(".max", error.message) }
-        }
-        if let seconds = entry.staleAfter {
-            do { try Limits.check(staleAfter: seconds, field: nil) } catch { throw fail(".staleAfter", error.message) }
-        }
-        if case .text(let text) = entry.label {
-            do { try Limits.check(labelText: text, field: nil) } catch { throw fail(".label.text", error.message) }
-        }
-        let kind: RingKind
-        switch entry.kind ?? "plain" {
-        case _ where entry.widget != nil:
-            if entry.sources != nil { throw fail(".sources", "only a derived ring has sources") }
-            if entry.label != nil { throw fail(".label", "a widget shows its own label") }
-            kind = entry.widget?.kind ?? .plain
-        case "plain":
-            if entry.sources != nil { throw fail(".sources", "only a derived ring has sources") }
-            kind = .plain
-        case "derived":
-            guard let sources = entry.sources, !sources.isEmpty else {
-                throw fail(".sources", "a derived ring needs the ids of the rings it averages")
-            }
-            kind = .derived(sources: sources)
-        case "countdown":
-            if entry.sources != nil { throw fail(".sources", "only a derived ring has sources") }
-            kind = .countdown
-        case let other:
-            let names = RingKind.names.map { "\"\($0)\"" }.joined(separator: ", ")
-            throw fail(".kind", "expected one of \(names), got \"\(other)\"")
-        }
-        let countdown = try Self.countdownOptions(of: entry, kind: kind, fail: fail)
-        for (name, text) in [("titleText", entry.titleText), ("labelText", entry.labelText)] {
-            guard let text, let problem = Self.textProblem(text) else { continue }
-            throw fail(".\(name)" + problem.key, problem.message)
-        }
-        // Defaults: the label in the ring's centre, the title just below the ring.
-        let labelSize = min(max(r * 0.36, 12), 64)
-        let titleSize = min(max(r * 0.16, 12), 28)
-        self.init(
-            id: entry.id,
-            title: entry.title ?? entry.id,
-            cx: cx,
-            cy: cy,
-            r: r,
-            thickness: thickness,
-            track: entry.track ?? Self.defaultTrack,
-            colors: colors,
-            kind: kind,
-            titleText: entry.titleText
-                ?? TextSpec(x: cx, y: cy + r + thickness / 2 + titleSize, size: titleSize, align: "center"),
-            labelText: entry.labelText ?? TextSpec(x: cx, y: cy, size: labelSize, align: "center"),
-            // Without a colour the server picks one that contrasts with the background in every frame.
-            titleColor: entry.titleColor,
-            labelColor: entry.labelColor,
-            label: entry.widget?.text.map(LabelFormat.text) ?? entry.label
-                ?? (entry.kind == "text" ? .text(entry.id) : .percent),
-            maximum: entry.max ?? RingSpec.defaultMaximum,
-            value: entry.widget?.value,
-            countdown: countdown,
-            status: entry.status,
-            thresholds: entry.thresholds
-        )
-        staleAfter = entry.staleAfter
-    }
-
-    /// What is wrong with a hand-placed text, as the key under it and why; nil when nothing is.
-    static func textProblem(_ text: TextSpec) -> (key: String, message: String)? {
-        guard ["left", "center", "right"].contains(text.align) else {
-            return (".align", "expected \"left\", \"center\" or \"right\", got \"\(text.align)\"")
-        }
-        guard text.size > 0, text.size.isFinite, text.x.isFinite, text.y.isFinite else {
-            return ("", "x, y must be finite and size positive")
-        }
-        if let width = text.width, !(width > 0 && width.isFinite) {
-            return (".width", "must be a positive number")
-        }
-        return nil
-    }
-
-    /// The entry's `style`, `tenths`, `then` and `webhook`, which only a countdown ring takes; nil without any.
-    private static func countdownOptions(
-        of entry: ConfigurationFile.RingEntry,
-        kind: RingKind,
-        fail: (String, String) -> ConfigurationError
-    ) throws(ConfigurationError) -> CountdownOptions? {
-        let given = [
-            ("style", entry.style != nil), ("tenths", entry.tenths != nil), ("then", entry.then != nil),
-            ("webhook", entry.webhook != nil),
-        ]
-        guard let first = given.first(where: \.1)?.0 else { return nil }
-        guard kind == .countdown else {
-            throw fail("." + first, "only a countdown ring takes \(first); this ring is \(kind.name)")
-        }
-        var options = CountdownOptions(tenths: entry.tenths ?? false, webhook: entry.webhook)
-        if let style = entry.style {
-            guard let value = CountdownOptions.Style(rawValue: style) else {
-                throw fail(".style", "expected \"ring\" or \"seed\", got \"\(style)\"")
-            }
-            options.style = value
-        }
-        if let then = entry.then {
-            guard let value = CountdownOptions.Then(rawValue: then) else {
-                throw fail(".then", "expected \"rest\", \"cancel\" or \"restart\", got \"\(then)\"")
-            }
-            options.then = value
-        }
-        if let webhook = entry.webhook, case .failure(let problem) = CountdownOptions.webhookTarget(webhook) {
-            throw fail(".webhook", "\"\(webhook)\" \(problem.reason)")
-        }
-        return options
     }
 }

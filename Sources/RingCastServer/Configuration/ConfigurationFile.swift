@@ -285,91 +285,22 @@ struct ConfigurationFile: Decodable {
         }
     }
 
+    /// A ring of a board: a definition as the API reads it (`RingSpec`'s one codec at the configuration
+    /// boundary), which may also place the ring (`cx`, `cy`, `r`, `thickness`, texts) and fix its colours.
     struct RingEntry: Decodable {
-        var id: String
-        var title: String?
-        var kind: String?
-        var sources: [String]?
-        var cx: Double?
-        var cy: Double?
-        var r: Double?
-        var thickness: Double?
-        var track: RGBAColor?
-        var colors: [RGBAColor]?
-        var titleText: TextSpec?
-        var labelText: TextSpec?
-        var titleColor: RGBAColor?
-        var labelColor: RGBAColor?
-        var label: LabelFormat?
-        var max: Double?
-        /// A widget's kind and settings, read with the API's rules (`RingDefinition.widget(named:from:)`); nil
-        /// for a ring.
-        var widget: (kind: RingKind, value: Double?, text: String?)?
-        /// The ring's status or thresholds, read with the API's rules (`RingDefinition.coloring(ofKind:from:)`).
-        var status: RingStatus?
-        var thresholds: Thresholds?
-        /// A countdown ring's options (docs/CONFIGURATION.md); checked in `RingSpec(entry:)`.
-        var style: String?
-        var tenths: Bool?
-        var then: String?
-        var webhook: String?
-        /// Seconds without a write before the ring shows stale, instead of the board's; checked in
-        /// `RingSpec(entry:)`.
-        var staleAfter: Int?
-
-        private enum CodingKeys: String, CodingKey, CaseIterable {
-            case id, title, kind, sources, cx, cy, r, thickness, track, colors
-            case titleText, labelText, titleColor, labelColor, label, max
-            case value, digits, decimals, sign, grouping, unit, text, waveWidth
-            case style, tenths, then, webhook
-            case staleAfter
-            case status, thresholds
-        }
-
+        var ring: RingSpec
         /// Whether the entry places the ring itself.
-        var isPlaced: Bool { cx != nil || cy != nil || r != nil || thickness != nil }
+        var isPlaced: Bool
 
         init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            id = try c.decode(String.self, forKey: .id)
-            title = try c.decodeIfPresent(String.self, forKey: .title)
-            kind = try c.decodeIfPresent(String.self, forKey: .kind)
-            sources = try c.decodeIfPresent([String].self, forKey: .sources)
-            cx = try c.decodeIfPresent(Double.self, forKey: .cx)
-            cy = try c.decodeIfPresent(Double.self, forKey: .cy)
-            r = try c.decodeIfPresent(Double.self, forKey: .r)
-            thickness = try c.decodeIfPresent(Double.self, forKey: .thickness)
-            track = try c.decodeIfPresent(RGBAColor.self, forKey: .track)
-            colors = try c.decodeIfPresent([RGBAColor].self, forKey: .colors)
-            titleText = try c.decodeIfPresent(TextSpec.self, forKey: .titleText)
-            labelText = try c.decodeIfPresent(TextSpec.self, forKey: .labelText)
-            titleColor = try c.decodeIfPresent(RGBAColor.self, forKey: .titleColor)
-            label = try c.decodeIfPresent(LabelFormat.self, forKey: .label)
-            max = try c.decodeIfPresent(Double.self, forKey: .max)
-            labelColor = try c.decodeIfPresent(RGBAColor.self, forKey: .labelColor)
-            style = try c.decodeIfPresent(String.self, forKey: .style)
-            tenths = try c.decodeIfPresent(Bool.self, forKey: .tenths)
-            then = try c.decodeIfPresent(String.self, forKey: .then)
-            webhook = try c.decodeIfPresent(String.self, forKey: .webhook)
-            staleAfter = try c.decodeIfPresent(Int.self, forKey: .staleAfter)
+            let object = try decoder.container(keyedBy: AnyKey.self)
+            isPlaced = ["cx", "cy", "r", "thickness"].contains { object.contains(AnyKey($0)) }
             do {
-                widget = try RingDefinition.widget(named: kind ?? "plain", from: decoder)
-                (status, thresholds) = try RingDefinition.coloring(ofKind: kind ?? "plain", from: decoder)
+                ring = try RingSpec(from: decoder, at: .configuration)
             } catch let error as APIError {
-                // The API's message, at the key it names inside this ring.
-                let key = error.field.map { [AnyKey($0)] } ?? []
+                // The API's message, at the key it names (a path from the file's root).
                 throw DecodingError.dataCorrupted(
-                    DecodingError.Context(codingPath: decoder.codingPath + key, debugDescription: error.message))
-            }
-            if widget == nil {
-                let widgetKeys: [CodingKeys] = [.value, .digits, .decimals, .sign, .grouping, .unit, .text, .waveWidth]
-                if let key = widgetKeys.first(where: c.contains) {
-                    throw DecodingError.dataCorrupted(
-                        DecodingError.Context(
-                            codingPath: decoder.codingPath + [key],
-                            debugDescription: "\(key.stringValue) goes with a widget kind (counter, text), not a ring"))
-                }
+                    DecodingError.Context(codingPath: AnyKey.path(error.field), debugDescription: error.message))
             }
         }
     }
@@ -377,9 +308,19 @@ struct ConfigurationFile: Decodable {
     /// A key named at run time, for error paths.
     private struct AnyKey: CodingKey {
         var stringValue: String
-        var intValue: Int? { nil }
+        var intValue: Int?
         init(_ stringValue: String) { self.stringValue = stringValue }
         init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+        init?(intValue: Int) {
+            stringValue = String(intValue)
+            self.intValue = intValue
+        }
+
+        /// A dotted field path (`boards.0.rings.2.colors`) as coding keys, indices as integer keys.
+        static func path(_ field: String?) -> [any CodingKey] {
+            (field ?? "").split(separator: ".").map { part in
+                Int(part).flatMap(AnyKey.init(intValue:)) ?? AnyKey(String(part))
+            }
+        }
     }
 }

@@ -29,7 +29,7 @@ extension Router {
             "PUT", "/api/v1/boards/:board", label: "board", body: BoardDefinition.self, needsBoard: false, use: boards.put)
         router.write(
             "DELETE", "/api/v1/boards/:board", label: "board", body: NoBody.self, permission: .admin, use: boards.delete)
-        router.write("POST", "/api/v1/boards/:board/rings", label: "rings", body: RingDefinition.self, use: rings.add)
+        router.write("POST", "/api/v1/boards/:board/rings", label: "rings", body: NewRing.self, use: rings.add)
         router.write("DELETE", "/api/v1/boards/:board/rings/:ring", label: "ring", body: NoBody.self, use: rings.delete)
         router.get("/api/v1/boards/:board/rings/:ring", label: "ring", use: rings.show)
         router.write(

@@ -61,6 +61,11 @@ enum StateCodec {
         let state: BoardState
         do {
             state = try JSONDecoder().decode(BoardState.self, from: Data(bytes))
+        } catch let error as APIError {
+            // A ring definition the one codec refuses (`RingSpec+Codable`), named by its path in the state.
+            throw StartupError(
+                "\(source): the stored state is not readable: key \(error.field ?? "spec") \(error.message); restore a backup or delete the board's row"
+            )
         } catch {
             throw StartupError(
                 "\(source): the stored state is not readable (\(error)); restore a backup or delete the board's row")

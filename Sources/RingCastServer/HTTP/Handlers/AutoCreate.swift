@@ -48,7 +48,7 @@ struct AutoCreate {
         var spec = spec
         for id in ids.sorted() where spec.ring(withID: id) == nil {
             try Name.check(id, as: .ring, field: change.isRingWrite ? "ring" : "rings.\(id)")
-            spec = try spec.adding(RingDefinition(id: id), maximumRings: maximumRings, planner: planner)
+            spec = try spec.adding(RingSpec(id: id), maximumRings: maximumRings, planner: planner)
         }
         return spec
     }

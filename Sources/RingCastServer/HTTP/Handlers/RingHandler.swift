@@ -28,12 +28,13 @@ struct RingHandler {
     }
 
     /// `POST /api/v1/boards/{board}/rings`: a ring added, the board laid out again (201).
-    func add(_ board: LiveBoard, _ request: RouteRequest, _ ring: RingDefinition) throws(APIError) -> BoardWrite {
-        if let webhook = ring.countdown?.webhook {
+    func add(_ board: LiveBoard, _ request: RouteRequest, _ new: NewRing) throws(APIError) -> BoardWrite {
+        if let webhook = new.ring.countdown?.webhook {
             try CountdownOptions.checkWebhook(webhook, allowedBy: boards.webhookHosts, field: "webhook")
         }
-        let spec = try board.animator.projected.specAtRest.adding(ring, maximumRings: boards.maximumRings, planner: planner)
-        return .change(.restructure(spec), answer: .createdRing(ring.id))
+        let spec = try board.animator.projected.specAtRest.adding(
+            new.ring, group: new.group, maximumRings: boards.maximumRings, planner: planner)
+        return .change(.restructure(spec), answer: .createdRing(new.ring.id))
     }
 
     /// `DELETE /api/v1/boards/{board}/rings/{ring}`: the ring removed, the board laid out again (204).

@@ -134,7 +134,7 @@ struct BroadcastTests {
         // It then follows the same frames as everyone else: the deltas against the tick it was greeted with.
         app.advance(ticks: 5)
         #expect(late.sent.count == 2 + 5)
-        #expect(Array(late.sent.suffix(5)) == Array(early.sent.suffix(5)))
+        #expect(late.sent.suffix(5).elementsEqual(early.sent.suffix(5)), "the same bytes as the early viewer")
     }
 
     @Test func idleBoardSendsNoFrames_andAJumpIsOneFrame() throws {

@@ -77,6 +77,17 @@ final class TestApplication {
         advance(toTick: tick + ticks)
     }
 
+    /// Moves the time on a tick at a time until `condition` holds, at most `limit` ticks; whether it came to hold.
+    @discardableResult
+    func advance(atMost limit: Int64, until condition: () -> Bool) -> Bool {
+        let end = tick + limit
+        while !condition() {
+            guard tick < end else { return false }
+            advance(ticks: 1)
+        }
+        return true
+    }
+
     /// Moves the time on by `seconds` (for what is paced in seconds: the write rate, the store's checks).
     func advance(seconds: Double) {
         loop.advance(to: time.now + seconds)

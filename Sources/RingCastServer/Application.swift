@@ -12,14 +12,14 @@ final class Application: TransportDelegate {
     let boards: Boards
     let playlists: Playlists
     let pipeline: Pipeline
-    private let backend: any BoardBackend
+    let backend: any BoardBackend
     private var gate: ViewerGate
     /// The configuration running now: the one started with, then each reload's.
     private var configuration: RingCastConfiguration
     private let clock: TickClock
     private let metrics: ServerMetrics
     private let logger: Logger
-    private var loop: EventLoop?
+    private var loop: (any ServiceLoop)?
     private var broadcaster: Broadcaster?
     /// In cluster mode, how a node claims a countdown end's webhook so that one node POSTs it.
     private let webhookClaim: WebhookSender.Claim?
@@ -30,9 +30,11 @@ final class Application: TransportDelegate {
         stored: [String: BoardState],
         openAPIDocument: [UInt8]?,
         logger: Logger,
-        playlists storedPlaylists: [Playlist] = []
+        playlists storedPlaylists: [Playlist] = [],
+        time: ManualTime? = nil
     ) {
-        let clock = TickClock(fps: configuration.fps)
+        // The real-time clock, but in in-process tests, whose time moves only when they move it.
+        let clock = time.map { TickClock(fps: configuration.fps, time: $0) } ?? TickClock(fps: configuration.fps)
         let metrics = ServerMetrics()
         var clusterID: String?
         if case .cluster(let join) = storage { clusterID = join.id }
@@ -86,8 +88,9 @@ final class Application: TransportDelegate {
 
     private let transport: TransportFigures
 
-    /// Connects the application to the loop it runs on; called once before the loop starts.
-    func attach(to loop: EventLoop) {
+    /// Connects the application to the loop it runs on (the transport's `EventLoop`, or a test's); called once
+    /// before the loop starts.
+    func attach(to loop: any ServiceLoop) {
         let broadcaster = Broadcaster(loop: loop, boards: boards, clock: clock, metrics: metrics, logger: logger)
         let webhookSender = WebhookSender(logger: logger, claim: webhookClaim)
         metrics.webhookStatistics = { webhookSender.statistics }
@@ -103,13 +106,13 @@ final class Application: TransportDelegate {
         }
         playlists.observer = playlistStreams
         let starting = ServiceThreadBound(value: broadcaster)
-        loop.handle.perform { _ in starting.value.startWebhooks() }
+        loop.queue.async { starting.value.startWebhooks() }
         self.loop = loop
         self.broadcaster = broadcaster
         transport.loop = loop
         transport.broadcaster = broadcaster
-        backend.attach(queue: loop.handle, broadcaster: broadcaster)
-        pipeline.attach(queue: loop.handle)
+        backend.attach(queue: loop.queue, broadcaster: broadcaster)
+        pipeline.attach(queue: loop.queue)
     }
 
     /// In cluster mode, names the node (`--node`, else the address it listens on); before `attach`.
@@ -301,6 +304,6 @@ struct ClusterJoin {
 /// The running transport's loop and broadcaster, for the closures the pipeline was built with
 /// before they existed. Service thread only.
 private final class TransportFigures {
-    var loop: EventLoop?
+    var loop: (any ServiceLoop)?
     var broadcaster: Broadcaster?
 }

@@ -15,8 +15,8 @@ struct AccessTests {
     ]
 
     /// Team a's tokens beside the write shorthand (`root`, admin of every board); `ci-a` given by its SHA-256.
-    static func api(autoCreate: BoardTemplate? = nil) throws -> TestAPI {
-        let api = try TestAPI {
+    static func api(autoCreate: BoardTemplate? = nil) throws -> TestApplication {
+        let api = try TestApplication {
             $0.writeToken = root
             $0.tokens = [
                 AccessToken(name: "tv-a", secret: .plain("tv-a-secret"), boards: ["team-a-*"], access: .read),
@@ -276,7 +276,7 @@ struct AccessTests {
     }
 
     @Test func autoCreate_keepsTheBoardLimit() throws {
-        let api = try TestAPI {
+        let api = try TestApplication {
             $0.autoCreate = .single
             $0.maxBoards = $0.boards.count
         }
@@ -288,7 +288,7 @@ struct AccessTests {
     // MARK: - The board's own PATCH
 
     @Test func patchOfTitleAndBackground_keepsEveryValue() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let seeded = try api.send(
             "PATCH", "/api/v1/boards/main", body: #"{"rings":{"move":0.3,"exercise":0.6},"animation":"none"}"#)
         #expect(seeded.status == 200)

@@ -64,7 +64,7 @@ struct BigBoardTests {
     /// thread is the arranger's own (never the stand-in the first preparation used), on creation, when a ring is
     /// added and when one is deleted.
     @Test func bigLayoutsPlannedElsewhere_areTheArrangersOwn() throws {
-        let api = try TestAPI { configuration in
+        let api = try TestApplication { configuration in
             configuration.maxRingsPerBoard = 255
             configuration.writesPerMinute = 0
         }

@@ -48,7 +48,7 @@ struct BoardListAccessTests {
     }
 
     @Test func whileReadsAreOpen_everyoneSeesEveryBoard() throws {
-        let api = try TestAPI {
+        let api = try TestApplication {
             $0.writeToken = "root-secret-1"
             $0.tokens = [AccessToken(name: "ci", secret: .plain("ci-secret"), boards: ["ci"], access: .write)]
         }

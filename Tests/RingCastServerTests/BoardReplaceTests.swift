@@ -64,7 +64,7 @@ struct BoardReplaceTests {
             second: ##"{"rings":[{"id":"x"}],"title":"After","background":"#ff8000","staleAfter":5}"##),
     ]
 
-    private func snapshot(_ api: TestAPI, _ board: String) throws -> Snapshot {
+    private func snapshot(_ api: TestApplication, _ board: String) throws -> Snapshot {
         let answer = try api.get("/api/v1/boards/\(board)")
         #expect(answer.status == 200, "\(answer.text)")
         return try answer.decode(Snapshot.self)
@@ -72,7 +72,7 @@ struct BoardReplaceTests {
 
     @Test(arguments: replacements)
     func aPutOverABoard_leavesItAsCreatingFromTheSameBodyWould(_ test: Replacement) throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         #expect(try api.send("PUT", "/api/v1/boards/ci", body: test.first).status == 201)
         let replaced = try api.send("PUT", "/api/v1/boards/ci", body: test.second)
         #expect(replaced.status == 200, "\(replaced.text)")
@@ -88,7 +88,7 @@ struct BoardReplaceTests {
     }
 
     @Test func aPutOverABoardWhosBackgroundWasPushed_takesTheBodysBackground() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         #expect(try api.send("PUT", "/api/v1/boards/ci", body: ##"{"template":"tasks","background":"#101020"}"##).status == 201)
         let pushed = try api.send("PUT", "/api/v1/boards/ci/background", body: ##"{"color":"#ff0000","animation":"none"}"##)
         #expect(pushed.status == 200, "\(pushed.text)")
@@ -99,7 +99,7 @@ struct BoardReplaceTests {
     }
 
     @Test func aRingAddedOrDeleted_keepsAPushedBackground() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         #expect(try api.send("PUT", "/api/v1/boards/ci", body: ##"{"template":"tasks","background":"#101020"}"##).status == 201)
         #expect(
             try api.send("PUT", "/api/v1/boards/ci/background", body: ##"{"color":"#ff0000","animation":"none"}"##).status

@@ -3,20 +3,17 @@ import RingCastCore
 import RingCastTransport
 import Testing
 
-/// Live: a real server on 127.0.0.1, real WebSocket viewers, real HTTP pushes.
+/// In process, by tick: the real `Application` on a `MemoryLoop` (`TestApplication`); pushes through
+/// `handleHTTP`, viewers through `admitViewer`, frames as the ticks are advanced.
 @Suite("Broadcast to viewers")
 struct BroadcastTests {
-    @Test func viewerGetsLayoutThenFullFrameAtOnce_evenWhenIdle() async throws {
-        let server = try TestServer()
-        defer { server.shutdown() }
-        let client = try WebSocketClient()
-        defer { client.shutdown() }
-
-        let viewer = TestViewer(client: client, port: server.port)
-        let messages = try await viewer.waitUntil("layout and keyframe") { $0.count >= 2 }
-
-        guard case .layout(let layout, _) = messages[0] else {
-            Issue.record("first message is not a layout: \(String(decoding: messages[0].bytes, as: UTF8.self))")
+    @Test func viewerGetsLayoutThenFullFrameAtOnce_evenWhenIdle() throws {
+        let app = try TestApplication()
+        let viewer = app.connect()
+        let messages = viewer.messages
+        #expect(messages.count == 2)
+        guard case .layout(let layout, _)? = messages.first else {
+            Issue.record("first message is not a layout: \(messages)")
             return
         }
         #expect(layout.board == "main")
@@ -29,6 +26,7 @@ struct BroadcastTests {
 
         let frame = try #require(messages[1].frame)
         #expect(frame.board == "main")
+        #expect(frame.seq == UInt64(app.tick))
         #expect(frame.rings.count == layout.rings.count)
         // Nothing was ever pushed: every ring is "no data", not 0 %.
         for ring in frame.rings {
@@ -37,62 +35,40 @@ struct BroadcastTests {
         }
     }
 
-    @Test func patchReachesTwoViewers_withByteIdenticalFramesPerSeq() async throws {
-        let server = try TestServer()
-        defer { server.shutdown() }
-        let client = try WebSocketClient()
-        defer { client.shutdown() }
-
-        let first = TestViewer(client: client, port: server.port)
-        let second = TestViewer(client: client, port: server.port)
-        try await first.waitUntil("keyframe") { $0.count >= 2 }
-        try await second.waitUntil("keyframe") { $0.count >= 2 }
-
-        let response = try server.http.send(
+    @Test func patchReachesTwoViewers_withTheSameBytesOnEveryTickOfTheAnimation() throws {
+        let app = try TestApplication()
+        let first = app.connect()
+        let second = app.connect()
+        let pushed = app.tick
+        let response = try app.send(
             "PATCH", "/api/v1/boards/main",
             body: #"{"rings":{"move":0.8,"task1":0.5},"animation":{"curve":"linear","duration":1}}"#
         )
         #expect(response.status == 200, "\(response.text)")
+        app.advance(ticks: Int64(app.fps) + 10)
 
-        for viewer in [first, second] {
-            try await viewer.waitUntil("the frame at the target") { $0.last?.frame?[ring: "move"]?.p == 0.8 }
-        }
-        let framesBySeq = [first, second].map { viewer in
-            Dictionary(
-                // A viewer that fell behind gets a keyframe instead of a delta: same seq, other bytes.
-                viewer.messages.compactMap { message in message.frame.map { ("\($0.seq)/\($0.keyframe ?? true)", message.bytes) }
-                },
-                uniquingKeysWith: { old, _ in old }
-            )
-        }
-        let shared = Set(framesBySeq[0].keys).intersection(framesBySeq[1].keys)
-        #expect(shared.count >= 10, "the viewers should share most frames of a 1 s animation")
-        for seq in shared {
-            #expect(framesBySeq[0][seq] == framesBySeq[1][seq], "frame \(seq) differs between viewers")
-        }
-        for viewer in [first, second] {
-            let seqs = viewer.frames.map(\.seq)
-            #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count, "seq must strictly increase: \(seqs)")
-            let moving = viewer.frames.filter { ($0[ring: "move"]?.p ?? 0) > 0 && ($0[ring: "move"]?.p ?? 0) < 0.8 }
-            #expect(moving.count >= 10, "the animation should be seen in between frames, got \(moving.count)")
-        }
+        #expect(first.frames.last?[ring: "move"]?.p == 0.8)
+        #expect(first.sent.dropFirst(2) == second.sent.dropFirst(2), "every viewer is sent the same bytes")
+        let seqs = first.frames.dropFirst().map(\.seq)
+        // A frame on every tick of the second the animation runs, its start and its end both included, and none after.
+        #expect(seqs.first == UInt64(pushed + 1), "\(seqs)")
+        #expect(seqs == Array(seqs.first!...seqs.last!), "one frame per tick: \(seqs)")
+        #expect(seqs.count == app.fps + 1, "\(seqs)")
+        let moving = first.frames.filter { ($0[ring: "move"]?.p ?? 0) > 0 && ($0[ring: "move"]?.p ?? 0) < 0.8 }
+        #expect(moving.count >= app.fps - 2, "the animation is seen in between frames, got \(moving.count)")
     }
 
-    @Test func lastFrameOfAnAnimationShowsTheTargetExactly() async throws {
-        let server = try TestServer()
-        defer { server.shutdown() }
-        let client = try WebSocketClient()
-        defer { client.shutdown() }
-        let viewer = TestViewer(client: client, port: server.port)
-        try await viewer.waitUntil("keyframe") { $0.count >= 2 }
-
-        let response = try server.http.send(
+    @Test func lastFrameOfAnAnimationShowsTheTargetExactly() throws {
+        let app = try TestApplication()
+        let viewer = app.connect()
+        let response = try app.send(
             "PUT", "/api/v1/boards/main/rings/exercise",
             body: #"{"progress":0.735,"animation":{"curve":"easeOut","duration":0.6}}"#
         )
         #expect(response.status == 200, "\(response.text)")
-        let messages = try await viewer.waitUntil("the final frame") { $0.last?.frame?[ring: "exercise"]?.p == 0.735 }
-        let ring = try #require(messages.last?.frame?[ring: "exercise"])
+        app.advance(ticks: Int64(app.fps))
+        let ring = try #require(viewer.frames.last?[ring: "exercise"])
+        #expect(ring.p == 0.735)
         #expect(ring.a0 == -Double.pi / 2)
         #expect(abs(ring.a1 - (-Double.pi / 2 + 2 * Double.pi * 0.735)) < 1e-12)
         #expect(ring.label == "74%")  // 73.5 rounds half to even in binary: 0.735 × 100 = 73.5 → 74
@@ -111,21 +87,17 @@ struct BroadcastTests {
         #expect(Set(labels).count >= 5, "the label should count along: \(labels)")
     }
 
-    @Test func ringsPushedTogetherStartInTheSameFrame_andOverallIsTheMeanOfDisplayedTasks() async throws {
-        let server = try TestServer()
-        defer { server.shutdown() }
-        let client = try WebSocketClient()
-        defer { client.shutdown() }
-        let viewer = TestViewer(client: client, port: server.port)
-        try await viewer.waitUntil("keyframe") { $0.count >= 2 }
-
-        let response = try server.http.send(
+    @Test func ringsPushedTogetherStartInTheSameFrame_andOverallIsTheMeanOfDisplayedTasks() throws {
+        let app = try TestApplication()
+        let viewer = app.connect()
+        let response = try app.send(
             "PATCH", "/api/v1/boards/main",
             body:
                 #"{"rings":{"task1":0.8,"task2":0.4,"task3":{"progress":1.0},"task4":0.2},"animation":{"curve":"linear","duration":0.3}}"#
         )
         #expect(response.status == 200, "\(response.text)")
-        try await viewer.waitUntil("the final frame") { $0.last?.frame?[ring: "task1"]?.p == 0.8 }
+        app.advance(ticks: Int64(app.fps))
+        #expect(viewer.frames.last?[ring: "task1"]?.p == 0.8)
 
         let frames = viewer.frames.dropFirst()
         #expect(frames.count >= 5)
@@ -142,121 +114,94 @@ struct BroadcastTests {
         #expect(viewer.frames.last?[ring: "overall"]?.p.map { abs($0 - 0.6) < 1e-12 } == true)
     }
 
-    @Test func lateJoinerGetsLayoutAndTheCurrentPictureMidAnimation() async throws {
-        let server = try TestServer()
-        defer { server.shutdown() }
-        let client = try WebSocketClient()
-        defer { client.shutdown() }
-        let early = TestViewer(client: client, port: server.port)
-        try await early.waitUntil("keyframe") { $0.count >= 2 }
+    @Test func lateJoinerGetsLayoutAndTheCurrentPictureMidAnimation_thenTheSameFramesAsEveryoneElse() throws {
+        let app = try TestApplication()
+        let early = app.connect()
+        _ = try app.send(
+            "PATCH", "/api/v1/boards/main", body: #"{"rings":{"stand":0.9},"animation":{"curve":"linear","duration":10}}"#)
+        app.advance(ticks: 2 * Int64(app.fps))
 
-        _ = try server.http.send(
-            "PATCH", "/api/v1/boards/main",
-            // A minute: a loaded run once let a 10 s animation end before the late joiner connected.
-            body: #"{"rings":{"stand":0.9},"animation":{"curve":"linear","duration":60}}"#
-        )
-        try await early.waitUntil("the animation under way") { ($0.last?.frame?[ring: "stand"]?.p ?? 0) > 0.05 }
-
-        let late = TestViewer(client: client, port: server.port)
-        let messages = try await late.waitUntil("layout and keyframe") { $0.count >= 2 }
-        guard case .layout = messages[0] else {
+        let late = app.connect()
+        guard case .layout? = late.messages.first else {
             Issue.record("the late joiner's first message is not the layout")
             return
         }
-        let keyframe = try #require(messages[1].frame)
+        let keyframe = try #require(late.frames.first)
+        #expect(keyframe.seq == UInt64(app.tick))
         #expect(keyframe.rings.count == 9)
         let stand = try #require(keyframe[ring: "stand"]?.p)
-        #expect(stand > 0.05 && stand < 0.9, "the keyframe shows the animation in progress, got \(stand)")
-        // It then follows the same frames as everyone else.
-        try await late.waitUntil("a frame after the keyframe") { $0.count >= 4 }
-        let next = try #require(late.frames.last)
-        #expect(early.messages.contains { $0.frame?.seq == next.seq } || early.frames.last!.seq < next.seq)
+        #expect(abs(stand - 0.9 * 2 / 10) < 0.01, "the keyframe shows the animation in progress, got \(stand)")
+        // It then follows the same frames as everyone else: the deltas against the tick it was greeted with.
+        app.advance(ticks: 5)
+        #expect(late.sent.count == 2 + 5)
+        #expect(late.sent.suffix(5).elementsEqual(early.sent.suffix(5)), "the same bytes as the early viewer")
     }
 
-    @Test func idleBoardSendsNoFrames() async throws {
-        let server = try TestServer()
-        defer { server.shutdown() }
-        let client = try WebSocketClient()
-        defer { client.shutdown() }
-        let viewer = TestViewer(client: client, port: server.port)
-        try await viewer.waitUntil("keyframe") { $0.count >= 2 }
-
-        try await Task.sleep(for: .seconds(1))
+    @Test func idleBoardSendsNoFrames_andAJumpIsOneFrame() throws {
+        let app = try TestApplication()
+        let viewer = app.connect()
+        app.advance(ticks: 10 * Int64(app.fps))
         #expect(viewer.messages.count == 2, "no frames while nothing moves")
+        #expect(app.loop.published.isEmpty, "nothing composed for nobody")
 
-        // A jump is one frame, then silence again.
-        let response = try server.http.send(
-            "PUT", "/api/v1/boards/main/rings/move", body: #"{"progress":0.5,"animation":"none"}"#
-        )
+        let response = try app.send("PUT", "/api/v1/boards/main/rings/move", body: #"{"progress":0.5,"animation":"none"}"#)
         #expect(response.status == 200)
-        try await viewer.waitUntil("the jump's frame") { $0.count >= 3 }
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(viewer.messages.count == 3)
+        app.advance(ticks: 10 * Int64(app.fps))
+        #expect(viewer.messages.count == 3, "the jump's frame, then silence")
         #expect(viewer.frames.last?[ring: "move"]?.p == 0.5)
     }
 
-    @Test func reducedMotionViewer_getsTheEndStateOfAPushOnItsFirstTick_andNoAnimationFrames() async throws {
-        let server = try TestServer()
-        defer { server.shutdown() }
-        let client = try WebSocketClient()
-        defer { client.shutdown() }
-        let full = TestViewer(client: client, port: server.port)
-        let still = TestViewer(client: client, port: server.port, path: "/ws?board=main&format=json&motion=reduced")
-        try await full.waitUntil("keyframe") { $0.count >= 2 }
-        try await still.waitUntil("keyframe") { $0.count >= 2 }
+    @Test func reducedMotionViewer_getsTheEndStateOfAPushOnItsFirstTick_andNoAnimationFrames() throws {
+        let app = try TestApplication()
+        let full = app.connect()
+        let still = app.connect("board=main&format=json&motion=reduced")
         let greeted = try #require(full.frames.last?.seq)
 
-        let response = try server.http.send(
+        let response = try app.send(
             "PATCH", "/api/v1/boards/main", body: #"{"rings":{"move":0.6},"animation":{"curve":"linear","duration":0.3}}"#
         )
         #expect(response.status == 200)
-        let messages = try await still.waitUntil("the end state") { $0.last?.frame?[ring: "move"]?.p == 0.6 }
-        try await full.waitUntil("the end state") { $0.last?.frame?[ring: "move"]?.p == 0.6 }
-        // Past the animation: nothing more reaches the reduced-motion viewer.
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(still.messages.count == 3, "layout, keyframe, end state — no frames in between")
+        app.advance(ticks: 2 * Int64(app.fps))
+        #expect(still.messages.count == 3, "layout, keyframe, end state — no frames in between: \(still.frames.map(\.seq))")
         // The end state came on the push's first tick, the first frame the full viewer got after its greeting.
         let first = try #require(full.frames.first { $0.seq > greeted })
-        #expect(messages.last?.frame?.seq == first.seq)
+        let end = try #require(still.frames.last)
+        #expect(end.seq == first.seq)
+        #expect(end[ring: "move"]?.p == 0.6)
         #expect(first[ring: "move"]?.p != 0.6, "the full viewer's first frame of the push is its start")
-        #expect(messages.last?.frame?.keyframe == true)
+        #expect(end.keyframe == true)
         // The same picture the full viewers end on.
-        #expect(messages.last?.frame?[ring: "move"] == full.frames.last?[ring: "move"])
+        #expect(end[ring: "move"] == full.frames.last?[ring: "move"])
         #expect(full.frames.count > 5)
     }
 
-    @Test func reducedMotionViewer_getsACountdownsWholeSeconds() async throws {
-        let server = try TestServer()
-        defer { server.shutdown() }
-        let client = try WebSocketClient()
-        defer { client.shutdown() }
-        let still = TestViewer(client: client, port: server.port, path: "/ws?board=main&format=json&motion=reduced")
-        try await still.waitForGreeting()
-        let started = try server.http.send("POST", "/api/v1/boards/main/countdown", body: #"{"seconds":2}"#)
+    @Test func reducedMotionViewer_getsACountdownsWholeSeconds() throws {
+        let app = try TestApplication()
+        let still = app.connect("board=main&format=json&motion=reduced")
+        let started = try app.send("POST", "/api/v1/boards/main/countdown", body: #"{"seconds":2}"#)
         #expect(started.status < 300)
-        let messages = try await still.waitUntil(timeout: 15, "the countdown's end") {
-            $0.last?.frame?[ring: "countdown"]?.label == "0s"
-        }
-        let labels = messages.compactMap { $0.frame?[ring: "countdown"]?.label }
+        app.advance(ticks: 4 * Int64(app.fps))
+        let frames = still.frames
+        let labels = frames.compactMap { $0[ring: "countdown"]?.label }
         // Its greeting, then one frame per whole second: no run of animation frames.
         #expect(Array(labels.drop { $0 != "2s" }) == ["2s", "1s", "0s"], "\(labels)")
-        // "2s" is shown from the start s (before s + 60) and "0s" from s + 120 on: more than a second apart, whatever
-        // tick a loaded server composed each on.
-        let seqs = messages.compactMap { $0.frame?.seq }.suffix(3)
-        #expect(seqs.last! - seqs.first! > 60, "whole seconds apart at 60 fps: \(seqs)")
+        let seqs = frames.map(\.seq).suffix(2)
+        #expect(seqs.last! - seqs.first! == UInt64(app.fps), "a second apart: \(seqs)")
     }
 
-    @Test func viewerOfUnknownBoardIsRefused() async throws {
-        let server = try TestServer()
-        defer { server.shutdown() }
-        let client = try WebSocketClient()
-        defer { client.shutdown() }
-        let viewer = TestViewer(client: client, port: server.port, path: "/ws?board=nope&format=json")
-        _ = try await viewer.waitForClose()
+    @Test func viewerOfUnknownBoardIsRefused_with404() throws {
+        let app = try TestApplication()
+        let viewer = app.connect("board=nope&format=json")
         #expect(viewer.messages.isEmpty)
-        #expect(viewer.failure != nil || viewer.closeCode != nil)
+        #expect(viewer.refusal?.status == 404)
+        #expect(viewer.refusal?.error?.code == "not_found", "\(viewer.refusal?.text ?? "")")
+        #expect(app.loop.viewerCount == 0)
     }
+}
 
+/// Live: what only a running server shows.
+@Suite("Broadcast to viewers, live")
+struct BroadcastLiveTests {
     @Test func shutdownClosesViewersWithGoingAway() async throws {
         let server = try TestServer()
         defer { server.shutdown() }
@@ -272,21 +217,18 @@ struct BroadcastTests {
 
 @Suite("Operator endpoints")
 struct OperatorTests {
-    @Test func metrics_countViewersFramesPushesAndRequests_inPrometheusText() async throws {
-        let server = try TestServer()
-        defer { server.shutdown() }
-        let client = try WebSocketClient()
-        defer { client.shutdown() }
-        let viewer = TestViewer(client: client, port: server.port)
-        try await viewer.waitUntil("keyframe") { $0.count >= 2 }
-        let push = try server.http.send(
+    @Test func metrics_countViewersFramesPushesAndRequests_inPrometheusText() throws {
+        let app = try TestApplication()
+        let viewer = app.connect()
+        let push = try app.send(
             "PATCH", "/api/v1/boards/main", body: #"{"rings":{"move":0.5},"animation":{"curve":"linear","duration":0.2}}"#
         )
         #expect(push.status == 200)
-        try await viewer.waitUntil("the end state") { $0.last?.frame?[ring: "move"]?.p == 0.5 }
-        _ = try server.http.send("PATCH", "/api/v1/boards/main", body: #"{"rings":{"move":11}}"#)
+        app.advance(ticks: Int64(app.fps))
+        #expect(viewer.frames.last?[ring: "move"]?.p == 0.5)
+        _ = try app.send("PATCH", "/api/v1/boards/main", body: #"{"rings":{"move":11}}"#)
 
-        let response = try server.http.get("/metrics")
+        let response = try app.get("/metrics")
         #expect(response.status == 200)
         #expect(response.headers["content-type"]?.hasPrefix("text/plain") == true)
         let lines = response.text.split(separator: "\n").map(String.init)
@@ -295,10 +237,9 @@ struct OperatorTests {
         }
         #expect(value(#"ringcast_viewers{board="main"}"#) == 1)
         #expect(value(#"ringcast_pushes_total{board="main"}"#) == 1)
-        let frames = try #require(value(#"ringcast_frames_total{board="main"}"#))
         // Every frame the viewer got was published, but for its greeting's keyframe (composed for it alone).
-        #expect(frames >= Double(viewer.frames.count - 1))
-        #expect((value("ringcast_messages_sent_total") ?? 0) >= Double(viewer.messages.count))
+        #expect(value(#"ringcast_frames_total{board="main"}"#) == Double(viewer.frames.count - 1))
+        #expect(value("ringcast_messages_sent_total") == Double(viewer.messages.count))
         #expect((value("ringcast_bytes_sent_total") ?? 0) > 0)
         #expect(lines.contains { $0.hasPrefix("ringcast_http_requests_total{") && $0.contains(#"status="422""#) })
         #expect(lines.contains { $0.hasPrefix("ringcast_tick_lateness_seconds_bucket") })
@@ -308,61 +249,41 @@ struct OperatorTests {
 
 @Suite("Binary viewers")
 struct BinaryViewerTests {
-    @Test func binaryViewer_getsLayoutKeyframeThenDeltas_thatReconstructTheTarget() async throws {
-        let server = try TestServer()
-        defer { server.shutdown() }
-        let client = try WebSocketClient()
-        defer { client.shutdown() }
-        let viewer = TestViewer(client: client, port: server.port, path: "/ws?board=main&format=binary")
-        let json = TestViewer(client: client, port: server.port)
-        try await json.waitUntil("keyframe") { $0.count >= 2 }
-        let deadline = Date().addingTimeInterval(5)
-        while viewer.binaryMessages.count < 2 && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
-
-        let response = try server.http.send(
+    @Test func binaryViewer_getsLayoutKeyframeThenDeltas_thatReconstructTheTarget() throws {
+        let app = try TestApplication()
+        let viewer = app.connect("board=main&format=binary")
+        #expect(viewer.binaryMessages.count == 2)
+        let response = try app.send(
             "PATCH", "/api/v1/boards/main",
             body: #"{"rings":{"move":0.8,"exercise":1.5},"animation":{"curve":"linear","duration":0.3}}"#
         )
         #expect(response.status == 200)
-        try await json.waitUntil("the end state") { $0.last?.frame?[ring: "exercise"]?.p == 1.5 }
+        app.advance(ticks: Int64(app.fps))
 
         var layout: BinaryFrame.DecodedLayout?
         var state: [Int: BinaryFrame.RingValues] = [:]
         var kinds: [BinaryFrame.Kind] = []
-        let settle = Date().addingTimeInterval(5)
-        while Date() < settle {
-            layout = nil
-            state = [:]
-            kinds = []
-            for bytes in viewer.binaryMessages {
-                switch try BinaryFrame.decode(bytes) {
-                case .layout(let decoded): layout = decoded
-                case .frame(let frame):
-                    kinds.append(frame.kind)
-                    BinaryFrame.apply(frame, to: &state)
-                case .event: break
-                }
+        for bytes in viewer.binaryMessages {
+            switch try BinaryFrame.decode(bytes) {
+            case .layout(let decoded): layout = decoded
+            case .frame(let frame):
+                kinds.append(frame.kind)
+                BinaryFrame.apply(frame, to: &state)
+            case .event: break
             }
-            if let move = layout?.ringIDs.firstIndex(of: "move"), state[move]?.p == Float(0.8) { break }
-            try await Task.sleep(for: .milliseconds(10))
         }
         let ids = try #require(layout?.ringIDs)
         #expect(ids.count == 9)
         #expect(kinds.first == .keyframe)
-        #expect(kinds.dropFirst().contains(.delta))
+        #expect(kinds.dropFirst().allSatisfy { $0 == .delta }, "a viewer that reads every frame gets deltas: \(kinds)")
         let move = try #require(ids.firstIndex(of: "move"))
         let exercise = try #require(ids.firstIndex(of: "exercise"))
         #expect(state[move]?.p == Float(0.8))
         #expect(String(decoding: state[move]?.label ?? [], as: UTF8.self) == "80%")
         #expect(state[exercise]?.state.contains(.beyondOneTurn) == true)
         #expect(String(decoding: state[exercise]?.label ?? [], as: UTF8.self) == "150%")
-        // Deltas of a moving ring stay small: ≤ 24 bytes per changed ring plus its label. (A tick the
-        // loop was late for reaches everyone as a keyframe, since nobody holds its base: not counted.)
-        let deltas = try viewer.binaryMessages.dropFirst(2).filter { bytes in
-            if case .frame(let frame) = try BinaryFrame.decode(bytes) { return frame.kind == .delta }
-            return false
-        }
-        let largest = deltas.map(\.count).max() ?? 0
+        // Deltas of a moving ring stay small: ≤ 24 bytes per changed ring plus its label.
+        let largest = viewer.binaryMessages.dropFirst(2).map(\.count).max() ?? 0
         #expect(largest <= 17 + 2 * (24 + 5), "largest delta \(largest) bytes")
     }
 }

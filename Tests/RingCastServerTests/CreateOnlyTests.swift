@@ -13,7 +13,7 @@ struct CreateOnlyTests {
     private static let single = #"{"template":"single","title":"First"}"#
 
     @Test func boardPut_createsWhatIsAbsent_andRefusesOverOneThatExists_changingNothing() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let created = try api.send("PUT", "/api/v1/boards/ci", headers: Self.createOnly, body: Self.single)
         #expect(created.status == 201, "\(created.text)")
         let etag = try #require(created.headers["etag"])
@@ -35,14 +35,14 @@ struct CreateOnlyTests {
     }
 
     @Test func boardPut_createsAgainOnceTheBoardIsDeleted() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         #expect(try api.send("PUT", "/api/v1/boards/ci", headers: Self.createOnly, body: Self.single).status == 201)
         #expect(try api.send("DELETE", "/api/v1/boards/ci", headers: [:]).status == 204)
         #expect(try api.send("PUT", "/api/v1/boards/ci", headers: Self.createOnly, body: Self.single).status == 201)
     }
 
     @Test func aWriteToABoardThatExists_isRefusedWhateverTheMethod() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let patch = try api.send("PATCH", "/api/v1/boards/main", headers: Self.createOnly, body: #"{"rings":{"move":0.5}}"#)
         #expect(patch.status == 412 && patch.error?.field == "If-None-Match", "\(patch.text)")
         #expect(try api.send("DELETE", "/api/v1/boards/main", headers: ["If-None-Match": "*"]).status == 412)
@@ -51,7 +51,7 @@ struct CreateOnlyTests {
 
     @Test(arguments: [#""1-abc""#, "W/\"x\"", "* ", "*, \"1-a\""])
     func anyValueButStar_is400_andChangesNothing(value: String) throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let board = try api.send(
             "PUT", "/api/v1/boards/ci", headers: ["Content-Type": "application/json", "If-None-Match": value],
             body: Self.single)
@@ -65,7 +65,7 @@ struct CreateOnlyTests {
     }
 
     @Test func playlistPut_createsWhatIsAbsent_andRefusesOverOneThatExists_changingNothing() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let created = try api.send(
             "PUT", "/api/v1/playlists/wall", headers: Self.createOnly, body: #"{"boards":["main"],"seconds":3}"#)
         #expect(created.status == 201, "\(created.text)")

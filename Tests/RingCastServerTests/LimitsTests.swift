@@ -11,7 +11,7 @@ struct LimitsTests {
     /// Issue 20, defect 2: `{"template":"tasks","count":30}` trapped the server with `limits.maxRingsPerBoard`
     /// 255. Every count from 0 to 300 makes the board or is refused as JSON naming `count`.
     @Test func everyTemplateCount_makesTheBoard_orIsRefusedNamingCount() throws {
-        let api = try TestAPI { configuration in
+        let api = try TestApplication { configuration in
             configuration.maxRingsPerBoard = 255
             configuration.writesPerMinute = 0
         }

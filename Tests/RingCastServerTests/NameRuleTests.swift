@@ -52,7 +52,7 @@ struct NameRuleTests {
 
     @Test(arguments: cases)
     func theAPI_takesAndRefusesTheSameNames_inTheSameWords(_ test: Case) throws {
-        let api = try TestAPI { $0.autoCreate = .tasks }
+        let api = try TestApplication { $0.autoCreate = .tasks }
         let name = test.name
         if test.fitsAPath {
             // Board PUT: the name is in the URL.

@@ -167,7 +167,7 @@ struct PipelineTests {
     ]
 
     /// The board's ETag and targets, to compare before and after a refused request.
-    private func state(_ api: TestAPI, headers: [String: String] = [:]) throws -> (etag: String?, targets: [Double?]) {
+    private func state(_ api: TestApplication, headers: [String: String] = [:]) throws -> (etag: String?, targets: [Double?]) {
         let response = try api.get(Self.board, headers: headers)
         try #require(response.status == 200, "\(response.text)")
         return (response.headers["etag"], try response.decode(TestSnapshot.self).rings.map(\.target))
@@ -186,7 +186,7 @@ struct PipelineTests {
 
     @Test(arguments: badRequests)
     func badRequest_isAnsweredWithItsStatusAndChangesNothing(_ bad: BadRequest) throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         try #require(try api.send("PATCH", Self.board, body: Self.seed).status == 200)
         let before = try state(api)
 
@@ -209,7 +209,7 @@ struct PipelineTests {
     // MARK: - Tokens
 
     @Test func writeToken_onlyAsBearer_neverFromACookieOrTheQuery() throws {
-        let api = try TestAPI {
+        let api = try TestApplication {
             $0.writeToken = "write-secret-1"
             $0.readToken = "read-secret-1"
         }
@@ -238,7 +238,7 @@ struct PipelineTests {
     }
 
     @Test func readToken_fromBearerQueryOrCookie_andNoneForHealth() throws {
-        let api = try TestAPI { $0.readToken = "read-secret-1" }
+        let api = try TestApplication { $0.readToken = "read-secret-1" }
         expectError(try api.get(Self.board), 401, "unauthorized")
         expectError(try api.get("/metrics"), 401, "unauthorized")
         #expect(try api.get(Self.board, headers: ["Authorization": "Bearer read-secret-1"]).status == 200)
@@ -251,16 +251,16 @@ struct PipelineTests {
     // MARK: - Origins
 
     @Test(arguments: [
-        ["Origin": "http://\(TestAPI.host)"],
+        ["Origin": "http://\(TestApplication.host)"],
         ["Origin": "http://LOCALHOST:8080", "Host": "localhost:8080"],
         ["Origin": "https://rings.example", "Host": "rings.example"],
         ["Origin": "http://rings.example", "Host": "rings.example:80"],
-        ["Referer": "http://\(TestAPI.host)/control.html"],
+        ["Referer": "http://\(TestApplication.host)/control.html"],
         ["Origin": "http://tv.example:8080"],
         [:],
     ])
     func writeFromTheServersOwnPage_aListedOrigin_orNoPage_isApplied(headers: [String: String]) throws {
-        let api = try TestAPI {
+        let api = try TestApplication {
             $0.allowedOrigins = ["http://tv.example:8080"]
             $0.allowedHosts = ["rings.example"]
         }
@@ -271,7 +271,7 @@ struct PipelineTests {
     }
 
     @Test func foreignOrigin_isRefusedBeforeTheToken_evenWithTheRightOne() throws {
-        let api = try TestAPI {
+        let api = try TestApplication {
             $0.writeToken = "write-secret-1"
             $0.allowedOrigins = ["http://tv.example:8080"]
         }
@@ -288,7 +288,7 @@ struct PipelineTests {
     // MARK: - The order of the steps
 
     @Test func authComesBeforeTheRateLimit_andTheRateLimitBeforeIdempotency() throws {
-        let api = try TestAPI {
+        let api = try TestApplication {
             $0.writeToken = "write-secret-1"
             $0.writesPerMinute = 1
         }
@@ -305,7 +305,7 @@ struct PipelineTests {
     }
 
     @Test func idempotencyComesBeforeDecoding_decodingBeforeIfMatch_ifMatchBeforeTheBoard() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let keyed = ["Content-Type": "application/json", "Idempotency-Key": "k2"]
         #expect(try api.send("PATCH", Self.board, headers: keyed, body: Self.seed).status == 200)
         let before = try state(api)
@@ -325,7 +325,7 @@ struct PipelineTests {
     // MARK: - Idempotency, If-Match, the store
 
     @Test func idempotencyKey_replaysTheFirstAnswer_refusesReuse_andAnswers409WhileInFlight() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let headers = ["Content-Type": "application/json", "Idempotency-Key": "push-42"]
         let body = #"{"rings":{"move":0.4},"animation":"none"}"#
 
@@ -334,7 +334,7 @@ struct PipelineTests {
         api.pipeline.handle(api.request("PATCH", Self.board, headers: headers, body: body)) { first = $0 }
         #expect(first == nil)
         expectError(try api.send("PATCH", Self.board, headers: headers, body: body), 409, "idempotency_key_in_flight")
-        api.settle()
+        #expect(api.drain(until: { first != nil }), "the first push is answered once stored")
         let answered = try #require(first)
         #expect(answered.status == 200)
 
@@ -364,14 +364,14 @@ struct PipelineTests {
     func bodiesThatAreNotStrictJSON_are400SayingWhy_andChangeNothing(
         name: String, body: [UInt8], says: String, field: String?
     ) throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         #expect(try api.send("PATCH", Self.board, body: Self.seed).status == 200)
         let before = try state(api)
         var request = api.request("PATCH", Self.board)
         request.body = body
         var answer: HTTPResponse?
         api.pipeline.handle(request) { answer = $0 }
-        let response = TestAPI.testResponse(try #require(answer, "\(name): answered at once"))
+        let response = TestApplication.testResponse(try #require(answer, "\(name): answered at once"))
         expectError(response, 400, "malformed")
         #expect(response.error?.message.contains(says) == true, "\(name): \(response.text)")
         #expect(response.error?.field == field, "\(name): \(response.text)")
@@ -380,7 +380,7 @@ struct PipelineTests {
     }
 
     @Test func anEmptyIdempotencyKey_countsAsNoKey_andAnOverlongOneIs400() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let empty = ["Content-Type": "application/json", "Idempotency-Key": ""]
         #expect(try api.send("PATCH", Self.board, headers: empty, body: #"{"rings":{"move":0.4}}"#).status == 200)
         // Without a key, another body under the same (empty) header is a new write, not a reuse.
@@ -395,7 +395,7 @@ struct PipelineTests {
     }
 
     @Test func ifMatch_acceptsTheCurrentTagOrStar_andEveryWriteAnswersWithTheNewTag() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let empty = try api.get(Self.board)
         let tag = try #require(empty.headers["etag"])
         let put = try api.send(
@@ -414,7 +414,7 @@ struct PipelineTests {
     /// A write refused at its commit (here an If-Match naming a revision the board has not reached) leaves its
     /// Idempotency-Key free: only a 2xx is replayed, so the corrected retry under the same key is applied.
     @Test func aWriteRefusedAtItsCommit_leavesItsIdempotencyKeyFree() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let tag = try #require(api.get(Self.board).headers["etag"])
         // "REVISION-NONCE": the same run's nonce with a revision five ahead.
         let inner = tag.dropFirst().dropLast()
@@ -435,7 +435,7 @@ struct PipelineTests {
     }
 
     @Test func storeThatCannotCommit_answers503_revertsTheBoard_andReadyzSaysWhy() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         #expect(try api.send("PATCH", Self.board, body: Self.seed).status == 200)
         let before = try state(api)
         api.store.close()
@@ -457,7 +457,7 @@ struct PipelineTests {
     // MARK: - Reads and routes
 
     @Test func head_isAnsweredWhereverGetIs() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         for path in [
             "/healthz", "/readyz", "/metrics", "/api/v1/openapi.yaml", "/api/v1/boards", Self.board, Self.board + "/rings/move",
         ] {
@@ -469,7 +469,7 @@ struct PipelineTests {
     }
 
     @Test func unknownRouteAndMethod_are404And405_withAllow() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         expectError(try api.get("/api/v1/nothing"), 404, "not_found")
         let refused = try api.send("POST", Self.board)
         expectError(refused, 405, "method_not_allowed")
@@ -477,14 +477,14 @@ struct PipelineTests {
     }
 
     @Test func curlsDefaultFormContentType_withoutAnOrigin_isAcceptedAsJSON() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let response = try api.send(
             "PATCH", Self.board, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: #"{"rings":{"move":0.8}}"#)
         #expect(response.status == 200, "\(response.text)")
     }
 
     @Test func countdown_startsAndCancels_andABodilessCancelNeedsNoBody() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let started = try api.send("POST", Self.board + "/countdown", body: #"{"seconds":30}"#)
         #expect(started.status == 200, "\(started.text)")
         let cancelled = try api.send("DELETE", Self.board + "/countdown", headers: [:])
@@ -493,7 +493,7 @@ struct PipelineTests {
     }
 
     @Test func boardList_countsViewersFromTheTransport() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         struct List: Decodable {
             struct Entry: Decodable {
                 var name: String

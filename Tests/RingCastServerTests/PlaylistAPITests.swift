@@ -31,8 +31,8 @@ struct PlaylistAPITests {
     }
 
     /// The shipped boards plus `ci`, created through the API.
-    private func api(adjust: (inout RingCastConfiguration) -> Void = { _ in }) throws -> TestAPI {
-        let api = try TestAPI(adjust: adjust)
+    private func api(adjust: (inout RingCastConfiguration) -> Void = { _ in }) throws -> TestApplication {
+        let api = try TestApplication(adjust: adjust)
         let created = try api.send("PUT", "/api/v1/boards/ci", body: #"{"template":"single"}"#)
         #expect(created.status == 201, "\(created.text)")
         return api
@@ -140,7 +140,7 @@ struct PlaylistAPITests {
     }
 
     @Test func writesNeedTheWriteToken() throws {
-        let api = try TestAPI { $0.writeToken = "secret" }
+        let api = try TestApplication { $0.writeToken = "secret" }
         let refused = try api.send("PUT", "/api/v1/playlists/wall", body: #"{"boards":["main"],"seconds":3}"#)
         #expect(refused.status == 401)
         let allowed = try api.send(

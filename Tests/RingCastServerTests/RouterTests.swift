@@ -7,7 +7,7 @@ import Testing
 @Suite("Router")
 struct RouterTests {
     private func match(_ method: String, _ path: String) throws -> Router.Match {
-        try TestAPI().pipeline.router.match(HTTPRequest(method: method, path: path))
+        try TestApplication().pipeline.router.match(HTTPRequest(method: method, path: path))
     }
 
     @Test(
@@ -85,11 +85,11 @@ struct RouterTests {
     }
 
     @Test func transportPrefixes_comeFromTheTable() throws {
-        #expect(try TestAPI().pipeline.router.prefixes == ["/healthz", "/readyz", "/metrics", "/api"])
+        #expect(try TestApplication().pipeline.router.prefixes == ["/healthz", "/readyz", "/metrics", "/api"])
     }
 
     @Test func writes_areExactlyTheNonGetRoutes_andEachNamesItsBoardOrPlaylist() throws {
-        for route in try TestAPI().pipeline.router.routes {
+        for route in try TestApplication().pipeline.router.routes {
             #expect(route.writes == (route.method != "GET"), "\(route.method) \(route.pattern)")
             if route.writes {
                 let segments = route.pattern.segments

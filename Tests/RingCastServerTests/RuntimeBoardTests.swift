@@ -36,11 +36,11 @@ struct RuntimeBoardTests {
         var boards: [Entry]
     }
 
-    private func snapshot(_ api: TestAPI, _ board: String) throws -> Snapshot {
+    private func snapshot(_ api: TestApplication, _ board: String) throws -> Snapshot {
         try api.get("/api/v1/boards/\(board)").decode(Snapshot.self)
     }
 
-    private func names(_ api: TestAPI) throws -> [String] {
+    private func names(_ api: TestApplication) throws -> [String] {
         try api.get("/api/v1/boards").decode(List.self).boards.map(\.name)
     }
 
@@ -59,7 +59,7 @@ struct RuntimeBoardTests {
             ),
         ] as [(String, [String])])
     func eachTemplate_createsTheBoardItNames(body: String, rings: [String]) throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let created = try api.send("PUT", "/api/v1/boards/made", body: body)
         #expect(created.status == 201, "\(created.text)")
         #expect(created.headers["location"] == "/api/v1/boards/made")
@@ -73,7 +73,7 @@ struct RuntimeBoardTests {
     }
 
     @Test func anExplicitList_createsItsRingsAndGroups_andAPutAgainReplacesThemKeepingValues() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let body = """
             {"title":"CI","rings":[{"id":"build","title":"Build"},{"id":"tests","title":"Tests","colors":["#2ecc71","#27ae60"]},\
             {"id":"all","title":"Overall","kind":"derived","sources":["build","tests"]}],"groups":[["build","tests"]]}
@@ -188,7 +188,7 @@ struct RuntimeBoardTests {
 
     @Test(arguments: refusals)
     func everyBadShape_isRefusedWithItsError_andChangesNothing(_ bad: BadRequest) throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let before = try api.get("/api/v1/boards")
         let main = try api.get("/api/v1/boards/main")
         let response = try api.send(bad.method, bad.path, headers: bad.headers, body: bad.body)
@@ -201,7 +201,7 @@ struct RuntimeBoardTests {
     }
 
     @Test func boardsBeyondMaxBoards_areRefused() throws {
-        let api = try TestAPI { $0.maxBoards = 2 }
+        let api = try TestApplication { $0.maxBoards = 2 }
         #expect(try api.send("PUT", "/api/v1/boards/one", body: #"{"template":"single"}"#).status == 201)
         let refused = try api.send("PUT", "/api/v1/boards/two", body: #"{"template":"single"}"#)
         #expect(refused.status == 422)
@@ -212,7 +212,7 @@ struct RuntimeBoardTests {
     }
 
     @Test func ringsAreAddedAndDeleted_derivedRingsDropTheirSources_andTheLastOneIsKept() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         #expect(try api.send("PUT", "/api/v1/boards/ci", body: #"{"template":"tasks","count":2}"#).status == 201)
         let added = try api.send("POST", "/api/v1/boards/ci/rings", body: #"{"id":"deploy","title":"Deploy","group":"task1"}"#)
         #expect(added.status == 201, "\(added.text)")
@@ -238,7 +238,7 @@ struct RuntimeBoardTests {
     }
 
     @Test func aHandPlacedBoardGainingARing_isLaidOutByTheServer_keepingItsConcentricRings() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         #expect(try api.send("POST", "/api/v1/boards/main/rings", body: #"{"id":"deploy"}"#).status == 201)
         let spec = try #require(api.boards["main"]?.animator.projected.spec)
         #expect(spec.rings.count == 10)
@@ -247,7 +247,7 @@ struct RuntimeBoardTests {
     }
 
     @Test func aDeletedBoard_isGone_andCanBeCreatedAgainWithFreshETags() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let created = try api.send("PUT", "/api/v1/boards/ci", body: #"{"template":"single"}"#)
         let etag = try #require(created.headers["etag"])
         #expect(try api.send("DELETE", "/api/v1/boards/ci").status == 204)
@@ -263,7 +263,7 @@ struct RuntimeBoardTests {
     }
 
     @Test func valueMaxAndLabel_showAFraction_titleRenames_andNullGoesBackToNoData() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let pushed = try api.send(
             "PUT", "/api/v1/boards/main/rings/move",
             body: #"{"value":12,"max":20,"label":"fraction","title":"Tests","animation":"none"}"#)

@@ -11,7 +11,7 @@ struct SVGDocumentsTests {
     private static let resting = "/api/v1/boards/main.svg?at=end"
 
     @Test func aRestingBoardsSVG_isComposedOnce_andLaterGETsAreLookups_ofTheSameBytesAsTheRenderer() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let documents = api.pipeline.svgDocuments
         let first = try api.send("GET", Self.resting)
         #expect(first.status == 200, "\(first.text)")
@@ -42,7 +42,7 @@ struct SVGDocumentsTests {
     }
 
     @Test func aWrite_makesTheNextGETComposeTheNewPicture_withAnotherETag() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let before = try api.send("GET", Self.resting)
         let push = try api.send("PUT", "/api/v1/boards/main/rings/move", body: #"{"progress":0.42,"animation":"none"}"#)
         #expect(push.status == 200, "\(push.text)")
@@ -56,7 +56,7 @@ struct SVGDocumentsTests {
     }
 
     @Test func requestsForTheSameDocument_whileItWaits_shareOneComposition() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let queue = DrainedQueue()
         let documents = SVGDocuments(boards: api.boards, clock: TickClock(fps: api.configuration.fps))
         documents.attach(queue: queue)
@@ -72,7 +72,7 @@ struct SVGDocumentsTests {
     }
 
     @Test func keptDocuments_stayWithinTheirCountAndBytes_theLeastRecentlyUsedGoingFirst() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let clock = TickClock(fps: api.configuration.fps)
         let rings = try #require(api.boards["main"]).spec.rings.map(\.id)
         #expect(rings.count >= 3)
@@ -124,7 +124,7 @@ struct SVGDocumentsTests {
         ("badge=2", 400, false), ("badge=yes", 400, false),
     ])
     func theRingSVGsBadgeFlag_readsTheSameSpellings(query: String, status: Int, badge: Bool) throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let response = try api.send("GET", "/api/v1/boards/main/rings/move.svg?at=end&" + query)
         #expect(response.status == status, "\(response.text)")
         if status == 400 { #expect(response.error?.field == "badge") }
@@ -135,7 +135,7 @@ struct SVGDocumentsTests {
 
     @Test(arguments: ["badge=0", "badge=false"])
     func aBoardSVG_takesTheFlagOff_andRefusesItOn(query: String) throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         #expect(try api.send("GET", "/api/v1/boards/main.svg?" + query).status == 200)
         let on = try api.send("GET", "/api/v1/boards/main.svg?badge=true")
         #expect(on.status == 400 && on.error?.field == "badge")

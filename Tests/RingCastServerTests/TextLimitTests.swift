@@ -20,7 +20,7 @@ struct TextLimitTests {
     }
 
     @Test func aCounterWhoseLongestLabelCannotFit_is422NamingTheUnit_andChangesNothing() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let before = try api.get("/api/v1/boards/main")
         // The issue's counter: a unit of ten families.
         let issue =
@@ -71,7 +71,7 @@ struct TextLimitTests {
             ("1e-320", nil), ("0e-400", nil),
         ] as [(String, String?)])
     func aNumberADoubleCannotHold_isRefusedAlikeByTheAPIAndTheConfig(literal: String, words: String?) throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let response = try api.send("PATCH", "/api/v1/boards/main", body: #"{"rings":{"move":{"progress":\#(literal)}}}"#)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-number-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }

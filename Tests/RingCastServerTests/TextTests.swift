@@ -62,7 +62,7 @@ struct TextTests {
 
     @Test(arguments: fields)
     func hiddenAndBlankTexts_are422NamingTheField_andChangeNothing(_ field: TextField) throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let before = try api.get(Self.board)
         for text in Self.texts {
             let response = try api.send(field.method, field.path, body: field.body(text))

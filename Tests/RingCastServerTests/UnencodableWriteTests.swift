@@ -15,7 +15,7 @@ struct UnencodableWriteTests {
 
     /// A PATCH of `main` as `Pipeline` prepares it, but storing `poisoned(state)`.
     static func prepared(
-        on api: TestAPI, poisoned: (inout BoardState) -> Void
+        on api: TestApplication, poisoned: (inout BoardState) -> Void
     ) throws -> (PreparedWrite, WriteIntent) {
         let board = try #require(api.boards["main"])
         let body = Array(#"{"rings":{"move":0.9},"animation":"none"}"#.utf8)
@@ -44,7 +44,7 @@ struct UnencodableWriteTests {
     }
 
     @Test func aStateThatCannotBeEncoded_isAnswered500_notStored_theBoardAsBefore_andTheStoreTakesTheNextWrite() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         #expect(try api.send("PATCH", Self.path, body: #"{"rings":{"move":0.3},"animation":"none"}"#).status == 200)
         let board = try #require(api.boards["main"])
         let ringsBefore = board.animator.state.rings
@@ -71,7 +71,7 @@ struct UnencodableWriteTests {
     }
 
     @Test func aClusterWriteThatCannotBeEncoded_hasNothingToPublish() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let (good, _) = try Self.prepared(on: api) { _ in }
         #expect(try !ClusterUpdate.Prepared(good).update.update.isEmpty)
         let (bad, _) = try Self.prepared(on: api, poisoned: Self.notFinite)
@@ -80,7 +80,7 @@ struct UnencodableWriteTests {
     }
 
     @Test func aFrameThatCannotBeEncoded_throwsInJSON_andBinaryStillCarriesIt() throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         var animator = try #require(api.boards["main"]).animator
         var frame = animator.frame(at: animator.composedThrough ?? 0)
         frame.t = .nan

@@ -9,7 +9,7 @@ import RingCastTransport
 ///
 /// Touched only on the service thread.
 final class Broadcaster: BoardObserver {
-    private let loop: EventLoop
+    private let loop: any ServiceLoop
     private var streams: [BoardStream]
     private var streamsByName: [String: BoardStream]
     private let clock: TickClock
@@ -34,7 +34,7 @@ final class Broadcaster: BoardObserver {
     /// close the viewers who may no longer read what they would be shown (`ViewerScopes`).
     var scopes: ViewerScopes?
 
-    init(loop: EventLoop, boards: Boards, clock: TickClock, metrics: ServerMetrics, logger: Logger) {
+    init(loop: any ServiceLoop, boards: Boards, clock: TickClock, metrics: ServerMetrics, logger: Logger) {
         self.loop = loop
         self.streams = boards.all.map(BoardStream.init)
         self.streamsByName = Dictionary(uniqueKeysWithValues: streams.map { ($0.name, $0) })
@@ -306,7 +306,8 @@ final class Broadcaster: BoardObserver {
                     continue
                 }
                 loop.publish(
-                    message, keyframe: message, to: stream.key(format, .reduced), sequence: sequence, preamble: preamble)
+                    message, keyframe: message, to: stream.key(format, .reduced), sequence: sequence, base: nil,
+                    preamble: preamble)
                 playlists?.forward(
                     message, keyframe: message, of: stream, format: format, motion: .reduced, tick: tick, base: nil,
                     preamble: preamble)

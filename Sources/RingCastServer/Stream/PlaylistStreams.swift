@@ -68,13 +68,13 @@ final class PlaylistStreams: PlaylistObserver {
         let style: SplashStyle
     }
 
-    private let loop: EventLoop
+    private let loop: any ServiceLoop
     private let clock: TickClock
     let playlists: Playlists
     private weak var broadcaster: Broadcaster?
     private var streams: [String: Stream] = [:]
 
-    init(loop: EventLoop, clock: TickClock, playlists: Playlists, broadcaster: Broadcaster) {
+    init(loop: any ServiceLoop, clock: TickClock, playlists: Playlists, broadcaster: Broadcaster) {
         self.loop = loop
         self.clock = clock
         self.playlists = playlists
@@ -273,7 +273,8 @@ final class PlaylistStreams: PlaylistObserver {
             loop.notify(layout, viewersOf: key)
             loop.notify(message, viewersOf: key)
             loop.publish(
-                message, keyframe: message, to: key, sequence: UInt64(clamping: tick), base: UInt64.max...UInt64.max)
+                message, keyframe: message, to: key, sequence: UInt64(clamping: tick), base: UInt64.max...UInt64.max,
+                preamble: nil)
         }
     }
 

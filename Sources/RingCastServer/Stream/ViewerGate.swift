@@ -35,7 +35,7 @@ struct ViewerGate {
 
     /// Admits the viewer to its stream with the layout and a keyframe, or refuses it with the API's
     /// error (421, 403, 401, 503, 404, 400).
-    func admit(_ request: HTTPRequest, id: ViewerID, loop: EventLoop, broadcaster: Broadcaster) -> ViewerAdmission {
+    func admit(_ request: HTTPRequest, id: ViewerID, loop: any ServiceLoop, broadcaster: Broadcaster) -> ViewerAdmission {
         do throws(ViewerRefusal) {
             if request.query["playlist"] != nil {
                 return try admitPlaylist(request, id: id, loop: loop, broadcaster: broadcaster)
@@ -62,7 +62,7 @@ struct ViewerGate {
     }
 
     /// The stream the viewer may watch, or why not.
-    private func check(_ request: HTTPRequest, loop: EventLoop, broadcaster: Broadcaster) throws(ViewerRefusal) -> (
+    private func check(_ request: HTTPRequest, loop: any ServiceLoop, broadcaster: Broadcaster) throws(ViewerRefusal) -> (
         StreamKey, BoardStream
     ) {
         try checkAccess(request, loop: loop, to: .board(request.query["board"] ?? defaultBoard))
@@ -85,7 +85,7 @@ struct ViewerGate {
 
     /// Whether the viewer may watch `resource`: the upgrade's host, origin and a token that may read it, and the
     /// viewer limit.
-    func checkAccess(_ request: HTTPRequest, loop: EventLoop, to resource: TokenPolicy.Resource) throws(ViewerRefusal) {
+    func checkAccess(_ request: HTTPRequest, loop: any ServiceLoop, to resource: TokenPolicy.Resource) throws(ViewerRefusal) {
         do throws(APIError) {
             try hosts.check(request)
             try origins.checkViewer(request)

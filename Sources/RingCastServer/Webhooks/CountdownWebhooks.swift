@@ -12,7 +12,7 @@ import RingCastTransport
 ///
 /// Touched only on the service thread.
 final class CountdownWebhooks {
-    private let loop: EventLoop
+    private let loop: any ServiceLoop
     private let clock: TickClock
     private let sender: WebhookSender
     private let board: (String) -> LiveBoard?
@@ -27,7 +27,7 @@ final class CountdownWebhooks {
 
     /// `board` finds the board served under a name now.
     init(
-        loop: EventLoop, clock: TickClock, sender: WebhookSender, board: @escaping (String) -> LiveBoard?,
+        loop: any ServiceLoop, clock: TickClock, sender: WebhookSender, board: @escaping (String) -> LiveBoard?,
         allowedHosts: @escaping () -> [String] = { [] }
     ) {
         self.loop = loop
@@ -73,9 +73,9 @@ final class CountdownWebhooks {
     /// How the sender asks `isCurrent` from its own threads: on the service thread, through the loop's inbox.
     /// Never answered once the loop has stopped, when the sender has stopped too.
     private func check(_ end: CountdownEnd) -> WebhookSender.Check {
-        let handle = loop.handle
+        let queue = loop.queue
         let webhooks = ServiceThreadBound(value: self)
-        return { answer in handle.perform { _ in answer(webhooks.value.isCurrent(end)) } }
+        return { answer in queue.async { answer(webhooks.value.isCurrent(end)) } }
     }
 
     private func fire(_ name: String, at tick: Int64) {

@@ -14,9 +14,24 @@ struct FrameKey: Hashable, Comparable, CustomStringConvertible {
     var description: String { "\(seq)\(keyframe ? " keyframe" : "")" }
 }
 
+/// What a viewer received, in order: a live `TestViewer` over a socket, or a `MemoryViewer` of the in-process
+/// harness (`TestApplication`). The frames of both are read the same way (the extension below).
+protocol ReceivedMessages {
+    /// Text messages, decoded.
+    var messages: [ViewerMessage] { get }
+    /// Binary messages (`format=binary`), in order.
+    var binaryMessages: [[UInt8]] { get }
+}
+
 /// A viewer's frames, by the format it asked for, split into its greeting (the keyframe composed
 /// for it alone when it joined) and the broadcast frames after it.
-extension TestViewer {
+extension ReceivedMessages {
+    /// The JSON frames, in order.
+    var frames: [TestFrame] { messages.compactMap(\.frame) }
+
+    /// The JSON events, in order.
+    var events: [TestEvent] { messages.compactMap(\.event) }
+
     /// The first JSON frame: the joining viewer's own keyframe.
     var jsonGreeting: TestFrame? { frames.first }
 
@@ -92,7 +107,9 @@ extension TestViewer {
         }
         return found ? state : nil
     }
+}
 
+extension TestViewer {
     /// Waits until the viewer got its layout and greeting in its format.
     func waitForGreeting(binary: Bool = false, timeout: Double = 10) async throws {
         if binary {

@@ -21,6 +21,27 @@ enum ViewerMessage: Equatable {
     var event: TestEvent? {
         if case .event(let event, _) = self { event } else { nil }
     }
+
+    /// A text message as a viewer decodes it: a frame, a layout or an event (an undecodable one as a frame of type
+    /// "undecodable").
+    init(decoding bytes: [UInt8]) {
+        let decoder = JSONDecoder()
+        if let frame = try? decoder.decode(TestFrame.self, from: Data(bytes)), frame.type == "frame" {
+            self = .frame(frame, bytes: bytes)
+            return
+        }
+        if let layout = try? decoder.decode(TestLayout.self, from: Data(bytes)), layout.type == "layout" {
+            self = .layout(layout, bytes: bytes)
+            return
+        }
+        if let event = try? decoder.decode(TestEvent.self, from: Data(bytes)), event.type == "event" {
+            self = .event(event, bytes: bytes)
+            return
+        }
+        self = .frame(
+            TestFrame(type: "undecodable", board: String(decoding: bytes, as: UTF8.self), seq: 0, t: 0, keyframe: nil, rings: []),
+            bytes: bytes)
+    }
 }
 
 enum ViewerError: Error, CustomStringConvertible {
@@ -36,7 +57,7 @@ enum ViewerError: Error, CustomStringConvertible {
 }
 
 /// A real WebSocket viewer (libwebsockets' client API) that records every message it gets.
-final class TestViewer: Sendable {
+final class TestViewer: ReceivedMessages, Sendable {
     private struct State {
         var opened = false
         var messages: [ViewerMessage] = []
@@ -71,7 +92,7 @@ final class TestViewer: Sendable {
                 case .open:
                     state.opened = true
                 case .text(let bytes):
-                    state.messages.append(Self.decode(bytes))
+                    state.messages.append(ViewerMessage(decoding: bytes))
                 case .binary(let bytes):
                     state.binary.append(bytes)
                 case .closed(let code):
@@ -84,27 +105,9 @@ final class TestViewer: Sendable {
         id.withLock { $0 = connection }
     }
 
-    private static func decode(_ bytes: [UInt8]) -> ViewerMessage {
-        let decoder = JSONDecoder()
-        if let frame = try? decoder.decode(TestFrame.self, from: Data(bytes)), frame.type == "frame" {
-            return .frame(frame, bytes: bytes)
-        }
-        if let layout = try? decoder.decode(TestLayout.self, from: Data(bytes)), layout.type == "layout" {
-            return .layout(layout, bytes: bytes)
-        }
-        if let event = try? decoder.decode(TestEvent.self, from: Data(bytes)), event.type == "event" {
-            return .event(event, bytes: bytes)
-        }
-        return .frame(
-            TestFrame(type: "undecodable", board: String(decoding: bytes, as: UTF8.self), seq: 0, t: 0, keyframe: nil, rings: []),
-            bytes: bytes)
-    }
-
     var messages: [ViewerMessage] { recorder.state.withLock { $0.messages } }
     /// Binary messages (`format=binary`), in order.
     var binaryMessages: [[UInt8]] { recorder.state.withLock { $0.binary } }
-    var frames: [TestFrame] { messages.compactMap(\.frame) }
-    var events: [TestEvent] { messages.compactMap(\.event) }
     var failure: String? { recorder.state.withLock { $0.failure } }
     var closeCode: Int?? { recorder.state.withLock { $0.closeCode } }
 

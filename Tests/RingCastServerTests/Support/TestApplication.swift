@@ -8,55 +8,116 @@ import Synchronization
 
 @testable import RingCastServer
 
-/// The server's request side in process, without sockets or an event loop: the shipped config's
-/// boards, a real SQLite store in a temporary directory, and the same `Pipeline` the server runs.
-/// The store's answers come back through a queue that `send` drains on the calling thread, which
-/// plays the service thread. Not Sendable: one test, one thread.
-final class TestAPI {
-    let pipeline: Pipeline
-    let boards: Boards
-    let writer: BoardWriter
+/// The shipped wiring in process: the real `Application` — built with the same init the server uses, on the shipped
+/// config's boards (or an adjusted copy) and a real SQLite store in a temporary directory — attached to a
+/// `MemoryLoop` instead of the transport, on a `TickClock` whose time moves only when the test says so. Requests go
+/// through `Application.handleHTTP`, viewers through `Application.admitViewer` (host, origin, tokens, limits, scopes),
+/// and the broadcaster's, playlists' and webhooks' timers run as the test advances the ticks. The store's answers and
+/// anything else handed back to the service thread run when the test drains the loop, on the test's thread. No
+/// sockets, no sleeps. Not Sendable: one test, one thread.
+final class TestApplication {
+    let application: Application
+    let loop: MemoryLoop
+    let time: ManualTime
     let store: SQLiteStore
     let configuration: RingCastConfiguration
-    let metrics: ServerMetrics
-    private let queue = DrainedQueue()
     private let directory: URL
+
+    var boards: Boards { application.boards }
+    var pipeline: Pipeline { application.pipeline }
+    var playlists: Playlists { application.playlists }
+    /// The embedded store's writer, the backend a single server runs.
+    var writer: BoardWriter { application.backend as! BoardWriter }
+    var fps: Int { configuration.fps }
 
     /// The default `Host` of every request, as a browser on the server's own page would send it.
     static let host = "127.0.0.1:8080"
 
+    /// Starts in the middle of the tick it is now on the real clock (so that dates a test computes from today stay
+    /// meaningful); from then on time moves only through `advance`.
     init(adjust: (inout RingCastConfiguration) -> Void = { _ in }) throws {
         var configuration = try RingCastConfiguration.load(
             file: repositoryRoot.appendingPathComponent("config/ringcast.json").path, environment: [:])
         configuration.openAPIDocument = nil
         adjust(&configuration)
         self.configuration = configuration
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-api-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-app-\(UUID().uuidString)")
         store = try SQLiteStore(directory: directory.path)
         var logger = Logger(label: "ringcast-test")
         logger.logLevel = .critical
-        let clock = TickClock(fps: configuration.fps)
-        let metrics = ServerMetrics()
-        self.metrics = metrics
-        boards = Boards(
-            specs: configuration.boards, stored: [:], fps: configuration.fps, tick: clock.currentTick(), logger: logger,
-            maximumBoards: configuration.maxBoards, maximumRings: configuration.maxRingsPerBoard)
-        boards.autoCreate = configuration.autoCreate
-        writer = BoardWriter(
-            store: store, boards: boards, clock: clock, queue: queue, metrics: metrics, configuration: configuration,
-            logger: logger)
-        pipeline = Pipeline(
-            configuration: configuration, boards: boards, backend: writer, metrics: metrics,
-            openAPIDocument: Array("openapi: 3.1.0\n".utf8), clock: clock)
-        pipeline.attach(queue: queue)
+        let fps = Double(configuration.fps)
+        time = ManualTime(seconds: ((Date().timeIntervalSince1970 * fps).rounded(.down) + 0.5) / fps)
+        application = Application(
+            configuration: configuration, storage: .embedded(store), stored: [:],
+            openAPIDocument: Array("openapi: 3.1.0\n".utf8), logger: logger, time: time)
+        loop = MemoryLoop(time: time, delegate: application)
+        application.attach(to: loop)
+        loop.runReady()
     }
 
     deinit {
+        application.stopWebhooks()
         store.close()
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Sends one request through the pipeline and returns its answer, waiting (at most 5 s) for the
+    // MARK: - Ticks
+
+    /// The tick it is now.
+    var tick: Int64 { Int64((time.now * Double(fps)).rounded(.down)) }
+
+    /// Moves the time to the middle of `tick`, running every timer due on the way at its own time (the broadcaster's
+    /// frames, playlist switches, countdown ends, the store's checks).
+    func advance(toTick tick: Int64) {
+        loop.advance(to: (Double(tick) + 0.5) / Double(fps))
+    }
+
+    /// Moves the time on by `ticks` ticks.
+    func advance(ticks: Int64) {
+        advance(toTick: tick + ticks)
+    }
+
+    /// Moves the time on a tick at a time until `condition` holds, at most `limit` ticks; whether it came to hold.
+    @discardableResult
+    func advance(atMost limit: Int64, until condition: () -> Bool) -> Bool {
+        let end = tick + limit
+        while !condition() {
+            guard tick < end else { return false }
+            advance(ticks: 1)
+        }
+        return true
+    }
+
+    /// Moves the time on by `seconds` (for what is paced in seconds: the write rate, the store's checks).
+    func advance(seconds: Double) {
+        loop.advance(to: time.now + seconds)
+    }
+
+    // MARK: - Viewers
+
+    /// A WebSocket upgrade to `/ws?query` through `Application.admitViewer`, as a browser on the server's own page
+    /// sends it (its Host and Origin; `headers` add or replace some). The viewer has read its greeting, or holds the
+    /// refusal.
+    func connect(_ query: String = "board=main", headers: [String: String] = [:]) -> MemoryViewer {
+        var all = ["Origin": "http://\(Self.host)"]
+        for (name, value) in headers { all[name] = value }
+        let viewer = loop.connect(request("GET", "/ws?" + query, headers: all))
+        loop.runReady()
+        return viewer
+    }
+
+    /// Runs `configuration` adjusted by `adjust`, as a SIGHUP does; whether it took.
+    @discardableResult
+    func reload(_ adjust: (inout RingCastConfiguration) -> Void) throws -> Bool {
+        var requested = configuration
+        adjust(&requested)
+        try requested.validate()
+        let applied = application.reload(requested, stored: try store.loadAll())
+        loop.runReady()
+        return applied
+    }
+
+    /// Sends one request through `Application.handleHTTP` and returns its answer, waiting (at most 5 s) for the
     /// store when it is a write. `path` may carry a query (`?token=`).
     func send(
         _ method: String,
@@ -68,11 +129,11 @@ final class TestAPI {
         let request = request(method, path, headers: headers, body: body, peer: peer)
         var answer: HTTPResponse?
         var answers = 0
-        pipeline.handle(request) { response in
+        application.handleHTTP(request) { response in
             answer = response
             answers += 1
         }
-        guard queue.run(until: { answer != nil }, timeout: 5), let answer else {
+        guard loop.run(until: { answer != nil }, timeout: 5), let answer else {
             throw TestHTTPError.io("no answer to \(method) \(path) within 5 s")
         }
         precondition(answers == 1, "answered \(answers) times")
@@ -111,12 +172,12 @@ final class TestAPI {
 
     /// Runs what the store hands back to the service thread until `done()` holds; false after `timeout` seconds.
     func drain(until done: () -> Bool, timeout: Double = 5) -> Bool {
-        queue.run(until: done, timeout: timeout)
+        loop.run(until: done, timeout: timeout)
     }
 
-    /// Runs what the store handed back to the service thread, until nothing is pending.
+    /// Runs what was handed back to the service thread and the timers due, until nothing is ready.
     func settle() {
-        _ = queue.run(until: { false }, timeout: 0.05)
+        loop.runReady()
     }
 }
 

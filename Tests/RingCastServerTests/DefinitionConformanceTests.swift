@@ -32,7 +32,7 @@ struct DefinitionConformanceTests {
     /// of the wrong type) naming `rings.2.FIELD`, and no board made.
     @Test(arguments: DefinitionFixture.all)
     func theAPI_acceptsOrRefusesEachDefinition_namingTheField(_ fixture: DefinitionFixture) throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let answer = try api.send("PUT", "/api/v1/boards/conf", body: Self.board(fixture).text)
         switch fixture.expectation {
         case .accepted:
@@ -181,7 +181,7 @@ struct DefinitionConformanceTests {
     /// leaves the existing board as it was.
     @Test(arguments: DefinitionFixture.all)
     func aPutOverABoard_appliesEveryFieldAsCreatingDoes(_ fixture: DefinitionFixture) throws {
-        let api = try TestAPI()
+        let api = try TestApplication()
         let first = ##"{"title":"Conformance","rings":[{"id":"a"},{"id":"b"},{"id":"c","kind":"plain"}]}"##
         let created = try api.send("PUT", "/api/v1/boards/conf", body: first)
         try #require(created.status == 201, "\(describe(created))")

@@ -467,7 +467,7 @@ struct CommandLineTests {
         // The API's own decoder refuses an option the kind does not take, before anything is sent.
         let wrongOption = try await run(["widget", "add", "main", "late", "--kind", "counter", "--text", "x"])
         #expect(wrongOption.status == 1)
-        #expect(wrongOption.stderr.hasPrefix("ringcast: text: text goes with kind \"text\""), "\(wrongOption.stderr)")
+        #expect(wrongOption.stderr.hasPrefix("ringcast: --text: text goes with kind \"text\""), "\(wrongOption.stderr)")
         let ringKind = try await run(["widget", "add", "main", "late", "--kind", "plain"])
         #expect(ringKind.status == 1)
         #expect(

@@ -114,19 +114,32 @@ struct TextTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var server = try TestServer(dataDirectory: directory)
         let created = try server.http.send(
-            "PUT", "/api/v1/boards/legacy", body: #"{"title":"Old","rings":[{"id":"a","title":"Alpha"},{"id":"b"}]}"#)
+            "PUT", "/api/v1/boards/legacy", body: #"{"title":"Old","rings":[{"id":"a","title":"Alpha"},{"id":"b","title":"Beta"}]}"#)
         try #require(created.status == 201, "\(created.text)")
         server.stop()
 
         // What the older build stored, had it been given these titles.
         let store = try SQLiteStore(directory: directory.path)
         let record = try #require(try store.loadAll().first { $0.board == "legacy" })
-        let text = String(decoding: try record.state, as: UTF8.self)
+        // Format 2, as the older build wrote it: each ring with every field, its kind an object.
+        var state = try #require(try JSONSerialization.jsonObject(with: Data(try record.state)) as? [String: Any])
+        var spec = try #require(state["spec"] as? [String: Any])
+        spec["rings"] = try #require(spec["rings"] as? [[String: Any]]).map { ring in
+            var ring = ring
+            ring["title"] = ring["title"] ?? ring["id"]
+            ring["kind"] = ["plain": [String: Any]()]
+            ring["label"] = "percent"
+            ring["maximum"] = 100
+            return ring
+        }
+        state["spec"] = spec
+        state["format"] = 2
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: state, options: [.sortedKeys]), as: UTF8.self)
         let legacy =
             text
             .replacingOccurrences(of: #""title":"Old""#, with: #""title":"\u202eOld""#)
             .replacingOccurrences(of: #""title":"Alpha""#, with: #""title":" ""#)
-            .replacingOccurrences(of: #""title":"b""#, with: #""title":"b\u200b""#)
+            .replacingOccurrences(of: #""title":"Beta""#, with: #""title":"b\u200b""#)
         try #require(legacy.components(separatedBy: #"\u"#).count == 3, "the stored titles are not where expected: \(text)")
         let written = DispatchSemaphore(value: 0)
         store.write([StoredRecord(board: "legacy", revision: record.revision, state: Array(legacy.utf8))]) { error in

@@ -238,7 +238,8 @@ struct StatusColorTests {
             tick = next
             let (frame, base) = sparse.frames(at: tick)
             let bytes =
-                try FrameEncoder.json(frame) + FrameEncoder.json(frame, previous: base) + BinaryFrame.encode(frame, previous: base)
+                try FrameEncoder.json(frame) + FrameEncoder.json(frame, previous: base)
+                + BinaryFrame.encode(frame, previous: base)
             #expect(bytes == all[tick], "tick \(tick)")
             composed += 1
         }

@@ -44,7 +44,8 @@ struct BoardReplaceTests {
             field: "background absent (black, as created)", first: ##"{"template":"tasks","background":"#202020"}"##,
             second: ##"{"template":"tasks"}"##),
         Replacement(
-            field: "title", first: ##"{"template":"tasks","title":"Before"}"##, second: ##"{"template":"tasks","title":"After"}"##),
+            field: "title", first: ##"{"template":"tasks","title":"Before"}"##, second: ##"{"template":"tasks","title":"After"}"##
+        ),
         Replacement(
             field: "title absent", first: ##"{"template":"tasks","title":"Before"}"##, second: ##"{"template":"tasks"}"##),
         Replacement(

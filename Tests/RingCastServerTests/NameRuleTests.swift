@@ -46,8 +46,9 @@ struct NameRuleTests {
 
     @Test func theRule_isTheAPIsDocumentedOne() {
         #expect(Name.pattern == "[a-z0-9][a-z0-9_-]{0,63}")
-        #expect(Name.problem(of: "Main-Hall", as: .board)
-            == #""Main-Hall" is not a board name: use 1 to 64 of a-z, 0-9, '-' and '_', starting with a letter or digit"#)
+        #expect(
+            Name.problem(of: "Main-Hall", as: .board)
+                == #""Main-Hall" is not a board name: use 1 to 64 of a-z, 0-9, '-' and '_', starting with a letter or digit"#)
     }
 
     @Test(arguments: cases)

@@ -78,7 +78,9 @@ struct SVGDocumentsTests {
         #expect(rings.count >= 3)
         func fetch(_ documents: SVGDocuments, _ ring: String) -> Int {
             var size = 0
-            documents.fetch(SVGDocuments.Request(board: "main", ring: ring, atEnd: true)) { size = (try? $0.get().0.body.count) ?? -1 }
+            documents.fetch(SVGDocuments.Request(board: "main", ring: ring, atEnd: true)) {
+                size = (try? $0.get().0.body.count) ?? -1
+            }
             return size
         }
         let byCount = SVGDocuments(boards: api.boards, clock: clock, maximumEntries: 2)

@@ -114,7 +114,8 @@ struct TextTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var server = try TestServer(dataDirectory: directory)
         let created = try server.http.send(
-            "PUT", "/api/v1/boards/legacy", body: #"{"title":"Old","rings":[{"id":"a","title":"Alpha"},{"id":"b","title":"Beta"}]}"#)
+            "PUT", "/api/v1/boards/legacy",
+            body: #"{"title":"Old","rings":[{"id":"a","title":"Alpha"},{"id":"b","title":"Beta"}]}"#)
         try #require(created.status == 201, "\(created.text)")
         server.stop()
 

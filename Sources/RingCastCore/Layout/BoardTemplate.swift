@@ -43,7 +43,8 @@ public enum BoardTemplate: String, CaseIterable, Sendable {
             return (Self.taskRings(count) + [Self.overall(of: count)], [])
         case .countdown:
             return try Self.fitting(
-                ([Self.ring("countdown", "Countdown", Self.countdownColors, kind: .countdownRing)], []), self, count, maximumRings)
+                ([Self.ring("countdown", "Countdown", Self.countdownColors, kind: .countdownRing)], []), self, count, maximumRings
+            )
         case .single:
             return try Self.fitting(
                 ([Self.ring("progress", "Progress", [Palette.lightBlue, Palette.darkBlue])], []), self, count, maximumRings)

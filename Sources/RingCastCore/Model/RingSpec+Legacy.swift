@@ -55,8 +55,11 @@ struct LegacyRingSpec: Decodable {
             case .text(let width):
                 .text(TextWidget(text: { if case .text(let text) = label { text } else { nil } }(), waveWidth: width))
             case .indicator:
-                .indicator(IndicatorWidget(look: RingLook(colors: plainLook.colors, maximum: plainLook.maximum,
-                    status: status, thresholds: thresholds)))
+                .indicator(
+                    IndicatorWidget(
+                        look: RingLook(
+                            colors: plainLook.colors, maximum: plainLook.maximum,
+                            status: status, thresholds: thresholds)))
             case .gradient: .gradient(GradientWidget(colors: colors))
             }
         return RingSpec(

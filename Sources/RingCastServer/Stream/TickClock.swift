@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Synchronization
 
 /// The wall-clock tick grid every RingCast process shares: tick k starts k / fps seconds after the
 /// Unix epoch (DESIGN §4). Processes whose clocks agree (as NTP keeps them) agree on the tick.

@@ -5,7 +5,8 @@ extension ViewerGate {
     /// `/ws?playlist=NAME` (with `format` and `motion` as for a board): the playlist's stream, greeted with the layout
     /// and a keyframe of the board it shows now; 404 for an unknown playlist (or one none of whose boards is served),
     /// 400 beside `board`.
-    func admitPlaylist(_ request: HTTPRequest, id: ViewerID, loop: any ServiceLoop, broadcaster: Broadcaster) throws(ViewerRefusal)
+    func admitPlaylist(_ request: HTTPRequest, id: ViewerID, loop: any ServiceLoop, broadcaster: Broadcaster)
+        throws(ViewerRefusal)
         -> ViewerAdmission
     {
         // A playlist's viewer sees each of its boards in turn, so its token must read every one.

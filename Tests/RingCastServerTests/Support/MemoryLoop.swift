@@ -170,7 +170,10 @@ final class MemoryLoop: ServiceLoop {
 
     /// The earliest timer due by `now`, taken off the list.
     private func nextTimer(dueBy now: Double) -> (() -> Void)? {
-        guard let index = timers.indices.filter({ timers[$0].due <= now }).min(by: { (timers[$0].due, timers[$0].order) < (timers[$1].due, timers[$1].order) })
+        guard
+            let index = timers.indices.filter({ timers[$0].due <= now }).min(by: {
+                (timers[$0].due, timers[$0].order) < (timers[$1].due, timers[$1].order)
+            })
         else { return nil }
         return timers.remove(at: index).body
     }

@@ -10,7 +10,10 @@ import Testing
 /// One test per boundary over the same table, so a failure names the boundary and the fixture. Written against
 /// the boundaries' inputs and answers only (a request, a file, a stored state's bytes), not the types behind
 /// them, so the same table judges the definition model whatever shape it takes.
-@Suite("Ring definitions: one table, every boundary")
+// One fixture at a time: 167 fixtures × five legs, each building a real Application and store, would otherwise
+// fill both of Swift's cooperative threads on a 2-core machine, where the live tests' process spawns run too
+// (a loaded run starved them past their 120 s start deadline).
+@Suite("Ring definitions: one table, every boundary", .serialized)
 struct DefinitionConformanceTests {
     /// `{"title":"Conformance","rings":[{"id":"a"},{"id":"b"},RING]}`: the board every leg defines. The title is
     /// given so that two boards of the same body read the same whatever their names.

@@ -138,7 +138,11 @@ let package = Package(
         ),
         // The `ringcast` commands' requests, built from their arguments without a server
         // (`@testable import` of the executable's module, which SwiftPM allows for tests).
-        .testTarget(name: "RingCastCommandTests", dependencies: ["ringcast"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RingCastCommandTests", dependencies: ["ringcast", "RingDefinitionFixtures"], swiftSettings: swiftSettings),
+        // The ring definitions every boundary is held to (Tests/fixtures/ring-definitions.json): one reader for the
+        // server's legs and the CLI's.
+        .target(name: "RingDefinitionFixtures", path: "Tests/RingDefinitionFixtures", swiftSettings: swiftSettings),
         .testTarget(
             name: "RingCastServerTests",
             dependencies: [
@@ -151,6 +155,7 @@ let package = Package(
                 "RingCastClient",
                 "RedisTestSupport",
                 "TLSTestSupport",
+                "RingDefinitionFixtures",
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             swiftSettings: swiftSettings

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RingDefinitionFixtures
 import Testing
 
 @testable import ringcast
@@ -12,7 +13,7 @@ import Testing
 /// that the API's leg judges the same JSON (a source that is not on the board only the server can know).
 @Suite("Ring definitions: the CLI's leg of the table")
 struct DefinitionConformanceCLITests {
-    static let fixtures = CLIDefinitionFixture.all.filter { $0.cli != nil }
+    static let fixtures = DefinitionFixture.all.filter { $0.cli != nil }
 
     @Test func theTableGivesTheCLIEnoughToJudge() {
         #expect(Self.fixtures.count >= 40)
@@ -39,13 +40,13 @@ struct DefinitionConformanceCLITests {
     }
 
     @Test(arguments: fixtures)
-    func theCLI_sendsEachDefinitionAsTheTableHasIt_orRefusesItNamingTheFlag(_ fixture: CLIDefinitionFixture) throws {
+    func theCLI_sendsEachDefinitionAsTheTableHasIt_orRefusesItNamingTheFlag(_ fixture: DefinitionFixture) throws {
         let arguments = try #require(fixture.cli)
         let result = outcome(of: arguments)
-        var sent: CLIFixtureJSON?
+        var sent: FixtureJSON?
         if case .success(let request) = result {
             #expect(request.method == "POST" && request.path == ["boards", "conf", "rings"])
-            sent = try CLIFixtureJSON(parsing: request.body ?? [])
+            sent = try FixtureJSON(parsing: request.body ?? [])
         }
         switch (fixture.expectation, result) {
         case (.accepted, .success):

@@ -1,5 +1,6 @@
 import Foundation
 import RingCastCore
+import RingDefinitionFixtures
 import Testing
 
 @testable import RingCastServer

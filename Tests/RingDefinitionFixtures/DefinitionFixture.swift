@@ -2,30 +2,29 @@ import Foundation
 import Testing
 
 /// One ring definition of Tests/fixtures/ring-definitions.json (issue 31, "one table proves it") and what every
-/// boundary that reads ring definitions must do with it. The same file drives the CLI's leg in
-/// RingCastCommandTests, which reads it with its own copy of this small reader (a test target sees no other's
-/// types, and a shared target for 80 lines would be a Package.swift entry for every engineer to merge).
-struct DefinitionFixture: Decodable, Sendable, CustomTestStringConvertible {
-    enum Expectation: Equatable, Sendable {
+/// boundary that reads ring definitions must do with it: one reader for the server's legs (RingCastServerTests)
+/// and the CLI's (RingCastCommandTests).
+public struct DefinitionFixture: Decodable, Sendable, CustomTestStringConvertible {
+    public enum Expectation: Equatable, Sendable {
         case accepted
         /// Refused, naming `field`: a path relative to the ring in the API's key names (`colors`,
         /// `thresholds.1.0`), empty for the ring itself.
         case refused(field: String)
     }
 
-    var name: String
+    public var name: String
     /// The third ring (index 2) of a board whose first two are the plain rings `a` and `b`.
-    var ring: FixtureJSON
-    var expectation: Expectation
+    public var ring: FixtureJSON
+    public var expectation: Expectation
     /// `ringcast` arguments that define the same ring, where its flags can.
-    var cli: [String]?
+    public var cli: [String]?
 
-    var testDescription: String { name }
+    public var testDescription: String { name }
 
-    var isAccepted: Bool { expectation == .accepted }
+    public var isAccepted: Bool { expectation == .accepted }
 
     /// `field` under the board's third ring, in the API's dotted form: `rings.2.colors`.
-    static func ringPath(_ field: String) -> String {
+    public static func ringPath(_ field: String) -> String {
         field.isEmpty ? "rings.2" : "rings.2.\(field)"
     }
 
@@ -33,7 +32,7 @@ struct DefinitionFixture: Decodable, Sendable, CustomTestStringConvertible {
         case name, ring, expect, field, cli
     }
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
         ring = try c.decode(FixtureJSON.self, forKey: .ring)
@@ -48,8 +47,11 @@ struct DefinitionFixture: Decodable, Sendable, CustomTestStringConvertible {
     }
 
     /// The table, read once from the repository (not a bundle resource, so Package.swift stays as it is).
-    static let all: [DefinitionFixture] = {
-        let file = repositoryRoot.appendingPathComponent("Tests/fixtures/ring-definitions.json")
+    public static let all: [DefinitionFixture] = {
+        let file = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()  // RingDefinitionFixtures
+            .deletingLastPathComponent()  // Tests
+            .appendingPathComponent("fixtures/ring-definitions.json")
         do {
             return try JSONDecoder().decode([DefinitionFixture].self, from: Data(contentsOf: file))
         } catch {
@@ -60,7 +62,7 @@ struct DefinitionFixture: Decodable, Sendable, CustomTestStringConvertible {
 
 /// Any JSON value, to build request bodies, config files and stored states around a fixture's ring, and to
 /// compare answers regardless of key order.
-enum FixtureJSON: Codable, Equatable, Sendable {
+public enum FixtureJSON: Codable, Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -68,7 +70,7 @@ enum FixtureJSON: Codable, Equatable, Sendable {
     case array([FixtureJSON])
     case object([String: FixtureJSON])
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -85,7 +87,7 @@ enum FixtureJSON: Codable, Equatable, Sendable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -97,24 +99,24 @@ enum FixtureJSON: Codable, Equatable, Sendable {
         }
     }
 
-    init(parsing bytes: [UInt8]) throws {
+    public init(parsing bytes: [UInt8]) throws {
         self = try JSONDecoder().decode(FixtureJSON.self, from: Data(bytes))
     }
 
     /// The value as JSON text, keys sorted.
-    var text: String {
+    public var text: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Only a non-finite number fails, and JSON text holds none.
         return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
     }
 
-    var object: [String: FixtureJSON]? {
+    public var object: [String: FixtureJSON]? {
         if case .object(let object) = self { object } else { nil }
     }
 
     /// The value without the object keys named `keys`, at any depth.
-    func removing(_ keys: Set<String>) -> FixtureJSON {
+    public func removing(_ keys: Set<String>) -> FixtureJSON {
         switch self {
         case .object(let object):
             .object(object.filter { !keys.contains($0.key) }.mapValues { $0.removing(keys) })

@@ -81,9 +81,15 @@ run: build
 test: deps python-deps browser-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	Tests/fuzz/run.sh .build/debug/ringcast
 	node --test Tests/web/
-	@$(MAKE) --no-print-directory browser-test
+	@# The API fuzzer and the browser tests each keep about one core busy and share nothing (each
+	@# its own servers, ports and directories), so they run side by side; the fuzzer's report is
+	@# printed after the browser's, and either failing fails the target.
+	@fuzz_log=$$(mktemp); echo "Tests/fuzz/run.sh .build/debug/ringcast (beside the browser tests)"; \
+	Tests/fuzz/run.sh .build/debug/ringcast >"$$fuzz_log" 2>&1 & fuzz=$$!; \
+	$(MAKE) --no-print-directory browser-test; browser=$$?; \
+	wait $$fuzz; fuzzed=$$?; cat "$$fuzz_log"; rm -f "$$fuzz_log"; \
+	[ $$browser = 0 ] && [ $$fuzzed = 0 ]
 
 # The REST API fuzzed from docs/openapi.yaml against a live server (needs a debug build).
 fuzz-api: python-deps

@@ -64,7 +64,7 @@ final class Application: TransportDelegate {
         boards.defaultBoard = configuration.defaultBoard
         // The declared playlists, but for those written through the API (stored, or in Redis) under their names.
         let declared = configuration.playlists.filter { playlist in !storedPlaylists.contains { $0.name == playlist.name } }
-        let playlists = Playlists(stored: storedPlaylists + declared, fps: configuration.fps)
+        let playlists = Playlists(stored: storedPlaylists + declared, fps: configuration.fps, logger: logger)
         (backend as? ClusterNode)?.hold(playlists)
         self.playlists = playlists
         self.configuration = configuration

@@ -265,8 +265,16 @@ private func joinCluster(_ url: String, configuration: RingCastConfiguration, lo
         // Declared playlists go into Redis unless one of the name is there, so that every node serves them (what
         // Redis holds replaces what a node serves): the same bytes from every node, anchored at the epoch.
         for playlist in configuration.playlists {
+            let definition: [UInt8]
+            do {
+                definition = try playlist.stored()
+            } catch {
+                logger.error(
+                    "\(endpoint): playlist \(playlist.name) is declared but cannot be encoded (\(error)); not writing it")
+                continue
+            }
             let outcome = try connection.writePlaylist(
-                playlist.name, definition: playlist.stored, expected: .absent, maximum: Limits.maximumPlaylists)
+                playlist.name, definition: definition, expected: .absent, maximum: Limits.maximumPlaylists)
             if outcome == .limitExceeded {
                 logger.warning("\(endpoint): playlist \(playlist.name) is declared but Redis holds the most playlists already")
             }

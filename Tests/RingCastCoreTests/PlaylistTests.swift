@@ -258,13 +258,13 @@ import Testing
     @Test(arguments: [SplashStyle?.none, .circle, .leftToRight, .angle(-30)])
     func aStoredPlaylist_loadsAsItWasStored(transition: SplashStyle?) throws {
         let playlist = Self.playlist(["ci", "sales"], seconds: 30, transition: transition)
-        #expect(try Playlist.loading(playlist.stored) == playlist)
+        #expect(try Playlist.loading(playlist.stored()) == playlist)
     }
 
-    @Test func theStoredForm_isSortedJSON() {
+    @Test func theStoredForm_isSortedJSON() throws {
         let playlist = Self.playlist(["ci", "sales"], seconds: 30)
         #expect(
-            String(decoding: playlist.stored, as: UTF8.self)
+            String(decoding: try playlist.stored(), as: UTF8.self)
                 == #"{"anchor":1763683200,"boards":["ci","sales"],"name":"wall","seconds":30,"transition":"circle"}"#)
     }
 

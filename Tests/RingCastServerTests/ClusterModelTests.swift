@@ -307,7 +307,11 @@ struct ClusterModel {
             let boards = Array(boardNames.shuffled(using: &rng).prefix(1 + rng.below(3)))
             let playlist = Playlist(
                 name: name, boards: boards, seconds: 5 + rng.below(30), transition: nil, anchor: 1_763_700_000 + Int64(rng.below(100)))
-            node.jobs.append(.writePlaylist(name, playlist.stored))
+            do {
+                node.jobs.append(.writePlaylist(name, try playlist.stored()))
+            } catch {
+                Issue.record("a generated playlist cannot be encoded: \(error)")
+            }
         }
     }
 

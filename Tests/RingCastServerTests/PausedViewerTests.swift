@@ -29,9 +29,11 @@ struct PausedViewerTests {
         let reading = TestViewer(client: client, port: server.port)
         try await reading.waitForGreeting()
 
-        // A small receive buffer, so its window closes within the pause.
+        // A small receive buffer, so its window closes within the pause. Reads wait up to 45 s: a kernel that shrank
+        // this small buffer's window to just above the pacing reserve gets its next message only after most of the
+        // stall timeout (0.6 × 60 s, `SendPacing.settle`), which a loaded run met twice in a 10 s wait.
         let paused = try RawWebSocket(
-            port: server.port, path: "/ws?board=main&format=\(format)", timeoutSeconds: 10, receiveBufferBytes: 4096)
+            port: server.port, path: "/ws?board=main&format=\(format)", timeoutSeconds: 45, receiveBufferBytes: 4096)
         var frames = 0
         while frames < 30 {
             guard let message = try paused.readFrameCountingBytes() else { Issue.record("closed before the pause"); return }

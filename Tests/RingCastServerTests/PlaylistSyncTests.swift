@@ -19,21 +19,21 @@ struct PlaylistSyncTests {
         actions.compactMap { if case .serve(let playlist) = $0 { playlist.name } else { nil } }
     }
 
-    @Test func aSubscription_readsEverything_andServesWhatRedisHolds() {
+    @Test func aSubscription_readsEverything_andServesWhatRedisHolds() throws {
         var sync = PlaylistSync(address: Self.address, held: [:])
         #expect(sync.subscribed() == [.readAll])
         let wall = Self.playlist("wall")
-        #expect(sync.allRead(["wall": wall.stored]) == [.serve(wall)])
-        #expect(sync.reading == .idle && sync.held == ["wall": wall.stored])
+        #expect(sync.allRead(["wall": try wall.stored()]) == [.serve(wall)])
+        #expect(sync.reading == .idle && sync.held == ["wall": try wall.stored()])
         // Read again, nothing changed: nothing to do.
         #expect(sync.notified() == [.readAll])
-        #expect(sync.allRead(["wall": wall.stored]) == [])
+        #expect(sync.allRead(["wall": try wall.stored()]) == [])
     }
 
-    @Test func aReadingNotAsked_isReportedUnexpected_andChangesNothing() {
+    @Test func aReadingNotAsked_isReportedUnexpected_andChangesNothing() throws {
         var sync = PlaylistSync(address: Self.address, held: [:])
         let wall = Self.playlist("wall")
-        guard case .unexpected = sync.allRead(["wall": wall.stored]).first else {
+        guard case .unexpected = sync.allRead(["wall": try wall.stored()]).first else {
             Issue.record("a reading not asked for was taken")
             return
         }
@@ -44,29 +44,29 @@ struct PlaylistSyncTests {
         #expect(sync.held.isEmpty && sync.reading == .idle)
     }
 
-        @Test func aNotificationDuringAReading_readsOnceMore_afterIt() {
+        @Test func aNotificationDuringAReading_readsOnceMore_afterIt() throws {
         var sync = PlaylistSync(address: Self.address, held: [:])
         _ = sync.subscribed()
         #expect(sync.notified() == [], "one reading at a time")
         #expect(sync.notified() == [])
         let wall = Self.playlist("wall")
         #expect(sync.allRead([:]) == [.readAll])
-        #expect(sync.allRead(["wall": wall.stored]) == [.serve(wall)])
+        #expect(sync.allRead(["wall": try wall.stored()]) == [.serve(wall)])
         #expect(sync.reading == .idle)
     }
 
-    @Test func aPlaylistGoneFromRedis_isRemoved_andAReplacedOneServedAgain() {
+    @Test func aPlaylistGoneFromRedis_isRemoved_andAReplacedOneServedAgain() throws {
         let wall = Self.playlist("wall")
         let lobby = Self.playlist("lobby")
-        var sync = PlaylistSync(address: Self.address, held: ["wall": wall.stored, "lobby": lobby.stored])
+        var sync = PlaylistSync(address: Self.address, held: ["wall": try wall.stored(), "lobby": try lobby.stored()])
         _ = sync.notified()
         let replaced = Self.playlist("wall", ["main", "ci"])
-        #expect(sync.allRead(["wall": replaced.stored]) == [.serve(replaced), .remove("lobby")])
+        #expect(sync.allRead(["wall": try replaced.stored()]) == [.serve(replaced), .remove("lobby")])
     }
 
-    @Test func anUnreadableEntry_isLoggedOnce_andNotServed() {
+    @Test func anUnreadableEntry_isLoggedOnce_andNotServed() throws {
         let wall = Self.playlist("wall")
-        var sync = PlaylistSync(address: Self.address, held: ["wall": wall.stored])
+        var sync = PlaylistSync(address: Self.address, held: ["wall": try wall.stored()])
         let damaged = Array(#"{"name":"wall","boards":[]}"#.utf8)
         _ = sync.notified()
         let actions = sync.allRead(["wall": damaged])
@@ -81,10 +81,10 @@ struct PlaylistSyncTests {
         #expect(sync.allRead(["wall": damaged]) == [], "logged once")
         // Misnamed: stored under another name than its own.
         _ = sync.notified()
-        #expect(Self.served(sync.allRead(["lobby": wall.stored])).isEmpty)
+        #expect(Self.served(sync.allRead(["lobby": try wall.stored()])).isEmpty)
     }
 
-    @Test func aFailedReading_isMadeAgainOnceACommandWorks() {
+    @Test func aFailedReading_isMadeAgainOnceACommandWorks() throws {
         var sync = PlaylistSync(address: Self.address, held: [:])
         _ = sync.subscribed()
         #expect(sync.allReadFailed("connection refused").count == 1)
@@ -93,12 +93,12 @@ struct PlaylistSyncTests {
         #expect(sync.commandSucceeded() == [])
     }
 
-    @Test func thisNodesOwnWrite_isHeld_soItsNotificationChangesNothing() {
+    @Test func thisNodesOwnWrite_isHeld_soItsNotificationChangesNothing() throws {
         var sync = PlaylistSync(address: Self.address, held: [:])
         let wall = Self.playlist("wall")
-        sync.wrote("wall", stored: wall.stored)
+        sync.wrote("wall", stored: try wall.stored())
         #expect(sync.notified() == [.readAll])
-        #expect(sync.allRead(["wall": wall.stored]) == [])
+        #expect(sync.allRead(["wall": try wall.stored()]) == [])
         sync.wrote("wall", stored: nil)
         _ = sync.notified()
         #expect(sync.allRead([:]) == [])
@@ -110,7 +110,7 @@ struct PlaylistSyncTests {
     /// every step at most one reading is out, and once everything is delivered the node serves exactly what Redis
     /// holds.
     @Test(arguments: [1, 2, 3, 5, 8, 13, 21, 34] as [UInt64])
-    func randomInterleavings_endWithTheNodeServingWhatRedisHolds(seed: UInt64) {
+    func randomInterleavings_endWithTheNodeServingWhatRedisHolds(seed: UInt64) throws {
         var generator = SplitMix64(seed: seed)
         let names = ["wall", "lobby", "ops"]
         var redis: [String: [UInt8]] = [:]
@@ -137,12 +137,12 @@ struct PlaylistSyncTests {
             redis.compactMapValues { try? Playlist.loading($0) }.filter { $0.key == $0.value.name }
         }
 
-        func randomDefinition(_ name: String) -> [UInt8] {
+        func randomDefinition(_ name: String) throws -> [UInt8] {
             if Int.random(in: 0..<10, using: &generator) == 0 { return Array(#"{"damaged":true}"#.utf8) }
-            return Self.playlist(
+            return try Self.playlist(
                 name, ["main", "ci"].shuffled(using: &generator), seconds: Int.random(in: 1...60, using: &generator)
             )
-            .stored
+            .stored()
         }
 
         perform(sync.subscribed())
@@ -151,14 +151,14 @@ struct PlaylistSyncTests {
             case 0:
                 // Another node writes or deletes.
                 let name = names.randomElement(using: &generator)!
-                redis[name] = Bool.random(using: &generator) ? randomDefinition(name) : nil
+                redis[name] = Bool.random(using: &generator) ? try randomDefinition(name) : nil
                 notifications += 1
             case 1:
                 // This node writes: served at once, held, announced.
                 let name = names.randomElement(using: &generator)!
                 let playlist = Self.playlist(name, ["ci"], seconds: Int.random(in: 1...60, using: &generator))
-                redis[name] = playlist.stored
-                sync.wrote(name, stored: playlist.stored)
+                redis[name] = try playlist.stored()
+                sync.wrote(name, stored: try playlist.stored())
                 served[name] = playlist
                 notifications += 1
             case 2...4 where notifications > 0:
@@ -198,7 +198,7 @@ struct PlaylistSyncTests {
             }
         }
         #expect(served == readable(redis), "the node serves what Redis holds")
-        #expect(sync.held == readable(redis).mapValues(\.stored))
+        #expect(try sync.held == readable(redis).mapValues { try $0.stored() })
     }
 }
 

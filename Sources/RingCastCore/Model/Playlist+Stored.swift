@@ -36,10 +36,10 @@ extension Playlist: Codable {
         try container.encode(anchor, forKey: .anchor)
     }
 
-    /// The bytes to store: JSON with sorted keys, the same for the same playlist in every process.
-    public var stored: [UInt8] {
-        // Encoding names and numbers cannot fail.
-        (try? JSONBytes.encode(self)) ?? []
+    /// The bytes to store: JSON with sorted keys, the same for the same playlist in every process. Names and whole
+    /// numbers always encode; should that ever fail, it is a typed error, never empty bytes stored as a playlist.
+    public func stored() throws(EncodingFailure) -> [UInt8] {
+        try JSONBytes.encode(self)
     }
 
     /// The playlist `bytes` hold, checked as a request body is; the error names the key and what is wrong.

@@ -24,7 +24,12 @@ extension ClusterNode: PlaylistBackend {
         guard let queue else {
             return completion(.failure(.storageUnavailable("the node is starting; nothing was changed")))
         }
-        let stored = playlist?.stored
+        let stored: [UInt8]?
+        do {
+            stored = try playlist?.stored()
+        } catch {
+            return completion(.failure(.unencodable(error)))
+        }
         let admission = PlaylistWriteAdmission(
             client: request.client, rateLimitPerMinute: writesPerMinute,
             idempotency: request.idempotency.map { .init(key: $0.key, requestDigest: $0.digest.bytes) },
@@ -71,7 +76,12 @@ extension ClusterNode: PlaylistBackend {
         for action in actions {
             switch action {
             case .readAll: readPlaylists()
-            case .serve(let playlist): playlists?.set(playlist)
+            case .serve(let playlist):
+                do {
+                    try playlists?.set(playlist)
+                } catch {
+                    log(.error, "playlist \(playlist.name) from Redis cannot be encoded (\(error)); not serving it")
+                }
             case .remove(let name): playlists?.remove(name)
             case .log(let level, let text):
                 log(level, text)

@@ -18,7 +18,11 @@ struct ConfigurationReload {
             if was != wanted { needsRestart.append("\(key): \(was) → \(wanted)") }
         }
         restartOnly("host") { $0.host }
-        restartOnly("playlists") { $0.playlists.map { String(decoding: $0.stored, as: UTF8.self) }.joined(separator: " ") }
+        restartOnly("playlists") { configuration in
+            configuration.playlists.map { playlist in
+                "\(playlist.name) [\(playlist.boards.joined(separator: ", ")), \(playlist.seconds) s, \(playlist.transition.map { "\($0)" } ?? "no splash")]"
+            }.joined(separator: " ")
+        }
         restartOnly("port") { "\($0.port)" }
         restartOnly("fps") { "\($0.fps)" }
         restartOnly("webRoot") { $0.webRoot ?? "none" }

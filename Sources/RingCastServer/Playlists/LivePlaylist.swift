@@ -10,19 +10,23 @@ final class LivePlaylist {
     private(set) var stored: [UInt8]
     private(set) var etag: String
 
-    init(_ playlist: Playlist, fps: Int) {
+    /// Throws, serving nothing, when the playlist cannot be encoded (`Playlist.stored()`).
+    init(_ playlist: Playlist, fps: Int) throws(EncodingFailure) {
+        let stored = try playlist.stored()
         timeline = PlaylistTimeline(current: playlist, fps: fps)
-        stored = playlist.stored
+        self.stored = stored
         etag = Self.etag(of: stored)
     }
 
     var name: String { timeline.current.name }
     var playlist: Playlist { timeline.current }
 
-    /// Serves `playlist` from its anchor on, the current definition holding the ticks before.
-    func replace(with playlist: Playlist) {
+    /// Serves `playlist` from its anchor on, the current definition holding the ticks before. Throws, changing
+    /// nothing, when the playlist cannot be encoded.
+    func replace(with playlist: Playlist) throws(EncodingFailure) {
+        let stored = try playlist.stored()
         timeline = PlaylistTimeline(current: playlist, previous: timeline.current, fps: timeline.fps)
-        stored = playlist.stored
+        self.stored = stored
         etag = Self.etag(of: stored)
     }
 

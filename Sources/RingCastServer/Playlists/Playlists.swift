@@ -17,10 +17,20 @@ final class Playlists {
     /// Told of every playlist set or removed (the broadcaster's playlist streams).
     weak var observer: (any PlaylistObserver)?
 
-    init(stored: [Playlist] = [], fps: Int) {
+    /// None yet.
+    init(fps: Int) {
+        self.fps = fps
+    }
+
+    /// Serves `stored`; one that cannot be encoded is logged and not served (`Playlist.stored()`).
+    init(stored: [Playlist], fps: Int, logger: Logger) {
         self.fps = fps
         for playlist in stored {
-            byName[playlist.name] = LivePlaylist(playlist, fps: fps)
+            do {
+                byName[playlist.name] = try LivePlaylist(playlist, fps: fps)
+            } catch {
+                logger.error("playlist \(playlist.name) cannot be encoded (\(error)); not serving it")
+            }
         }
     }
 
@@ -38,14 +48,15 @@ final class Playlists {
     }
 
     /// Serves `playlist` from now on: a new one at once, a changed one from its anchor. The same definition again
-    /// (a notification of this node's own write) changes nothing.
-    func set(_ playlist: Playlist) {
+    /// (a notification of this node's own write) changes nothing, and so does a playlist that cannot be encoded,
+    /// which throws.
+    func set(_ playlist: Playlist) throws(EncodingFailure) {
         if let live = byName[playlist.name] {
             guard live.playlist != playlist else { return }
-            live.replace(with: playlist)
+            try live.replace(with: playlist)
             observer?.playlistChanged(live)
         } else {
-            let live = LivePlaylist(playlist, fps: fps)
+            let live = try LivePlaylist(playlist, fps: fps)
             byName[playlist.name] = live
             observer?.playlistChanged(live)
         }

@@ -38,7 +38,14 @@ extension BoardWriter: PlaylistBackend {
             }
         }
         if let playlist {
-            store.write(playlist: StoredPlaylist(name: name, definition: playlist.stored), completion: stored)
+            let definition: [UInt8]
+            do {
+                definition = try playlist.stored()
+            } catch {
+                logger.error("cannot store playlist \(name): \(error)")
+                return completion(.failure(.unencodable(error)))
+            }
+            store.write(playlist: StoredPlaylist(name: name, definition: definition), completion: stored)
         } else {
             store.delete(playlist: name, completion: stored)
         }

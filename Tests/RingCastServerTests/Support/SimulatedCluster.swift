@@ -251,7 +251,12 @@ final class SimulatedNode: ClusterSyncShell {
         for action in actions {
             switch action {
             case .readAll: jobs.append(.readPlaylists)
-            case .serve(let playlist): playlists[playlist.name] = playlist.stored
+            case .serve(let playlist):
+                do {
+                    playlists[playlist.name] = try playlist.stored()
+                } catch {
+                    note("playlist \(playlist.name) cannot be encoded: \(error)")
+                }
             case .remove(let name): playlists[name] = nil
             case .log(_, let text): note(text)
             case .unexpected(let text): unexpected.append("\(name) @\(now): playlists: \(text)")

@@ -117,7 +117,8 @@ final class TestApplication {
         return applied
     }
 
-    /// Sends one request through `Application.handleHTTP` and returns its answer, waiting (at most 5 s) for the
+    /// Sends one request through `Application.handleHTTP` and returns its answer, waiting (at most 30 s: a loaded
+    /// machine delayed a commit's sync past 5 s) for the
     /// store when it is a write. `path` may carry a query (`?token=`).
     func send(
         _ method: String,
@@ -133,8 +134,8 @@ final class TestApplication {
             answer = response
             answers += 1
         }
-        guard loop.run(until: { answer != nil }, timeout: 5), let answer else {
-            throw TestHTTPError.io("no answer to \(method) \(path) within 5 s")
+        guard loop.run(until: { answer != nil }, timeout: 30), let answer else {
+            throw TestHTTPError.io("no answer to \(method) \(path) within 30 s")
         }
         precondition(answers == 1, "answered \(answers) times")
         return Self.testResponse(answer)
@@ -171,7 +172,7 @@ final class TestApplication {
     }
 
     /// Runs what the store hands back to the service thread until `done()` holds; false after `timeout` seconds.
-    func drain(until done: () -> Bool, timeout: Double = 5) -> Bool {
+    func drain(until done: () -> Bool, timeout: Double = 30) -> Bool {
         loop.run(until: done, timeout: timeout)
     }
 

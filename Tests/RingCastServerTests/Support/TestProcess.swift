@@ -98,7 +98,8 @@ final class TestProcess: Sendable {
         // which a busy test run beside two CPU hogs has kept occupied for over 30 s; a child that
         // truly cannot start fails at once instead. This wait is starved too, so it looks once more
         // after its deadline before it gives up.
-        let deadline = Date().addingTimeInterval(120)
+        // 240 s: a loaded make test (two CPU hogs beside it) kept spawns waiting past 120 s.
+        let deadline = Date().addingTimeInterval(240)
         while shared.state.withLock({ $0.pid == nil && $0.status == nil }) {
             guard Date() < deadline else {
                 let started = shared.state.withLock { state in

@@ -85,15 +85,26 @@ final class PlaylistHandler {
                 // kept), so that a retry gets this answer again wherever the backend keeps it (Redis's script).
                 let playlist =
                     (unchanged ? existing?.playlist : nil) ?? Playlist(name: name, definition: definition, anchor: anchor())
-                // The answer as it will be, for a cluster to keep for a retry with the same Idempotency-Key.
-                let preview = LivePlaylist(existing?.playlist ?? playlist, fps: clock.fps)
-                if existing != nil, !unchanged { preview.replace(with: playlist) }
+                // The answer as it will be, for a cluster to keep for a retry with the same Idempotency-Key; a
+                // playlist that cannot be encoded is answered 500 here, before anything is written.
+                let preview: LivePlaylist
+                do throws(EncodingFailure) {
+                    preview = try LivePlaylist(existing?.playlist ?? playlist, fps: clock.fps)
+                    if existing != nil, !unchanged { try preview.replace(with: playlist) }
+                } catch {
+                    return finish(.error(.unencodable(error)), false)
+                }
                 let write = PlaylistWriteRequest(
                     client: request.http.peer, idempotency: idempotency, preview: written(preview, created: existing == nil))
                 backend.commit(playlist: name, playlist, expected: expected, request: write) { [self] result in
                     switch result {
                     case .success(.written):
-                        playlists.set(playlist)
+                        // The preview encoded this playlist already, so serving it cannot fail to encode it now.
+                        do throws(EncodingFailure) {
+                            try playlists.set(playlist)
+                        } catch {
+                            return finish(.error(.unencodable(error)), true)
+                        }
                         metrics.playlistWritten(name)
                         guard let live = playlists[name] else { return finish(.error(Self.unavailable), true) }
                         finish(written(live, created: existing == nil), true)

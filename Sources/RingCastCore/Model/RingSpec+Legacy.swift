@@ -41,25 +41,21 @@ struct LegacyRingSpec: Decodable {
     }
 
     private var ring: RingSpec {
+        // A status or thresholds colour the ring; the palette colours stored beside them were only their fallback.
         let look = RingLook(
-            colors: status == nil ? colors : nil, label: label == .percent ? nil : label,
+            colors: status == nil && thresholds == nil ? colors : nil, label: label == .percent ? nil : label,
             maximum: maximum == RingSpec.defaultMaximum ? nil : maximum, status: status, thresholds: thresholds)
-        var plainLook = look
-        if thresholds != nil { plainLook.colors = nil }
+        var indicatorLook = look
+        indicatorLook.label = nil
         let kind: RingKind =
             switch self.kind {
-            case .plain: .plain(plainLook)
-            case .derived(let sources): .derived(DerivedRing(sources: sources, look: plainLook))
-            case .countdown: .countdown(CountdownRing(look: plainLook, options: countdown))
+            case .plain: .plain(look)
+            case .derived(let sources): .derived(DerivedRing(sources: sources, look: look))
+            case .countdown: .countdown(CountdownRing(look: look, options: countdown))
             case .counter(let format): .counter(CounterWidget(format: format, value: value))
             case .text(let width):
                 .text(TextWidget(text: { if case .text(let text) = label { text } else { nil } }(), waveWidth: width))
-            case .indicator:
-                .indicator(
-                    IndicatorWidget(
-                        look: RingLook(
-                            colors: plainLook.colors, maximum: plainLook.maximum,
-                            status: status, thresholds: thresholds)))
+            case .indicator: .indicator(IndicatorWidget(look: indicatorLook))
             case .gradient: .gradient(GradientWidget(colors: colors))
             }
         return RingSpec(

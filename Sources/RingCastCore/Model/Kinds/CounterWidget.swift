@@ -74,9 +74,6 @@ public struct CounterWidget: KindDefinition {
                 text: unit, named: "unit", maximumLength: Limits.counterUnitLength, field: RequestField.path(field, "unit"))
         }
         if let value {
-            guard value.isFinite else {
-                throw .invalidValue("value must be a finite number", field: RequestField.path(field, "value"))
-            }
             try Limits.check(counterValue: value, field: RequestField.path(field, "value"))
         }
         // Every label the counter can show must fit a frame whole, checked once against the longest. Not for a

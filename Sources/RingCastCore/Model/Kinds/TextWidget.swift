@@ -32,10 +32,7 @@ public struct TextWidget: KindDefinition {
         if let text {
             try Limits.check(labelText: text, field: RequestField.path(field, "text"))
         }
-        guard waveWidth.isFinite, Limits.waveWidths.contains(waveWidth) else {
-            try Limits.check(waveWidth: waveWidth, field: RequestField.path(field, "waveWidth"))
-            throw .invalidValue("waveWidth must be a finite number", field: RequestField.path(field, "waveWidth"))
-        }
+        try Limits.check(waveWidth: waveWidth, field: RequestField.path(field, "waveWidth"))
     }
 
     func write(to object: inout KeyedEncodingContainer<AnyCodingKey>) throws {

@@ -20,6 +20,10 @@ import time
 from typing import Any, Callable
 
 
+# What Chromium answers an evaluation that a navigation overtook.
+NAVIGATING = ("Inspected target navigated or closed", "Execution context was destroyed", "Cannot find context")
+
+
 class CDPError(Exception):
     """A CDP call answered with an error, or the browser went away."""
 
@@ -267,7 +271,14 @@ class Page:
         deadline = time.monotonic() + timeout
         last = None
         while True:
-            last = self.evaluate(expression)
+            try:
+                last = self.evaluate(expression)
+            except CDPError as error:
+                # A page that navigates (a form that reloads it with new parameters) has no context to
+                # evaluate in for a moment; the wait goes on in the new one.
+                if not any(text in str(error) for text in NAVIGATING):
+                    raise
+                last = None
             if last:
                 return last
             if time.monotonic() >= deadline:

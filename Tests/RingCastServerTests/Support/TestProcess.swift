@@ -64,7 +64,9 @@ final class TestProcess: Sendable {
             workingDirectory: FilePath(repositoryRoot.path)
         )
         let shared = self.shared
-        Task.detached {
+        // On a thread of its own: the spawn, the pipes and the wait for exit must go on while the tests around
+        // hold Swift's few cooperative threads in blocking reads.
+        Task.detached(executorPreference: ThreadExecutor.processes) {
             do {
                 let result = try await run(configuration, input: .none, output: .sequence, error: .sequence) { execution in
                     let abandoned = shared.state.withLock {
@@ -94,12 +96,9 @@ final class TestProcess: Sendable {
                 }
             }
         }
-        // Generous: the spawn itself runs on Swift's cooperative threads (two on a 2-core machine),
-        // which a busy test run beside two CPU hogs has kept occupied for over 30 s; a child that
-        // truly cannot start fails at once instead. This wait is starved too, so it looks once more
-        // after its deadline before it gives up.
-        // 240 s: a loaded make test (two CPU hogs beside it) kept spawns waiting past 120 s.
-        let deadline = Date().addingTimeInterval(240)
+        // The spawn runs on its own thread, so this waits only for the machine; this wait itself runs on the
+        // cooperative threads, which a busy run may hold, so it looks once more after its deadline before it gives up.
+        let deadline = Date().addingTimeInterval(60)
         while shared.state.withLock({ $0.pid == nil && $0.status == nil }) {
             guard Date() < deadline else {
                 let started = shared.state.withLock { state in
@@ -155,7 +154,7 @@ final class TestProcess: Sendable {
 
     /// Waits for the process to exit (its output read to the end) and returns its exit code, or
     /// the number of the signal that ended it. Past `timeout` the child is killed and this throws.
-    /// 30 s by default: the status is recorded on Swift's cooperative threads, which `make test` beside two
+    /// 30 s by default: this wait runs on Swift's cooperative threads, which `make test` beside two
     /// CPU hogs has kept busy for over 10 s after a SIGKILL.
     func waitForExit(timeout: Double = 30) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)

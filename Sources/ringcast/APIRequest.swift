@@ -13,6 +13,14 @@ struct APIRequest: Equatable {
     /// Headers of the request's own (e.g. `If-None-Match: *`), sent as they are.
     var headers: [String: String] = [:]
 
+    /// This request asking for `Prefer: return=minimal` (RFC 7240): the server answers a write with its status and
+    /// ETag alone and encodes nothing, for a command that prints nothing of the answer.
+    var minimal: APIRequest {
+        var request = self
+        request.headers["Prefer"] = "return=minimal"
+        return request
+    }
+
     init(_ method: String, _ path: [String]) {
         self.method = method
         self.path = path

@@ -39,7 +39,7 @@ struct CountdownCommand: ParsableCommand {
             let request = try APIRequest(
                 "POST", ["boards", board, "countdown"], json: Start(seconds: seconds, animated: stepped ? false : nil),
                 checkedAs: CountdownStart.self)
-            _ = try server.connection().request(request.method, api: request.path, json: request.body)
+            _ = try server.connection().send(request.minimal)
             print("\(board): countdown of \(PushAnimation.describe(seconds)) s started")
         case (_?, true):
             throw CommandFailure("give SECONDS to start the countdown, or --cancel to stop it, not both")

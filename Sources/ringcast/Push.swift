@@ -202,11 +202,13 @@ struct Push: ParsableCommand {
         return number
     }
 
-    /// `PUT /api/v1/boards/BOARD/rings/RING` with `requestBody()`.
+    /// `PUT /api/v1/boards/BOARD/rings/RING` with `requestBody()`, asking for the minimal answer: what is printed
+    /// comes from the arguments.
     /// `counter`: the target is a counter widget, and VALUE its number.
     func request(counter: Bool = false) throws(CommandFailure) -> APIRequest {
         try APIRequest(
-            "PUT", ["boards", board, "rings", ring], json: requestBody(counter: counter), checkedAs: RingUpdate.self)
+            "PUT", ["boards", board, "rings", ring], json: requestBody(counter: counter), checkedAs: RingUpdate.self
+        ).minimal
     }
 
     /// `{"progress":P,…}`, or `{"value":V,"max":M,…}` with --max or for a counter, or a text widget's

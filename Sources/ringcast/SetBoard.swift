@@ -39,7 +39,8 @@ struct SetBoard: ParsableCommand {
         print("changed board \(name)")
     }
 
-    /// `PATCH /api/v1/boards/NAME` with the given keys, checked by the server's own decoder of the body.
+    /// `PATCH /api/v1/boards/NAME` with the given keys, checked by the server's own decoder of the body; the minimal
+    /// answer is all it needs.
     func request() throws(CommandFailure) -> APIRequest {
         guard title != nil || background != nil || staleAfter != nil else {
             throw CommandFailure("nothing to change: give --title, --background or --stale-after")
@@ -49,7 +50,7 @@ struct SetBoard: ParsableCommand {
             try ColorArgument.color(text, flag: "--background")
         }
         let body = BoardSettings(title: title, background: background, staleAfter: try staleAfterValue())
-        return try APIRequest("PATCH", ["boards", name], json: body, checkedAs: BoardPatch.self)
+        return try APIRequest("PATCH", ["boards", name], json: body, checkedAs: BoardPatch.self).minimal
     }
 
     /// `--stale-after`: nil when not given, `.some(nil)` for `none`, else the checked seconds.

@@ -38,6 +38,16 @@ struct RequestTests {
         #expect(replace.headers.isEmpty)
     }
 
+    /// Issue 32: a command that prints nothing of the server's answer asks for the minimal one (RFC 7240), so the
+    /// server encodes nothing; one that prints the board it made (board create) asks for the board.
+    @Test func commandsThatPrintNothingOfTheAnswer_askForTheMinimalAnswer() throws {
+        let minimal = ["Prefer": "return=minimal"]
+        #expect(try Push.parse(["main", "move", "0.8"]).request().headers == minimal)
+        #expect(try Push.parse(["ci", "passed", "12"]).request(counter: true).headers == minimal)
+        #expect(try SetBoard.parse(["ci", "--title", "CI"]).request().headers == minimal)
+        #expect(try CreateBoard.parse(["ci", "--template", "single", "--replace"]).request().headers["Prefer"] == nil)
+    }
+
     @Test func boardCreate_withStaleAfter_sendsIt() throws {
         let request = try CreateBoard.parse(["nightly", "--template", "single", "--stale-after", "90000"]).request()
         #expect(request.bodyText == #"{"staleAfter":90000,"template":"single"}"#)

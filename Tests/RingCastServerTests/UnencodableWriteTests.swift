@@ -35,7 +35,7 @@ struct UnencodableWriteTests {
         let write = WriteIntent(
             request: RouteRequest(http: request, parameters: ["board": "main"]), needsBoard: true,
             decode: { _ throws(APIError) in throw APIError.malformed("decoded already") }, idempotency: nil,
-            precondition: .none, createOnly: false)
+            precondition: .none, createOnly: false, returning: .representation)
         return (prepared, write)
     }
 

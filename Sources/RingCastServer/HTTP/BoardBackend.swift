@@ -87,6 +87,8 @@ struct WriteIntent {
     let precondition: IfMatch
     /// `If-None-Match: *`: the write may only create its board (412 when the board exists).
     let createOnly: Bool
+    /// `Prefer: return=minimal`: answered without the board.
+    let returning: ReturnPreference
 
     struct Idempotency {
         let key: String

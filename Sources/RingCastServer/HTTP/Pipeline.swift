@@ -208,7 +208,7 @@ final class Pipeline {
                     key: key, digest: IdempotencyCache.digest(method: http.method, path: http.path, body: http.body))
             },
             precondition: IfMatch(http.headers["if-match"], nonce: boards.etagNonce),
-            createOnly: try Self.createOnly(http))
+            createOnly: try Self.createOnly(http), returning: ReturnPreference(prefer: http.headers["prefer"]))
         if case .answered(let response) = try backend.admit(write) {
             return respond(response)
         }
@@ -271,7 +271,7 @@ final class Pipeline {
             // `If-None-Match: *` after the body is checked in full: a body that could not create the board (a bad
             // group, too many rings) is refused as such, not as a board that exists.
             if write.createOnly, board != nil { throw .alreadyExists("board \"\(name)\"") }
-            switch try prepare(change, of: board, named: name, body: write.http.body) {
+            switch try prepare(change, of: board, named: name, body: write.http.body, returning: write.returning) {
             case .unchanged(let answer, let revision):
                 // Nothing is committed, so the revision is compared here.
                 if let expected = write.precondition.revision, expected != revision {
@@ -302,7 +302,7 @@ final class Pipeline {
     /// Step 8 for a write: what it does, its resulting state and its answer, computed on a copy of the board,
     /// starting at the earliest tick the backend allows. Nothing changes here.
     private func prepare(
-        _ plan: BoardWrite, of board: LiveBoard?, named name: String, body: [UInt8]
+        _ plan: BoardWrite, of board: LiveBoard?, named name: String, body: [UInt8], returning: ReturnPreference
     ) throws(APIError) -> Prepared {
         let now = clock.currentTick()
         let earliest = backend.earliestStart(now: now)
@@ -314,13 +314,18 @@ final class Pipeline {
             let base = Int64(trial.revision)
             let (start, state) = try trial.acceptStoring(
                 change, at: max(earliest, board.startTick(now: now)), now: board.now(now))
-            guard trial.revision == Int(base) + 1 else { return .unchanged(answers.answer(answer, of: board), revision: base) }
+            guard trial.revision == Int(base) + 1 else {
+                return .unchanged(answers.answer(answer, of: board, returning: returning), revision: base)
+            }
             let etag = boards.etag(revision: base + 1)
             return .write(
                 PreparedWrite(
                     kind: .change(board, change, after: trial), name: name, base: base, start: start, state: state,
-                    settled: { trial.settledState }, answer: { [answers] board in answers.answer(answer, of: board) },
-                    preview: { [answers] in answers.answer(answer, of: LiveBoard(animator: trial, etag: etag)) }, body: body))
+                    settled: { trial.settledState },
+                    answer: { [answers] board in answers.answer(answer, of: board, returning: returning) },
+                    preview: { [answers] in
+                        answers.answer(answer, of: LiveBoard(animator: trial, etag: etag), returning: returning)
+                    }, body: body))
         case .create(let spec, let then):
             try boards.checkRoom()
             let base = boards.previousRevision(of: name)
@@ -329,8 +334,10 @@ final class Pipeline {
             return .write(
                 PreparedWrite(
                     kind: .create(spec, animator, then: then), name: name, base: base, start: earliest, state: animator.state,
-                    settled: { animator.settledState }, answer: { [answers] board in answers.created(board) },
-                    preview: { [answers] in answers.created(LiveBoard(animator: animator, etag: etag)) }, body: body))
+                    settled: { animator.settledState },
+                    answer: { [answers] board in answers.created(board, returning: returning) },
+                    preview: { [answers] in answers.created(LiveBoard(animator: animator, etag: etag), returning: returning) },
+                    body: body))
         case .delete:
             guard let board else { throw APIError.notFound("no board named \"\(name)\"", field: "board") }
             let base = Int64(board.animator.revision)
@@ -351,9 +358,9 @@ final class Pipeline {
     }
 
     /// The headers the pipeline reads that libwebsockets 4.1.6 does not know by name, so the transport
-    /// must look them up (`TransportConfiguration.customHeaderNames`): its default two, and the CORS
-    /// preflight's `Access-Control-Request-Method`.
-    static let customHeaderNames = ["idempotency-key", "x-request-id", "access-control-request-method"]
+    /// must look them up (`TransportConfiguration.customHeaderNames`): its default two, the CORS
+    /// preflight's `Access-Control-Request-Method`, and a write's `Prefer` (`ReturnPreference`).
+    static let customHeaderNames = ["idempotency-key", "x-request-id", "access-control-request-method", "prefer"]
 
     /// Whether `request` asks to create only what does not exist (`If-None-Match: *`; empty counts as none, as for
     /// `Idempotency-Key`); any other value is 400:

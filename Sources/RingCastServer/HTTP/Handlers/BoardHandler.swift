@@ -63,8 +63,9 @@ final class BoardHandler {
         .delete
     }
 
-    /// The answer to a durable write of `board`.
-    func answer(_ answer: WriteAnswer, of board: LiveBoard) -> HTTPResponse {
+    /// The answer to a durable write of `board`; with `return=minimal` its status, ETag and Location alone.
+    func answer(_ answer: WriteAnswer, of board: LiveBoard, returning: ReturnPreference = .representation) -> HTTPResponse {
+        if returning == .minimal { return minimal(answer, of: board) }
         switch answer {
         case .board:
             return snapshot(of: board)
@@ -83,8 +84,34 @@ final class BoardHandler {
         }
     }
 
-    /// The answer to a board's creation: 201, its snapshot and Location.
-    func created(_ board: LiveBoard) -> HTTPResponse {
+    /// `Prefer: return=minimal` (RFC 7240): what `answer` says without a body, so nothing is encoded — 204 with the
+    /// ETag for a change, 201 with the ETag and Location for a new ring.
+    private func minimal(_ answer: WriteAnswer, of board: LiveBoard) -> HTTPResponse {
+        switch answer {
+        case .board:
+            return HTTPResponse(status: 204, headers: [(name: "ETag", value: board.etag), ReturnPreference.applied])
+        case .noContent:
+            return HTTPResponse(status: 204, headers: [ReturnPreference.applied])
+        case .createdRing(let id):
+            return HTTPResponse(
+                status: 201,
+                headers: [
+                    (name: "ETag", value: board.etag), (name: "Location", value: "/api/v1/boards/\(board.name)/rings/\(id)"),
+                    ReturnPreference.applied,
+                ])
+        }
+    }
+
+    /// The answer to a board's creation: 201, its snapshot and Location (with `return=minimal`, no snapshot).
+    func created(_ board: LiveBoard, returning: ReturnPreference = .representation) -> HTTPResponse {
+        if returning == .minimal {
+            return HTTPResponse(
+                status: 201,
+                headers: [
+                    (name: "ETag", value: board.etag), (name: "Location", value: "/api/v1/boards/\(board.name)"),
+                    ReturnPreference.applied,
+                ])
+        }
         var response = snapshot(of: board)
         response.status = 201
         response.headers.append((name: "Location", value: "/api/v1/boards/\(board.name)"))

@@ -26,7 +26,14 @@ public struct Animator: Sendable {
     private var board: Board
     public private(set) var epoch: Int64
     /// Accepted changes not yet at their start tick, oldest first, with their start ticks (ascending).
-    private var pending: [(tick: Int64, change: Change)] = []
+    private var pending: [(tick: Int64, change: Change)] = [] {
+        didSet { if pending.isEmpty { future = nil } }
+    }
+    /// This animator with every pending change applied at its start tick (nil while none is pending: then it is this
+    /// animator itself). Kept as changes are accepted, each applied to it once, so a write applies its own change
+    /// only, never again every change queued before it (issue 32: a board pushed thousands of times a second holds
+    /// dozens of changes for the next tick).
+    private var future: Future?
     /// The newest tick whose changes have been applied to `board`.
     private var appliedThrough: Int64
     /// The last frame composed and its base, for the next tick's delta base and a repeated ask.
@@ -104,14 +111,16 @@ public struct Animator: Sendable {
         // vanish from the delta of its own tick (a viewer would keep the old value).
         advance(to: min(tick, now) - 1)
         let start = max(tick, appliedThrough + 1, pending.last?.tick ?? tick)
-        var trial = self
-        trial.pending.append((start, change))
+        // The change alone, applied to the board as every change before it leaves it.
+        var trial = projection
+        trial.lastFrames = nil
+        trial.pending = [(start, change)]
         var failure: APIError?
         trial.advance(to: start) { failure = $0 }
         if let failure { throw failure }
         let state = try trial.loadableState()
         pending.append((start, change))
-        // Every pending change up to `start`, the last one, is applied in `trial`.
+        future = Future(trial)
         projectedRevision = trial.board.revision
         return (start, state)
     }
@@ -156,24 +165,21 @@ public struct Animator: Sendable {
         return .accepted
     }
 
-    /// The animator with every accepted change applied at its start tick: what the board will be.
+    /// The animator with every accepted change applied at its start tick: what the board will be. Kept, not
+    /// computed (`future`).
     private var projection: Animator {
-        var copy = self
-        if let last = pending.last?.tick { copy.advance(to: last) }
-        return copy
+        future?.animator ?? self
     }
 
-    /// Whether the board will have a ring `id` once every accepted change has started. Only a restructure or a grow
-    /// changes its rings, so this reads the newest one pending rather than applying every change (`projected`): a
-    /// write asks on every push, with dozens of changes pending on a busy board.
+    /// The animator a kept projection holds (`future`): immutable, so copies of the animator share it.
+    private final class Future: Sendable {
+        let animator: Animator
+        init(_ animator: Animator) { self.animator = animator }
+    }
+
+    /// Whether the board will have a ring `id` once every accepted change has started.
     public func willHaveRing(withID id: String) -> Bool {
-        for (_, change) in pending.reversed() {
-            switch change {
-            case .restructure(let spec), .grow(let spec, _): return spec.ring(withID: id) != nil
-            default: continue
-            }
-        }
-        return board.spec.ring(withID: id) != nil
+        projection.board.spec.ring(withID: id) != nil
     }
 
     /// The board with every accepted change applied, pending ones included: what a GET shows as targets.
@@ -182,8 +188,7 @@ public struct Animator: Sendable {
     /// The revision once every accepted change has started.
     public var revision: Int { projectedRevision }
 
-    /// `revision`, kept as changes are accepted rather than found by applying every pending change again: a
-    /// board pushed thousands of times a second holds dozens of changes for the next tick, and each write asks.
+    /// `revision`, kept as changes are accepted (the projection's).
     private var projectedRevision: Int
 
     /// Makes the next change's revision follow `revision` at least, after going back to an older

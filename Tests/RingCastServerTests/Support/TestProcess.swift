@@ -22,10 +22,13 @@ let ringcastBenchExecutable: URL = ringcastExecutable.deletingLastPathComponent(
 /// `Process.run()` on Linux reads past glibc's buffer while it walks /proc/self/fd and crashes a
 /// test run now and then (swift-corelibs-foundation pull request 5472). Launch no child through
 /// Foundation anywhere in Sources or Tests; use this type.
+///
+/// The child writes its standard output and error to two files of a directory of its own, read whenever the test
+/// asks: nothing has to drain a pipe for the child to go on, and only its exit is waited for (swift-subprocess's
+/// monitor thread, then a job on `ThreadExecutor.processes`). A test run once had two children end while their
+/// pipes' readers, on the cooperative threads, never finished.
 final class TestProcess: Sendable {
     private struct State {
-        var stdout = ""
-        var stderr = ""
         var pid: pid_t?
         /// The exit code, or the signal number for a child killed by a signal.
         var status: Int32?
@@ -39,22 +42,31 @@ final class TestProcess: Sendable {
     /// Shared with the task that runs the child.
     private final class Shared: Sendable {
         let state = Mutex(State())
-
-        func append(_ buffer: SubprocessOutputSequence.Buffer, toStandardError: Bool) {
-            let text = buffer.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
-            state.withLock {
-                if toStandardError { $0.stderr += text } else { $0.stdout += text }
-            }
-        }
     }
 
     private let shared = Shared()
+    /// Where the child's standard output and error go (`stdout`, `stderr`); removed when this goes.
+    private let directory: URL
 
     /// Starts `executable` (`ringcast` unless told otherwise) with `arguments`, the test's
     /// environment less every `RINGCAST_*` variable, plus `environment`; returns once the child runs.
     init(_ arguments: [String], executable: URL = ringcastExecutable, environment: [String: String] = [:]) async throws {
         var variables = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RINGCAST_") }
         variables.merge(environment) { _, new in new }
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-child-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let output = try FileDescriptor.open(
+            FilePath(directory.appendingPathComponent("stdout").path), .writeOnly, options: [.create, .truncate],
+            permissions: .ownerReadWrite)
+        let errors: FileDescriptor
+        do {
+            errors = try FileDescriptor.open(
+                FilePath(directory.appendingPathComponent("stderr").path), .writeOnly, options: [.create, .truncate],
+                permissions: .ownerReadWrite)
+        } catch {
+            try? output.close()
+            throw error
+        }
         let configuration = Configuration(
             executable: .path(FilePath(executable.path)),
             arguments: Arguments(arguments),
@@ -64,24 +76,19 @@ final class TestProcess: Sendable {
             workingDirectory: FilePath(repositoryRoot.path)
         )
         let shared = self.shared
-        // On a thread of its own: the spawn, the pipes and the wait for exit must go on while the tests around
-        // hold Swift's few cooperative threads in blocking reads.
+        // On a thread of its own: the launch and the wait for the exit must go on while the tests around hold
+        // Swift's few cooperative threads in blocking reads.
         Task.detached(executorPreference: ThreadExecutor.processes) {
             do {
-                let result = try await run(configuration, input: .none, output: .sequence, error: .sequence) { execution in
+                let result = try await run(
+                    configuration, input: .none, output: .fileDescriptor(output, closeAfterSpawningProcess: true),
+                    error: .fileDescriptor(errors, closeAfterSpawningProcess: true)
+                ) { execution in
                     let abandoned = shared.state.withLock {
                         $0.pid = execution.processIdentifier.value
                         return $0.abandoned
                     }
                     if abandoned { kill(execution.processIdentifier.value, SIGKILL) }
-                    // Both pipes drained at once, so the child never blocks on a full one.
-                    async let out: Void = {
-                        for try await buffer in execution.standardOutput { shared.append(buffer, toStandardError: false) }
-                    }()
-                    async let err: Void = {
-                        for try await buffer in execution.standardError { shared.append(buffer, toStandardError: true) }
-                    }()
-                    _ = try await (out, err)
                 }
                 let status: Int32 =
                     switch result.terminationStatus {
@@ -115,13 +122,24 @@ final class TestProcess: Sendable {
         }
     }
 
+    deinit {
+        // A child still running is not waited for; its files go once it has let go of them.
+        try? FileManager.default.removeItem(at: directory)
+    }
+
     /// Starts `ringcast-bench` with `arguments` (see `init`).
     static func bench(_ arguments: [String]) async throws -> TestProcess {
         try await TestProcess(arguments, executable: ringcastBenchExecutable)
     }
 
-    var stdout: String { shared.state.withLock { $0.stdout } }
-    var stderr: String { shared.state.withLock { $0.stderr } }
+    /// What the child has written to its standard output so far.
+    var stdout: String { read("stdout") }
+    /// What the child has written to its standard error so far.
+    var stderr: String { read("stderr") }
+
+    private func read(_ name: String) -> String {
+        (try? Data(contentsOf: directory.appendingPathComponent(name))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
     var pid: Int32 { shared.state.withLock { $0.pid ?? -1 } }
     private var exitStatus: Int32? { shared.state.withLock { $0.status } }
 
@@ -152,28 +170,33 @@ final class TestProcess: Sendable {
         return stderr.contains(text)
     }
 
-    /// Waits for the process to exit (its output read to the end) and returns its exit code, or
-    /// the number of the signal that ended it. Past `timeout` the child is killed and this throws.
-    /// 30 s by default: this wait runs on Swift's cooperative threads, which `make test` beside two
-    /// CPU hogs has kept busy for over 10 s after a SIGKILL.
+    /// Waits for the process to exit and returns its exit code, or the number of the signal that ended it; its
+    /// output is then complete. Past `timeout` the child is killed and this throws. 30 s by default: this wait runs
+    /// on Swift's cooperative threads, which `make test` beside two CPU hogs has kept busy for over 10 s.
     func waitForExit(timeout: Double = 30) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
-        var endedAt: Date?
         while true {
             if let status = exitStatus { return status }
-            // The kernel knows before Swift's starved threads do: a child that has ended (a zombie until it is
-            // reaped) gets 10 s for its output to be read to the end, then its status is taken from /proc.
-            if let ended = Self.endedStatus(pid: pid) {
-                let since = endedAt ?? Date()
-                endedAt = since
-                if Date().timeIntervalSince(since) > 10 { return ended }
-            }
+            // The kernel may know before the task that reaps it has run: a child that has ended is a zombie until
+            // then, and /proc has its status.
+            if let ended = Self.endedStatus(pid: pid) { return ended }
             if Date() > deadline {
+                let running = Self.isRunning(pid: pid)
                 signal(SIGKILL)
-                throw ViewerError.timeout("process did not exit within \(timeout) s; stderr: \(stderr)")
+                throw ViewerError.timeout(
+                    "process did not exit within \(timeout) s (\(running ? "still running" : "gone, its status not recorded")); "
+                        + "stdout: \(stdout) stderr: \(stderr)")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
+    }
+
+    /// Whether `pid` is a process that has not ended (its /proc entry exists and is not a zombie).
+    static func isRunning(pid: Int32) -> Bool {
+        guard pid > 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
     }
 
     /// The exit code, or the number of the signal that ended it, of a child that has ended but is not reaped yet

@@ -8,8 +8,9 @@
 #    viewer's frames (--record-frames).
 # 2. The yardstick: bench/baseline/broadcaster.c (a minimal libwebsockets broadcaster, built here
 #    with cc) replays those frames at the same rate, measured by `ringcast-bench --watch-only`.
-# 3. Push throughput (`ringcast-bench --scenario pushers`) twice, each with a fresh server: once
-#    with the data directory on disk (under BENCH_DISK_DIR), once on a tmpfs (BENCH_MEMORY_DIR).
+# 3. Push throughput (`ringcast-bench --scenario pushers`), each run with a fresh server: with the
+#    data directory on disk (under BENCH_DISK_DIR) for each of BENCH_PUSH_ANIMATIONS (none, the
+#    server's default, 10 s linear), then on a tmpfs (BENCH_MEMORY_DIR) with none.
 # 4. Join storm (`ringcast-bench --scenario join-storm`), with a fresh server.
 # 5. SVG flood (`ringcast-bench --scenario svg-flood`): a fresh server allowing 255 rings a board; clients
 #    fetch a 255-ring board's SVG in a loop while a viewer of main measures its frame gaps.
@@ -20,6 +21,7 @@
 #   BENCH_BASELINE_VIEWERS  C broadcaster scenarios                 (1000 2000; empty: none)
 #   BENCH_PUSHERS BENCH_PUSH_VIEWERS BENCH_PUSH_DURATION
 #                           push throughput: pushing clients, viewers, seconds (8 200 20; any empty: none)
+#   BENCH_PUSH_ANIMATIONS   each push's animation on disk: none, default, seconds (none default 10)
 #   BENCH_JOIN_WATCHERS BENCH_JOIN_RATE BENCH_JOIN_DURATION
 #                           join storm: watchers, joins a second, seconds (100 200 10; any empty: none)
 #   BENCH_SVG_CLIENTS BENCH_SVG_DURATION
@@ -44,6 +46,7 @@ keep=${BENCH_RESULTS:-}
 pushers=${BENCH_PUSHERS-8}
 push_viewers=${BENCH_PUSH_VIEWERS-200}
 push_duration=${BENCH_PUSH_DURATION-20}
+push_animations=${BENCH_PUSH_ANIMATIONS-none default 10}
 join_watchers=${BENCH_JOIN_WATCHERS-100}
 join_rate=${BENCH_JOIN_RATE-200}
 join_duration=${BENCH_JOIN_DURATION-10}
@@ -120,15 +123,17 @@ if [ -n "$baseline_viewers" ]; then
 	fi
 fi
 
-# push NAME DATA_DIR: the push throughput scenario against a fresh server keeping its data in DATA_DIR.
+# push NAME DATA_DIR ANIMATION: the push throughput scenario against a fresh server keeping its data in
+# a new directory under DATA_DIR, each push with ANIMATION.
 push() {
-	local name=$1 data=$2
-	echo "== push throughput: $pushers pushers, $push_viewers viewers, data on $(stat -f -c %T "$data")"
+	local name=$1 data animation=$3
+	data=$(mktemp -d -p "$2" "$name.XXXXXX") || exit 1
+	echo "== push throughput: $pushers pushers, $push_viewers viewers, data on $(stat -f -c %T "$data"), animation $animation"
 	start "serve-$name" "$ringcast" serve --config "$work/ringcast.json" --port 0 --fps "$fps" \
 		--data-dir "$data" --log-level warning
 	if "$bench" --scenario pushers --server "$url" --server-pid "$server" --pushers "$pushers" \
 		--viewers "$push_viewers" --duration "$push_duration" --warmup "$warmup" --data-dir "$data" \
-		--json "$work/bench-$name.json"; then
+		--push-animation "$animation" --json "$work/bench-$name.json"; then
 		results="$results $work/bench-$name.json"
 	else
 		failed="$failed $name"
@@ -142,13 +147,15 @@ if [ -n "$pushers" ] && [ -n "$push_viewers" ] && [ -n "$push_duration" ]; then
 	case $(stat -f -c %T "$disk") in
 	tmpfs | ramfs) echo "warning: $disk_root is on a $(stat -f -c %T "$disk"), not a disk: set BENCH_DISK_DIR" ;;
 	esac
-	push pushers-disk "$disk"
+	for animation in $push_animations; do
+		push "pushers-disk-$animation" "$disk" "$animation"
+	done
 	# In memory: a tmpfs, where fsync costs nothing.
 	if [ "$(stat -f -c %T "$memory_root" 2>/dev/null)" != tmpfs ]; then
 		echo "warning: $memory_root is not a tmpfs ($(stat -f -c %T "$memory_root" 2>&1)): the second push run is not in memory; set BENCH_MEMORY_DIR"
 	fi
 	memory=$(mktemp -d -p "$memory_root" ringcast-bench.XXXXXX) || exit 1
-	push pushers-memory "$memory"
+	push pushers-memory "$memory" none
 fi
 
 if [ -n "$join_watchers" ] && [ -n "$join_rate" ] && [ -n "$join_duration" ]; then

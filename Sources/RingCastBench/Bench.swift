@@ -85,6 +85,11 @@ struct Bench: ParsableCommand {
     @Option(help: "pushers: concurrent pushing clients, one thread each (default: 8).")
     var pushers: Int?
 
+    @Option(
+        help:
+            "pushers: each push's animation: none (default), default (the server's, easeInOut 1 s) or seconds of a linear one.")
+    var pushAnimation: String?
+
     @Option(help: "join-storm: new viewers a second during the window (default: 200).")
     var joinRate: Double?
 
@@ -141,6 +146,10 @@ struct Bench: ParsableCommand {
         try only("--client \(client.rawValue)", isSet: client != .raw, in: .viewers)
         try only("--cluster", isSet: cluster, in: .viewers)
         try only("--pushers", isSet: pushers != nil, in: .pushers)
+        try only("--push-animation", isSet: pushAnimation != nil, in: .pushers)
+        if let pushAnimation, BenchPushAnimation(argument: pushAnimation) == nil {
+            throw ValidationError("--push-animation must be none, default or 0.001 to 60 seconds, got \(pushAnimation)")
+        }
         try only("--join-rate", isSet: joinRate != nil, in: .joinStorm)
         try only("--data-dir", isSet: dataDir != nil, in: .pushers, .joinStorm)
         try only("--svg-clients", isSet: svgClients != nil, in: .svgFlood)
@@ -224,7 +233,9 @@ struct Bench: ParsableCommand {
                 try report(result, table: result.table)
             case .pushers:
                 let load = BenchLoadRun(settings: shared, viewers: resolvedViewers)
-                let result = try BenchPushRun(load: load, pushers: pushers ?? 8, dataDirectory: dataDir).run()
+                let animation = pushAnimation.flatMap(BenchPushAnimation.init(argument:)) ?? .none
+                let result = try BenchPushRun(load: load, pushers: pushers ?? 8, animation: animation, dataDirectory: dataDir)
+                    .run()
                 try report(result, table: result.table)
             case .joinStorm:
                 let load = BenchLoadRun(settings: shared, viewers: resolvedViewers)

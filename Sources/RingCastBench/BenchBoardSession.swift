@@ -129,10 +129,28 @@ final class BenchBoardSession {
 @available(*, unavailable)
 extension BenchBoardSession: Sendable {}
 
-/// `{"progress":V,"animation":"none"}` for `PUT /api/v1/boards/B/rings/R`.
+/// `{"progress":V,"animation":"none"}` for `PUT /api/v1/boards/B/rings/R`, or with another animation
+/// (`BenchPushAnimation`; the server's default sends no `animation` key).
 struct BenchRingBody: Encodable {
     var progress: Double
-    var animation = "none"
+    var animation = BenchPushAnimation.none
+
+    private enum Key: String, CodingKey { case progress, animation }
+
+    private struct Timing: Encodable {
+        var curve: String
+        var duration: Double
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(progress, forKey: .progress)
+        switch animation {
+        case .none: try container.encode("none", forKey: .animation)
+        case .serverDefault: break
+        case .linear(let seconds): try container.encode(Timing(curve: "linear", duration: seconds), forKey: .animation)
+        }
+    }
 }
 
 /// `{"rings":{ID:{"progress":P,"animation":A}}}` for `PATCH /api/v1/boards/B`.

@@ -7,6 +7,7 @@ extension BenchPushResult {
         let filesystem = dataFilesystem.map { "\($0.type) (\($0.source) on \($0.mountPoint))" } ?? "not known (no --data-dir)"
         rows.append(("data directory on", filesystem))
         rows.append(("window", BenchResult.describeWindow(seconds: windowSeconds, warmup: settings.warmupSeconds)))
+        rows.append(("animation of each push", settings.pushAnimation.description))
         rows.append(
             (
                 "pushes acknowledged",

@@ -16,6 +16,9 @@ struct BenchPushResult: Codable, Sendable {
         var rings: [String]
         /// The ring kept animating so frames flow every tick (not pushed).
         var animatedRing: String
+        /// The animation each push asked for (`--push-animation`: none, default or seconds of linear); nil in
+        /// results of builds before it, which pushed with none.
+        var animation: String?
         /// The server's data directory (`--data-dir`), when the bench was told.
         var dataDirectory: String?
     }
@@ -43,4 +46,11 @@ struct BenchPushResult: Codable, Sendable {
     var pushes: Pushes
     var viewers: BenchViewerSummary
     var usage: BenchUsage
+}
+
+extension BenchPushResult.Settings {
+    /// The animation each push asked for; `none` for results that do not say.
+    var pushAnimation: BenchPushAnimation {
+        animation.flatMap(BenchPushAnimation.init(argument:)) ?? .none
+    }
 }

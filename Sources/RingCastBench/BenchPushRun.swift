@@ -10,6 +10,8 @@ struct BenchPushRun {
     /// The viewers, the animated ring and the window.
     var load: BenchLoadRun
     var pushers: Int
+    /// What each push asks for (`--push-animation`).
+    var animation: BenchPushAnimation
     /// The server's data directory (`--data-dir`), to name its filesystem in the result.
     var dataDirectory: String?
 
@@ -21,7 +23,7 @@ struct BenchPushRun {
     func run() throws(BenchFailure) -> BenchPushResult {
         let settings = load.settings
         let (board, animated) = try load.readBoard()
-        // Every plain ring but the animated one: a push with "animation":"none" would stop it.
+        // Every plain ring but the animated one: a push would stop or retarget it.
         let pushed = board.rings.filter { $0.kind == "plain" && $0.id != animated.id }
         guard !pushed.isEmpty else {
             throw BenchFailure("board \(settings.board) needs two plain rings (one to push, one to keep animating)")
@@ -48,6 +50,7 @@ struct BenchPushRun {
                 warmupSeconds: settings.warmup,
                 rings: pushed.map(\.id),
                 animatedRing: animated.id,
+                animation: animation.argument,
                 dataDirectory: dataDirectory
             ),
             dataFilesystem: dataDirectory.flatMap(BenchFilesystem.init(path:)),
@@ -69,7 +72,8 @@ struct BenchPushRun {
         var requests: [[UInt8]] = []
         for value in 1...Self.values {
             for ring in rings {
-                let body = try load.session.encode(BenchRingBody(progress: Double(value) / Double(Self.values)))
+                let body = try load.session.encode(
+                    BenchRingBody(progress: Double(value) / Double(Self.values), animation: animation))
                 var head = "PUT \(load.session.boardPath)/rings/\(BenchBoardSession.escape(ring)) HTTP/1.1\r\n"
                 head += "Host: \(load.settings.address.authority)\r\n"
                 if let token = load.settings.token { head += "Authorization: Bearer \(token)\r\n" }

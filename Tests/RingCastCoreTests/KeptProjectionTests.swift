@@ -110,4 +110,26 @@ struct KeptProjectionTests {
         }
         #expect(checks > 50 && refusals > 5, "the run checked \(checks) times and refused \(refusals) changes")
     }
+
+    /// On a board written every tick the projection is never replaced by the board itself (a change is always
+    /// pending), and no frame is composed from it: what drops finished animations from it is each value's own retarget
+    /// (`AnimatedValue.animate` settles first). The state a write stores stays the size of what is in flight, not of
+    /// everything pushed since the flood began.
+    @Test func aBoardWrittenEveryTick_storesWhatIsInFlight_notEverythingEverPushed() throws {
+        let origin = AnimatorTests.origin
+        var live = AnimatorTests.animator()
+        var sizes: [Int] = []
+        for tick in origin...(origin + 600) {
+            for push in 0..<8 {
+                let ring = Self.rings[(Int(tick - origin) * 8 + push) % 7]
+                let progress = Double((Int(tick) + push) % 100) / 100
+                try live.accept(.ring(ring, RingUpdate(progress: progress)), at: tick + 1, now: tick)
+            }
+            if (tick - origin) % 60 == 0 { sizes.append(try Self.encoded(live.state).count) }
+            _ = live.frames(at: tick)
+        }
+        // The default animation lasts 1 s: after the first second the state holds about a second of pushes.
+        let steady = sizes[2]
+        #expect(sizes.last! < steady * 3 / 2, "state bytes every second: \(sizes)")
+    }
 }

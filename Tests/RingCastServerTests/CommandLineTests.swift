@@ -202,11 +202,12 @@ struct CommandLineTests {
 
         let pushers = try await TestProcess.bench([
             "--scenario", "pushers", "--server", url, "--pushers", "2", "--viewers", "5",
-            "--duration", "1.5", "--warmup", "0.5", "--data-dir", work.path, "--json", pushes,
+            "--duration", "1.5", "--warmup", "0.5", "--data-dir", work.path, "--push-animation", "10", "--json", pushes,
         ])
         #expect(try await pushers.waitForExit(timeout: 30) == 0, "stderr: \(pushers.stderr)")
         let push = try object(pushes)
         #expect(push["scenario"] as? String == "pushers")
+        #expect((push["settings"] as? [String: Any])?["animation"] as? String == "10")
         #expect((push["pushes"] as? [String: Any])?["acknowledged"] as? Int ?? 0 > 0)
         #expect((push["viewers"] as? [String: Any])?["measured"] as? Int == 5)
         let gaps = (push["viewers"] as? [String: Any])?["frameGapMilliseconds"] as? [String: Any]
@@ -228,10 +229,14 @@ struct CommandLineTests {
         #expect(try await write.waitForExit() == 0, "stderr: \(write.stderr)")
         let markdown = try String(contentsOfFile: report, encoding: .utf8)
         #expect(markdown.contains("## Push throughput") && markdown.contains("## Join storm"), "report: \(markdown)")
+        #expect(markdown.contains("| linear 10 s |"), "the push table names each run's animation: \(markdown)")
 
         let misplaced = try await TestProcess.bench(["--scenario", "join-storm", "--pushers", "4"])
         #expect(try await misplaced.waitForExit() != 0)
         #expect(misplaced.stderr.contains("--pushers applies to --scenario pushers"), "stderr: \(misplaced.stderr)")
+        let tooLong = try await TestProcess.bench(["--scenario", "pushers", "--push-animation", "61"])
+        #expect(try await tooLong.waitForExit() != 0)
+        #expect(tooLong.stderr.contains("--push-animation must be none, default or"), "stderr: \(tooLong.stderr)")
     }
 
     @Test func serve_withAMissingConfig_namesTheFile() async throws {

@@ -116,10 +116,25 @@ extension EventLoop {
     }
 
     /// LWS_CALLBACK_HTTP_BODY_COMPLETION: Content-Length bytes arrived.
+    ///
+    /// Called again for an exchange whose answer is pending, it is libwebsockets 4.1.6 handing over what the client
+    /// sent after the body (a pipelined next request) from its rx-flow list: it does so again and again without ever
+    /// polling, so the answer, which comes back through the loop's inbox, would never come, and the whole server would
+    /// stall (two pipelined writes did it). Such a connection is closed instead; the server goes on. Its pending write
+    /// is applied or not as it would be, unanswered, as for any connection that goes away meanwhile. (A request without
+    /// a body may be completed once more by lws; only a repeat is a spin.)
     func handleHTTPBodyCompletion(_ wsi: OpaquePointer) -> Int32? {
         guard let exchange = exchange(of: wsi) else { return nil }
         if exchange.isReceivingBody {
             dispatch(exchange)
+            return 0
+        }
+        exchange.repeatedBodyCompletions += 1
+        guard exchange.repeatedBodyCompletions < 2 else {
+            TransportLog.emit(
+                "a request pipelined after \(exchange.request.method) \(exchange.request.path) before its answer; closing the connection")
+            forget(exchange)
+            return -1
         }
         return 0
     }
@@ -132,6 +147,18 @@ extension EventLoop {
             switch exchange.state {
             case .writingHeaders(let response):
                 try writeHeaders(of: response, for: exchange)
+                // An answer that is its head alone (a 204, a 304, a HEAD) ends here, in the same callback: the client
+                // has all of it once the head is out and may send its next request at once. Ended in a later
+                // callback, that request could arrive while the transaction was still open, and libwebsockets 4.1.6
+                // then spun on the buffered request's body (HTTP_BODY_COMPLETION from its rx-flow list) without ever
+                // polling again: no answer, and the whole server stalled (a keep-alive client pushing with
+                // `Prefer: return=minimal` found it).
+                if exchange.request.method == "HEAD" || response.body.isEmpty {
+                    if phase == .draining {
+                        noteAnsweredWhileDraining(status: response.status)
+                    }
+                    return finish(exchange)
+                }
                 exchange.state = .writingBody(response, sent: 0)
                 lws_callback_on_writable(wsi)
                 return 0

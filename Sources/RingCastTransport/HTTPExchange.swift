@@ -35,6 +35,8 @@ final class HTTPExchange {
     /// Answer, then close instead of keeping the connection alive (the body was refused, or it
     /// stalled).
     var closesConnection: Bool
+    /// How often lws reported a body complete again after this one's (`EventLoop.handleHTTPBodyCompletion`).
+    var repeatedBodyCompletions = 0
     /// A connection lws handed over as a raw socket (a method it cannot parse): answered with the
     /// same writes, then shut down, never kept alive.
     let isRaw: Bool

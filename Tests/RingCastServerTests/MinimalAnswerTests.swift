@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @testable import RingCastServer
 
 /// Issue 32, item 3: a write that asks for `Prefer: return=minimal` (RFC 7240) is answered with its status, ETag and
@@ -98,5 +102,67 @@ struct MinimalAnswerTests {
         #expect(answer.body.isEmpty)
         #expect(answer.headers["preference-applied"] == "return=minimal")
         #expect(answer.headers["etag"] == (try server.http.get("/api/v1/boards/main")).headers["etag"])
+    }
+
+    /// A keep-alive client sending minimal writes one after the other (a script pushing in a loop): each is answered,
+    /// and the server goes on serving. The transport once wrote a 204's empty body as a zero-length final write, which
+    /// left libwebsockets 4.1.6 spinning on the connection's next request with a body: no answer, and the whole
+    /// server stalled.
+    @Test func minimalWritesOnOneKeepAliveConnection_areEachAnswered_andTheServerGoesOn() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let fd = try connectLoopback(port: server.port, timeoutSeconds: 10)
+        defer { close(fd) }
+        var received: [UInt8] = []
+        for seconds in [10, 20, 30, 40] {
+            let body = #"{"seconds":\#(seconds)}"#
+            let request =
+                "POST /api/v1/boards/main/countdown HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nPrefer: return=minimal\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            let bytes = Array(request.utf8)
+            #expect(bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count)
+            // A 204 is its head alone.
+            var head: String?
+            while head == nil {
+                if let end = received.indices.dropLast(3).first(where: { received[$0..<($0 + 4)].elementsEqual([13, 10, 13, 10]) }) {
+                    head = String(decoding: received[..<end], as: UTF8.self)
+                    received.removeFirst(end + 4)
+                    break
+                }
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+                guard count > 0 else {
+                    Issue.record("no answer to the minimal write of \(seconds) s on the kept-alive connection (recv \(count))")
+                    return
+                }
+                received += chunk[0..<count]
+            }
+            #expect(head?.hasPrefix("HTTP/1.1 204") == true, "\(head ?? "")")
+        }
+        #expect(try server.http.get("/healthz").status == 200)
+    }
+
+    /// Two writes pipelined on one connection (the second sent before the first is answered), with and without
+    /// `Prefer: return=minimal`: libwebsockets 4.1.6 handed the second one's body over again and again without polling,
+    /// and the whole server stalled. The connection may be closed; the server must go on answering everyone else.
+    @Test(arguments: [false, true])
+    func pipelinedWrites_neverStallTheServer(minimal: Bool) throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let fd = try connectLoopback(port: server.port, timeoutSeconds: 10)
+        defer { close(fd) }
+        func patch(_ progress: Double) -> String {
+            let body = #"{"rings":{"move":\#(progress)},"animation":"none"}"#
+            return "PATCH /api/v1/boards/main HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
+                + (minimal ? "Prefer: return=minimal\r\n" : "")
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        }
+        let bytes = Array((patch(0.2) + patch(0.3)).utf8)
+        #expect(bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count)
+        // Whatever the pipelining client gets (answers, or a closed connection), within its 10 s.
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while chunk.withUnsafeMutableBytes({ recv(fd, $0.baseAddress!, $0.count, 0) }) > 0 {}
+        #expect(try server.http.get("/healthz").status == 200, "the server answers everyone else")
+        #expect(try server.http.get("/api/v1/boards/main").status == 200)
     }
 }

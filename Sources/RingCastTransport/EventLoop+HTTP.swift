@@ -132,7 +132,8 @@ extension EventLoop {
         exchange.repeatedBodyCompletions += 1
         guard exchange.repeatedBodyCompletions < 2 else {
             TransportLog.emit(
-                "a request pipelined after \(exchange.request.method) \(exchange.request.path) before its answer; closing the connection")
+                "a request pipelined after \(exchange.request.method) \(exchange.request.path) before its answer; closing the connection"
+            )
             forget(exchange)
             return -1
         }

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
+@testable import RingCastServer
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import RingCastServer
 
 /// Issue 32, item 3: a write that asks for `Prefer: return=minimal` (RFC 7240) is answered with its status, ETag and
 /// Location alone, so the server encodes nothing of the board; the write itself is the same.
@@ -124,7 +124,9 @@ struct MinimalAnswerTests {
             // A 204 is its head alone.
             var head: String?
             while head == nil {
-                if let end = received.indices.dropLast(3).first(where: { received[$0..<($0 + 4)].elementsEqual([13, 10, 13, 10]) }) {
+                if let end = received.indices.dropLast(3).first(where: {
+                    received[$0..<($0 + 4)].elementsEqual([13, 10, 13, 10])
+                }) {
                     head = String(decoding: received[..<end], as: UTF8.self)
                     received.removeFirst(end + 4)
                     break

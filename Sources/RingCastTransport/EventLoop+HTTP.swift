@@ -155,16 +155,14 @@ extension EventLoop {
                 // polling again: no answer, and the whole server stalled (a keep-alive client pushing with
                 // `Prefer: return=minimal` found it).
                 if exchange.request.method == "HEAD" || response.body.isEmpty {
-                    if phase == .draining {
-                        noteAnsweredWhileDraining(status: response.status)
-                    }
-                    return finish(exchange)
+                    return finish(exchange, answered: response)
                 }
                 exchange.state = .writingBody(response, sent: 0)
                 lws_callback_on_writable(wsi)
                 return 0
             case .writingBody(let response, let sent):
-                let body = exchange.request.method == "HEAD" ? [] : response.body
+                // A HEAD, or an empty body, ended with the head.
+                let body = response.body
                 let end = min(sent + Self.httpChunkBytes, body.count)
                 try writeBody(body[sent..<end], isFinal: end == body.count, to: wsi)
                 guard end == body.count else {
@@ -172,10 +170,7 @@ extension EventLoop {
                     lws_callback_on_writable(wsi)
                     return 0
                 }
-                if phase == .draining {
-                    noteAnsweredWhileDraining(status: response.status)
-                }
-                return finish(exchange)
+                return finish(exchange, answered: response)
             case .servingFile(let file):
                 return serve(file, for: exchange)
             case .answered:
@@ -356,6 +351,14 @@ extension EventLoop {
     }
 
     /// After the last byte: keep the connection for the next request, or close it.
+    /// `finish(_:)` once `response` is written whole, counted as answered while the server drains.
+    private func finish(_ exchange: HTTPExchange, answered response: HTTPResponse) -> Int32 {
+        if phase == .draining {
+            noteAnsweredWhileDraining(status: response.status)
+        }
+        return finish(exchange)
+    }
+
     private func finish(_ exchange: HTTPExchange) -> Int32 {
         if exchange.isRaw {
             exchange.state = .answered

@@ -23,9 +23,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
-        // Tests launch `ringcast` through posix_spawn: Foundation's `Process` crashes now and then
-        // on Linux up to Swift 6.3.1 (swift-corelibs-foundation #5472).
-        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
     ],
     targets: [
         // Debian's libwebsockets 4.1.6; the shim exposes what Swift cannot import directly.
@@ -156,7 +153,6 @@ let package = Package(
                 "RedisTestSupport",
                 "TLSTestSupport",
                 "RingDefinitionFixtures",
-                .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             swiftSettings: swiftSettings
         ),

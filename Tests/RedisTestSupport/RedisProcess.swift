@@ -59,31 +59,7 @@ public final class RedisProcess: Sendable {
             "--appendonly", "yes", "--appendfsync", "always", "--save", "", "--daemonize", "no",
             "--logfile", directory + "/redis.log",
         ]
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        // The spawning thread may be a Dispatch worker, which blocks SIGTERM; the child inherits
-        // the mask unless it is reset here, and then ignores stop()'s SIGTERM.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var child: pid_t = 0
-        let result = posix_spawnp(&child, "redis-server", &actions, &attributes, &argv, environ)
-        guard result == 0 else {
-            throw Failure(description: "cannot start redis-server: \(String(cString: strerror(result)))")
-        }
+        let child = try ChildProcess.spawn(arguments)
         let endpoint = RedisEndpoint(host: "127.0.0.1", port: port)
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(10)
@@ -93,15 +69,13 @@ public final class RedisProcess: Sendable {
             {
                 return child
             }
-            var status: Int32 = 0
-            if waitpid(child, &status, WNOHANG) == child {
+            if ChildProcess.reapIfEnded(child) != nil {
                 throw Failure(description: "redis-server on port \(port) exited at start; see \(directory)/redis.log")
             }
             usleep(20_000)
         }
         Glibc.kill(child, SIGKILL)
-        var status: Int32 = 0
-        waitpid(child, &status, 0)
+        _ = ChildProcess.wait(child)
         throw Failure(description: "redis-server on port \(port) did not answer PING within 10 s")
     }
 
@@ -146,19 +120,11 @@ public final class RedisProcess: Sendable {
         }
         guard child > 0 else { return }
         Glibc.kill(child, signal)
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) == -1 && errno == EINTR {}
+        _ = ChildProcess.wait(child)
     }
 
     private func removeDirectory() {
-        let words: [String] = ["rm", "-rf", directory]
-        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var child: pid_t = 0
-        if posix_spawnp(&child, "rm", nil, nil, &argv, environ) == 0 {
-            var status: Int32 = 0
-            while waitpid(child, &status, 0) == -1 && errno == EINTR {}
-        }
+        if let child = try? ChildProcess.spawn(["rm", "-rf", directory]) { _ = ChildProcess.wait(child) }
     }
 
     /// A port the kernel just handed out on 127.0.0.1 (bound, read back, released).

@@ -122,21 +122,6 @@ struct GracefulDrainTests {
         let state = Mutex<(open: Bool, close: Result<Int?, any Error>?)>((false, nil))
     }
 
-    /// Polls /proc for the child's end (a zombie, or reaped and gone) on a thread of its own: the
-    /// exit status reaches `TestProcess` through Swift's cooperative threads, which a busy machine
-    /// may starve.
-    private static func secondsUntilExit(of pid: Int32, from start: Date, limit: Double) async throws -> Double? {
-        try await onOwnThread {
-            while Date().timeIntervalSince(start) < limit {
-                if TestProcess.endedStatus(pid: pid) != nil || !FileManager.default.fileExists(atPath: "/proc/\(pid)/stat") {
-                    return Date().timeIntervalSince(start)
-                }
-                usleep(5_000)
-            }
-            return nil
-        }
-    }
-
     @Test func sigtermUnderEightPushers_answersEveryRequestSent_closesViewersWith1001_andKeepsEveryAcknowledgedWrite()
         async throws
     {
@@ -175,8 +160,7 @@ struct GracefulDrainTests {
 
         let signalled = Date()
         server.signal(SIGTERM)
-        let exitedAfter = try await Self.secondsUntilExit(
-            of: server.pid, from: signalled, limit: Self.shutdownTimeout + 20)
+        let exitedAfter = try await server.secondsUntilExit(after: signalled, limit: Self.shutdownTimeout + 20)
         let status = try await server.waitForExit()
         #expect(status == 0, "exit status \(status); stderr: \(server.stderr.suffix(2000))")
         let seconds = try #require(exitedAfter, "the server did not exit within \(Self.shutdownTimeout + 20) s")
@@ -241,7 +225,7 @@ struct GracefulDrainTests {
         defer { close(waiting) }
         let signalled = Date()
         bounded.signal(SIGTERM)
-        let seconds = try #require(try await Self.secondsUntilExit(of: bounded.pid, from: signalled, limit: 20))
+        let seconds = try #require(try await bounded.secondsUntilExit(after: signalled, limit: 20))
         #expect(try await bounded.waitForExit() == 0)
         #expect(seconds >= 1 && seconds < 4, "exited \(seconds) s after SIGTERM")
         #expect(
@@ -273,7 +257,7 @@ struct GracefulDrainTests {
         #expect(ready.headers["connection"] == "close" && ready.headers["retry-after"] == "1")
         let again = Date()
         patient.signal(SIGTERM)
-        let after = try #require(try await Self.secondsUntilExit(of: patient.pid, from: again, limit: 20))
+        let after = try #require(try await patient.secondsUntilExit(after: again, limit: 20))
         #expect(after < 3, "exited \(after) s after the second SIGTERM")
         #expect(try await patient.waitForExit() == SIGTERM)
         #expect(patient.stderr.contains("exiting at once"), "\(patient.stderr)")
@@ -300,7 +284,7 @@ struct GracefulDrainTests {
         let signalled = Date()
         nodes[0].process.signal(SIGTERM)
         let seconds = try #require(
-            try await Self.secondsUntilExit(of: nodes[0].process.pid, from: signalled, limit: Self.shutdownTimeout + 20))
+            try await nodes[0].process.secondsUntilExit(after: signalled, limit: Self.shutdownTimeout + 20))
         #expect(try await nodes[0].process.waitForExit() == 0)
         #expect(seconds < Self.shutdownTimeout + 3, "node a exited \(seconds) s after SIGTERM")
         let ended = Date().addingTimeInterval(10)

@@ -60,9 +60,10 @@ public enum ChildProcess {
     }
 
     /// glibc's posix_spawn_file_actions_addchdir_np (2.29 and later), which Swift's Glibc module leaves out.
-    private static let addChdir:
-        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)? =
-            dlsym(nil, "posix_spawn_file_actions_addchdir_np").map { unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32).self) }
+    private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+    private static let addChdir: AddChdir? = dlsym(nil, "posix_spawn_file_actions_addchdir_np").map {
+        unsafeBitCast($0, to: AddChdir.self)
+    }
 
     /// Waits for `pid` to end and reaps it: its exit code, or the number of the signal that ended it. Blocks the
     /// calling thread.

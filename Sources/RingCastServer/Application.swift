@@ -131,6 +131,12 @@ final class Application: TransportDelegate {
         backend.stop()
     }
 
+    /// Hands the boards' snapshots to the store (`BoardBackend.writeSnapshots`), so that the next start replays
+    /// nothing. Once the loop has stopped, before the store closes.
+    func writeSnapshots() {
+        backend.writeSnapshots()
+    }
+
     /// Gives up the countdown webhooks not delivered yet (and logs how many). Any thread, once the loop has
     /// stopped.
     func stopWebhooks() {

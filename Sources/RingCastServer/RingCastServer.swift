@@ -49,8 +49,9 @@ public final class RingCastServer: Sendable {
     public func run() {
         let drain = web.run()
         let flushing = ContinuousClock.now
-        // Writes still queued are committed (every answered one already is); then the data
-        // directory's lock is released.
+        // Writes still queued are committed (every answered one already is), then the boards' snapshots; then the
+        // data directory's lock is released.
+        application.writeSnapshots()
         store?.close()
         application.stopCluster()
         application.stopWebhooks()
@@ -301,11 +302,13 @@ private func joinCluster(_ url: String, configuration: RingCastConfiguration, lo
 private func warnIfMisnamed(_ name: String, source: String, logger: Logger) {
     guard let problem = Name.problem(of: name, as: .board) else { return }
     logger.warning(
-        "\(source): \(problem); it is served as stored, but a PUT, a playlist or a token cannot name it: create a board of a name that follows the rule and DELETE this one")
+        "\(source): \(problem); it is served as stored, but a PUT, a playlist or a token cannot name it: create a board of a name that follows the rule and DELETE this one"
+    )
 }
 
-/// Every board's stored state, checked; on the first start after an upgrade, the old
-/// `state.json` migrated into the store (and kept as `state.json.migrated`).
+/// Every board's stored state, checked: its newest snapshot with the changes logged after it replayed (`ChangeLog`),
+/// then written as its snapshot before anything is served, so that the log after it is on this start's grid. On the
+/// first start after an upgrade, the old `state.json` migrated into the store (and kept as `state.json.migrated`).
 private func loadStates(
     from store: SQLiteStore,
     directory: String,
@@ -314,12 +317,15 @@ private func loadStates(
 ) throws -> [String: BoardState] {
     let database = directory + "/" + SQLiteStore.fileName
     let records: [StoredRecord]
+    let logged: [String: [StoredChange]]
     do {
         records = try store.loadAll()
+        logged = Dictionary(grouping: try store.loadChanges(), by: \.board)
     } catch {
         throw StartupError(error.description)
     }
     var states: [String: BoardState] = [:]
+    var animators: [String: Animator] = [:]
     for record in records {
         let source = "\(database): board \(record.board)"
         // Boards created through the API carry their own spec; deleted ones are tombstones.
@@ -327,12 +333,41 @@ private func loadStates(
             record.state, configured: configuration.board(named: record.board), fps: configuration.fps, source: source)
         {
         case .deleted(let state): states[record.board] = state
-        case .served(let state, _):
+        case .served(let state, let animator):
             states[record.board] = state
+            // Replayed on the grid it was stored on, as its changes were logged.
+            animators[record.board] = (try? Animator(spec: animator.spec, fps: state.fps, state: state)) ?? animator
             warnIfMisnamed(record.board, source: source, logger: logger)
         case .unconfigured:
             logger.warning("\(database): board \(record.board) is stored but not configured; keeping it untouched")
         }
+    }
+    var snapshots: [StoredRecord] = []
+    for (name, changes) in logged.sorted(by: { $0.key < $1.key }) {
+        // A configured board written to but never snapshotted starts from its configured spec, at rest.
+        guard let first = changes.first, states[name]?.deleted != true,
+            let animator = animators[name]
+                ?? configuration.board(named: name).map({ Animator(spec: $0, fps: first.fps, tick: first.tick - 1) })
+        else {
+            logger.warning(
+                "\(database): board \(name) has \(Counted(changes.count, "logged change")) but no state to replay them onto; ignoring them"
+            )
+            continue
+        }
+        let replayed = ChangeLog.replay(changes, onto: animator)
+        if !replayed.skipped.isEmpty {
+            logger.warning(
+                "\(database): board \(name): \(Counted(replayed.skipped.count, "logged change")) no longer apply and are left out: \(replayed.skipped.prefix(5).joined(separator: "; "))"
+            )
+        }
+        let state = replayed.animator.state
+        states[name] = state
+        snapshots.append(
+            StoredRecord(board: name, revision: Int64(replayed.animator.revision), state: try StateCodec.encode(state)))
+        logger.notice("\(database): board \(name): \(Counted(replayed.applied, "logged change")) replayed")
+    }
+    if !snapshots.isEmpty {
+        try write(snapshots, to: store, what: "the replayed boards' snapshots", database: database)
     }
     let legacy = LegacyState.fileName(in: directory)
     let clock = TickClock(fps: configuration.fps)
@@ -345,19 +380,24 @@ private func loadStates(
     let converted = try migrated.states.map { name, state in
         StoredRecord(board: name, revision: state.revision, state: try StateCodec.encode(state))
     }
-    let done = DispatchSemaphore(value: 0)
-    let failure = Mutex<StorageError?>(nil)
-    store.write(converted) { error in
-        failure.withLock { $0 = error }
-        done.signal()
-    }
-    done.wait()
-    if let error = failure.withLock({ $0 }) {
-        throw StartupError("cannot migrate \(legacy) into \(database): \(error)")
-    }
+    try write(converted, to: store, what: "\(legacy) migrated", database: database)
     guard rename(legacy, legacy + ".migrated") == 0 else {
         throw StartupError("\(legacy) was migrated into \(database) but cannot be renamed: \(String(cString: strerror(errno)))")
     }
     logger.notice("migrated \(legacy) into \(database); the old file is kept as state.json.migrated")
     return migrated.states
+}
+
+/// Writes `records` before the server starts, waiting for the commit.
+private func write(_ records: [StoredRecord], to store: SQLiteStore, what: String, database: String) throws {
+    let done = DispatchSemaphore(value: 0)
+    let failure = Mutex<StorageError?>(nil)
+    store.write(records) { error in
+        failure.withLock { $0 = error }
+        done.signal()
+    }
+    done.wait()
+    if let error = failure.withLock({ $0 }) {
+        throw StartupError("cannot write \(what) into \(database): \(error)")
+    }
 }

@@ -1,15 +1,24 @@
 /// The protocol the server talks to, so that a Redis implementation can be added later.
 public protocol BoardStore: AnyObject, Sendable {
-    /// Every stored record, read at start (synchronously, before the event loop runs).
+    /// Every stored record (each board's newest snapshot), read at start (synchronously, before the event loop runs).
     func loadAll() throws(StorageError) -> [StoredRecord]
 
-    /// Queues records to be written durably (an upsert per board; a later record for the same
-    /// board replaces the earlier). `completion` runs exactly once, on the store's writer thread,
+    /// Every logged change after its board's snapshot, by board and then revision, read at start after `loadAll` (a
+    /// start replays them onto the snapshots).
+    func loadChanges() throws(StorageError) -> [StoredChange]
+
+    /// Queues snapshots to be written durably (an upsert per board; a later record for the same
+    /// board replaces the earlier); each leaves of its board's change log what the store's `ChangeRetention` keeps. `completion` runs exactly once, on the store's writer thread,
     /// after the transaction holding these records has been committed and fsynced (nil) or has
     /// failed (the error). Never blocks the caller: it only appends to a queue.
     func write(_ records: [StoredRecord], completion: @escaping @Sendable (StorageError?) -> Void)
 
-    /// Removes a board's record (used later for deleted boards); same completion rules as write.
+    /// Appends a change to its board's log, durably, in the order given; same completion rules as write. A change
+    /// whose bytes cannot be made fails (`unencodable`), and so does every later change of its board in the same
+    /// transaction, so a log never has a gap.
+    func append(_ change: StoredChange, completion: @escaping @Sendable (StorageError?) -> Void)
+
+    /// Removes a board's record and its change log (used later for deleted boards); same completion rules as write.
     func delete(board: String, completion: @escaping @Sendable (StorageError?) -> Void)
 
     /// Every stored playlist, read at start (synchronously, before the event loop runs).

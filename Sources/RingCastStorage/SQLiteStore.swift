@@ -40,10 +40,18 @@ public final class SQLiteStore: BoardStore {
         try self.init(directory: directory, maxPageCount: nil, notify: notify)
     }
 
+    /// A store whose snapshots leave `retention` of each board's change log.
+    public convenience init(
+        directory: String, retention: ChangeRetention, notify: @escaping @Sendable (StorageNotice) -> Void = { _ in }
+    ) throws(StorageError) {
+        try self.init(directory: directory, maxPageCount: nil, retention: retention, notify: notify)
+    }
+
     /// `maxPageCount` is for tests: the database cannot grow past that many pages, so SQLite
     /// itself fails a commit with SQLITE_FULL.
     init(
-        directory: String, maxPageCount: Int?, notify: @escaping @Sendable (StorageNotice) -> Void = { _ in }
+        directory: String, maxPageCount: Int?, retention: ChangeRetention = .standard,
+        notify: @escaping @Sendable (StorageNotice) -> Void = { _ in }
     ) throws(StorageError) {
         let dataDirectory = DataDirectory(path: directory)
         let queue = WriteQueue(maxPageCount: maxPageCount)
@@ -55,7 +63,8 @@ public final class SQLiteStore: BoardStore {
                 let writer: StoreWriter
                 do throws(StorageError) {
                     writer = try StoreWriter(
-                        directory: dataDirectory, queue: queue, maxPageCount: maxPageCount, notify: notify)
+                        directory: dataDirectory, queue: queue, maxPageCount: maxPageCount, retention: retention,
+                        notify: notify)
                 } catch {
                     queue.reportStarted(error)
                     return
@@ -95,6 +104,26 @@ public final class SQLiteStore: BoardStore {
         return records
     }
 
+    public func loadChanges() throws(StorageError) -> [StoredChange] {
+        guard !queue.isClosing else {
+            throw StorageError(path: databasePath, message: "the store is closed; open a new one to read")
+        }
+        let connection = try SQLiteConnection(path: databasePath, mode: .readOnly)
+        let statement = try connection.prepare(StoreSchema.selectChanges)
+        defer {
+            statement.finalize()
+            connection.close()
+        }
+        var changes: [StoredChange] = []
+        while try statement.step("reading the change log") {
+            changes.append(
+                StoredChange(
+                    board: statement.text(at: 0), revision: statement.int64(at: 1), tick: statement.int64(at: 2),
+                    fps: Int(statement.int64(at: 3)), change: statement.blob(at: 4)))
+        }
+        return changes
+    }
+
     public func loadPlaylists() throws(StorageError) -> [StoredPlaylist] {
         guard !queue.isClosing else {
             throw StorageError(path: databasePath, message: "the store is closed; open a new one to read")
@@ -124,6 +153,10 @@ public final class SQLiteStore: BoardStore {
     /// writer thread any more.
     public func write(_ records: [StoredRecord], completion: @escaping @Sendable (StorageError?) -> Void) {
         submit(.write(records, completion), completion)
+    }
+
+    public func append(_ change: StoredChange, completion: @escaping @Sendable (StorageError?) -> Void) {
+        submit(.append(change, completion), completion)
     }
 
     public func delete(board: String, completion: @escaping @Sendable (StorageError?) -> Void) {

@@ -1,22 +1,42 @@
-/// The database layout, format 1, and the connection settings every store uses.
+/// The database layout, format 2, and the connection settings every store uses.
 ///
 /// ```
-/// boards(name TEXT PRIMARY KEY, revision INTEGER NOT NULL, state BLOB NOT NULL)
+/// boards(name TEXT PRIMARY KEY, revision INTEGER NOT NULL, state BLOB NOT NULL)   -- each board's newest snapshot
+/// changes(board TEXT, revision INTEGER, tick INTEGER, fps INTEGER, change BLOB, PRIMARY KEY (board, revision))
+///                                          -- since format 2: every accepted write, appended in its commit; a start
+///                                          -- replays those after the snapshot's revision (`StoredChange`)
 /// playlists(name TEXT PRIMARY KEY, definition BLOB NOT NULL)   -- since playlists; created when missing, so a
 ///                                                                -- format 1 file without it opens (and an older
 ///                                                                -- ringcast ignores it)
-/// meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)   -- 'format' = '1', 'probes' = count,
+/// meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)   -- 'format' = '2', 'probes' = count,
 ///                                                     -- 'open' = '1' from start to clean close, then '0'
 /// ```
+///
+/// A format 1 file (snapshots only, written on every write) is taken as it is and becomes format 2 when it opens: the
+/// change log is added, empty. A ringcast that reads only format 1 then refuses it, rather than miss the changes.
 enum StoreSchema {
-    /// Bumped when the layout changes; a file of another format is refused, never rewritten.
-    static let format = "1"
+    /// Bumped when the layout changes; a file of another format is refused, never rewritten (format 1 excepted, which
+    /// is upgraded in place).
+    static let format = "2"
 
     static let upsertBoard = """
         INSERT INTO boards (name, revision, state) VALUES (?1, ?2, ?3)
         ON CONFLICT (name) DO UPDATE SET revision = excluded.revision, state = excluded.state
         """
     static let deleteBoard = "DELETE FROM boards WHERE name = ?1"
+    static let insertChange = "INSERT INTO changes (board, revision, tick, fps, change) VALUES (?1, ?2, ?3, ?4, ?5)"
+    /// What a board's snapshot of revision ?2 leaves of its log (`ChangeRetention`): the changes it covers go once
+    /// they started before second ?3 of the Unix epoch or are not among the newest ?4.
+    static let compactChanges = """
+        DELETE FROM changes WHERE board = ?1 AND revision <= ?2 AND (tick < ?3 * fps OR revision <= ?2 - ?4)
+        """
+    /// A board deleted without a tombstone (`BoardStore.delete(board:)`) takes its log along.
+    static let deleteChanges = "DELETE FROM changes WHERE board = ?1"
+    static let selectChanges = """
+        SELECT c.board, c.revision, c.tick, c.fps, c.change FROM changes c
+        WHERE c.revision > coalesce((SELECT b.revision FROM boards b WHERE b.name = c.board), -1)
+        ORDER BY c.board, c.revision
+        """
     static let selectBoards = "SELECT name, revision, state FROM boards ORDER BY name"
     static let upsertPlaylist = """
         INSERT INTO playlists (name, definition) VALUES (?1, ?2)
@@ -65,7 +85,14 @@ enum StoreSchema {
                 "CREATE TABLE IF NOT EXISTS boards (name TEXT PRIMARY KEY, revision INTEGER NOT NULL, state BLOB NOT NULL)")
             try connection.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             try connection.execute("CREATE TABLE IF NOT EXISTS playlists (name TEXT PRIMARY KEY, definition BLOB NOT NULL)")
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS changes (board TEXT NOT NULL, revision INTEGER NOT NULL, tick INTEGER NOT NULL,
+                fps INTEGER NOT NULL, change BLOB NOT NULL, PRIMARY KEY (board, revision)) WITHOUT ROWID
+                """)
             try connection.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('format', '\(format)'), ('probes', '0')")
+            // Format 1 held snapshots only: with the log added (empty) it is format 2.
+            try connection.execute("UPDATE meta SET value = '\(format)' WHERE key = 'format' AND value = '1'")
             let found = try connection.queryText("SELECT value FROM meta WHERE key = 'format'")
             guard found == format else {
                 throw StorageError(

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Everything the writer thread owns: the directory lock, the read-write connection and its
 /// prepared statements, and whether the store is failing. It takes batches from the queue and
 /// commits each as one transaction (group commit: one fsync however many writes piled up).
@@ -11,6 +15,8 @@ final class StoreWriter {
     /// One board's (or playlist's) last change within a transaction.
     private enum Change {
         case upsert(StoredRecord)
+        /// Changes appended to a board's log, oldest first, with their bytes made.
+        case append([StoredChange])
         case delete(String)
         case upsertPlaylist(StoredPlaylist)
         case deletePlaylist(String)
@@ -19,6 +25,8 @@ final class StoreWriter {
     /// What a change is to: boards and playlists have names of their own.
     private enum Subject: Hashable {
         case board(String)
+        /// A board's log: appended to, never replaced, so apart from its snapshot.
+        case log(String)
         case playlist(String)
     }
 
@@ -27,6 +35,9 @@ final class StoreWriter {
         let commit: SQLiteStatement
         let rollback: SQLiteStatement
         let upsert: SQLiteStatement
+        let insertChange: SQLiteStatement
+        let compactChanges: SQLiteStatement
+        let deleteChanges: SQLiteStatement
         let delete: SQLiteStatement
         let upsertPlaylist: SQLiteStatement
         let deletePlaylist: SQLiteStatement
@@ -39,6 +50,9 @@ final class StoreWriter {
             commit = try connection.prepare("COMMIT")
             rollback = try connection.prepare("ROLLBACK")
             upsert = try connection.prepare(StoreSchema.upsertBoard)
+            insertChange = try connection.prepare(StoreSchema.insertChange)
+            compactChanges = try connection.prepare(StoreSchema.compactChanges)
+            deleteChanges = try connection.prepare(StoreSchema.deleteChanges)
             delete = try connection.prepare(StoreSchema.deleteBoard)
             upsertPlaylist = try connection.prepare(StoreSchema.upsertPlaylist)
             deletePlaylist = try connection.prepare(StoreSchema.deletePlaylist)
@@ -48,7 +62,10 @@ final class StoreWriter {
 
         /// Before the connection closes (SQLite closes a connection only once its statements are gone).
         func finalize() {
-            for statement in [begin, commit, rollback, upsert, delete, upsertPlaylist, deletePlaylist, probe, dataVersion] {
+            for statement in [
+                begin, commit, rollback, upsert, insertChange, compactChanges, deleteChanges, delete, upsertPlaylist,
+                deletePlaylist, probe, dataVersion,
+            ] {
                 statement.finalize()
             }
         }
@@ -67,14 +84,18 @@ final class StoreWriter {
     /// SQLite's own limit, restored when a test lifts its `maxPageCount`.
     private let defaultMaxPageCount: Int
     private var maxPageCount: Int?
+    /// What a snapshot leaves of its board's log.
+    private let retention: ChangeRetention
 
     /// Takes the directory lock, looks at the -wal and -shm files before SQLite does, opens
     /// (creating if needed) the database, prepares the schema and the statements, and tells
     /// `notify` what is wrong with the side files. Anything that fails releases what was taken so far.
     init(
-        directory: DataDirectory, queue: WriteQueue, maxPageCount: Int?, notify: @escaping @Sendable (StorageNotice) -> Void
+        directory: DataDirectory, queue: WriteQueue, maxPageCount: Int?, retention: ChangeRetention,
+        notify: @escaping @Sendable (StorageNotice) -> Void
     ) throws(StorageError) {
         self.queue = queue
+        self.retention = retention
         self.notify = notify
         lock = try DirectoryLock(directory: directory, databaseName: SQLiteStore.fileName)
         let sideFiles = SideFiles.inspect(database: lock.databasePath)
@@ -133,7 +154,7 @@ final class StoreWriter {
                 flush(pending)
                 pending.removeAll()
                 completion(check())
-            case .write, .delete, .writePlaylist, .deletePlaylist:
+            case .write, .append, .delete, .writePlaylist, .deletePlaylist:
                 pending.append(job)
             }
         }
@@ -157,6 +178,17 @@ final class StoreWriter {
                 records += given.count
                 batchSize += given.count
                 for record in given { note(.upsert(record), for: .board(record.board), in: &changes, order: &order) }
+            case .append(let change, let completion):
+                completions.append(completion)
+                written.append([change.board])
+                records += 1
+                batchSize += 1
+                let subject = Subject.log(change.board)
+                if case .append(let earlier) = changes[subject] {
+                    changes[subject] = .append(earlier + [change])
+                } else {
+                    note(.append([change]), for: subject, in: &changes, order: &order)
+                }
             case .delete(let board, let completion):
                 completions.append(completion)
                 written.append([])
@@ -182,9 +214,16 @@ final class StoreWriter {
         if let failure {
             outcome = failure
         } else {
-            unencodable = makeBytes(&changes)
-            order.removeAll { changes[$0] == nil }
-            outcome = changes.isEmpty ? nil : commitChecked(order.map { changes[$0]! }, records: records, batchSize: batchSize)
+            do throws(StorageError) {
+                unencodable = try makeBytes(&changes)
+                order.removeAll { changes[$0] == nil }
+                outcome =
+                    changes.isEmpty ? nil : commitChecked(order.map { changes[$0]! }, records: records, batchSize: batchSize)
+            } catch {
+                failure = error
+                queue.recordFailedCommit()
+                outcome = error
+            }
         }
         for (completion, boards) in zip(completions, written) {
             completion(boards.lazy.compactMap { unencodable[$0] }.first ?? outcome)
@@ -194,23 +233,41 @@ final class StoreWriter {
     /// Makes the bytes of each board's newest record now, before the transaction: a record whose bytes cannot be
     /// made is dropped from `changes` (nothing of it is stored) and its error returned by board, so that only the
     /// writes of that board fail and the rest of the batch commits.
-    private func makeBytes(_ changes: inout [Subject: Change]) -> [String: StorageError] {
+    /// Makes every record's and change's bytes. A record that cannot be made is left out, and its board's writes in
+    /// this batch fail as `unencodable`. A change that cannot be made fails the store as a failed commit does (the
+    /// error, thrown): every write from it on fails until a probe, so that no later change of its board is logged
+    /// after a gap, and the server reverts its boards to what is durable.
+    private func makeBytes(_ changes: inout [Subject: Change]) throws(StorageError) -> [String: StorageError] {
         var unencodable: [String: StorageError] = [:]
         for (subject, change) in changes {
-            guard case .upsert(let record) = change else { continue }
-            do throws(StorageError) {
-                changes[subject] = .upsert(StoredRecord(board: record.board, revision: record.revision, state: try record.state))
-            } catch {
-                changes[subject] = nil
-                unencodable[record.board] = error
+            switch change {
+            case .upsert(let record):
+                do throws(StorageError) {
+                    changes[subject] = .upsert(
+                        StoredRecord(
+                            board: record.board, revision: record.revision, endsLog: record.endsLog, state: try record.state))
+                } catch {
+                    changes[subject] = nil
+                    unencodable[record.board] = error
+                }
+            case .append(let appended):
+                do throws(StorageError) {
+                    changes[subject] = .append(
+                        try appended.map { change throws(StorageError) in
+                            StoredChange(
+                                board: change.board, revision: change.revision, tick: change.tick, fps: change.fps,
+                                change: try change.change)
+                        })
+                } catch {
+                    throw StorageError(
+                        path: error.path, message: error.message + "; writes are refused until the store is probed")
+                }
+            case .delete, .upsertPlaylist, .deletePlaylist: continue
             }
         }
         return unencodable
     }
 
-    /// Commits `changes` if the directory is still this store's, and reports success only if, once
-    /// fsynced, they are in the file a restart reads with nobody else's commits in between. Else
-    /// the store fails until a probe succeeds.
     private func commitChecked(_ changes: [Change], records: Int, batchSize: Int) -> StorageError? {
         do throws(StorageError) {
             try checkOwnership()
@@ -246,9 +303,30 @@ final class StoreWriter {
                     try statements.upsert.bind(record.revision, at: 2)
                     try statements.upsert.bind(try record.state, at: 3)
                     try statements.upsert.run("writing board \(record.board)")
+                    if record.endsLog {
+                        try statements.deleteChanges.bind(record.board, at: 1)
+                        try statements.deleteChanges.run("deleting the change log of board \(record.board)")
+                        continue
+                    }
+                    try statements.compactChanges.bind(record.board, at: 1)
+                    try statements.compactChanges.bind(record.revision, at: 2)
+                    try statements.compactChanges.bind(Self.wallClockSeconds() - retention.seconds, at: 3)
+                    try statements.compactChanges.bind(retention.changes, at: 4)
+                    try statements.compactChanges.run("compacting the change log of board \(record.board)")
+                case .append(let appended):
+                    for change in appended {
+                        try statements.insertChange.bind(change.board, at: 1)
+                        try statements.insertChange.bind(change.revision, at: 2)
+                        try statements.insertChange.bind(change.tick, at: 3)
+                        try statements.insertChange.bind(Int64(change.fps), at: 4)
+                        try statements.insertChange.bind(try change.change, at: 5)
+                        try statements.insertChange.run("logging revision \(change.revision) of board \(change.board)")
+                    }
                 case .delete(let board):
                     try statements.delete.bind(board, at: 1)
                     try statements.delete.run("deleting board \(board)")
+                    try statements.deleteChanges.bind(board, at: 1)
+                    try statements.deleteChanges.run("deleting the change log of board \(board)")
                 case .upsertPlaylist(let playlist):
                     try statements.upsertPlaylist.bind(playlist.name, at: 1)
                     try statements.upsertPlaylist.bind(playlist.definition, at: 2)
@@ -263,6 +341,13 @@ final class StoreWriter {
 
     /// A committed one-row update: succeeds only when the store owns its directory (taking a lost
     /// LOCK again if it can) and can append and fsync again.
+    /// Seconds since the Unix epoch, now: a change's tick divided by its fps is on the same scale.
+    private static func wallClockSeconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec)
+    }
+
     private func probe() -> StorageError? {
         do throws(StorageError) {
             try checkOwnership()

@@ -9,6 +9,8 @@
 public struct StoredRecord: Sendable, Equatable {
     public var board: String
     public var revision: Int64
+    /// A deleted board's tombstone: its whole change log goes with this snapshot, whatever the retention.
+    public var endsLog = false
     private let bytes: @Sendable () throws -> [UInt8]
 
     /// The snapshot's bytes (made now if they were given as a function); throws, as `unencodable`, what that
@@ -25,22 +27,21 @@ public struct StoredRecord: Sendable, Equatable {
         }
     }
 
-    public init(board: String, revision: Int64, state: [UInt8]) {
-        self.board = board
-        self.revision = revision
-        self.bytes = { state }
+    public init(board: String, revision: Int64, endsLog: Bool = false, state: [UInt8]) {
+        self.init(board: board, revision: revision, endsLog: endsLog) { state }
     }
 
     /// A record whose bytes `encode` makes on the store's writer thread, if they are needed.
-    public init(board: String, revision: Int64, encode: @escaping @Sendable () throws -> [UInt8]) {
+    public init(board: String, revision: Int64, endsLog: Bool = false, encode: @escaping @Sendable () throws -> [UInt8]) {
         self.board = board
         self.revision = revision
+        self.endsLog = endsLog
         self.bytes = encode
     }
 
     /// The same board, revision and bytes; a record whose bytes cannot be made equals none.
     public static func == (left: StoredRecord, right: StoredRecord) -> Bool {
-        guard left.board == right.board, left.revision == right.revision else { return false }
+        guard left.board == right.board, left.revision == right.revision, left.endsLog == right.endsLog else { return false }
         do {
             return try left.state == right.state
         } catch {

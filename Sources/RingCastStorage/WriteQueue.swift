@@ -13,6 +13,8 @@ final class WriteQueue: Sendable {
 
     enum Job: Sendable {
         case write([StoredRecord], Completion)
+        /// A change appended to the log.
+        case append(StoredChange, Completion)
         case delete(board: String, Completion)
         case writePlaylist(StoredPlaylist, Completion)
         case deletePlaylist(String, Completion)

@@ -7,15 +7,16 @@ import Testing
 
 @testable import RingCastServer
 
-/// A write whose result cannot be encoded (a non-finite number, which the validated API never lets in, forced here
-/// into the prepared state) is answered 500 and changes nothing; a message that cannot be encoded is not sent.
+/// A write whose change or state cannot be encoded (a non-finite number, which the validated API never lets in,
+/// forced here into the prepared write) changes nothing; a message that cannot be encoded is not sent.
 @Suite("Unencodable writes and messages")
 struct UnencodableWriteTests {
     static let path = "/api/v1/boards/main"
 
-    /// A PATCH of `main` as `Pipeline` prepares it, but storing `poisoned(state)`.
+    /// A PATCH of `main` as `Pipeline` prepares it, but logging `logged` as its change (the PATCH's own if nil)
+    /// and with `poisoned(state)` as its state.
     static func prepared(
-        on api: TestApplication, poisoned: (inout BoardState) -> Void
+        on api: TestApplication, logging logged: Animator.Change? = nil, poisoned: @escaping (inout BoardState) -> Void = { _ in }
     ) throws -> (PreparedWrite, WriteIntent) {
         let board = try #require(api.boards["main"])
         let body = Array(#"{"rings":{"move":0.9},"animation":"none"}"#.utf8)
@@ -24,12 +25,16 @@ struct UnencodableWriteTests {
         let tick = clock.currentTick()
         var trial = board.animator
         let base = Int64(trial.revision)
-        var (start, state) = try trial.acceptStoring(change, at: max(tick + 1, board.startTick(now: tick)), now: board.now(tick))
-        poisoned(&state)
-        let written = state
+        let start = try trial.accept(change, at: max(tick + 1, board.startTick(now: tick)), now: board.now(tick))
+        let after = trial
+        let written: () -> BoardState = {
+            var state = after.state
+            poisoned(&state)
+            return state
+        }
         let prepared = PreparedWrite(
-            kind: .change(board, change, after: trial), name: "main", base: base, start: start, state: written,
-            settled: { written }, answer: { _ in HTTPResponse(status: 200) }, preview: { HTTPResponse(status: 200) },
+            kind: .change(board, logged ?? change, after: trial), name: "main", base: base, start: start, state: written,
+            settled: written, answer: { _ in HTTPResponse(status: 200) }, preview: { HTTPResponse(status: 200) },
             body: body)
         let request = api.request("PATCH", path, body: String(decoding: body, as: UTF8.self))
         let write = WriteIntent(
@@ -43,14 +48,18 @@ struct UnencodableWriteTests {
         state.countdown = BoardState.CountdownState(seconds: 60, start: .nan)
     }
 
-    @Test func aStateThatCannotBeEncoded_isAnswered500_notStored_theBoardAsBefore_andTheStoreTakesTheNextWrite() throws {
+    /// The change is what is stored (the change log): one whose bytes cannot be made fails the store as a failed
+    /// commit does, so that no later change of the board is logged after a gap. The write is answered 503, nothing
+    /// is logged, the board shows what it showed, and writes are taken again once the store's probe commits.
+    @Test func aChangeThatCannotBeEncoded_isAnswered503_notLogged_theBoardAsBefore_andWritesResumeAfterAProbe() throws {
         let api = try TestApplication()
         #expect(try api.send("PATCH", Self.path, body: #"{"rings":{"move":0.3},"animation":"none"}"#).status == 200)
         let board = try #require(api.boards["main"])
         let ringsBefore = board.animator.state.rings
-        let storedBefore = try api.store.loadAll()
+        let loggedBefore = try api.store.loadChanges().map(\.revision)
+        #expect(loggedBefore.count == 1)
 
-        let (prepared, write) = try Self.prepared(on: api, poisoned: Self.notFinite)
+        let (prepared, write) = try Self.prepared(on: api, logging: .startCountdown(seconds: .nan))
         var outcome: CommitOutcome?
         api.writer.commit(prepared, of: write, attempt: 0) { outcome = $0 }
         #expect(api.drain(until: { outcome != nil }))
@@ -58,21 +67,23 @@ struct UnencodableWriteTests {
             Issue.record("the write was not answered: \(String(describing: outcome))")
             return
         }
-        #expect(response.status == 500)
+        #expect(response.status == 503)
         let text = String(decoding: response.body, as: UTF8.self)
-        #expect(text.contains(#""code":"internal""#) && text.contains("nothing was changed"), "\(text)")
-        #expect(text.contains("countdown.start"), "the answer names what could not be encoded: \(text)")
+        #expect(text.contains("cannot be encoded") && text.contains("was not applied"), "\(text)")
 
-        // Nothing stored, the board shows what it showed, and the store is not marked failing.
-        #expect(try api.store.loadAll() == storedBefore)
+        #expect(try api.store.loadChanges().map(\.revision) == loggedBefore)
         #expect(api.boards["main"]?.animator.state.rings == ringsBefore)
-        #expect(api.writer.isHealthy)
+        #expect(!api.writer.isHealthy)
+        // The probe, a second later.
+        api.advance(seconds: 1.5)
+        #expect(api.drain(until: { api.writer.isHealthy }, timeout: 10), "the store's probe commits again")
         #expect(try api.send("PATCH", Self.path, body: #"{"rings":{"move":0.4},"animation":"none"}"#).status == 200)
+        #expect(try api.store.loadChanges().count == 2)
     }
 
     @Test func aClusterWriteThatCannotBeEncoded_hasNothingToPublish() throws {
         let api = try TestApplication()
-        let (good, _) = try Self.prepared(on: api) { _ in }
+        let (good, _) = try Self.prepared(on: api)
         #expect(try !ClusterUpdate.Prepared(good).update.update.isEmpty)
         let (bad, _) = try Self.prepared(on: api, poisoned: Self.notFinite)
         let failure = #expect(throws: EncodingFailure.self) { try ClusterUpdate.Prepared(bad) }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import RingCastStorage
 
-@Suite("Refusing files that are not RingCast format 1")
+@Suite("Refusing files that are not RingCast format 2")
 struct DatabaseFileTests {
     @Test func fileThatIsNotSQLite_isRefusedNamingIt_andLeftUntouched() throws {
         try withTemporaryDirectory { directory in
@@ -28,12 +28,12 @@ struct DatabaseFileTests {
             try SQLiteStore(directory: directory).close()
             do {
                 let connection = try SQLiteConnection(path: path, mode: .readWrite)
-                try connection.execute("UPDATE meta SET value = '2' WHERE key = 'format'")
+                try connection.execute("UPDATE meta SET value = '3' WHERE key = 'format'")
             }
 
             let error = #expect(throws: StorageError.self) { try SQLiteStore(directory: directory) }
             #expect(error?.path == path)
-            #expect(error?.message.hasPrefix("the database is in format '2', this ringcast reads only format '1'") == true)
+            #expect(error?.message.hasPrefix("the database is in format '3', this ringcast reads only format '2'") == true)
         }
     }
 }

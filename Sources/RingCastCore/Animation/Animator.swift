@@ -97,19 +97,18 @@ public struct Animator: Sendable {
     /// Throws what the board's checks throw (404, 422), and then changes nothing.
     @discardableResult
     public mutating func accept(_ change: Change, at tick: Int64, now: Int64) throws(APIError) -> Int64 {
-        try acceptStoring(change, at: tick, now: now).start
-    }
-
-    /// `accept(_:at:now:)`, also returning the state to store with the change (`state` afterwards), which
-    /// accepting has already computed and checked to load: a write need not compute it again.
-    public mutating func acceptStoring(
-        _ change: Change, at tick: Int64, now: Int64
-    ) throws(APIError) -> (start: Int64, state: BoardState) {
         // Changes that started before `now` are applied, so the queue stays short on a board nobody watches.
         // Never a later one: frames from `now - 1` on may still be composed (a delta's base is the frame before),
         // and a change applied before its tick would show in them — or, applied before the base was composed,
         // vanish from the delta of its own tick (a viewer would keep the old value).
         advance(to: min(tick, now) - 1)
+        // A write that is stored must load (issue 20): the one number a stored board could outgrow by writes alone.
+        // Every other value is checked by the request's limits and kept in range by the animations themselves
+        // (`LoadableStateTests`), and what is stored is the change, which loads by the same path that took it.
+        guard Int64(projectedRevision) < BoardState.maximumRevision else {
+            throw .unprocessable(
+                "board \(spec.name) is at revision \(projectedRevision), the largest a stored board holds; nothing was changed")
+        }
         let start = max(tick, appliedThrough + 1, pending.last?.tick ?? tick)
         // The change alone, applied to the board as every change before it leaves it.
         var trial = projection
@@ -118,28 +117,10 @@ public struct Animator: Sendable {
         var failure: APIError?
         trial.advance(to: start) { failure = $0 }
         if let failure { throw failure }
-        let state = try trial.loadableState()
         pending.append((start, change))
         future = Future(trial)
         projectedRevision = trial.board.revision
-        return (start, state)
-    }
-
-    /// A write that is stored must load (issue 20): the state with every accepted change is restored exactly as
-    /// a restart or a joining node restores it, with the same checks, before a change is accepted. The request
-    /// checks (`Limits`) refuse every value they know to be out of range first, naming the field; this refuses
-    /// what only the running animations can make, such as a spring pushed again and again at its resonance until
-    /// its velocity leaves what a stored state may hold.
-    private func loadableState() throws(APIError) -> BoardState {
-        let state = state
-        do {
-            _ = try Animator(spec: spec, fps: fps, state: state)
-            return state
-        } catch {
-            throw .unprocessable(
-                "the change would leave the board in a state the server could not load again (\(error.key) \(error.message)); "
-                    + "nothing was changed")
-        }
+        return start
     }
 
     /// How a change that must start at one exact tick fared (`accept(_:exactlyAt:)`).
@@ -203,6 +184,10 @@ public struct Animator: Sendable {
     /// arrives while nothing moves first moves time 0 to its tick, so board times stay small (and exact)
     /// however long the server runs; the frames are the same either way, and the same in every process that
     /// applies the same changes.
+    ///
+    /// Before a change applies, what has finished by its tick is dropped (`Board.settle(at:)`, as composing that
+    /// tick would): the board a change leaves is then the same whichever frames were composed before it, so a
+    /// restart that replays the logged changes, and every cluster node, holds the same state (issue 32).
     private mutating func advance(to tick: Int64, failed: (APIError) -> Void = { _ in }) {
         while let first = pending.first, first.tick <= tick {
             pending.removeFirst()
@@ -210,6 +195,8 @@ public struct Animator: Sendable {
             if !board.isAnimating(at: at) {
                 board.shiftTime(by: at, settlingAt: at)
                 epoch = first.tick
+            } else {
+                board.settle(at: at)
             }
             do {
                 try Self.apply(first.change, to: &board, at: time(at: first.tick))

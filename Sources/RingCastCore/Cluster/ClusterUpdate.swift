@@ -83,10 +83,6 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
         case change, digest
     }
 
-    private enum ChangeKeys: String, CodingKey {
-        case kind, body, ring, seconds, animated, spec, then
-    }
-
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         board = try container.decode(String.self, forKey: .board)
@@ -94,10 +90,31 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
         revision = try container.decode(Int64.self, forKey: .revision)
         startTick = try container.decode(Int64.self, forKey: .startTick)
         digest = try container.decode(String.self, forKey: .digest)
-        self.change = try Self.decodeChange(try container.nestedContainer(keyedBy: ChangeKeys.self, forKey: .change))
+        change = try container.decode(Change.self, forKey: .change)
     }
 
-    private static func decodeChange(_ change: KeyedDecodingContainer<ChangeKeys>) throws -> Change {
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(board, forKey: .board)
+        try container.encode(baseRevision, forKey: .baseRevision)
+        try container.encode(revision, forKey: .revision)
+        try container.encode(startTick, forKey: .startTick)
+        try container.encode(digest, forKey: .digest)
+        try container.encode(change, forKey: .change)
+    }
+}
+
+/// A change as it travels between nodes and as the change log keeps it (`{"kind": …}`, a body as a string).
+extension ClusterUpdate.Change: Codable {
+    private enum ChangeKeys: String, CodingKey {
+        case kind, body, ring, seconds, animated, spec, then
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self = try Self.decodeChange(try decoder.container(keyedBy: ChangeKeys.self))
+    }
+
+    private static func decodeChange(_ change: KeyedDecodingContainer<ChangeKeys>) throws -> Self {
         func body() throws -> [UInt8] { Array(try change.decode(String.self, forKey: .body).utf8) }
         switch try change.decode(String.self, forKey: .kind) {
         case "patch": return .patch(body: try body())
@@ -127,17 +144,11 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(board, forKey: .board)
-        try container.encode(baseRevision, forKey: .baseRevision)
-        try container.encode(revision, forKey: .revision)
-        try container.encode(startTick, forKey: .startTick)
-        try container.encode(digest, forKey: .digest)
-        var change = container.nestedContainer(keyedBy: ChangeKeys.self, forKey: .change)
-        try Self.encode(self.change, into: &change)
+        var container = encoder.container(keyedBy: ChangeKeys.self)
+        try Self.encode(self, into: &container)
     }
 
-    private static func encode(_ value: Change, into change: inout KeyedEncodingContainer<ChangeKeys>) throws {
+    private static func encode(_ value: Self, into change: inout KeyedEncodingContainer<ChangeKeys>) throws {
         // Bodies were accepted as UTF-8 JSON, so they travel as strings.
         func body(_ bytes: [UInt8]) throws { try change.encode(String(decoding: bytes, as: UTF8.self), forKey: .body) }
         switch value {

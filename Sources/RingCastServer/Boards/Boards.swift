@@ -163,9 +163,10 @@ final class Boards {
     /// never used again for other states.
     func revert(_ board: LiveBoard, tick: Int64) {
         let handedOut = board.animator.revision
-        board.animator = Self.animator(for: board.configured, stored: board.durable, fps: fps, tick: tick, logger: logger)
+        let durable = board.durable.state
+        board.animator = Self.animator(for: board.configured, stored: durable, fps: fps, tick: tick, logger: logger)
         board.animator.raiseRevision(to: handedOut)
-        board.etag = etag(revision: board.durable.revision)
+        board.etag = etag(revision: durable.revision)
     }
 
     /// The board's stored state, continued on the grid; a fresh board if none was stored. States

@@ -5,8 +5,10 @@ import RingCastCore
 /// Touched only on the service thread.
 final class LiveBoard {
     var animator: Animator
-    /// The state of the newest write the store has committed: what a failed write reverts to.
-    var durable: BoardState
+    /// The board as of the newest write the store has committed: what a failed write reverts to.
+    var durable: Durable
+    /// Writes logged since the board's last snapshot was handed to the store (`ChangeLog`).
+    var changesSinceSnapshot = 0
     /// The ETag of the board with every accepted write.
     var etag: String
     /// Created through the API and not yet durable: a store failure removes it again.
@@ -20,7 +22,21 @@ final class LiveBoard {
         self.animator = animator
         self.configured = animator.spec
         self.etag = etag
-        self.durable = animator.state
+        self.durable = .animator(animator)
+    }
+
+    /// What a failed write reverts to: the animator that accepted the newest committed write (kept as it is, a copy
+    /// on write, so a write computes nothing for it) or a state read back.
+    enum Durable {
+        case animator(Animator)
+        case state(BoardState)
+
+        var state: BoardState {
+            switch self {
+            case .animator(let animator): animator.state
+            case .state(let state): state
+            }
+        }
     }
 
     var name: String { animator.spec.name }

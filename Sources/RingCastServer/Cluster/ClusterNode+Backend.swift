@@ -168,7 +168,7 @@ extension ClusterUpdate {
             }
             update = BoardUpdate(
                 revision: base + 1, base: base, tick: start, digest: ClusterAnswer.digestBytes(digest), update: encoded)
-            snapshot = try StateCodec.encode(prepared.state)
+            snapshot = try StateCodec.encode(prepared.state())
         }
     }
 }

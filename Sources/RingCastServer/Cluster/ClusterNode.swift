@@ -113,6 +113,9 @@ final class ClusterNode: ClusterSyncShell {
         worker.stop()
     }
 
+    /// Redis holds a snapshot with every write.
+    func writeSnapshots() {}
+
     /// Why this node cannot take writes now, or nil when it can: what `/readyz` says.
     var problem: String? { sync.problem }
 
@@ -406,7 +409,7 @@ final class ClusterNode: ClusterSyncShell {
         case .changed(let decoded, let animator, _):
             guard let board else { return .refused("this node has no such board") }
             board.animator = animator
-            board.durable = animator.state
+            board.durable = .animator(animator)
             board.etag = boards.etag(revision: update.revision)
             broadcaster?.changeAccepted(board, at: decoded.startTick)
         case .created(let decoded, let spec, let animator, _):
@@ -450,7 +453,7 @@ final class ClusterNode: ClusterSyncShell {
         if let board = boards[name] {
             let reshaped = board.spec != spec
             board.animator = animator
-            board.durable = state
+            board.durable = .state(state)
             board.etag = boards.etag(revision: snapshot.revision)
             if reshaped {
                 broadcaster?.boardsChanged(BoardChanges(changed: [board]))
@@ -473,7 +476,7 @@ final class ClusterNode: ClusterSyncShell {
         if let board = boards[name] {
             if let spec = configured[name] {
                 board.animator = Animator(spec: spec, fps: clock.fps, tick: clock.currentTick())
-                board.durable = board.animator.state
+                board.durable = .animator(board.animator)
                 board.etag = boards.etag(revision: 0)
                 broadcaster?.boardsChanged(BoardChanges(changed: [board]))
             } else {

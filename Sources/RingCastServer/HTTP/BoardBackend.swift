@@ -58,6 +58,10 @@ protocol BoardBackend: PlaylistBackend {
     /// Ends what runs beside the loop (cluster mode's subscription and Redis worker). Any thread, once the loop
     /// has stopped.
     func stop()
+
+    /// Hands every board's snapshot that its log has outgrown to the store (the embedded store's `ChangeLog`; Redis
+    /// keeps its own). Once the loop has stopped, before the store closes.
+    func writeSnapshots()
 }
 
 /// What `BoardBackend.admit` decided.
@@ -118,8 +122,9 @@ struct PreparedWrite {
     let base: Int64
     /// The tick it starts at.
     let start: Int64
-    /// What is stored: the state afterwards, or a deletion's tombstone.
-    let state: BoardState
+    /// The state afterwards, or a deletion's tombstone: what a snapshot of the board holds once the write started,
+    /// computed only where one is written (a creation, a deletion, a cluster's write).
+    let state: () -> BoardState
     /// `state` with the animations finished by its last change's start dropped: what every cluster node compares
     /// (by digest) once it applied the write, whichever frames it composed.
     let settled: () -> BoardState

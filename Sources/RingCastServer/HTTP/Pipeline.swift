@@ -312,15 +312,14 @@ final class Pipeline {
             guard let board else { throw APIError.notFound("no board named \"\(name)\"", field: "board") }
             var trial = board.animator
             let base = Int64(trial.revision)
-            let (start, state) = try trial.acceptStoring(
-                change, at: max(earliest, board.startTick(now: now)), now: board.now(now))
+            let start = try trial.accept(change, at: max(earliest, board.startTick(now: now)), now: board.now(now))
             guard trial.revision == Int(base) + 1 else {
                 return .unchanged(answers.answer(answer, of: board, returning: returning), revision: base)
             }
             let etag = boards.etag(revision: base + 1)
             return .write(
                 PreparedWrite(
-                    kind: .change(board, change, after: trial), name: name, base: base, start: start, state: state,
+                    kind: .change(board, change, after: trial), name: name, base: base, start: start, state: { trial.state },
                     settled: { trial.settledState },
                     answer: { [answers] board in answers.answer(answer, of: board, returning: returning) },
                     preview: { [answers] in
@@ -333,7 +332,8 @@ final class Pipeline {
             let etag = boards.etag(revision: base + 1)
             return .write(
                 PreparedWrite(
-                    kind: .create(spec, animator, then: then), name: name, base: base, start: earliest, state: animator.state,
+                    kind: .create(spec, animator, then: then), name: name, base: base, start: earliest,
+                    state: { animator.state },
                     settled: { animator.settledState },
                     answer: { [answers] board in answers.created(board, returning: returning) },
                     preview: { [answers] in answers.created(LiveBoard(animator: animator, etag: etag), returning: returning) },
@@ -344,7 +344,7 @@ final class Pipeline {
             let tombstone = BoardState.tombstone(of: name, revision: base + 1, fps: fps)
             return .write(
                 PreparedWrite(
-                    kind: .delete(board), name: name, base: base, start: earliest, state: tombstone,
+                    kind: .delete(board), name: name, base: base, start: earliest, state: { tombstone },
                     settled: { tombstone }, answer: { _ in HTTPResponse(status: 204) }, preview: { HTTPResponse(status: 204) },
                     body: body))
         }

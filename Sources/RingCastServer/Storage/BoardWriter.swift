@@ -12,6 +12,9 @@ import RingCastTransport
 /// writes are taken, the store also checks that it still owns its data directory, so that a deleted
 /// or replaced database stops writes (and turns /readyz to 503) even when nobody writes.
 ///
+/// A change is stored as itself, appended to the board's log (`ChangeLog`); the board's whole state is written as a
+/// snapshot off the write path: after `ChangeLog.snapshotEvery` changes, when the board comes to rest, and at shutdown.
+///
 /// Touched only on the service thread.
 final class BoardWriter: BoardBackend {
     let store: any BoardStore
@@ -102,24 +105,43 @@ final class BoardWriter: BoardBackend {
             { error in completion(.answered(error.map { .error($0) } ?? prepared.answer(board))) }
         }
         switch prepared.kind {
-        case .change(let board, _, let after):
+        case .change(let board, let change, let after):
             board.animator = after
-            board.etag = boards.etag(revision: prepared.state.revision)
+            board.etag = boards.etag(revision: prepared.base + 1)
             observer?.changeAccepted(board, at: prepared.start)
-            store(prepared.state, of: board, on: queue, completion: answered(board))
+            // The change is what is stored (`ChangeLog`): its bytes made on the store's thread, never the board's.
+            let logged = ClusterUpdate.Change(change, body: prepared.body)
+            let stored = StoredChange(board: board.name, revision: prepared.base + 1, tick: prepared.start, fps: clock.fps) {
+                try ChangeLog.encode(logged)
+            }
+            track(.change(after), of: board, on: queue, completion: answered(board)) { store, done in
+                store.append(stored, completion: done)
+            }
         case .create(_, let animator, _):
-            // Served at once; if the store cannot commit it, it goes again.
+            // Served at once; if the store cannot commit it, it goes again. A new board is written whole: its
+            // first snapshot, which its logged changes follow.
             let board = boards.adopt(animator: animator, revision: prepared.base + 1)
             board.isNew = true
             observer?.boardAdded(board)
             observer?.changeAccepted(board, at: prepared.start)
-            store(prepared.state, of: board, on: queue, completion: answered(board))
+            let state = prepared.state()
+            let record = StoredRecord(board: board.name, revision: state.revision) { try StateCodec.encode(state) }
+            track(.change(animator), of: board, on: queue, completion: answered(board)) { store, done in
+                store.write([record], completion: done)
+            }
         case .delete(let board):
             // No longer served from now on, its viewers closed with 4404; a tombstone keeps it deleted across
-            // restarts, whatever the configuration says. If the store cannot commit it, it is served again.
+            // restarts, whatever the configuration says, and ends its log. If the store cannot commit it, it is
+            // served again.
             _ = boards.delete(board)
             observer?.boardRemoved(board, reason: "board deleted")
-            store(prepared.state, of: board, on: queue, completion: answered(board))
+            let tombstone = prepared.state()
+            let record = StoredRecord(board: board.name, revision: tombstone.revision, endsLog: true) {
+                try StateCodec.encode(tombstone)
+            }
+            track(.deletion, of: board, on: queue, completion: answered(board)) { store, done in
+                store.write([record], completion: done)
+            }
         }
     }
 
@@ -160,21 +182,56 @@ final class BoardWriter: BoardBackend {
 
     // MARK: - The store
 
-    /// Hands `state` of `board` to the store; `finished` reports it back on the service thread.
-    private func store(
-        _ state: BoardState, of board: LiveBoard, on queue: any ServiceQueue, completion: @escaping (APIError?) -> Void
+    /// Hands a write of `board` to the store (`submit`); `finished` reports it back on the service thread.
+    private func track(
+        _ kind: PendingWrite.Kind, of board: LiveBoard, on queue: any ServiceQueue,
+        completion: @escaping (APIError?) -> Void,
+        submit: (any BoardStore, @escaping @Sendable (StorageError?) -> Void) -> Void
     ) {
         nextID += 1
         let id = nextID
-        pending[id] = PendingWrite(board: board, state: state, completion: completion)
+        pending[id] = PendingWrite(board: board, kind: kind, completion: completion)
         let writer = ServiceThreadBound(value: self)
-        // Encoded on the store's writer thread, and only if it is the board's newest in its batch (commit 52304f1:
-        // a third more pushes a second than encoding here). A state that cannot be encoded is not stored and its
-        // write fails as `unencodable` (`finished`).
-        let record = StoredRecord(board: board.name, revision: state.revision) { try StateCodec.encode(state) }
-        store.write([record]) { error in
+        submit(store) { error in
             queue.async { writer.value.finished(id, error: error) }
         }
+    }
+
+    // MARK: - Snapshots
+
+    /// Hands `board`'s whole state to the store as its snapshot, off the write path: the store writes it and
+    /// compacts the board's log in one transaction. Behind every change already handed over, so the snapshot
+    /// commits only with them; one that fails is only logged (the log still holds every change), and tried again
+    /// when the board next rests.
+    func snapshot(_ board: LiveBoard) {
+        guard let queue, board.changesSinceSnapshot > 0 else { return }
+        board.changesSinceSnapshot = 0
+        let state = board.animator.state
+        let record = StoredRecord(board: board.name, revision: state.revision) { try StateCodec.encode(state) }
+        let (writer, name) = (ServiceThreadBound(value: self), board.name)
+        store.write([record]) { error in
+            guard let error else { return }
+            queue.async { writer.value.snapshotFailed(name, error) }
+        }
+    }
+
+    private func snapshotFailed(_ name: String, _ error: StorageError) {
+        logger.warning("cannot write a snapshot of board \(name) (its changes stay logged): \(error)")
+        if let board = boards[name] { board.changesSinceSnapshot = max(board.changesSinceSnapshot, 1) }
+    }
+
+    /// Snapshots of the boards that rest with changes logged since their last one (once a second).
+    private func snapshotRestingBoards() {
+        let now = clock.currentTick()
+        for board in boards.all where board.changesSinceSnapshot > 0 && !board.animator.isAnimating(at: board.now(now)) {
+            snapshot(board)
+        }
+    }
+
+    /// Snapshots of every board with changes logged since its last one; at shutdown, before the store closes, so the
+    /// next start replays nothing.
+    func writeSnapshots() {
+        for board in boards.all where board.changesSinceSnapshot > 0 { snapshot(board) }
     }
 
     private static func unavailable(_ problem: String?) -> APIError {
@@ -185,16 +242,23 @@ final class BoardWriter: BoardBackend {
     private func finished(_ id: UInt64, error: StorageError?) {
         guard let write = pending.removeValue(forKey: id) else { return }
         let board = write.board
-        let deletion = write.state.deleted == true
+        var deletion = false
         guard let error else {
-            if !deletion {
-                board.durable = write.state
+            switch write.kind {
+            case .change(let animator):
+                board.durable = .animator(animator)
+                if !board.isNew {
+                    board.changesSinceSnapshot += 1
+                    if board.changesSinceSnapshot >= ChangeLog.snapshotEvery { snapshot(board) }
+                }
                 board.isNew = false
+            case .deletion: break
             }
             metrics.pushed(board: board.name)
             write.completion(nil)
             return
         }
+        if case .deletion = write.kind { deletion = true }
         logger.error("cannot store board \(board.name): \(error)")
         // A state that cannot be encoded is this write's fault, not the store's: it goes on taking writes.
         if error.kind == .store { failed(error) }
@@ -235,6 +299,7 @@ final class BoardWriter: BoardBackend {
 
     private func checked(_ error: StorageError?) {
         defer { scheduleCheck() }
+        if problem == nil { snapshotRestingBoards() }
         // A failure the writer already knows of is being probed.
         guard let error, problem == nil else { return }
         logger.error("the store stops taking writes: \(error)")
@@ -275,8 +340,13 @@ extension BoardWriter: Sendable {}
 
 /// A write the store has not answered yet, and whom to tell once it has.
 private struct PendingWrite {
+    enum Kind {
+        /// A change or a creation: the animator that accepted it, durable once the store says so.
+        case change(Animator)
+        case deletion
+    }
+
     var board: LiveBoard
-    /// The board's state with this write, durable once the store says so.
-    var state: BoardState
+    var kind: Kind
     var completion: (APIError?) -> Void
 }

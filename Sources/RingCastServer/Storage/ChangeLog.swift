@@ -1,0 +1,67 @@
+import Foundation
+import RingCastCore
+import RingCastStorage
+
+/// The embedded store's change log (issue 32): each accepted write is logged as its change, in the form a cluster
+/// update carries it (`ClusterUpdate.Change`: the request body as the client sent it, or the structure the server
+/// computed), with its revision and start tick; a board's whole state is written as a snapshot now and then, off the
+/// write path. A start restores each board's newest snapshot and replays the later changes through the one accept
+/// path (`Animator.accept(_:exactlyAt:now:)`), so the board has the state and frames of a server that never
+/// stopped.
+enum ChangeLog {
+    /// A board's snapshot is written once this many changes were logged since the last one (and when it comes to
+    /// rest, and at shutdown).
+    static let snapshotEvery = 1_000
+
+    /// The bytes `change` is logged as: its JSON, as a cluster update carries it.
+    static func encode(_ change: ClusterUpdate.Change) throws(EncodingFailure) -> [UInt8] {
+        do {
+            return Array(try JSONEncoder().encode(change))
+        } catch {
+            throw EncodingFailure(encoding: ClusterUpdate.Change.self, error)
+        }
+    }
+
+    /// What replaying a board's log made of it.
+    struct Replayed {
+        var animator: Animator
+        /// How many changes applied.
+        var applied = 0
+        /// The changes that did not apply, each with why (a ring the configuration no longer has, say): the board
+        /// goes on without them, as a stored value the board no longer takes is ignored.
+        var skipped: [String] = []
+    }
+
+    /// Replays `changes` (one board's, by ascending revision) onto `animator`, the board as its snapshot left it. A
+    /// change logged at another fps is replayed on its own grid (the board is restored there first, as a start at
+    /// that fps would). A revision skipped in the log (writes a failed commit reverted) restores the board from its
+    /// state and raises its revision, as the revert did. Pure.
+    static func replay(_ changes: [StoredChange], onto animator: Animator) -> Replayed {
+        var replayed = Replayed(animator: animator)
+        for logged in changes {
+            let revision = Int64(replayed.animator.revision)
+            guard logged.revision > revision else { continue }
+            do {
+                if logged.fps != replayed.animator.fps || logged.revision > revision + 1 {
+                    var restored = try Animator(spec: replayed.animator.spec, fps: logged.fps, state: replayed.animator.state)
+                    restored.raiseRevision(to: Int(logged.revision - 1))
+                    replayed.animator = restored
+                }
+                let bytes = try logged.change
+                let change = try JSONDecoder().decode(ClusterUpdate.Change.self, from: Data(bytes)).decoded()
+                var next = replayed.animator
+                switch try next.accept(change, exactlyAt: logged.tick, now: logged.tick - 1) {
+                case .accepted:
+                    replayed.animator = next
+                    replayed.applied += 1
+                case .late(let appliedThrough):
+                    replayed.skipped.append(
+                        "revision \(logged.revision): it starts at tick \(logged.tick), not after tick \(appliedThrough)")
+                }
+            } catch {
+                replayed.skipped.append("revision \(logged.revision): \(error)")
+            }
+        }
+        return replayed
+    }
+}

@@ -1,0 +1,57 @@
+/// One accepted write as the change log keeps it (store format 2): the board, the revision it made, the tick it
+/// starts at on the grid of `fps` frames a second, and the change itself in its compact form (opaque bytes: the
+/// change as a cluster update carries it, in practice). A start reads a board's newest snapshot (`StoredRecord`)
+/// and replays the changes after its revision, in order.
+///
+/// The bytes may be given as a function, made on the store's writer thread as `StoredRecord`'s are; a function that
+/// throws fails its write as `StorageError.Kind.unencodable`, and nothing of it is stored.
+public struct StoredChange: Sendable {
+    public var board: String
+    public var revision: Int64
+    public var tick: Int64
+    public var fps: Int
+    private let bytes: @Sendable () throws -> [UInt8]
+
+    /// The change's bytes (made now if they were given as a function); throws, as `unencodable`, what that function
+    /// throws.
+    public var change: [UInt8] {
+        get throws(StorageError) {
+            do {
+                return try bytes()
+            } catch {
+                throw StorageError(
+                    path: "board \(board)", message: "its change cannot be encoded, so it was not stored: \(error)",
+                    kind: .unencodable)
+            }
+        }
+    }
+
+    public init(board: String, revision: Int64, tick: Int64, fps: Int, change: [UInt8]) {
+        self.init(board: board, revision: revision, tick: tick, fps: fps) { change }
+    }
+
+    /// A change whose bytes `encode` makes on the store's writer thread.
+    public init(board: String, revision: Int64, tick: Int64, fps: Int, encode: @escaping @Sendable () throws -> [UInt8]) {
+        self.board = board
+        self.revision = revision
+        self.tick = tick
+        self.fps = fps
+        self.bytes = encode
+    }
+}
+
+/// How much of the change log a snapshot leaves in place, for what is built on the log (a ring's history): the changes
+/// a board's newest snapshot covers go once they are older than `seconds` or not among the board's newest `changes`
+/// (the newest snapshot's later changes always stay: a start replays them).
+public struct ChangeRetention: Sendable, Equatable {
+    public var seconds: Int64
+    public var changes: Int64
+
+    public init(seconds: Int64, changes: Int64) {
+        self.seconds = seconds
+        self.changes = changes
+    }
+
+    /// A day, and at most 10,000 changes a board.
+    public static let standard = ChangeRetention(seconds: 86_400, changes: 10_000)
+}

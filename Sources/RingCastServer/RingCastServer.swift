@@ -309,7 +309,7 @@ private func warnIfMisnamed(_ name: String, source: String, logger: Logger) {
 /// Every board's stored state, checked: its newest snapshot with the changes logged after it replayed (`ChangeLog`),
 /// then written as its snapshot before anything is served, so that the log after it is on this start's grid. On the
 /// first start after an upgrade, the old `state.json` migrated into the store (and kept as `state.json.migrated`).
-private func loadStates(
+func loadStates(
     from store: SQLiteStore,
     directory: String,
     configuration: RingCastConfiguration,

@@ -22,6 +22,8 @@ final class TestApplication {
     let store: SQLiteStore
     let configuration: RingCastConfiguration
     private let directory: URL
+    /// Set by `killedAndRestarted()`: the directory is the next instance's.
+    private var handedOver = false
 
     var boards: Boards { application.boards }
     var pipeline: Pipeline { application.pipeline }
@@ -34,21 +36,28 @@ final class TestApplication {
     static let host = "127.0.0.1:8080"
 
     /// Starts in the middle of the tick it is now on the real clock (so that dates a test computes from today stay
-    /// meaningful); from then on time moves only through `advance`.
-    init(adjust: (inout RingCastConfiguration) -> Void = { _ in }) throws {
+    /// meaningful), or at `seconds` since the Unix epoch; from then on time moves only through `advance`. With
+    /// `directory`, on the store a server left there, read as a start reads it (`loadStates`: snapshots, then the
+    /// change log replayed).
+    init(
+        adjust: (inout RingCastConfiguration) -> Void = { _ in }, directory: URL? = nil, seconds: Double? = nil
+    ) throws {
         var configuration = try RingCastConfiguration.load(
             file: repositoryRoot.appendingPathComponent("config/ringcast.json").path, environment: [:])
         configuration.openAPIDocument = nil
         adjust(&configuration)
         self.configuration = configuration
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-app-\(UUID().uuidString)")
+        let directory =
+            directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-app-\(UUID().uuidString)")
+        self.directory = directory
         store = try SQLiteStore(directory: directory.path)
         var logger = Logger(label: "ringcast-test")
         logger.logLevel = .critical
+        let stored = try loadStates(from: store, directory: directory.path, configuration: configuration, logger: logger)
         let fps = Double(configuration.fps)
-        time = ManualTime(seconds: ((Date().timeIntervalSince1970 * fps).rounded(.down) + 0.5) / fps)
+        time = ManualTime(seconds: seconds ?? ((Date().timeIntervalSince1970 * fps).rounded(.down) + 0.5) / fps)
         application = Application(
-            configuration: configuration, storage: .embedded(store), stored: [:],
+            configuration: configuration, storage: .embedded(store), stored: stored,
             openAPIDocument: Array("openapi: 3.1.0\n".utf8), logger: logger, time: time)
         loop = MemoryLoop(time: time, delegate: application)
         application.attach(to: loop)
@@ -58,7 +67,16 @@ final class TestApplication {
     deinit {
         application.stopWebhooks()
         store.close()
-        try? FileManager.default.removeItem(at: directory)
+        if !handedOver { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// This server killed (no shutdown: no snapshots written, the writes it acknowledged committed) and another
+    /// started on its data directory at the same time, with the same configuration.
+    func killedAndRestarted(adjust: (inout RingCastConfiguration) -> Void = { _ in }) throws -> TestApplication {
+        application.stopWebhooks()
+        store.close()
+        handedOver = true
+        return try TestApplication(adjust: adjust, directory: directory, seconds: time.now)
     }
 
     // MARK: - Ticks

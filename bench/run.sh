@@ -25,6 +25,7 @@
 #   BENCH_JOIN_WATCHERS BENCH_JOIN_RATE BENCH_JOIN_DURATION
 #                           join storm: watchers, joins a second, seconds (100 200 10; any empty: none)
 #   BENCH_SVG_CLIENTS BENCH_SVG_DURATION
+#   BENCH_REPLAY_CHANGES    changes logged since the snapshot for the start-with-a-long-log run (100000; empty: none)
 #                           SVG flood: fetching clients, seconds (4 10; either empty: none)
 #   BENCH_DISK_DIR          where the push run on disk keeps its data (.build, under the repository)
 #   BENCH_MEMORY_DIR        where the push run on tmpfs keeps its data (/dev/shm)
@@ -52,6 +53,7 @@ join_rate=${BENCH_JOIN_RATE-200}
 join_duration=${BENCH_JOIN_DURATION-10}
 svg_clients=${BENCH_SVG_CLIENTS-4}
 svg_duration=${BENCH_SVG_DURATION-10}
+replay_changes=${BENCH_REPLAY_CHANGES-100000}
 disk_root=${BENCH_DISK_DIR:-.build}
 memory_root=${BENCH_MEMORY_DIR:-/dev/shm}
 
@@ -189,6 +191,38 @@ json.dump(c, open(sys.argv[2], "w"), indent=2)' "$work/ringcast.json" "$work/rin
 	else
 		failed="$failed $name"
 	fi
+	stop
+fi
+
+# 6. A start with a long log (issue 32: < 1 s for 100,000 changes): a data directory whose board `main` has
+# $replay_changes changes logged since its snapshot (one a tick, each a PUT of move's progress with the default
+# animation, the newest now), then the time from starting the server to its "listening on" line, and the
+# replay's own time from its log.
+if [ -n "$replay_changes" ]; then
+	mkdir -p "$disk_root" && disk=${disk:-$(mktemp -d -p "$disk_root" bench-data.XXXXXX)} || exit 1
+	data=$(mktemp -d -p "$disk" replay.XXXXXX) || exit 1
+	# A first start makes the database (format 2), a stop leaves it without a snapshot of main.
+	start serve-replay-make "$ringcast" serve --config "$work/ringcast.json" --port 0 --fps "$fps" --data-dir "$data" \
+		--log-level warning
+	stop
+	python3 - "$data/ringcast.sqlite3" "$replay_changes" "$fps" <<'PY' || exit 1
+import json, sqlite3, sys, time
+path, count, fps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+first = int(time.time() * fps) - count
+rows = (("main", i + 1, first + i, fps,
+         json.dumps({"kind": "ring", "ring": "move", "body": json.dumps({"progress": (i % 100) / 100})}).encode())
+        for i in range(count))
+database = sqlite3.connect(path)
+database.executemany("INSERT INTO changes (board, revision, tick, fps, change) VALUES (?, ?, ?, ?, ?)", rows)
+database.commit()
+PY
+	echo "== start with $replay_changes changes logged since the snapshot"
+	began=$(date +%s.%N)
+	start serve-replay "$ringcast" serve --config "$work/ringcast.json" --port 0 --fps "$fps" --data-dir "$data" \
+		--log-level notice
+	listening=$(date +%s.%N)
+	python3 -c 'import sys; print("start to listening: %.3f s" % (float(sys.argv[2]) - float(sys.argv[1])))' "$began" "$listening"
+	grep -o "board main: .* replayed in .*" "$work/serve-replay.err" "$work/serve-replay.out" | sed 's/^[^:]*://'
 	stop
 fi
 

@@ -354,7 +354,9 @@ func loadStates(
             )
             continue
         }
+        let began = ContinuousClock.now
         let replayed = ChangeLog.replay(changes, onto: animator)
+        let took = (ContinuousClock.now - began) / .seconds(1)
         if !replayed.skipped.isEmpty {
             logger.warning(
                 "\(database): board \(name): \(Counted(replayed.skipped.count, "logged change")) no longer apply and are left out: \(replayed.skipped.prefix(5).joined(separator: "; "))"
@@ -364,7 +366,9 @@ func loadStates(
         states[name] = state
         snapshots.append(
             StoredRecord(board: name, revision: Int64(replayed.animator.revision), state: try StateCodec.encode(state)))
-        logger.notice("\(database): board \(name): \(Counted(replayed.applied, "logged change")) replayed")
+        logger.notice(
+            "\(database): board \(name): \(Counted(replayed.applied, "logged change")) replayed in \(took.formatted(.number.precision(.fractionLength(3)))) s"
+        )
     }
     if !snapshots.isEmpty {
         try write(snapshots, to: store, what: "the replayed boards' snapshots", database: database)

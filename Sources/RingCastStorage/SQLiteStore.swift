@@ -87,58 +87,42 @@ public final class SQLiteStore: BoardStore {
     }
 
     public func loadAll() throws(StorageError) -> [StoredRecord] {
-        guard !queue.isClosing else {
-            throw StorageError(path: databasePath, message: "the store is closed; open a new one to read")
+        try read(StoreSchema.selectBoards, "reading the stored boards") { statement in
+            StoredRecord(board: statement.text(at: 0), revision: statement.int64(at: 1), state: statement.blob(at: 2))
         }
-        let connection = try SQLiteConnection(path: databasePath, mode: .readOnly)
-        let statement = try connection.prepare(StoreSchema.selectBoards)
-        defer {
-            statement.finalize()
-            connection.close()
-        }
-        var records: [StoredRecord] = []
-        while try statement.step("reading the stored boards") {
-            records.append(
-                StoredRecord(board: statement.text(at: 0), revision: statement.int64(at: 1), state: statement.blob(at: 2)))
-        }
-        return records
     }
 
     public func loadChanges() throws(StorageError) -> [StoredChange] {
-        guard !queue.isClosing else {
-            throw StorageError(path: databasePath, message: "the store is closed; open a new one to read")
+        try read(StoreSchema.selectChanges, "reading the change log") { statement in
+            StoredChange(
+                board: statement.text(at: 0), revision: statement.int64(at: 1), tick: statement.int64(at: 2),
+                fps: Int(statement.int64(at: 3)), change: statement.blob(at: 4))
         }
-        let connection = try SQLiteConnection(path: databasePath, mode: .readOnly)
-        let statement = try connection.prepare(StoreSchema.selectChanges)
-        defer {
-            statement.finalize()
-            connection.close()
-        }
-        var changes: [StoredChange] = []
-        while try statement.step("reading the change log") {
-            changes.append(
-                StoredChange(
-                    board: statement.text(at: 0), revision: statement.int64(at: 1), tick: statement.int64(at: 2),
-                    fps: Int(statement.int64(at: 3)), change: statement.blob(at: 4)))
-        }
-        return changes
     }
 
     public func loadPlaylists() throws(StorageError) -> [StoredPlaylist] {
+        try read(StoreSchema.selectPlaylists, "reading the stored playlists") { statement in
+            StoredPlaylist(name: statement.text(at: 0), definition: statement.blob(at: 1))
+        }
+    }
+
+    /// Every row `query` selects, made into values by `row`, read on a connection of its own (read-only, so it
+    /// never waits for the writer).
+    private func read<Row>(
+        _ query: String, _ operation: String, row: (SQLiteStatement) -> Row
+    ) throws(StorageError) -> [Row] {
         guard !queue.isClosing else {
             throw StorageError(path: databasePath, message: "the store is closed; open a new one to read")
         }
         let connection = try SQLiteConnection(path: databasePath, mode: .readOnly)
-        let statement = try connection.prepare(StoreSchema.selectPlaylists)
+        let statement = try connection.prepare(query)
         defer {
             statement.finalize()
             connection.close()
         }
-        var playlists: [StoredPlaylist] = []
-        while try statement.step("reading the stored playlists") {
-            playlists.append(StoredPlaylist(name: statement.text(at: 0), definition: statement.blob(at: 1)))
-        }
-        return playlists
+        var rows: [Row] = []
+        while try statement.step(operation) { rows.append(row(statement)) }
+        return rows
     }
 
     public func write(playlist: StoredPlaylist, completion: @escaping @Sendable (StorageError?) -> Void) {

@@ -16,14 +16,14 @@ enum RequestField {
     static func object(
         _ decoder: any Decoder,
         allowing allowed: [String],
-        expected: String
+        expected: @autoclosure () -> String
     ) throws -> KeyedDecodingContainer<AnyCodingKey> {
         let field = path(decoder.codingPath)
         let object: KeyedDecodingContainer<AnyCodingKey>
         do {
             object = try decoder.container(keyedBy: AnyCodingKey.self)
         } catch {
-            throw APIError.malformed("expected \(expected)", field: field)
+            throw APIError.malformed("expected \(expected())", field: field)
         }
         // Sorted so that the same body always reports the same key.
         for key in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue })

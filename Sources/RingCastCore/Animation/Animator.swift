@@ -26,9 +26,8 @@ public struct Animator: Sendable {
     private var board: Board
     public private(set) var epoch: Int64
     /// Accepted changes not yet at their start tick, oldest first, with their start ticks (ascending).
-    private var pending: [(tick: Int64, change: Change)] = [] {
-        didSet { if pending.isEmpty { future = nil } }
-    }
+    /// (No observer: one made every append copy the queue.)
+    private var pending: [(tick: Int64, change: Change)] = []
     /// This animator with every pending change applied at its start tick (nil while none is pending: then it is this
     /// animator itself). Kept as changes are accepted, each applied to it once, so a write applies its own change
     /// only, never again every change queued before it (issue 32: a board pushed thousands of times a second holds
@@ -206,6 +205,8 @@ public struct Animator: Sendable {
             }
             appliedThrough = max(appliedThrough, first.tick)
         }
+        // Every accepted change applied: the board is its own projection again.
+        if pending.isEmpty { future = nil }
         appliedThrough = max(appliedThrough, tick)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RingCastCore
 import RingCastStorage
 
@@ -37,8 +38,9 @@ enum ChangeLog {
     /// that fps would). A revision skipped in the log (writes a failed commit reverted) restores the board from its
     /// state and raises its revision, as the revert did. Pure.
     static func replay(_ changes: [StoredChange], onto animator: Animator) -> Replayed {
+        let decoded = decode(changes)
         var replayed = Replayed(animator: animator)
-        for logged in changes {
+        for (logged, change) in zip(changes, decoded) {
             let revision = Int64(replayed.animator.revision)
             guard logged.revision > revision else { continue }
             do {
@@ -47,12 +49,11 @@ enum ChangeLog {
                     restored.raiseRevision(to: Int(logged.revision - 1))
                     replayed.animator = restored
                 }
-                let bytes = try logged.change
-                let change = try JSONDecoder().decode(ClusterUpdate.Change.self, from: Data(bytes)).decoded()
-                var next = replayed.animator
-                switch try next.accept(change, exactlyAt: logged.tick, now: logged.tick - 1) {
+                // No frame is composed while replaying, so nothing need be applied before it must be (`now` 0):
+                // each change is applied once, to the board as the changes before it leave it (the kept projection).
+                // In place: a change refused or late changes nothing, and a copy would copy the queue every time.
+                switch try replayed.animator.accept(try change.get(), exactlyAt: logged.tick, now: 0) {
                 case .accepted:
-                    replayed.animator = next
                     replayed.applied += 1
                 case .late(let appliedThrough):
                     replayed.skipped.append(
@@ -63,5 +64,22 @@ enum ChangeLog {
             }
         }
         return replayed
+    }
+
+    /// Each logged change decoded as the API decoded it (a body through the request types), on every core: decoding
+    /// needs no board, and is most of a replay's work.
+    private static func decode(_ changes: [StoredChange]) -> [Result<Animator.Change, any Error>] {
+        let results = Mutex([Result<Animator.Change, any Error>?](repeating: nil, count: changes.count))
+        let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount, changes.count / 1_000))
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let range = (changes.count * chunk / chunks)..<(changes.count * (chunk + 1) / chunks)
+            let decoded = range.map { index in
+                Result<Animator.Change, any Error> {
+                    try JSONDecoder().decode(ClusterUpdate.Change.self, from: Data(try changes[index].change)).decoded()
+                }
+            }
+            results.withLock { $0.replaceSubrange(range, with: decoded) }
+        }
+        return results.withLock { $0.map { $0! } }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import RingCastCore
 import RingCastStorage
+import Synchronization
 
 /// The embedded store's change log (issue 32): each accepted write is logged as its change, in the form a cluster
 /// update carries it (`ClusterUpdate.Change`: the request body as the client sent it, or the structure the server

@@ -29,6 +29,10 @@ public enum ChildProcess {
             guard let addChdir else { throw Failure(description: "this C library cannot start a child in a directory") }
             _ = addChdir(&actions, directory)
         }
+        // Nothing else of this process goes along: a test's sockets, and the flock'd LOCK file of a store a test holds
+        // open in process (a child holding it would keep the directory "in use" after the test closed its store).
+        guard let closeFrom else { throw Failure(description: "this C library cannot close a child's descriptors") }
+        _ = closeFrom(&actions, 3)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -63,6 +67,11 @@ public enum ChildProcess {
     private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
     private static let addChdir: AddChdir? = dlsym(nil, "posix_spawn_file_actions_addchdir_np").map {
         unsafeBitCast($0, to: AddChdir.self)
+    }
+    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later), also left out.
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let closeFrom: CloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+        unsafeBitCast($0, to: CloseFrom.self)
     }
 
     /// Waits for `pid` to end and reaps it: its exit code, or the number of the signal that ended it. Blocks the

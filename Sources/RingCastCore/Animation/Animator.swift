@@ -279,6 +279,14 @@ public struct Animator: Sendable {
         board.isAnimating(at: time(at: tick))
     }
 
+    /// Whether the board, with every accepted change applied (pending ones too, which an unwatched board applies
+    /// only at its next write or frame), has nothing moving at `tick` and nothing starting after it.
+    public func isAtRest(at tick: Int64) -> Bool {
+        guard (pending.last?.tick ?? .min) <= tick else { return false }
+        let projection = projection
+        return !projection.board.isAnimating(at: projection.time(at: tick))
+    }
+
     /// The next tick after `tick` whose frame differs from the one before it: `tick + 1` while something moves
     /// at `tick`, else the first of the start of the next accepted change and the next tick at which a stale text
     /// changes (`Freshness.nextChange`), else nil (the board rests; send nothing).

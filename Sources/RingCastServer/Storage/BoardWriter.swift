@@ -223,7 +223,7 @@ final class BoardWriter: BoardBackend {
     /// Snapshots of the boards that rest with changes logged since their last one (once a second).
     private func snapshotRestingBoards() {
         let now = clock.currentTick()
-        for board in boards.all where board.changesSinceSnapshot > 0 && !board.animator.isAnimating(at: board.now(now)) {
+        for board in boards.all where board.changesSinceSnapshot > 0 && board.animator.isAtRest(at: board.now(now)) {
             snapshot(board)
         }
     }

@@ -10,20 +10,12 @@ public struct StoredChange: Sendable {
     public var revision: Int64
     public var tick: Int64
     public var fps: Int
-    private let bytes: @Sendable () throws -> [UInt8]
+    private let bytes: DeferredBytes
 
     /// The change's bytes (made now if they were given as a function); throws, as `unencodable`, what that function
     /// throws.
     public var change: [UInt8] {
-        get throws(StorageError) {
-            do {
-                return try bytes()
-            } catch {
-                throw StorageError(
-                    path: "board \(board)", message: "its change cannot be encoded, so it was not stored: \(error)",
-                    kind: .unencodable)
-            }
-        }
+        get throws(StorageError) { try bytes.bytes(board: board, what: "change") }
     }
 
     public init(board: String, revision: Int64, tick: Int64, fps: Int, change: [UInt8]) {
@@ -36,7 +28,7 @@ public struct StoredChange: Sendable {
         self.revision = revision
         self.tick = tick
         self.fps = fps
-        self.bytes = encode
+        self.bytes = DeferredBytes(encode)
     }
 }
 

@@ -11,20 +11,12 @@ public struct StoredRecord: Sendable, Equatable {
     public var revision: Int64
     /// A deleted board's tombstone: its whole change log goes with this snapshot, whatever the retention.
     public var endsLog = false
-    private let bytes: @Sendable () throws -> [UInt8]
+    private let bytes: DeferredBytes
 
     /// The snapshot's bytes (made now if they were given as a function); throws, as `unencodable`, what that
     /// function throws.
     public var state: [UInt8] {
-        get throws(StorageError) {
-            do {
-                return try bytes()
-            } catch {
-                throw StorageError(
-                    path: "board \(board)", message: "its state cannot be encoded, so it was not stored: \(error)",
-                    kind: .unencodable)
-            }
-        }
+        get throws(StorageError) { try bytes.bytes(board: board, what: "state") }
     }
 
     public init(board: String, revision: Int64, endsLog: Bool = false, state: [UInt8]) {
@@ -36,7 +28,7 @@ public struct StoredRecord: Sendable, Equatable {
         self.board = board
         self.revision = revision
         self.endsLog = endsLog
-        self.bytes = encode
+        self.bytes = DeferredBytes(encode)
     }
 
     /// The same board, revision and bytes; a record whose bytes cannot be made equals none.

@@ -98,6 +98,11 @@ struct ChangeLogReplayTests {
                         StoredChange(
                             board: "main", revision: Int64(live.revision), tick: start, fps: fps,
                             change: try ChangeLog.encode(logged)))
+                    // A snapshot between two writes that start at the same tick (the store takes one after 1,000
+                    // changes or at rest, whenever that comes): the rest of that tick's writes follow in the log.
+                    if Int.random(in: 0..<40, using: &generator) == 0 {
+                        snapshots.append((Int64(live.revision), try StateCodec.encode(live.state)))
+                    }
                 } catch {
                     refusals += 1
                 }

@@ -171,6 +171,15 @@ public struct Animator: Sendable {
     /// `revision`, kept as changes are accepted (the projection's).
     private var projectedRevision: Int
 
+    /// Lets a restored animator that has composed nothing and queued nothing take changes from its epoch tick on, as
+    /// the board it was stored from could: several writes may start at one tick, and a snapshot taken between them
+    /// is followed in the log by the rest (its epoch being that tick when the board rested before the first). Changes
+    /// at the epoch then apply at board time 0, after the ones the state holds, as they did on the stored board.
+    public mutating func reopenEpochTick() {
+        guard pending.isEmpty, lastFrames == nil else { return }
+        appliedThrough = min(appliedThrough, epoch - 1)
+    }
+
     /// Makes the next change's revision follow `revision` at least, after going back to an older
     /// state (a restored animator, nothing pending), so that no revision names two different states.
     public mutating func raiseRevision(to revision: Int) {

@@ -40,6 +40,8 @@ enum ChangeLog {
     static func replay(_ changes: [StoredChange], onto animator: Animator) -> Replayed {
         let decoded = decode(changes)
         var replayed = Replayed(animator: animator)
+        // The snapshot may have been taken between writes starting at one tick.
+        replayed.animator.reopenEpochTick()
         for (logged, change) in zip(changes, decoded) {
             let revision = Int64(replayed.animator.revision)
             guard logged.revision > revision else { continue }
@@ -47,6 +49,7 @@ enum ChangeLog {
                 if logged.fps != replayed.animator.fps || logged.revision > revision + 1 {
                     var restored = try Animator(spec: replayed.animator.spec, fps: logged.fps, state: replayed.animator.state)
                     restored.raiseRevision(to: Int(logged.revision - 1))
+                    restored.reopenEpochTick()
                     replayed.animator = restored
                 }
                 // No frame is composed while replaying, so nothing need be applied before it must be (`now` 0):

@@ -336,7 +336,7 @@ func loadStates(
         case .served(let state, let animator):
             states[record.board] = state
             // Replayed on the grid it was stored on, as its changes were logged.
-            animators[record.board] = (try? Animator(spec: animator.spec, fps: state.fps, state: state)) ?? animator
+            animators[record.board] = try StateCodec.check(state, for: animator.spec, fps: state.fps, source: source)
             warnIfMisnamed(record.board, source: source, logger: logger)
         case .unconfigured:
             logger.warning("\(database): board \(record.board) is stored but not configured; keeping it untouched")

@@ -8,14 +8,15 @@ public protocol BoardStore: AnyObject, Sendable {
     func loadChanges() throws(StorageError) -> [StoredChange]
 
     /// Queues snapshots to be written durably (an upsert per board; a later record for the same
-    /// board replaces the earlier); each leaves of its board's change log what the store's `ChangeRetention` keeps. `completion` runs exactly once, on the store's writer thread,
+    /// board replaces the earlier); each leaves of its board's change log what the store's
+    /// `ChangeRetention` keeps. `completion` runs exactly once, on the store's writer thread,
     /// after the transaction holding these records has been committed and fsynced (nil) or has
     /// failed (the error). Never blocks the caller: it only appends to a queue.
     func write(_ records: [StoredRecord], completion: @escaping @Sendable (StorageError?) -> Void)
 
     /// Appends a change to its board's log, durably, in the order given; same completion rules as write. A change
-    /// whose bytes cannot be made fails (`unencodable`), and so does every later change of its board in the same
-    /// transaction, so a log never has a gap.
+    /// whose bytes cannot be made fails the store as a failed commit does (its batch and every write after it fail
+    /// until a probe succeeds), so a log never has a gap.
     func append(_ change: StoredChange, completion: @escaping @Sendable (StorageError?) -> Void)
 
     /// Removes a board's record and its change log (used later for deleted boards); same completion rules as write.

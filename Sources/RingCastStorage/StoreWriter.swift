@@ -184,8 +184,10 @@ final class StoreWriter {
                 records += 1
                 batchSize += 1
                 let subject = Subject.log(change.board)
-                if case .append(let earlier) = changes[subject] {
-                    changes[subject] = .append(earlier + [change])
+                // Taken out and put back, so that the list is appended to in place, not copied for each change.
+                if case .append(var earlier) = changes.removeValue(forKey: subject) {
+                    earlier.append(change)
+                    changes[subject] = .append(earlier)
                 } else {
                     note(.append([change]), for: subject, in: &changes, order: &order)
                 }
@@ -230,11 +232,9 @@ final class StoreWriter {
         }
     }
 
-    /// Makes the bytes of each board's newest record now, before the transaction: a record whose bytes cannot be
-    /// made is dropped from `changes` (nothing of it is stored) and its error returned by board, so that only the
-    /// writes of that board fail and the rest of the batch commits.
-    /// Makes every record's and change's bytes. A record that cannot be made is left out, and its board's writes in
-    /// this batch fail as `unencodable`. A change that cannot be made fails the store as a failed commit does (the
+    /// Makes the bytes of each board's newest record and of every change now, before the transaction. A record whose
+    /// bytes cannot be made is dropped from `changes` (nothing of it is stored) and its error returned by board, so
+    /// that only the writes of that board fail as `unencodable` and the rest of the batch commits. A change that cannot be made fails the store as a failed commit does (the
     /// error, thrown): every write from it on fails until a probe, so that no later change of its board is logged
     /// after a gap, and the server reverts its boards to what is durable.
     private func makeBytes(_ changes: inout [Subject: Change]) throws(StorageError) -> [String: StorageError] {
@@ -268,6 +268,9 @@ final class StoreWriter {
         return unencodable
     }
 
+    /// Commits `changes` if the directory is still this store's, and reports success only if, once
+    /// fsynced, they are in the file a restart reads with nobody else's commits in between. Else
+    /// the store fails until a probe succeeds.
     private func commitChecked(_ changes: [Change], records: Int, batchSize: Int) -> StorageError? {
         do throws(StorageError) {
             try checkOwnership()
@@ -339,8 +342,6 @@ final class StoreWriter {
         }
     }
 
-    /// A committed one-row update: succeeds only when the store owns its directory (taking a lost
-    /// LOCK again if it can) and can append and fsync again.
     /// Seconds since the Unix epoch, now: a change's tick divided by its fps is on the same scale.
     private static func wallClockSeconds() -> Int64 {
         var now = timespec()
@@ -348,6 +349,8 @@ final class StoreWriter {
         return Int64(now.tv_sec)
     }
 
+    /// A committed one-row update: succeeds only when the store owns its directory (taking a lost
+    /// LOCK again if it can) and can append and fsync again.
     private func probe() -> StorageError? {
         do throws(StorageError) {
             try checkOwnership()

@@ -242,7 +242,6 @@ final class BoardWriter: BoardBackend {
     private func finished(_ id: UInt64, error: StorageError?) {
         guard let write = pending.removeValue(forKey: id) else { return }
         let board = write.board
-        var deletion = false
         guard let error else {
             switch write.kind {
             case .change(let animator):
@@ -258,11 +257,10 @@ final class BoardWriter: BoardBackend {
             write.completion(nil)
             return
         }
-        if case .deletion = write.kind { deletion = true }
         logger.error("cannot store board \(board.name): \(error)")
         // A state that cannot be encoded is this write's fault, not the store's: it goes on taking writes.
         if error.kind == .store { failed(error) }
-        if deletion {
+        if case .deletion = write.kind {
             boards.reinstate(board, tick: clock.currentTick())
             observer?.boardAdded(board)
         } else if board.isNew {

@@ -71,7 +71,8 @@ final class TestApplication {
     }
 
     /// This server killed (no shutdown: no snapshots written, the writes it acknowledged committed) and another
-    /// started on its data directory at the same time, with the same configuration.
+    /// started on its data directory at the same time, its configuration the shipped one as `adjust` changes it
+    /// (pass the first one's `adjust` again to keep it).
     func killedAndRestarted(adjust: (inout RingCastConfiguration) -> Void = { _ in }) throws -> TestApplication {
         application.stopWebhooks()
         store.close()

@@ -3,8 +3,8 @@
 ///
 /// | name | type | content |
 /// | --- | --- | --- |
-/// | `rc:{BOARD}:state` | hash | `revision` (decimal, 1 for the first write) and `snapshot` (the whole state, opaque bytes) |
-/// | `rc:{BOARD}:stream` | stream, capped `MAXLEN ~ N` | one entry per applied write, ID `REVISION-0`, fields `revision`, `base`, `tick`, `digest` (lowercase hex), `update` (bytes) |
+/// | `rc:{BOARD}:state` | hash | `revision` (decimal, 1 for the first write), `snapshot` (the whole state, opaque bytes, written now and then: `SnapshotScript`) and `snapshotRevision` (the revision it covers, 0 for none) |
+/// | `rc:{BOARD}:stream` | stream, trimmed to what the snapshot does not cover and the newest N (`MINID ~`) | one entry per applied write, ID `REVISION-0`, fields `revision`, `base`, `tick`, `digest` (lowercase hex), `update` (bytes) |
 /// | `rc:{BOARD}:idem:KEY` | hash, expires after 300 s or sooner (the budget below) | `digest` (lowercase hex of the request digest) and `answer` (the first answer's bytes) |
 /// | `rc:idempotency` | sorted set, expires 300 s after the last answer stored | every board's answer keys, scored by where each starts in a running byte count; member `total` ends it (`WriteScript`) |
 /// | `rc:{BOARD}:rate:CLIENT` | hash, expires 61 s after its last write | the token bucket: `tokens` and `at` (Redis `TIME`, seconds) |

@@ -35,8 +35,6 @@ public struct BoardWrite: Sendable, Equatable {
     public var startTick: Int64
     /// The digest of the board's whole state after the update (stored and published as hex).
     public var stateDigest: [UInt8]
-    /// The board's whole state after the update.
-    public var snapshot: [UInt8]
     /// The update itself, as nodes apply it.
     public var update: [UInt8]
     /// The answer to keep for replays of the same Idempotency-Key (ignored without one).
@@ -48,7 +46,7 @@ public struct BoardWrite: Sendable, Equatable {
     public init(
         board: String, client: String = "", rateLimitPerMinute: Int = 0, idempotency: Idempotency? = nil,
         idempotencyBytes: Int = 4 << 20, ifMatch: Int64? = nil, ifNoneMatch: Bool = false, baseRevision: Int64, startTick: Int64,
-        stateDigest: [UInt8], snapshot: [UInt8], update: [UInt8], answer: [UInt8] = [], clusterID: String? = nil
+        stateDigest: [UInt8], update: [UInt8], answer: [UInt8] = [], clusterID: String? = nil
     ) {
         self.board = board
         self.client = client
@@ -60,7 +58,6 @@ public struct BoardWrite: Sendable, Equatable {
         self.baseRevision = baseRevision
         self.startTick = startTick
         self.stateDigest = stateDigest
-        self.snapshot = snapshot
         self.update = update
         self.answer = answer
         self.clusterID = clusterID
@@ -86,13 +83,22 @@ public enum WriteOutcome: Sendable, Equatable {
     case clusterChanged(id: String)
 }
 
-/// A board's stored state: its revision and whole-state snapshot.
+/// What Redis holds of a board: its revision, and the newest snapshot of its whole state with the revision that
+/// snapshot covers (the stream holds every change after it).
 public struct BoardSnapshot: Sendable, Equatable {
+    /// The board's revision: its newest write.
     public var revision: Int64
+    /// The revision `snapshot` is the state at (at most `revision`); 0 with an empty `snapshot` when none was
+    /// written yet: the board is then its first change (a board created) or its configured spec, and the stream
+    /// holds every change since.
+    public var covers: Int64
+    /// The whole state at `covers`, as the nodes encode it (opaque here).
     public var snapshot: [UInt8]
 
-    public init(revision: Int64, snapshot: [UInt8]) {
+    /// `covers` defaults to `revision`: a snapshot of the newest state.
+    public init(revision: Int64, covers: Int64? = nil, snapshot: [UInt8]) {
         self.revision = revision
+        self.covers = covers ?? revision
         self.snapshot = snapshot
     }
 }

@@ -13,11 +13,10 @@
 ///   be declared: fine on the single Redis RingCast supports.
 /// - ARGV[1] writes per minute (0 = no limit), ARGV[2] request digest as hex ("" = no
 ///   Idempotency-Key), ARGV[3] If-Match revision ("" = none), ARGV[4] base revision, ARGV[5] start
-///   tick, ARGV[6] state digest as hex, ARGV[7] snapshot, ARGV[8] update, ARGV[9] answer, ARGV[10]
-///   stream MAXLEN (approximate, `~`), ARGV[11] the channel `rc:{B}:updates`, ARGV[12] the
-///   idempotency expiry in seconds, ARGV[13] the cluster id the node's ETags carry ("" = not checked),
-///   ARGV[14] the bytes all boards' idempotency answers may take together (0 = keep none), ARGV[15] "1" for
-///   If-None-Match: * ("" = none).
+///   tick, ARGV[6] state digest as hex, ARGV[7] update, ARGV[8] answer, ARGV[9] the stream entries
+///   kept at least, ARGV[10] the channel `rc:{B}:updates`, ARGV[11] the idempotency expiry in seconds,
+///   ARGV[12] the cluster id the node's ETags carry ("" = not checked), ARGV[13] the bytes all boards'
+///   idempotency answers may take together (0 = keep none), ARGV[14] "1" for If-None-Match: * ("" = none).
 /// - Returns, first match wins: `{"rate_limited", retrySeconds}`, `{"replay", answer}`,
 ///   `{"key_reused"}`, `{"cluster_changed", id}`, `{"precondition_failed", current}`, `{"conflict", current}`, else
 ///   `{"applied", revision, streamID}`.
@@ -30,8 +29,15 @@
 /// revision 0); then the write: XADD to the stream with ID `REVISION-0` (first, so that the only
 /// command that can fail on odd data fails before anything else changed; a board without state
 /// drops any stale stream first — only when there is one: Redis lets a script that has written go on writing
-/// past `maxmemory`, so nothing may be written before XADD), HSET of revision and snapshot, PUBLISH of `BoardUpdate.payload`,
+/// past `maxmemory`, so nothing may be written before XADD), HSET of the revision, PUBLISH of `BoardUpdate.payload`,
 /// and the idempotency answer with its expiry, within its byte budget (below).
+///
+/// A write stores its change, never the board's whole state (issue 32): the stream is the board's log. The whole
+/// state is written now and then as a snapshot by `SnapshotScript`, with the revision it covers
+/// (`snapshotRevision`); the stream keeps every entry after it, and at least the newest ARGV[9] (`XADD … MINID ~`:
+/// trimmed below the smaller of the two, in whole nodes of the stream, so a little more is kept). A hash from a
+/// RingCast that stored a snapshot with every write has no `snapshotRevision`: its snapshot covers its revision,
+/// which the first write here records.
 ///
 /// The budget, like the single server's `IdempotencyCache`: `rc:idempotency` is a sorted set of the
 /// answers' key names, scored by where each starts in a running count of the bytes stored (member
@@ -104,15 +110,15 @@ public struct WriteScript: Sendable {
     /// The Lua source (Redis 7, Lua 5.1).
     public static let source =
         admission(limit: "ARGV[1]", bucket: "KEYS[4]", digest: "ARGV[2]", answers: "KEYS[3]") + """
-        if ARGV[13] ~= '' then
+        if ARGV[12] ~= '' then
           local id = redis.call('GET', KEYS[5])
-          if id ~= ARGV[13] then return {'cluster_changed', id or ''} end
+          if id ~= ARGV[12] then return {'cluster_changed', id or ''} end
         end
         local current = tonumber(redis.call('HGET', KEYS[1], 'revision') or '0')
         if ARGV[3] ~= '' and tonumber(ARGV[3]) ~= current then
           return {'precondition_failed', current}
         end
-        if ARGV[15] == '1' and tonumber(ARGV[4]) ~= current then
+        if ARGV[14] == '1' and tonumber(ARGV[4]) ~= current then
           return {'precondition_failed', current}
         end
         if tonumber(ARGV[4]) ~= current then
@@ -120,16 +126,22 @@ public struct WriteScript: Sendable {
         end
         local revision = current + 1
         if current == 0 and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DEL', KEYS[2]) end
-        local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[10], revision .. '-0',
-          'revision', revision, 'base', current, 'tick', ARGV[5], 'digest', ARGV[6], 'update', ARGV[8])
-        redis.call('HSET', KEYS[1], 'revision', revision, 'snapshot', ARGV[7])
-        redis.call('PUBLISH', ARGV[11],
-          'RC1 ' .. revision .. ' ' .. current .. ' ' .. ARGV[5] .. ' ' .. ARGV[6] .. '\\n' .. ARGV[8])
-        \(remember(digest: "ARGV[2]", answer: "ARGV[9]", answers: "KEYS[3]", expiry: "ARGV[12]", budget: "ARGV[14]", index: "KEYS[6]"))
+        local covers = tonumber(redis.call('HGET', KEYS[1], 'snapshotRevision') or '-1')
+        if covers < 0 then
+          covers = 0
+          if redis.call('HEXISTS', KEYS[1], 'snapshot') == 1 then covers = current end
+        end
+        local keep = math.max(0, math.min(covers + 1, revision - tonumber(ARGV[9]) + 1))
+        local id = redis.call('XADD', KEYS[2], 'MINID', '~', keep, revision .. '-0',
+          'revision', revision, 'base', current, 'tick', ARGV[5], 'digest', ARGV[6], 'update', ARGV[7])
+        redis.call('HSET', KEYS[1], 'revision', revision, 'snapshotRevision', covers)
+        redis.call('PUBLISH', ARGV[10],
+          'RC1 ' .. revision .. ' ' .. current .. ' ' .. ARGV[5] .. ' ' .. ARGV[6] .. '\\n' .. ARGV[7])
+        \(remember(digest: "ARGV[2]", answer: "ARGV[8]", answers: "KEYS[3]", expiry: "ARGV[11]", budget: "ARGV[13]", index: "KEYS[6]"))
         return {'applied', revision, id}
         """
 
-    /// How many entries each board's stream keeps, at least (`MAXLEN ~`).
+    /// How many entries each board's stream keeps at least, besides every entry its snapshot does not cover.
     public var streamLength: Int
     /// How long an Idempotency-Key's first answer is kept.
     public var idempotencySeconds: Int
@@ -175,7 +187,7 @@ public struct WriteScript: Sendable {
             Hex.encode(write.stateDigest),
         ]
         let arguments =
-            text.map { Array($0.utf8) } + [write.snapshot, write.update, write.answer]
+            text.map { Array($0.utf8) } + [write.update, write.answer]
             + [
                 String(streamLength), keys.updates, String(idempotencySeconds), write.clusterID ?? "",
                 String(write.idempotencyBytes), write.ifNoneMatch ? "1" : "",
@@ -210,14 +222,55 @@ public struct WriteScript: Sendable {
 }
 
 extension RedisConnection {
-    /// The board's revision and snapshot, or nil for a board without state.
+    /// The board's revision and newest snapshot, or nil for a board without state (`BoardSnapshot`).
     public func readSnapshot(board: String) throws(RedisError) -> BoardSnapshot? {
-        let reply = try command(["HMGET", BoardKeys(board: board).state, "revision", "snapshot"])
-        guard let parts = reply.array, parts.count == 2 else {
+        let reply = try command(["HMGET", BoardKeys(board: board).state, "revision", "snapshotRevision", "snapshot"])
+        guard let parts = reply.array, parts.count == 3 else {
             throw RedisError.unexpectedReply("HMGET of the board state answered \(reply)")
         }
-        guard let revision = parts[0].integer else { return nil }
-        return BoardSnapshot(revision: revision, snapshot: parts[1].bytes ?? [])
+        return try Self.snapshot(revision: parts[0], covers: parts[1], snapshot: parts[2])
+    }
+
+    /// What a node catching up reads of a board, atomically (one script): its revision and newest snapshot (nil for a
+    /// board without state), and the stream's entries from `revision` on, or from the first one the snapshot does not
+    /// cover when that is older — so that the snapshot and the entries after it always make the whole board.
+    public func readBoard(_ board: String, from revision: Int64) throws(RedisError) -> (
+        snapshot: BoardSnapshot?, updates: [BoardUpdate]
+    ) {
+        let keys = BoardKeys(board: board)
+        let reply = try command(["EVAL", Self.readScript, "2", keys.state, keys.stream, String(max(0, revision))])
+        guard let parts = reply.array, parts.count == 4, let entries = parts[3].array else {
+            throw RedisError.unexpectedReply("the reading of board \(board) answered \(reply)")
+        }
+        return (try Self.snapshot(revision: parts[0], covers: parts[1], snapshot: parts[2]), try Self.updates(entries))
+    }
+
+    /// `readBoard`'s script: KEYS[1] the state, KEYS[2] the stream, ARGV[1] the first revision asked for. Returns the
+    /// state's `revision`, `snapshotRevision` and `snapshot` ("" for each one missing) and the entries.
+    private static let readScript = """
+        local state = redis.call('HMGET', KEYS[1], 'revision', 'snapshotRevision', 'snapshot')
+        local from = tonumber(ARGV[1])
+        local covers = tonumber(state[2] or '-1')
+        if covers < 0 and state[1] and state[3] then covers = tonumber(state[1]) end
+        if covers < 0 then covers = 0 end
+        if state[1] and covers + 1 < from then from = covers + 1 end
+        local entries = {}
+        if state[1] then entries = redis.call('XRANGE', KEYS[2], from .. '-0', '+') end
+        return {state[1] or '', state[2] or '', state[3] or '', entries}
+        """
+
+    /// A state hash's fields as `BoardSnapshot`: nil without a revision. A hash without `snapshotRevision` but with a
+    /// snapshot was written by a RingCast that stored one with every write: it covers the revision.
+    private static func snapshot(revision: RedisReply, covers: RedisReply, snapshot: RedisReply) throws(RedisError)
+        -> BoardSnapshot?
+    {
+        guard let head = revision.integer else { return nil }
+        let bytes = snapshot.bytes ?? []
+        let covered = covers.integer ?? (bytes.isEmpty ? 0 : head)
+        guard (0...head).contains(covered) else {
+            throw RedisError.unexpectedReply("a board state at revision \(head) whose snapshot covers revision \(covered)")
+        }
+        return BoardSnapshot(revision: head, covers: covered, snapshot: covered == 0 ? [] : bytes)
     }
 
     /// The board's stream entries with a revision above `revision`, in order. The stream is capped:
@@ -231,6 +284,11 @@ extension RedisConnection {
     public func readStream(board: String, from revision: Int64) throws(RedisError) -> [BoardUpdate] {
         let reply = try command(["XRANGE", BoardKeys(board: board).stream, "\(max(0, revision))-0", "+"])
         guard let entries = reply.array else { throw RedisError.unexpectedReply("XRANGE answered \(reply)") }
+        return try Self.updates(entries)
+    }
+
+    /// Stream entries (XRANGE's answer) as updates, in order.
+    private static func updates(_ entries: [RedisReply]) throws(RedisError) -> [BoardUpdate] {
         var updates: [BoardUpdate] = []
         updates.reserveCapacity(entries.count)
         for entry in entries {

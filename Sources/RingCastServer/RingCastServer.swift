@@ -250,15 +250,25 @@ private func joinCluster(_ url: String, configuration: RingCastConfiguration, lo
         // Loaded now, so a Redis that refuses scripts stops the start rather than every write.
         try script.load(on: connection)
         let names = Set(try connection.boardNames()).union(configuration.boards.map(\.name))
+        let clock = TickClock(fps: configuration.fps)
         for name in names.sorted() {
-            guard let snapshot = try connection.readSnapshot(board: name) else { continue }
+            // The newest snapshot and the changes after it, replayed (issue 32).
+            let (found, updates) = try connection.readBoard(name, from: Int64.max)
+            guard let snapshot = found else { continue }
             let source = "\(endpoint): board \(name)"
-            switch try StateCodec.decode(
-                snapshot.snapshot, configured: configuration.board(named: name), fps: configuration.fps, source: source)
-            {
-            case .deleted(let state): stored[name] = state
-            case .served(let state, _):
-                stored[name] = state
+            let restored = try ClusterUpdate.restoring(
+                snapshot, updates: updates, configured: configuration.board(named: name), fps: configuration.fps,
+                tick: clock.currentTick(), source: source)
+            if !restored.skipped.isEmpty {
+                logger.error(
+                    "\(source): \(Counted(restored.skipped.count, "change")) do not apply on this node and are left out: \(restored.skipped.prefix(5).joined(separator: "; "))"
+                )
+            }
+            if let mismatch = restored.mismatch { logger.error("\(source): \(mismatch)") }
+            switch restored.board {
+            case .deleted: stored[name] = BoardState.tombstone(of: name, revision: restored.revision, fps: configuration.fps)
+            case .served(let animator):
+                stored[name] = animator.state
                 warnIfMisnamed(name, source: source, logger: logger)
             case .unconfigured: logger.warning("\(source) has state but is not configured here; not serving it")
             }

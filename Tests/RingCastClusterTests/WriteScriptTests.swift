@@ -3,7 +3,7 @@ import RingCastCluster
 import Testing
 
 @Suite(.serialized) struct WriteScriptTests {
-    /// A write to `board` on top of `base`, whose snapshot and update name the new revision.
+    /// A write to `board` on top of `base`, whose update names the new revision.
     func write(
         _ board: String = "main", base: Int64, tick: Int64 = 1000, client: String = "client",
         limit: Int = 0, key: String? = nil, digest: String = "request", ifMatch: Int64? = nil, ifNoneMatch: Bool = false
@@ -13,20 +13,18 @@ import Testing
             idempotency: key.map { .init(key: $0, requestDigest: Array(digest.utf8)) }, ifMatch: ifMatch,
             ifNoneMatch: ifNoneMatch, baseRevision: base, startTick: tick,
             stateDigest: [UInt8(truncatingIfNeeded: base + 1), 0xEE],
-            snapshot: Array("snapshot \(base + 1)".utf8) + [0, 0x0A],
             update: Array("update \(base + 1)".utf8) + [0, 0x0A], answer: Array("answer \(base + 1)".utf8))
     }
 
-    @Test func writesApplyInRevisionOrderAndTheSnapshotFollows() throws {
+    @Test func writesApplyInRevisionOrder_andStoreTheirChangeOnly() throws {
         let redis = try RedisProcess()
         let connection = try RedisConnection(endpoint: redis.endpoint)
         var script = WriteScript()
         #expect(try connection.readSnapshot(board: "main") == nil)
         #expect(try script.run(write(base: 0), on: connection) == .applied(revision: 1, streamID: "1-0"))
         #expect(try script.run(write(base: 1), on: connection) == .applied(revision: 2, streamID: "2-0"))
-        #expect(
-            try connection.readSnapshot(board: "main")
-                == BoardSnapshot(revision: 2, snapshot: Array("snapshot 2".utf8) + [0, 0x0A]))
+        // No snapshot yet: the stream holds every change since the board began.
+        #expect(try connection.readSnapshot(board: "main") == BoardSnapshot(revision: 2, covers: 0, snapshot: []))
         #expect(try connection.readSnapshot(board: "other") == nil)
         #expect(try connection.command(["HGET", "rc:{main}:state", "revision"]) == .bulk(Array("2".utf8)))
     }
@@ -194,16 +192,70 @@ import Testing
         #expect(try connection.readStream(board: "main", after: 0).map(\.revision) == [1, 2, 3, 4, 5])
     }
 
-    @Test func theStreamIsCapped() throws {
+    @Test func theStreamKeepsWhatNoSnapshotCovers_andIsTrimmedOnceOneDoes() throws {
         let redis = try RedisProcess()
         let connection = try RedisConnection(endpoint: redis.endpoint)
         var script = WriteScript(streamLength: 10)
         for base in Int64(0)..<300 { _ = try script.run(write(base: base), on: connection) }
-        // MAXLEN ~ trims whole stream nodes (100 entries each by default): at least 10 are kept.
-        let length = try connection.command(["XLEN", "rc:{main}:stream"]).integer ?? 0
-        #expect(length >= 10 && length <= 110)
+        // Without a snapshot nothing may go: the stream is the whole board.
+        #expect(try connection.readStream(board: "main", after: 0).map(\.revision) == Array(1...300))
+        let written = try connection.writeSnapshot(
+            board: "main", revision: 250, digest: [250, 0xEE], state: Array("state 250".utf8), streamLength: 10)
+        #expect(written == .written)
+        // MINID ~ trims whole stream nodes (100 entries each by default): everything after 250 is kept, at most a
+        // node more before it.
         let kept = try connection.readStream(board: "main", after: 0).map(\.revision)
-        #expect(kept == Array(Int64(300 - kept.count + 1)...300))
+        #expect(kept.first.map { $0 <= 251 && $0 > 150 } == true && kept == Array(kept.first!...300))
+        for base in Int64(300)..<600 { _ = try script.run(write(base: base), on: connection) }
+        let later = try connection.readStream(board: "main", after: 0).map(\.revision)
+        #expect(later.first.map { $0 <= 251 } == true && later.last == 600)
+        // The reading a node catches up with: the snapshot and exactly what follows it, whatever it held.
+        let (snapshot, updates) = try connection.readBoard("main", from: 590)
+        #expect(snapshot == BoardSnapshot(revision: 600, covers: 250, snapshot: Array("state 250".utf8)))
+        #expect(updates.map(\.revision) == Array(251...600))
+        #expect(try connection.readBoard("main", from: 0).updates.map(\.revision) == later)
+        #expect(try connection.readBoard("other", from: 0) == (nil, []))
+    }
+
+    @Test func aSnapshotIsTakenOnlyWhenNewer_inTheStream_andOfTheHistoryRedisHolds() throws {
+        let redis = try RedisProcess()
+        let connection = try RedisConnection(endpoint: redis.endpoint)
+        var script = WriteScript()
+        for base in Int64(0)..<5 { _ = try script.run(write(base: base), on: connection) }
+        func snapshot(_ revision: Int64, digest: UInt8? = nil) throws -> SnapshotScript.Outcome {
+            try connection.writeSnapshot(
+                board: "main", revision: revision, digest: [digest ?? UInt8(revision), 0xEE], state: Array("s\(revision)".utf8),
+                streamLength: 1000)
+        }
+        #expect(try snapshot(3, digest: 9) == .otherHistory)
+        #expect(try snapshot(6) == .stale(covers: 0))
+        #expect(try snapshot(3) == .written)
+        #expect(try snapshot(2) == .stale(covers: 3))
+        #expect(try snapshot(3) == .stale(covers: 3))
+        #expect(try connection.readSnapshot(board: "main") == BoardSnapshot(revision: 5, covers: 3, snapshot: Array("s3".utf8)))
+        #expect(
+            try connection.writeSnapshot(board: "none", revision: 1, digest: [1], state: [1], streamLength: 10)
+                == .stale(covers: 0))
+        #expect(try connection.command(["EXISTS", "rc:{none}:state"]).integer == 0)
+    }
+
+    /// A hash written by a RingCast that stored the whole state with every write has no `snapshotRevision`: its
+    /// snapshot is the newest state, and the first write since records that it covers the revision before it.
+    @Test func aSnapshotStoredWithEveryWriteByAnEarlierRelease_isReadAsCoveringItsRevision() throws {
+        let redis = try RedisProcess()
+        let connection = try RedisConnection(endpoint: redis.endpoint)
+        try connection.command(["HSET", "rc:{main}:state", "revision", "7", "snapshot", "old 7"])
+        try connection.command([
+            "XADD", "rc:{main}:stream", "7-0", "revision", "7", "base", "6", "tick", "1", "digest", "07ee", "update", "u7",
+        ])
+        #expect(
+            try connection.readSnapshot(board: "main") == BoardSnapshot(revision: 7, covers: 7, snapshot: Array("old 7".utf8)))
+        #expect(try connection.readBoard("main", from: 3).updates.map(\.revision) == [7])
+        var script = WriteScript()
+        #expect(try script.run(write(base: 7), on: connection) == .applied(revision: 8, streamID: "8-0"))
+        #expect(
+            try connection.readSnapshot(board: "main") == BoardSnapshot(revision: 8, covers: 7, snapshot: Array("old 7".utf8)))
+        #expect(try connection.readBoard("main", from: 8).updates.map(\.revision) == [8])
     }
 
     @Test func eachAppliedWriteIsPublishedWithTheDocumentedPayload() throws {
@@ -253,9 +305,7 @@ import Testing
         try redis.restart()
         let reader = try RedisConnection(endpoint: redis.endpoint)
         for board in boards {
-            #expect(
-                try reader.readSnapshot(board: board)
-                    == BoardSnapshot(revision: 50, snapshot: Array("snapshot 50".utf8) + [0, 0x0A]))
+            #expect(try reader.readSnapshot(board: board) == BoardSnapshot(revision: 50, covers: 0, snapshot: []))
             let updates = try reader.readStream(board: board, after: 0)
             #expect(updates.map(\.revision) == Array(1...50))
             #expect(updates.map(\.update) == (1...50).map { Array("update \($0)".utf8) + [0, 0x0A] })

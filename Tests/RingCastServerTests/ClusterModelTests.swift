@@ -140,7 +140,8 @@ struct ClusterModel {
         case 2500..<3800: runJob(nodes[rng.below(nodes.count)])
         case 3800..<5000: nodes[rng.below(nodes.count)].answer()
         case 5000..<7000: deliverOne(nodes[rng.below(nodes.count)])
-        case 7000..<9000: write()
+        case 7000..<8800: write()
+        case 8800..<9000: writeSnapshot()
         case 9000..<9150: writePlaylist()
         case 9150..<9700: healthCheck(nodes[rng.below(nodes.count)])
         case 9700..<9800: dropSubscription(nodes[rng.below(nodes.count)])
@@ -170,7 +171,13 @@ struct ClusterModel {
         for node in nodes {
             node.now = now
             // Redis's answers and deliveries take microseconds: most are there before the next tick.
+            var rounds = 0
             while !node.jobs.isEmpty || !node.answers.isEmpty, quiet || rng.chance(0.85) {
+                rounds += 1
+                if rounds == 10_000 {
+                    failure = "\(node.name) keeps asking Redis within one tick: \(node.jobs.prefix(3)) \(node.log.suffix(12).joined(separator: "\n    "))"
+                    return
+                }
                 if !node.answers.isEmpty, node.jobs.isEmpty || rng.chance(0.5) {
                     node.answer()
                 } else {
@@ -294,6 +301,15 @@ struct ClusterModel {
         }
         guard let job = node.prepareWrite(write, board: board, lead: lead) else { return }
         counts["wrote \(kind)", default: 0] += 1
+        node.jobs.append(job)
+    }
+
+    /// A node writes a board's snapshot at the revision it holds, whatever that is: Redis's rules (`SnapshotScript`)
+    /// decide whether it is taken, so any node at any time stands for the nodes' policy.
+    private mutating func writeSnapshot() {
+        let node = nodes[rng.below(nodes.count)]
+        guard let job = node.snapshotJob(boardNames[rng.below(boardNames.count)]) else { return }
+        counts["snapshots asked", default: 0] += 1
         node.jobs.append(job)
     }
 
@@ -432,8 +448,8 @@ struct ClusterModel {
             let revision = stored?.revision ?? 0
             var reference: Animator?
             if let stored {
-                switch try? StateCodec.decode(stored.snapshot, configured: name == spec.name ? spec : nil, fps: fps, source: name) {
-                case .served(_, let animator): reference = animator
+                switch restored(name, stored)?.board {
+                case .served(let animator): reference = animator
                 case .deleted: reference = nil
                 case .unconfigured, nil:
                     fail.append("Redis's state of \(name) cannot be served")
@@ -485,11 +501,21 @@ struct ClusterModel {
         if !fail.isEmpty { failure = "the nodes are not Redis once quiet:\n  " + fail.prefix(12).joined(separator: "\n  ") }
     }
 
+    /// The board Redis holds: its snapshot with the stream after it replayed, as a node restores it.
+    private func restored(_ name: String, _ stored: SimulatedRedis.Stored) -> ClusterUpdate.Restored? {
+        let snapshot = RingCastCluster.BoardSnapshot(revision: stored.revision, covers: stored.covers, snapshot: stored.snapshot)
+        let restored = try? ClusterUpdate.restoring(
+            snapshot, updates: stored.stream.filter { $0.revision > stored.covers },
+            configured: name == spec.name ? spec : nil, fps: fps, tick: now, source: name)
+        guard let restored, restored.skipped.isEmpty, restored.revision == stored.revision else { return nil }
+        return restored
+    }
+
     /// The digest of Redis's state of `board`, for the report.
     private func referenceDigest(_ board: String) -> String {
         guard let stored = redis.boards[board] else { return "none" }
-        switch try? StateCodec.decode(stored.snapshot, configured: board == spec.name ? spec : nil, fps: fps, source: board) {
-        case .served(_, let animator): return digest(of: animator)
+        switch restored(board, stored)?.board {
+        case .served(let animator): return digest(of: animator)
         case .deleted: return "deleted"
         case .unconfigured, nil: return "unreadable"
         }

@@ -92,7 +92,8 @@ struct ClusterSyncTests {
         let change = Animator.Change.patch(try RequestDecoder.decode(BoardPatch.self, from: body))
         // Accepted with a lead of 10 ticks, delivered at once: 10 ticks early.
         guard
-            case .script(_, let update, _, _) = try #require(accepting.prepareWrite(.change(change, body: body), board: "main", lead: 10))
+            case .script(_, let update, _) = try #require(
+                accepting.prepareWrite(.change(change, body: body), board: "main", lead: 10))
         else {
             Issue.record("no script")
             return
@@ -134,7 +135,7 @@ struct ClusterSyncTests {
         // Its second copy (the subscription and the script both bring an update) waits for the reading.
         #expect(sync.received(late, board: Self.board) == [.count(.updateReceived)])
         let read = sync.boardRead(Self.board, .init(snapshot: Self.snapshot(2), updates: [late]))
-        #expect(read.contains(.restore(board: Self.board, snapshot: Self.snapshot(2))))
+        #expect(read.contains(.restore(board: Self.board, snapshot: Self.snapshot(2), updates: [])))
         #expect(Self.applies(read).isEmpty && !read.contains(.count(.lateUpdate)))
         #expect(sync.revision(of: Self.board) == 2 && sync.isCaughtUp(Self.board))
     }
@@ -148,8 +149,63 @@ struct ClusterSyncTests {
         #expect(actions.contains(.readBoard(Self.board, from: 2)))
         #expect(!sync.isCaughtUp(Self.board))
         let read = sync.boardRead(Self.board, .init(snapshot: Self.snapshot(2), updates: [update]))
-        #expect(read.contains(.restore(board: Self.board, snapshot: Self.snapshot(2))))
+        #expect(read.contains(.restore(board: Self.board, snapshot: Self.snapshot(2), updates: [])))
         #expect(sync.isCaughtUp(Self.board))
+    }
+
+    /// Redis keeps a snapshot now and then and the changes after it (issue 32): a reload restores the snapshot with
+    /// those changes replayed onto it, in one action, and holds the newest revision with its digests.
+    @Test func aReloadFromAnOlderSnapshot_replaysTheStreamAfterIt_inOneRestore() {
+        var sync = Self.live(at: 1)
+        let late = Self.update(6)
+        _ = sync.received(Self.update(2), board: Self.board)
+        _ = sync.applied(Self.update(2), board: Self.board, .late(appliedThrough: 300))
+        let snapshot = RingCastCluster.BoardSnapshot(revision: 6, covers: 3, snapshot: Array("s3".utf8))
+        let read = sync.boardRead(Self.board, .init(snapshot: snapshot, updates: (2...6).map { Self.update($0) }))
+        #expect(read.contains(.restore(board: Self.board, snapshot: snapshot, updates: (4...6).map { Self.update($0) })))
+        #expect(Self.applies(read).isEmpty)
+        #expect(sync.revision(of: Self.board) == 6 && sync.isCaughtUp(Self.board))
+        // The digests of the replayed revisions are held: a copy of 6 with another digest is another history.
+        #expect(sync.received(late, board: Self.board) == [.count(.updateReceived)])
+        let other = Self.update(6, digest: 7)
+        #expect(sync.received(other, board: Self.board).contains { if case .renewClusterID = $0 { true } else { false } })
+    }
+
+    /// A board that never had a snapshot (covers 0) is its first change or its configured spec and every change
+    /// since; a stream with a hole after the snapshot is served up to the hole, and said so.
+    @Test func aBoardWithoutSnapshot_isReplayedFromItsFirstChange_andAHoleIsNamed() {
+        var sync = ClusterSync(address: Self.address, nonce: "id1", revisions: [Self.board: 0])
+        _ = sync.subscribed()
+        let none = RingCastCluster.BoardSnapshot(revision: 3, covers: 0, snapshot: [])
+        let read = sync.allRead(id: "id1", [Self.board: .init(snapshot: none, updates: (1...3).map { Self.update($0) })])
+        // Held revision 0 continues into 1: the changes are applied as they come (a late one reloads, as above).
+        #expect(Self.applies(read) == [1, 2, 3])
+        var holed = ClusterSync(address: Self.address, nonce: "id1", revisions: [Self.board: 0])
+        _ = holed.subscribed()
+        let snapshot = RingCastCluster.BoardSnapshot(revision: 5, covers: 2, snapshot: Array("s2".utf8))
+        let found = holed.allRead(id: "id1", [Self.board: .init(snapshot: snapshot, updates: [Self.update(3), Self.update(5)])])
+        #expect(found.contains(.restore(board: Self.board, snapshot: snapshot, updates: [Self.update(3)])))
+        #expect(found.contains { if case .log(.error, let text) = $0 { text.contains("lacks revision 4") } else { false } })
+        #expect(holed.revision(of: Self.board) == 3)
+    }
+
+    /// An update Redis no longer has (delivered late, after Redis lost its data or went back) is read for once, then
+    /// dropped: reading again would find the same, for ever (the cluster model found a node doing so).
+    @Test func anUpdateRedisNoLongerHas_isReadForOnce_thenDropped() {
+        var sync = ClusterSync(address: Self.address, nonce: "id1", revisions: [Self.board: 0])
+        _ = sync.subscribed()
+        _ = sync.allRead(id: "id1", [:])
+        let stale = Self.update(27)
+        #expect(sync.received(stale, board: Self.board).contains(.readBoard(Self.board, from: 0)))
+        let read = sync.boardRead(Self.board, .init(snapshot: nil, updates: []))
+        #expect(!read.contains { if case .readBoard = $0 { true } else { false } })
+        #expect(read.contains(.boardCaughtUp(Self.board)) && sync.isCaughtUp(Self.board))
+        // One Redis has but had not yet when it was read is read for again.
+        #expect(sync.received(Self.update(3), board: Self.board).contains(.readBoard(Self.board, from: 0)))
+        let found = sync.boardRead(
+            Self.board,
+            .init(snapshot: RingCastCluster.BoardSnapshot(revision: 1, covers: 0, snapshot: []), updates: [Self.update(1)]))
+        #expect(Self.applies(found) == [1] && found.contains(.readBoard(Self.board, from: 1)))
     }
 
     @Test func duplicatedAndReorderedDeliveries_ofTheSameUpdates_areAppliedOnce_inRevisionOrder() {
@@ -191,7 +247,7 @@ struct ClusterSyncTests {
                 "other": .init(snapshot: Self.snapshot(1), updates: []),
             ])
         #expect(Self.applies(read) == [3, 4, 5])
-        #expect(read.contains(.restore(board: "other", snapshot: Self.snapshot(1))))
+        #expect(read.contains(.restore(board: "other", snapshot: Self.snapshot(1), updates: [])))
         #expect(read.contains(.everyBoardCaughtUp))
         #expect(sync.problem == nil)
     }
@@ -214,7 +270,7 @@ struct ClusterSyncTests {
         #expect(renewed.contains(.readAll(from: [Self.board: 5])))
         let reloaded = sync.allRead(id: "id2", [Self.board: .init(snapshot: Self.snapshot(3), updates: [])])
         #expect(reloaded.contains(.changeNonce("id2")))
-        #expect(reloaded.contains(.restore(board: Self.board, snapshot: Self.snapshot(3))))
+        #expect(reloaded.contains(.restore(board: Self.board, snapshot: Self.snapshot(3), updates: [])))
         #expect(sync.revision(of: Self.board) == 3 && sync.nonce == "id2" && sync.problem == nil)
         // And it follows Redis's history from there.
         #expect(Self.applies(sync.received(Self.update(4, digest: 7), board: Self.board)) == [4])
@@ -272,7 +328,9 @@ struct ClusterSyncTests {
         let actions = sync.clusterIDAnnounced("id9")
         #expect(actions.contains(.readAll(from: [Self.board: 2])))
         let read = sync.allRead(id: "id9", [Self.board: .init(snapshot: Self.snapshot(2), updates: [])])
-        #expect(read.contains(.changeNonce("id9")) && read.contains(.restore(board: Self.board, snapshot: Self.snapshot(2))))
+        #expect(
+            read.contains(.changeNonce("id9"))
+                && read.contains(.restore(board: Self.board, snapshot: Self.snapshot(2), updates: [])))
     }
 
     // MARK: - Readiness

@@ -70,7 +70,6 @@ extension ClusterNode: BoardBackend {
             baseRevision: update.update.base,
             startTick: update.update.tick,
             stateDigest: update.update.digest,
-            snapshot: update.snapshot,
             update: update.update.update,
             answer: ClusterAnswer.encode(preview),
             clusterID: boards.etagNonce)
@@ -139,15 +138,14 @@ extension ClusterNode: BoardBackend {
 }
 
 extension ClusterUpdate {
-    /// A write prepared by the pipeline as it travels: the update every node applies, and the snapshot nodes
-    /// joining later start from.
+    /// A write prepared by the pipeline as it travels: the update every node applies (and Redis keeps in the board's
+    /// stream; the whole state is written as a snapshot now and then, off the write path: `ClusterNode.writeSnapshot`).
     struct Prepared {
         let update: BoardUpdate
-        let snapshot: [UInt8]
 
-        /// `prepared.state` is stored as the snapshot; its settled form is what every node compares (by digest) once
-        /// it applied the update. Throws when the state, its digest or the update cannot be encoded (a non-finite
-        /// number): then there is nothing to publish.
+        /// The settled form of `prepared`'s state is what every node compares (by digest) once it applied the update.
+        /// Throws when the digest or the update cannot be encoded (a non-finite number): then there is nothing to
+        /// publish.
         init(_ prepared: PreparedWrite) throws(EncodingFailure) {
             let change: ClusterUpdate.Change
             switch prepared.kind {
@@ -168,7 +166,6 @@ extension ClusterUpdate {
             }
             update = BoardUpdate(
                 revision: base + 1, base: base, tick: start, digest: ClusterAnswer.digestBytes(digest), update: encoded)
-            snapshot = try StateCodec.encode(prepared.state())
         }
     }
 }

@@ -54,6 +54,8 @@ final class ClusterNode: ClusterSyncShell {
     private var probing = false
     /// What runs once a board is caught up (a write that met a conflict), by board.
     private var waiting: [String: [() -> Void]] = [:]
+    /// Boards whose newest revision this node accepted and no snapshot covers yet (`accepted`), by board.
+    private var unsnapshotted: [String: Int64] = [:]
     /// Boards with a write of this node in Redis's hands, and the writes waiting for it: one write
     /// per board at a time, so that this node's own writes never conflict with each other.
     private var writing: [String: [(@escaping () -> Void) -> Void]] = [:]
@@ -113,7 +115,7 @@ final class ClusterNode: ClusterSyncShell {
         worker.stop()
     }
 
-    /// Redis holds a snapshot with every write.
+    /// Redis holds every change; the boards' snapshots are written by the nodes that accepted them, as they go.
     func writeSnapshots() {}
 
     /// Why this node cannot take writes now, or nil when it can: what `/readyz` says.
@@ -139,6 +141,7 @@ final class ClusterNode: ClusterSyncShell {
 
     private func checkHealth() {
         defer { scheduleHealthCheck() }
+        if sync.problem == nil { snapshotRestingBoards() }
         guard !probing, let queue else { return }
         probing = true
         let node = ServiceThreadBound(value: self)
@@ -230,10 +233,14 @@ final class ClusterNode: ClusterSyncShell {
         switch result {
         case .outcome(let outcome):
             perform(sync.scriptAnswered(outcome, update: update, board: board))
-            if case .applied = outcome { metrics.pushed(board: board) }
+            if case .applied = outcome {
+                metrics.pushed(board: board)
+                accepted(board, update: update)
+            }
         case .replicasMissing:
             perform(sync.scriptAnswered(.applied(revision: update.revision, streamID: ""), update: update, board: board))
             metrics.pushed(board: board)
+            accepted(board, update: update)
         case .failed(let error):
             perform(sync.commandFailed(error))
         }
@@ -288,8 +295,8 @@ final class ClusterNode: ClusterSyncShell {
         case .apply(let board, let update):
             // `perform` applies updates itself; carried out here, it is applied the same way.
             perform([.apply(board: board, update: update)])
-        case .restore(let board, let snapshot):
-            restore(board, snapshot: snapshot)
+        case .restore(let board, let snapshot, let updates):
+            restore(board, snapshot: snapshot, updates: updates)
         case .forget(let board):
             forgotten(board)
         case .readBoard(let board, let from):
@@ -388,12 +395,12 @@ final class ClusterNode: ClusterSyncShell {
         }
     }
 
-    /// What Redis holds of one board: its snapshot, and the stream from the revision this node held.
+    /// What Redis holds of one board: its snapshot, and the stream from the revision this node held (or from the
+    /// snapshot's, when older).
     private static func read(_ board: String, from revision: Int64, on connection: RedisConnection) throws(RedisError)
         -> ClusterSync.Reading
     {
-        let snapshot = try connection.readSnapshot(board: board)
-        let updates = try connection.readStream(board: board, from: revision)
+        let (snapshot, updates) = try connection.readBoard(board, from: revision)
         return ClusterSync.Reading(snapshot: snapshot, updates: updates)
     }
 
@@ -433,38 +440,121 @@ final class ClusterNode: ClusterSyncShell {
         metrics.setViewers(0, board: name)
     }
 
-    /// Serves `name` at the state Redis holds from now on, its viewers getting a keyframe (and the layout, if it
-    /// changed).
-    private func restore(_ name: String, snapshot: RingCastCluster.BoardSnapshot) {
+    /// Serves `name` at the state Redis holds from now on — its snapshot with the changes after it replayed — its
+    /// viewers getting a keyframe (and the layout, if it changed).
+    private func restore(_ name: String, snapshot: RingCastCluster.BoardSnapshot, updates: [BoardUpdate]) {
         let source = "\(endpoint): board \(name)"
-        let state: BoardState
-        let animator: Animator
+        let restored: ClusterUpdate.Restored
         do {
-            switch try StateCodec.decode(snapshot.snapshot, configured: configured[name], fps: clock.fps, source: source) {
-            case .deleted: return deleted(name, revision: snapshot.revision)
-            case .unconfigured: return logger.warning("\(source) has state but is not configured here; not serving it")
-            case .served(let served, let restored): (state, animator) = (served, restored)
-            }
+            restored = try ClusterUpdate.restoring(
+                snapshot, updates: updates, configured: configured[name], fps: clock.fps, tick: clock.currentTick(),
+                source: source)
         } catch {
             return logger.error("cannot restore board \(name) from Redis: \(error)")
         }
+        if !restored.skipped.isEmpty {
+            logger.error(
+                "board \(name): \(Counted(restored.skipped.count, "change")) from Redis do not apply on this node and are left out: \(restored.skipped.prefix(5).joined(separator: "; "))"
+            )
+        }
+        if let mismatch = restored.mismatch {
+            metrics.clusterDigestMismatch()
+            logger.error("board \(name): \(mismatch)")
+        }
+        let animator: Animator
+        switch restored.board {
+        case .deleted: return deleted(name, revision: restored.revision)
+        case .unconfigured: return logger.warning("\(source) has state but is not configured here; not serving it")
+        case .served(let served): animator = served
+        }
         let spec = animator.spec
-        logger.info("board \(name): reloaded revision \(snapshot.revision) from Redis")
+        logger.info(
+            "board \(name): reloaded revision \(restored.revision) from Redis (its snapshot of revision \(snapshot.covers) and \(Counted(updates.count, "change")) after it)"
+        )
         if let board = boards[name] {
             let reshaped = board.spec != spec
             board.animator = animator
-            board.durable = .state(state)
-            board.etag = boards.etag(revision: snapshot.revision)
+            board.durable = .animator(animator)
+            board.etag = boards.etag(revision: restored.revision)
             if reshaped {
                 broadcaster?.boardsChanged(BoardChanges(changed: [board]))
             } else {
                 broadcaster?.stateReplaced(board)
             }
         } else {
-            let board = boards.adopt(animator: animator, revision: snapshot.revision)
+            let board = boards.adopt(animator: animator, revision: restored.revision)
             board.configured = configured[name] ?? spec
             broadcaster?.boardAdded(board)
             broadcaster?.stateReplaced(board)
+        }
+    }
+
+    // MARK: - Snapshots
+
+    /// Writes `name`'s whole state to Redis as its snapshot, off the loop (encoded on the worker's thread): the
+    /// stream after it is then what a node joining replays. Only the node that accepted the revision writes it
+    /// (`written`, `snapshotRestingBoards`), so each is written once; Redis takes it only if it is newer than the one
+    /// it holds and of the history it holds, and only while it is the newest revision once this node composed frames
+    /// past the revision's start (`SnapshotScript`; `startTick` nil: not known, as good as past).
+    private func writeSnapshot(_ name: String, startTick: Int64? = nil) {
+        guard let queue else { return }
+        let revision = self.revision(of: name)
+        guard revision > 0, let digest = sync.boards[name]?.digests[revision] else { return }
+        let animator = boards[name]?.animator
+        let state = animator?.state ?? BoardState.tombstone(of: name, revision: revision, fps: clock.fps)
+        let newest = startTick.map { (animator?.composedThrough ?? .min) >= $0 } ?? true
+        let node = ServiceThreadBound(value: self)
+        worker.submit { session in
+            let result = Result { () throws(RedisError) -> SnapshotScript.Outcome? in
+                guard let bytes = try? StateCodec.encode(state) else { return nil }
+                return try session.connection.writeSnapshot(
+                    board: name, revision: revision, digest: digest, state: bytes, newest: newest,
+                    streamLength: session.script.streamLength)
+            }
+            queue.async { node.value.snapshotWritten(name, revision: revision, result) }
+        }
+    }
+
+    private func snapshotWritten(_ name: String, revision: Int64, _ result: Result<SnapshotScript.Outcome?, RedisError>) {
+        switch result {
+        case .success(.written): logger.debug("board \(name): snapshot of revision \(revision) written to Redis")
+        case .success(.stale(let covers)):
+            logger.debug("board \(name): Redis holds a snapshot of revision \(covers), not taking revision \(revision)")
+        case .success(.otherHistory):
+            logger.notice("board \(name): Redis's revision \(revision) is not the one this node holds; snapshot not written")
+        case .success(nil):
+            logger.error("board \(name): the state of revision \(revision) cannot be encoded; snapshot not written")
+        case .failure(let error):
+            logger.warning("board \(name): the snapshot of revision \(revision) could not be written to Redis (\(error))")
+            perform(sync.commandFailed(error))
+        }
+    }
+
+    /// A write of this node was applied at `revision`: every `ChangeLog.snapshotEvery`-th revision is written as a
+    /// snapshot at once; a later one once the board rests, unless another node wrote to it since.
+    private func accepted(_ name: String, update: BoardUpdate) {
+        let revision = update.revision
+        guard self.revision(of: name) == revision else { return }
+        if revision % Int64(ChangeLog.snapshotEvery) == 0 {
+            unsnapshotted[name] = nil
+            writeSnapshot(name, startTick: update.tick)
+        } else {
+            unsnapshotted[name] = revision
+        }
+    }
+
+    /// Once a second: the boards whose newest revision this node accepted and that came to rest are written as
+    /// snapshots, so a node joining replays nothing of a board at rest.
+    private func snapshotRestingBoards() {
+        let now = clock.currentTick()
+        for (name, revision) in unsnapshotted {
+            guard self.revision(of: name) == revision else {
+                unsnapshotted[name] = nil
+                continue
+            }
+            if let board = boards[name], !board.animator.isAtRest(at: board.now(now)) { continue }
+            unsnapshotted[name] = nil
+            writeSnapshot(name)
         }
     }
 

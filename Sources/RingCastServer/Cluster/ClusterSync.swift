@@ -128,8 +128,9 @@ struct ClusterSync {
     enum Action: Equatable {
         /// Apply `update` to `board` at its start tick (the board holds `update.base`), then report `applied`.
         case apply(board: String, update: BoardUpdate)
-        /// Serve `board` from `snapshot` from now on; viewers get a keyframe (and the layout if it changed).
-        case restore(board: String, snapshot: BoardSnapshot)
+        /// Serve `board` from `snapshot` with `updates` (the ones after the revision it covers, in order) replayed onto
+        /// it, from now on; viewers get a keyframe (and the layout if it changed).
+        case restore(board: String, snapshot: BoardSnapshot, updates: [BoardUpdate])
         /// Redis has no state of `board`: a configured board starts again empty, any other goes.
         case forget(board: String)
         /// Read `board`'s snapshot and its stream from revision `from` on, then report `boardRead`.
@@ -437,7 +438,19 @@ struct ClusterSync {
             boards[name]?.sync = .reading(from: held, reload: reload, again: false, arrived: arrived)
             return actions + [.count(.catchUp), askRead(name, from: held)]
         }
+        let head = reading.snapshot?.revision ?? 0
         for update in arrived.sorted(by: { $0.revision < $1.revision }) {
+            // An update newer than Redis's board that does not follow what is held, though Redis had nothing newer than
+            // what was held when asked: Redis no longer has it (its history went back, or its data is gone), and
+            // reading again would only find the same. It is dropped; were it real, the next update shows the gap.
+            if update.base != revision(of: name), update.revision > head, head <= from {
+                actions.append(
+                    .log(
+                        .notice,
+                        "board \(name): update \(update.revision) is newer than Redis's revision \(head), which holds nothing newer than this node; ignoring it"
+                    ))
+                continue
+            }
             actions += deliver(update, board: name)
         }
         return actions + [.boardCaughtUp(name)]
@@ -499,16 +512,28 @@ struct ClusterSync {
             return actions
         }
         guard reload || snapshot.revision > held else { return [] }
-        board.revision = snapshot.revision
+        // The snapshot covers an older revision than Redis's newest, whose changes the stream holds after it (issue 32).
+        var replayed: [BoardUpdate] = []
+        var revision = snapshot.covers
+        for update in reading.updates where update.revision > snapshot.covers {
+            guard update.base == revision else { break }
+            replayed.append(update)
+            revision = update.revision
+        }
+        if revision < snapshot.revision {
+            actions.append(
+                .log(
+                    .error,
+                    "board \(name): Redis's stream lacks revision \(revision + 1) after its snapshot of revision \(snapshot.covers); serving revision \(revision)"
+                ))
+        }
+        board.revision = revision
         board.digests = [:]
-        if let entry = reading.updates.first(where: { $0.revision == snapshot.revision }) {
-            board.digests[snapshot.revision] = entry.digest
+        if let entry = reading.updates.first(where: { $0.revision == snapshot.covers }) {
+            board.digests[snapshot.covers] = entry.digest
         }
-        actions.append(.restore(board: name, snapshot: snapshot))
-        for update in reading.updates where update.revision > snapshot.revision {
-            guard update.base == board.revision else { break }
-            actions += apply(update, to: &board, name: name)
-        }
+        for update in replayed.suffix(Self.digestsKept) { board.digests[update.revision] = update.digest }
+        actions.append(.restore(board: name, snapshot: snapshot, updates: replayed))
         boards[name] = board
         return actions
     }

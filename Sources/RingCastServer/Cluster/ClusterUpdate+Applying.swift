@@ -131,3 +131,81 @@ extension ClusterSyncShell {
         }
     }
 }
+
+extension ClusterUpdate {
+    /// A board as Redis holds it (`restoring`): its newest snapshot with the later changes replayed.
+    struct Restored {
+        enum Board {
+            /// Served from now on.
+            case served(Animator)
+            /// Deleted (a tombstone, or a deletion replayed).
+            case deleted
+            /// Neither configured here nor created by a change: nothing to serve.
+            case unconfigured
+        }
+
+        var board: Board
+        /// The revision the board is at: the last change replayed, else the snapshot's.
+        var revision: Int64
+        /// Changes that did not apply here, each with why (this node cannot apply what another accepted: another
+        /// build). The board goes on without them.
+        var skipped: [String] = []
+        /// The replayed board's digest disagrees with the one the last change's accepting node had.
+        var mismatch: String?
+    }
+
+    /// The board `snapshot` (at the revision it covers; empty for none: the board is then its configured spec, or
+    /// nothing until a change creates it) makes once `updates` (the stream after it, in order) are replayed through
+    /// the one way updates apply (`applying`), each at its own start tick however long ago that was: the state of a
+    /// node that applied them as they came. Nothing is composed while replaying (`now` 0); the caller serves the
+    /// result from now on. `tick` is where a board that starts from its configured spec begins when no change says.
+    /// Throws what decoding the snapshot throws. Pure.
+    static func restoring(
+        _ snapshot: RingCastCluster.BoardSnapshot, updates: [BoardUpdate], configured: BoardSpec?, fps: Int, tick: Int64,
+        source: String
+    ) throws(StartupError) -> Restored {
+        var animator: Animator?
+        var deleted = false
+        if snapshot.covers == 0 {
+            // Before the first change (the board was at rest until then), so that its time starts there as on a node
+            // that held it from the start.
+            animator = configured.map { Animator(spec: $0, fps: fps, tick: (updates.first?.tick ?? tick) - 1) }
+        } else {
+            switch try StateCodec.decode(snapshot.snapshot, configured: configured, fps: fps, source: source) {
+            case .deleted: deleted = true
+            case .unconfigured: return Restored(board: .unconfigured, revision: snapshot.covers)
+            case .served(_, let restored):
+                animator = restored
+                // The snapshot may have been taken between changes starting at one tick.
+                animator?.reopenEpochTick()
+            }
+        }
+        var restored = Restored(board: .unconfigured, revision: snapshot.covers)
+        for update in updates {
+            switch applying(update, to: animator, fps: fps, now: 0) {
+            case .changed(_, let changed): animator = changed
+            case .created(_, _, let created): (animator, deleted) = (created, false)
+            case .deleted: (animator, deleted) = (nil, true)
+            case .late(let appliedThrough):
+                restored.skipped.append(
+                    "revision \(update.revision): it starts at tick \(update.tick), not after tick \(appliedThrough)")
+            case .refused(let reason):
+                restored.skipped.append("revision \(update.revision): \(reason)")
+            }
+            restored.revision = update.revision
+        }
+        if let animator {
+            restored.board = .served(animator)
+            if let last = updates.last, restored.skipped.isEmpty, let digest = try? digestBytes(of: animator),
+                digest != last.digest
+            {
+                func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+                restored.mismatch =
+                    "state digest \(hex(digest)) after revision \(last.revision), the accepting node had \(hex(last.digest))"
+            }
+        } else if deleted {
+            restored.board = .deleted
+        }
+        return restored
+    }
+}

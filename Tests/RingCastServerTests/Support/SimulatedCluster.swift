@@ -25,17 +25,24 @@ struct SplitMix64 {
     mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
 }
 
-/// Redis as the write script, the catch-up readings, the cluster's id and the playlists' hash see it, in memory: a
-/// revision, a snapshot and a stream per board (a tombstone for a deleted one), the playlists, and a cluster id.
+/// Redis as the write script, the snapshot script, the catch-up readings, the cluster's id and the playlists' hash see
+/// it, in memory: a revision, a snapshot with the revision it covers and a stream per board, the playlists, and a
+/// cluster id.
 /// It is the model's reference: what it holds once the cluster is quiet is what every node must show. It can be
 /// down, refuse writes (out of memory, a read-only replica), restart, and come back with an older copy of its data
 /// (a rollback).
 final class SimulatedRedis {
     struct Stored: Equatable {
         var revision: Int64
+        /// The newest snapshot (empty: none yet) and the revision it covers (0: none).
         var snapshot: [UInt8]
+        var covers: Int64 = 0
         var stream: [BoardUpdate]
     }
+
+    /// The entries a stream keeps at least besides those after the snapshot (`WriteScript`'s ARGV[9]): small, so
+    /// that the model trims.
+    static let streamLength = 4
 
     /// Everything Redis holds, as a copy saved for a rollback.
     struct Data {
@@ -71,8 +78,8 @@ final class SimulatedRedis {
 
     func probeWrite() throws(RedisError) { try checkWrite() }
 
-    /// The write script's compare-and-set and write (no rate limit, no idempotency here).
-    func script(board: String, update: BoardUpdate, snapshot: [UInt8], clusterID: String) throws(RedisError) -> WriteOutcome {
+    /// The write script's compare-and-set and write (no rate limit, no idempotency here): the change only.
+    func script(board: String, update: BoardUpdate, clusterID: String) throws(RedisError) -> WriteOutcome {
         try check()
         guard self.clusterID == clusterID else { return .clusterChanged(id: self.clusterID ?? "") }
         let current = boards[board]?.revision ?? 0
@@ -80,18 +87,43 @@ final class SimulatedRedis {
         if let refusal { throw refusal }
         var stored = boards[board] ?? Stored(revision: 0, snapshot: [], stream: [])
         stored.revision = update.revision
-        stored.snapshot = snapshot
         stored.stream.append(update)
+        trim(&stored)
         boards[board] = stored
         return .applied(revision: update.revision, streamID: "\(update.revision)-0")
     }
 
+    /// `SnapshotScript`: taken when newer than the one held and of the history held.
+    func writeSnapshot(board: String, revision: Int64, digest: [UInt8], state: [UInt8], newest: Bool) throws(RedisError)
+        -> SnapshotScript.Outcome
+    {
+        try checkWrite()
+        guard var stored = boards[board], revision > stored.covers, revision <= stored.revision,
+            !newest || revision == stored.revision,
+            let entry = stored.stream.first(where: { $0.revision == revision })
+        else { return .stale(covers: boards[board]?.covers ?? 0) }
+        guard entry.digest == digest else { return .otherHistory }
+        (stored.snapshot, stored.covers) = (state, revision)
+        trim(&stored)
+        boards[board] = stored
+        return .written
+    }
+
+    /// Keeps what the snapshot does not cover and the newest `streamLength` entries, as `MINID` does.
+    private func trim(_ stored: inout Stored) {
+        let keep = min(stored.covers + 1, stored.revision - Int64(Self.streamLength) + 1)
+        stored.stream.removeAll { $0.revision < keep }
+    }
+
+    /// `RedisConnection.readBoard`: the snapshot, and the stream from `revision` or from the first entry the snapshot
+    /// does not cover, whichever is older.
     func read(_ board: String, from revision: Int64) throws(RedisError) -> ClusterSync.Reading {
         try check()
         guard let stored = boards[board] else { return ClusterSync.Reading(snapshot: nil, updates: []) }
+        let from = min(revision, stored.covers + 1)
         return ClusterSync.Reading(
-            snapshot: RingCastCluster.BoardSnapshot(revision: stored.revision, snapshot: stored.snapshot),
-            updates: stored.stream.filter { $0.revision >= revision })
+            snapshot: RingCastCluster.BoardSnapshot(revision: stored.revision, covers: stored.covers, snapshot: stored.snapshot),
+            updates: stored.stream.filter { $0.revision >= from })
     }
 
     func id(candidate: String) throws(RedisError) -> String {
@@ -130,7 +162,8 @@ final class SimulatedRedis {
 /// is here is only the I/O: the jobs, the subscription's deliveries and the boards held.
 final class SimulatedNode: ClusterSyncShell {
     enum Job: Equatable {
-        case script(board: String, update: BoardUpdate, snapshot: [UInt8], clusterID: String)
+        case script(board: String, update: BoardUpdate, clusterID: String)
+        case snapshot(board: String, revision: Int64, digest: [UInt8], state: [UInt8], newest: Bool)
         case readBoard(String, from: Int64)
         case readAll(from: [String: Int64])
         case renew(replacing: String)
@@ -203,7 +236,11 @@ final class SimulatedNode: ClusterSyncShell {
     func apply(_ update: BoardUpdate, toBoard board: String) -> ClusterSync.Applied {
         let outcome = ClusterUpdate.outcome(
             of: update, held: revision(of: board), animator: animators[board], fps: fps, now: boardNow(board))
-        if case .unchanged = outcome {} else { changes[board, default: 0] += 1 }
+        if case .unchanged = outcome {
+        } else {
+            changes[board, default: 0] += 1
+            startTicks[board] = (update.revision, update.tick)
+        }
         switch outcome {
         case .changed(_, let animator, _):
             animators[board] = animator
@@ -223,8 +260,8 @@ final class SimulatedNode: ClusterSyncShell {
         switch action {
         case .apply(let board, let update):
             perform([.apply(board: board, update: update)])
-        case .restore(let board, let snapshot):
-            restore(board, snapshot)
+        case .restore(let board, let snapshot, let updates):
+            restore(board, snapshot, updates: updates)
         case .forget(let board):
             changes[board, default: 0] += 1
             deleted[board] = nil
@@ -242,6 +279,9 @@ final class SimulatedNode: ClusterSyncShell {
             note(text)
         case .unexpected(let text):
             unexpected.append("\(name) @\(now): \(text)")
+        case .count(.digestMismatch):
+            // Every node applying the same updates at the same ticks holds the same state, whatever it composed.
+            unexpected.append("\(name) @\(now): a digest mismatch")
         case .ping, .probeWrite, .boardCaughtUp, .everyBoardCaughtUp, .count:
             break
         }
@@ -269,18 +309,24 @@ final class SimulatedNode: ClusterSyncShell {
         if log.count > 40 { log.removeFirst() }
     }
 
-    /// As `ClusterNode.restore`: a tombstone deletes, a state is served on its own spec or the configured one.
-    private func restore(_ board: String, _ snapshot: RingCastCluster.BoardSnapshot) {
+    /// As `ClusterNode.restore`: the snapshot with the changes after it replayed (`ClusterUpdate.restoring`).
+    private func restore(_ board: String, _ snapshot: RingCastCluster.BoardSnapshot, updates: [BoardUpdate]) {
         changes[board, default: 0] += 1
         do {
-            switch try StateCodec.decode(snapshot.snapshot, configured: configured[board], fps: fps, source: "sim: board \(board)") {
-            case .served(_, let animator):
+            let restored = try ClusterUpdate.restoring(
+                snapshot, updates: updates, configured: configured[board], fps: fps, tick: now, source: "sim: board \(board)")
+            if !restored.skipped.isEmpty || restored.mismatch != nil {
+                unexpected.append(
+                    "\(name) @\(now): restoring \(board) skipped \(restored.skipped), mismatch \(restored.mismatch ?? "none")")
+            }
+            switch restored.board {
+            case .served(let animator):
                 animators[board] = animator
                 deleted[board] = nil
                 restoredAt[board] = now
             case .deleted:
                 animators[board] = nil
-                deleted[board] = snapshot.revision
+                deleted[board] = restored.revision
             case .unconfigured:
                 unexpected.append("\(name) @\(now): Redis's state of \(board) has no spec")
             }
@@ -288,6 +334,21 @@ final class SimulatedNode: ClusterSyncShell {
             unexpected.append("\(name) @\(now): the restore of \(board) failed: \(error)")
         }
     }
+
+    /// A snapshot of `board` at the revision this node holds, as `ClusterNode.writeSnapshot` writes it (the newest
+    /// revision only, once frames past its start were composed here); nil when it holds no digest of that revision.
+    func snapshotJob(_ board: String) -> Job? {
+        let revision = revision(of: board)
+        guard revision > 0, let digest = sync.boards[board]?.digests[revision] else { return nil }
+        let state = animators[board]?.state ?? BoardState.tombstone(of: board, revision: revision, fps: fps)
+        guard let bytes = try? StateCodec.encode(state) else { return nil }
+        let start = startTicks[board].flatMap { $0.revision == revision ? $0.tick : nil }
+        let newest = start.map { (animators[board]?.composedThrough ?? .min) >= $0 } ?? true
+        return .snapshot(board: board, revision: revision, digest: digest, state: bytes, newest: newest)
+    }
+
+    /// The start tick of the last update applied to each board, with its revision.
+    var startTicks: [String: (revision: Int64, tick: Int64)] = [:]
 
     // MARK: Events
 
@@ -308,9 +369,16 @@ final class SimulatedNode: ClusterSyncShell {
         let job = jobs.removeFirst()
         var published: Published?
         switch job {
-        case .script(let board, let update, let snapshot, let clusterID):
+        case .snapshot(let board, let revision, let digest, let state, let newest):
             do {
-                let outcome = try redis.script(board: board, update: update, snapshot: snapshot, clusterID: clusterID)
+                _ = try redis.writeSnapshot(board: board, revision: revision, digest: digest, state: state, newest: newest)
+                answers.append { self.perform(self.sync.commandSucceeded(.write)) }
+            } catch {
+                answers.append { self.perform(self.sync.commandFailed(error)) }
+            }
+        case .script(let board, let update, let clusterID):
+            do {
+                let outcome = try redis.script(board: board, update: update, clusterID: clusterID)
                 if case .applied = outcome { published = .update(board: board, update) }
                 answers.append { self.perform(self.sync.scriptAnswered(outcome, update: update, board: board)) }
             } catch {
@@ -434,7 +502,7 @@ final class SimulatedNode: ClusterSyncShell {
     private func travelling(
         _ name: String, base: Int64, start: Int64, change: ClusterUpdate.Change, state: BoardState, settled: BoardState
     ) -> Job? {
-        guard let digest = try? ClusterUpdate.digest(of: settled), let snapshot = try? StateCodec.encode(state) else {
+        guard let digest = try? ClusterUpdate.digest(of: settled), (try? StateCodec.encode(state)) != nil else {
             return nil
         }
         let travelling = ClusterUpdate(
@@ -442,7 +510,7 @@ final class SimulatedNode: ClusterSyncShell {
         guard let encoded = try? JSONEncoder().encode(travelling) else { return nil }
         let update = BoardUpdate(
             revision: base + 1, base: base, tick: start, digest: ClusterAnswer.digestBytes(digest), update: Array(encoded))
-        return .script(board: name, update: update, snapshot: snapshot, clusterID: nonce)
+        return .script(board: name, update: update, clusterID: nonce)
     }
 }
 

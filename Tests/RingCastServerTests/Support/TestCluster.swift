@@ -41,17 +41,20 @@ final class TestCluster: Sendable {
     var redisURL: String { "redis://127.0.0.1:\(redis.port)" }
 
     /// A new Redis and the shipped config with `limits.writesPerMinute` set (0: no rate limit, so
-    /// the tests may write as fast as they like) and, if given, `cluster.leadMilliseconds` and `playlists` (JSON).
-    init(writesPerMinute: Int = 0, leadMilliseconds: Int? = nil, playlists: String? = nil) throws {
+    /// the tests may write as fast as they like) and, if given, `cluster.leadMilliseconds`, `cluster.streamLength` and
+    /// `playlists` (JSON).
+    init(writesPerMinute: Int = 0, leadMilliseconds: Int? = nil, streamLength: Int? = nil, playlists: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-cluster-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let shipped = try String(contentsOf: repositoryRoot.appendingPathComponent("config/ringcast.json"), encoding: .utf8)
         let file = directory.appendingPathComponent("ringcast.json")
         var config = shipped.replacingOccurrences(
             of: #""limits": {"#, with: #""limits": {"writesPerMinute": \#(writesPerMinute),"#)
-        if let leadMilliseconds {
+        let cluster = [leadMilliseconds.map { #""leadMilliseconds": \#($0)"# }, streamLength.map { #""streamLength": \#($0)"# }]
+            .compactMap { $0 }
+        if !cluster.isEmpty {
             config = config.replacingOccurrences(
-                of: #""limits": {"#, with: #""cluster": {"leadMilliseconds": \#(leadMilliseconds)},"limits": {"#)
+                of: #""limits": {"#, with: #""cluster": {\#(cluster.joined(separator: ",")) },"limits": {"#)
         }
         if let playlists {
             config = config.replacingOccurrences(of: #""limits": {"#, with: #""playlists": \#(playlists),"limits": {"#)

@@ -232,8 +232,9 @@ extension RedisConnection {
     }
 
     /// What a node catching up reads of a board, atomically (one script): its revision and newest snapshot (nil for a
-    /// board without state), and the stream's entries from `revision` on, or from the first one the snapshot does not
-    /// cover when that is older — so that the snapshot and the entries after it always make the whole board.
+    /// board without state), and the stream's entries from `revision` on while the stream still holds that one (the
+    /// node continues from it), else from the first one the snapshot does not cover — so that the snapshot and the
+    /// entries after it make the whole board. `revision` 0 asks for the snapshot's entries in any case (a reload).
     public func readBoard(_ board: String, from revision: Int64) throws(RedisError) -> (
         snapshot: BoardSnapshot?, updates: [BoardUpdate]
     ) {
@@ -246,14 +247,16 @@ extension RedisConnection {
     }
 
     /// `readBoard`'s script: KEYS[1] the state, KEYS[2] the stream, ARGV[1] the first revision asked for. Returns the
-    /// state's `revision`, `snapshotRevision` and `snapshot` ("" for each one missing) and the entries.
+    /// state's `revision`, `snapshotRevision` and `snapshot` ("" for each one missing) and the entries (see `readBoard`).
     private static let readScript = """
         local state = redis.call('HMGET', KEYS[1], 'revision', 'snapshotRevision', 'snapshot')
         local from = tonumber(ARGV[1])
         local covers = tonumber(state[2] or '-1')
         if covers < 0 and state[1] and state[3] then covers = tonumber(state[1]) end
         if covers < 0 then covers = 0 end
-        if state[1] and covers + 1 < from then from = covers + 1 end
+        if state[1] and covers + 1 < from then
+          if #redis.call('XRANGE', KEYS[2], from .. '-0', from .. '-0') == 0 then from = covers + 1 end
+        end
         local entries = {}
         if state[1] then entries = redis.call('XRANGE', KEYS[2], from .. '-0', '+') end
         return {state[1] or '', state[2] or '', state[3] or '', entries}

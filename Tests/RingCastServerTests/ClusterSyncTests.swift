@@ -130,7 +130,8 @@ struct ClusterSyncTests {
         #expect(Self.applies(sync.received(late, board: Self.board)) == [2])
         let reload = sync.applied(late, board: Self.board, .late(appliedThrough: 120))
         #expect(reload.contains(.count(.lateUpdate)))
-        #expect(reload.contains(.readBoard(Self.board, from: 1)))
+        // A reload reads the snapshot and every entry after it (from 0).
+        #expect(reload.contains(.readBoard(Self.board, from: 0)))
         #expect(sync.revision(of: Self.board) == 1)
         // Its second copy (the subscription and the script both bring an update) waits for the reading.
         #expect(sync.received(late, board: Self.board) == [.count(.updateReceived)])
@@ -146,7 +147,7 @@ struct ClusterSyncTests {
         _ = sync.received(update, board: Self.board)
         let actions = sync.applied(update, board: Self.board, .applied(digest: [9, 9]))
         #expect(actions.contains(.count(.digestMismatch)))
-        #expect(actions.contains(.readBoard(Self.board, from: 2)))
+        #expect(actions.contains(.readBoard(Self.board, from: 0)))
         #expect(!sync.isCaughtUp(Self.board))
         let read = sync.boardRead(Self.board, .init(snapshot: Self.snapshot(2), updates: [update]))
         #expect(read.contains(.restore(board: Self.board, snapshot: Self.snapshot(2), updates: [])))
@@ -169,6 +170,22 @@ struct ClusterSyncTests {
         #expect(sync.received(late, board: Self.board) == [.count(.updateReceived)])
         let other = Self.update(6, digest: 7)
         #expect(sync.received(other, board: Self.board).contains { if case .renewClusterID = $0 { true } else { false } })
+    }
+
+    /// A reading asked to continue what was held, that must take the snapshot after all (a new cluster id makes every
+    /// board reload), lacks the entries between the snapshot and what was held: the board is read again, whole.
+    @Test func aReadingThatLacksTheSnapshotsEntries_isMadeAgainFromTheSnapshot() {
+        var sync = Self.live(at: 4)
+        _ = sync.subscriptionLost("gone")
+        #expect(sync.subscribed().contains(.readAll(from: [Self.board: 4])))
+        let snapshot = RingCastCluster.BoardSnapshot(revision: 6, covers: 2, snapshot: Array("s2".utf8))
+        let read = sync.allRead(
+            id: "id9", [Self.board: .init(snapshot: snapshot, updates: (4...6).map { Self.update($0) }, from: 4)])
+        #expect(read.contains(.readBoard(Self.board, from: 0)))
+        #expect(!read.contains { if case .restore = $0 { true } else { false } })
+        let whole = sync.boardRead(Self.board, .init(snapshot: snapshot, updates: (3...6).map { Self.update($0) }))
+        #expect(whole.contains(.restore(board: Self.board, snapshot: snapshot, updates: (3...6).map { Self.update($0) })))
+        #expect(sync.revision(of: Self.board) == 6)
     }
 
     /// A board that never had a snapshot (covers 0) is its first change or its configured spec and every change
@@ -267,7 +284,8 @@ struct ClusterSyncTests {
         // A write or an update meanwhile changes nothing.
         #expect(Self.applies(sync.received(Self.update(4, digest: 7), board: Self.board)).isEmpty)
         let renewed = sync.clusterIDRenewed("id2")
-        #expect(renewed.contains(.readAll(from: [Self.board: 5])))
+        // A reload: every board's snapshot and the entries after it.
+        #expect(renewed.contains(.readAll(from: [Self.board: 0])))
         let reloaded = sync.allRead(id: "id2", [Self.board: .init(snapshot: Self.snapshot(3), updates: [])])
         #expect(reloaded.contains(.changeNonce("id2")))
         #expect(reloaded.contains(.restore(board: Self.board, snapshot: Self.snapshot(3), updates: [])))
@@ -326,7 +344,7 @@ struct ClusterSyncTests {
         var sync = Self.live(at: 2)
         #expect(sync.clusterIDAnnounced("id1").isEmpty)
         let actions = sync.clusterIDAnnounced("id9")
-        #expect(actions.contains(.readAll(from: [Self.board: 2])))
+        #expect(actions.contains(.readAll(from: [Self.board: 0])))
         let read = sync.allRead(id: "id9", [Self.board: .init(snapshot: Self.snapshot(2), updates: [])])
         #expect(
             read.contains(.changeNonce("id9"))

@@ -401,7 +401,7 @@ final class ClusterNode: ClusterSyncShell {
         -> ClusterSync.Reading
     {
         let (snapshot, updates) = try connection.readBoard(board, from: revision)
-        return ClusterSync.Reading(snapshot: snapshot, updates: updates)
+        return ClusterSync.Reading(snapshot: snapshot, updates: updates, from: revision)
     }
 
     // MARK: - Boards

@@ -95,8 +95,11 @@ struct ClusterSync {
     /// What a `readBoard` or `readAll` action found in Redis for one board.
     struct Reading: Sendable, Equatable {
         var snapshot: BoardSnapshot?
-        /// The stream's entries from the revision that was held (inclusive), in order.
+        /// The stream's entries from the revision that was held (inclusive), or from the first one the snapshot does not
+        /// cover, in order (`RedisConnection.readBoard`).
         var updates: [BoardUpdate]
+        /// The revision the reading was asked from; 0: the snapshot's entries in any case.
+        var from: Int64 = 0
     }
 
     /// How the shell fared applying an `.apply` action to its board.
@@ -412,7 +415,8 @@ struct ClusterSync {
         case .following:
             board.sync = .reading(from: board.revision, reload: reload, again: false, arrived: [])
         }
-        return [.count(.catchUp), askRead(name, from: board.revision)]
+        // A reload takes the snapshot and every entry after it (`from` 0); a catch-up the entries after what is held.
+        return [.count(.catchUp), askRead(name, from: reload ? 0 : board.revision)]
     }
 
     /// What a `.readBoard` found.
@@ -436,7 +440,7 @@ struct ClusterSync {
         if again {
             let held = revision(of: name)
             boards[name]?.sync = .reading(from: held, reload: reload, again: false, arrived: arrived)
-            return actions + [.count(.catchUp), askRead(name, from: held)]
+            return actions + [.count(.catchUp), askRead(name, from: reload ? 0 : held)]
         }
         let head = reading.snapshot?.revision ?? 0
         for update in arrived.sorted(by: { $0.revision < $1.revision }) {
@@ -512,6 +516,12 @@ struct ClusterSync {
             return actions
         }
         guard reload || snapshot.revision > held else { return [] }
+        if reading.from > 0, snapshot.revision > snapshot.covers,
+            !reading.updates.contains(where: { $0.revision == snapshot.covers + 1 })
+        {
+            // Read to continue what was held, it lacks the snapshot's first entry: read the snapshot's entries.
+            return read(name, reload: true)
+        }
         // The snapshot covers an older revision than Redis's newest, whose changes the stream holds after it (issue 32).
         var replayed: [BoardUpdate] = []
         var revision = snapshot.covers
@@ -554,7 +564,8 @@ struct ClusterSync {
             catalog = .reading(from: boards.mapValues(\.revision), reload: reload, again: false)
         }
         asked.all += 1
-        return [.count(.catchUp), .readAll(from: boards.mapValues(\.revision))]
+        // A reload takes every board's snapshot and the entries after it (from 0).
+        return [.count(.catchUp), .readAll(from: boards.mapValues { reload ? 0 : $0.revision })]
     }
 
     /// What a `.readAll` found: the cluster's id and every board. A new id means Redis lost its data (or another

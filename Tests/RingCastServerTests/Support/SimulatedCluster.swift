@@ -115,15 +115,16 @@ final class SimulatedRedis {
         stored.stream.removeAll { $0.revision < keep }
     }
 
-    /// `RedisConnection.readBoard`: the snapshot, and the stream from `revision` or from the first entry the snapshot
-    /// does not cover, whichever is older.
+    /// `RedisConnection.readBoard`: the snapshot, and the stream from `revision` while it holds that entry, else from the
+    /// first entry the snapshot does not cover.
     func read(_ board: String, from revision: Int64) throws(RedisError) -> ClusterSync.Reading {
         try check()
-        guard let stored = boards[board] else { return ClusterSync.Reading(snapshot: nil, updates: []) }
-        let from = min(revision, stored.covers + 1)
+        guard let stored = boards[board] else { return ClusterSync.Reading(snapshot: nil, updates: [], from: revision) }
+        var from = revision
+        if from > stored.covers + 1, !stored.stream.contains(where: { $0.revision == from }) { from = stored.covers + 1 }
         return ClusterSync.Reading(
             snapshot: RingCastCluster.BoardSnapshot(revision: stored.revision, covers: stored.covers, snapshot: stored.snapshot),
-            updates: stored.stream.filter { $0.revision >= from })
+            updates: stored.stream.filter { $0.revision >= from }, from: revision)
     }
 
     func id(candidate: String) throws(RedisError) -> String {

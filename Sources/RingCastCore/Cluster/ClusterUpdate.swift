@@ -59,15 +59,16 @@ public struct ClusterUpdate: Sendable, Equatable, Codable {
         self.digest = digest
     }
 
-    /// 64-bit FNV-1a of the state as sorted-key JSON (`JSONBytes`, numbers in their shortest exact form), as
-    /// 16 hex digits: the same state gives the same digest on every node. Not a security measure. Throws for a
-    /// state that cannot be encoded (a non-finite number): no digest, rather than the digest of no bytes.
+    /// The state's `StructuralDigest` (its encoded structure hashed as it is walked, never encoded: a cluster write
+    /// and every node applying it take one, issue 32), as 16 hex digits: the same state gives the same digest on
+    /// every node. Not a security measure. Throws for a state that cannot be encoded (a non-finite number): no
+    /// digest, rather than the digest of half a state.
     public static func digest(of state: BoardState) throws(EncodingFailure) -> String {
-        let bytes = try JSONBytes.encode(state)
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+        let hash: UInt64
+        do {
+            hash = try StructuralDigest.digest(of: state)
+        } catch {
+            throw EncodingFailure(encoding: BoardState.self, error)
         }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex

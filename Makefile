@@ -155,14 +155,19 @@ bench: build
 # redis-server (free loopback port, temporary directory, appendfsync always), with
 # each of BENCH_CLUSTER_VIEWERS viewers (3000 saturates this 2-core machine with the bench on it;
 # 1000 does not); then the Cluster section of docs/BENCHMARKS.md (the rest of the
-# file is kept): see bench/cluster.sh. BENCH_CLUSTER_LEAD: the nodes' cluster.leadMilliseconds.
+# file is kept); then push throughput through two nodes sharing a port, once for each
+# BENCH_CLUSTER_PUSH_ANIMATIONS (printed): see bench/cluster.sh. BENCH_CLUSTER_LEAD: the nodes'
+# cluster.leadMilliseconds.
 BENCH_CLUSTER_VIEWERS ?= 3000 1000
+BENCH_CLUSTER_PUSH_ANIMATIONS ?= none default
 BENCH_CLUSTER_DURATION ?= 20
 BENCH_CLUSTER_WARMUP ?= 5
 BENCH_CLUSTER_LEAD ?= 50
 bench-cluster: build
 	BENCH_CLUSTER_VIEWERS="$(BENCH_CLUSTER_VIEWERS)" BENCH_CLUSTER_DURATION="$(BENCH_CLUSTER_DURATION)" \
 	BENCH_CLUSTER_WARMUP="$(BENCH_CLUSTER_WARMUP)" BENCH_CLUSTER_LEAD="$(BENCH_CLUSTER_LEAD)" \
+	BENCH_CLUSTER_PUSH_ANIMATIONS="$(BENCH_CLUSTER_PUSH_ANIMATIONS)" BENCH_PUSHERS="$(BENCH_PUSHERS)" \
+	BENCH_PUSH_VIEWERS="$(BENCH_PUSH_VIEWERS)" BENCH_PUSH_DURATION="$(BENCH_PUSH_DURATION)" \
 	BENCH_FPS="$(BENCH_FPS)" BENCH_PUSH_INTERVAL="$(BENCH_PUSH_INTERVAL)" BENCH_REPORT="$(BENCH_REPORT)" \
 	BENCH_SVG_CLIENTS="$(BENCH_SVG_CLIENTS)" BENCH_SVG_DURATION="$(BENCH_SVG_DURATION)" \
 	BENCH_RESULTS="$(BENCH_RESULTS)" RINGCAST_BIN=.build/release/ringcast \

@@ -12,13 +12,17 @@
 #    the shared port, pushes to each node in turn; delivery, CPU per frame delivered summed over
 #    the nodes, push→frame latency on the node that answered the push and on the other, and the
 #    frames of viewers on different nodes compared byte for byte.
-# Then `ringcast-bench cluster-report` writes the section and prints it. Loopback only.
+# Then `ringcast-bench cluster-report` writes the section and prints it. Then push throughput through two nodes
+# sharing a port on one Redis (`ringcast-bench --scenario pushers`, printed, not in the report), once for each
+# BENCH_CLUSTER_PUSH_ANIMATIONS. Loopback only.
 #
 # Settings come from the environment (the Makefile passes its BENCH_* variables):
 #   BENCH_CLUSTER_VIEWERS   viewers in each pair of runs, one pair a count (3000 1000)
 #   BENCH_CLUSTER_DURATION  seconds measured in each run              (20)
 #   BENCH_CLUSTER_WARMUP    seconds between opening the viewers and measuring (5)
 #   BENCH_CLUSTER_LEAD      the nodes' cluster.leadMilliseconds       (50)
+#   BENCH_CLUSTER_PUSH_ANIMATIONS  each push run's animation: none, default, seconds (none default; empty: no run)
+#   BENCH_PUSHERS BENCH_PUSH_VIEWERS BENCH_PUSH_DURATION  the push runs' clients, viewers and seconds (8 200 20)
 #   BENCH_FPS BENCH_PUSH_INTERVAL BENCH_REPORT BENCH_RESULTS          (as for `make bench`)
 #   RINGCAST_BIN            the ringcast executable, which serves (.build/release/ringcast)
 #   RINGCAST_BENCH_BIN      the ringcast-bench executable, which measures (.build/release/ringcast-bench)
@@ -30,6 +34,10 @@ loads=${BENCH_CLUSTER_VIEWERS:-3000 1000}
 duration=${BENCH_CLUSTER_DURATION:-20}
 warmup=${BENCH_CLUSTER_WARMUP:-5}
 lead=${BENCH_CLUSTER_LEAD:-50}
+push_animations=${BENCH_CLUSTER_PUSH_ANIMATIONS-none default}
+pushers=${BENCH_PUSHERS:-8}
+push_viewers=${BENCH_PUSH_VIEWERS:-200}
+push_duration=${BENCH_PUSH_DURATION:-20}
 fps=${BENCH_FPS:-60}
 push_interval=${BENCH_PUSH_INTERVAL:-0.2}
 report=${BENCH_REPORT:-docs/BENCHMARKS.md}
@@ -114,6 +122,36 @@ run() {
 for viewers in $loads; do
 	run 1
 	run 2
+done
+
+# push ANIMATION: acknowledged pushes/s through two nodes sharing one port (the pushers' connections spread over
+# both by SO_REUSEPORT), each push with ANIMATION; the CPU figures are node a's.
+push() {
+	local animation=$1 name="cluster-push-$1" node port
+	echo "== pushes through 2 nodes on one Redis: $pushers pushers, $push_viewers viewers, animation $animation (CPU: node a only)"
+	start_redis "redis-$name"
+	bench_config config/ringcast.json "$work/$name.json" \
+		"{\"redis\": \"redis://127.0.0.1:$redis_port/0\", \"leadMilliseconds\": $lead}" || exit 1
+	port=$(free_port)
+	for node in a b; do
+		start "serve-$name-$node" "$ringcast" serve --config "$work/$name.json" \
+			--redis "redis://127.0.0.1:$redis_port/0" --node "$node" --port "$port" --fps "$fps" \
+			--data-dir "$work/data-$name-$node" --log-level warning
+		nodes+=("$server")
+		server=""
+	done
+	if ! "$bench" --scenario pushers --server "$url" --server-pid "${nodes[0]}" --pushers "$pushers" \
+		--viewers "$push_viewers" --duration "$push_duration" --warmup "$warmup" --data-dir "$work/redis-$name" \
+		--push-animation "$animation" --json "$work/bench-$name.json"; then
+		failed="$failed $name"
+	fi
+	stop "${nodes[@]}"
+	nodes=()
+	stop "$redis"
+	redis=""
+}
+for animation in $push_animations; do
+	push "$animation"
 done
 
 if [ -n "$results" ]; then

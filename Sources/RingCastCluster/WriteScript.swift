@@ -254,6 +254,7 @@ extension RedisConnection {
         local covers = tonumber(state[2] or '-1')
         if covers < 0 and state[1] and state[3] then covers = tonumber(state[1]) end
         if covers < 0 then covers = 0 end
+        if state[1] and from > tonumber(state[1]) + 1 then from = tonumber(state[1]) + 1 end
         if state[1] and covers + 1 < from then
           if #redis.call('XRANGE', KEYS[2], from .. '-0', from .. '-0') == 0 then from = covers + 1 end
         end

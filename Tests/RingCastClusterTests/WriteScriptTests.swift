@@ -215,6 +215,8 @@ import Testing
         #expect(snapshot == BoardSnapshot(revision: 600, covers: 250, snapshot: Array("state 250".utf8)))
         #expect(updates.map(\.revision) == Array(590...600))
         #expect(try connection.readBoard("main", from: 601).updates.map(\.revision) == Array(251...600))
+        // A start reads every board from the snapshot on (from the largest revision there is).
+        #expect(try connection.readBoard("main", from: .max).updates.map(\.revision) == Array(251...600))
         #expect(try connection.readBoard("main", from: 0).updates.map(\.revision) == later)
         #expect(try connection.readBoard("other", from: 0) == (nil, []))
     }

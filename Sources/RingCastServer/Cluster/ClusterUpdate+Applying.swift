@@ -181,7 +181,7 @@ extension ClusterUpdate {
             }
         }
         var restored = Restored(board: .unconfigured, revision: snapshot.covers)
-        for update in updates {
+        for update in updates where update.revision > snapshot.covers {
             switch applying(update, to: animator, fps: fps, now: 0) {
             case .changed(_, let changed): animator = changed
             case .created(_, _, let created): (animator, deleted) = (created, false)
@@ -196,7 +196,7 @@ extension ClusterUpdate {
         }
         if let animator {
             restored.board = .served(animator)
-            if let last = updates.last, restored.skipped.isEmpty, let digest = try? digestBytes(of: animator),
+            if let last = updates.last, last.revision > snapshot.covers, restored.skipped.isEmpty, let digest = try? digestBytes(of: animator),
                 digest != last.digest
             {
                 func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }

@@ -173,7 +173,9 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         let opened: SQLiteStore
         do {
             // Damage found at start is logged before the store opens; a LOCK file taken again, as it happens.
-            opened = try SQLiteStore(directory: directory) { notice in
+            let retention = ChangeRetention(
+                seconds: Int64(configuration.historySeconds), changes: Int64(configuration.historyChanges))
+            opened = try SQLiteStore(directory: directory, retention: retention) { notice in
                 switch notice.level {
                 case .warning: logger.warning("\(notice)")
                 case .error: logger.error("\(notice)")

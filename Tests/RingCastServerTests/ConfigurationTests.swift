@@ -280,6 +280,15 @@ struct ConfigurationTests {
         ConfigMistake(name: "unknown key", replace: #""fps": 60"#, with: #""fsp": 60"#, key: "fsp"),
         ConfigMistake(name: "port out of range", replace: #""port": 8080"#, with: #""port": 70000"#, key: "port"),
         ConfigMistake(name: "fps zero", replace: #""fps": 60"#, with: #""fps": 0"#, key: "fps"),
+        ConfigMistake(
+            name: "history of a negative span", replace: #""fps": 60"#, with: #""fps": 60, "history": {"seconds": -1}"#,
+            key: "history.seconds"),
+        ConfigMistake(
+            name: "history of too many changes", replace: #""fps": 60"#,
+            with: #""fps": 60, "history": {"changes": 10000001}"#, key: "history.changes"),
+        ConfigMistake(
+            name: "unknown history key", replace: #""fps": 60"#, with: #""fps": 60, "history": {"days": 7}"#,
+            key: "history.days"),
         ConfigMistake(name: "port as text", replace: #""port": 8080"#, with: #""port": "8080""#, key: "port"),
         ConfigMistake(
             name: "bad colour", replace: ##""#e74c3c", "#c0392b""##, with: ##""#e74c3c", "crimson""##,
@@ -369,6 +378,18 @@ struct ConfigurationTests {
             key: "boards[0].portrait.rings[0].titleText.align"),
     ]
 
+    @Test func historySettings_comeFromTheFile_andZeroKeepsNone() throws {
+        let original = try String(contentsOf: Self.shipped, encoding: .utf8)
+        for (history, seconds, changes) in [(#"{"seconds": 3600, "changes": 50}"#, 3600, 50), (#"{"changes": 0}"#, 86_400, 0)] {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try original.replacingOccurrences(of: #""fps": 60"#, with: #""fps": 60, "history": \#(history)"#)
+                .write(to: file, atomically: true, encoding: .utf8)
+            let configured = try RingCastConfiguration.load(file: file.path, environment: [:])
+            #expect(configured.historySeconds == seconds && configured.historyChanges == changes, "\(history)")
+        }
+    }
+
     @Test func clusterSettings_comeFromTheFile_thenTheEnvironment() throws {
         let original = try String(contentsOf: Self.shipped, encoding: .utf8)
         let edited = original.replacingOccurrences(
@@ -386,6 +407,7 @@ struct ConfigurationTests {
         #expect(configured.leadMilliseconds == 80)
         #expect(configured.replicas == 1)
         #expect(configured.streamLength == 1000)
+        #expect(configured.historySeconds == 86_400 && configured.historyChanges == 10_000, "the change log's defaults")
 
         let overridden = try RingCastConfiguration.load(
             file: file.path, environment: ["RINGCAST_REDIS_URL": "redis://127.0.0.1:7000", "RINGCAST_NODE": "b"])

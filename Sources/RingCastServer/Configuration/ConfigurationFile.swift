@@ -21,6 +21,7 @@ struct ConfigurationFile: Decodable {
     var logLevel: String?
     var shutdownTimeout: Int?
     var cluster: Cluster?
+    var history: History?
     var boards: [BoardEntry]?
     var defaultBoard: String?
     var tokens: [TokenEntry]?
@@ -29,7 +30,7 @@ struct ConfigurationFile: Decodable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, fps, webRoot, openAPIDocument, dataDir, limits, token, readToken, allowedOrigins, tls, logLevel
-        case shutdownTimeout, cluster, boards
+        case shutdownTimeout, cluster, history, boards
         case allowedHosts, webhookHosts
         case defaultBoard
         case embedOrigins
@@ -57,6 +58,7 @@ struct ConfigurationFile: Decodable {
         logLevel = try c.decodeIfPresent(String.self, forKey: .logLevel)
         shutdownTimeout = try c.decodeIfPresent(Int.self, forKey: .shutdownTimeout)
         cluster = try c.decodeIfPresent(Cluster.self, forKey: .cluster)
+        history = try c.decodeIfPresent(History.self, forKey: .history)
         boards = try c.decodeIfPresent([BoardEntry].self, forKey: .boards)
         defaultBoard = try c.decodeIfPresent(String.self, forKey: .defaultBoard)
         tokens = try c.decodeIfPresent([TokenEntry].self, forKey: .tokens)
@@ -127,6 +129,23 @@ struct ConfigurationFile: Decodable {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             enabled = try c.decodeIfPresent(Bool.self, forKey: .enabled) ?? true
             template = try c.decodeIfPresent(String.self, forKey: .template)
+        }
+    }
+
+    /// `history`: what each board's change log keeps besides what its snapshot does not cover (docs/STORAGE.md).
+    struct History: Decodable {
+        var seconds: Int?
+        var changes: Int?
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case seconds, changes
+        }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            seconds = try c.decodeIfPresent(Int.self, forKey: .seconds)
+            changes = try c.decodeIfPresent(Int.self, forKey: .changes)
         }
     }
 

@@ -42,6 +42,9 @@ struct ConfigurationReload {
         restartOnly("cluster.leadMilliseconds") { "\($0.leadMilliseconds)" }
         restartOnly("cluster.replicas") { "\($0.replicas)" }
         restartOnly("cluster.streamLength") { "\($0.streamLength)" }
+        // The store takes its retention when it opens.
+        restartOnly("history.seconds") { "\($0.historySeconds)" }
+        restartOnly("history.changes") { "\($0.historyChanges)" }
         // The transport takes its drain timeout when it is created.
         restartOnly("shutdownTimeout") { "\($0.shutdownTimeout)" }
 
@@ -84,6 +87,8 @@ struct ConfigurationReload {
         configuration.leadMilliseconds = running.leadMilliseconds
         configuration.replicas = running.replicas
         configuration.streamLength = running.streamLength
+        configuration.historySeconds = running.historySeconds
+        configuration.historyChanges = running.historyChanges
         configuration.shutdownTimeout = running.shutdownTimeout
         self.configuration = configuration
         self.needsRestart = needsRestart

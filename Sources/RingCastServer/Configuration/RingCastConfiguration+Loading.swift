@@ -101,6 +101,10 @@ extension RingCastConfiguration {
             if let value = cluster.replicas { replicas = value }
             if let value = cluster.streamLength { streamLength = value }
         }
+        if let history = file.history {
+            if let value = history.seconds { historySeconds = value }
+            if let value = history.changes { historyChanges = value }
+        }
         guard let boards = file.boards, !boards.isEmpty else {
             throw ConfigurationError(file: path, key: "boards", message: "at least one board is required")
         }
@@ -313,6 +317,12 @@ extension RingCastConfiguration {
         if !(0...16).contains(replicas) { throw fail("cluster.replicas", "expected 0…16, got \(replicas)") }
         if !(10...10_000_000).contains(streamLength) {
             throw fail("cluster.streamLength", "expected 10…10000000, got \(streamLength)")
+        }
+        if !(0...31_536_000).contains(historySeconds) {
+            throw fail("history.seconds", "expected 0…31536000 (a year; 0 = keep no older changes), got \(historySeconds)")
+        }
+        if !(0...10_000_000).contains(historyChanges) {
+            throw fail("history.changes", "expected 0…10000000 (0 = keep no older changes), got \(historyChanges)")
         }
         if boards.isEmpty { throw fail("boards", "at least one board is required") }
         if let problem = Name.problem(of: defaultBoard, as: .board) { throw fail("defaultBoard", problem) }

@@ -74,6 +74,10 @@ public struct RingCastConfiguration: Sendable {
     public var replicas: Int = 0
     /// Entries each board's Redis stream keeps at least, for nodes catching up.
     public var streamLength: Int = 1000
+    /// What each board's change log in the embedded store keeps besides the changes its snapshot does not cover: those
+    /// of the last `historySeconds`, at most `historyChanges` of them (docs/STORAGE.md, "Retention"); 0 keeps none.
+    public var historySeconds: Int = 86_400
+    public var historyChanges: Int = 10_000
     /// Seconds SIGTERM (or `RingCastServer.stop()`) may take to drain: answer the requests already
     /// received, close viewers with 1001, flush the store. Past it the server stops anyway. 0 = at once.
     public var shutdownTimeout: Int = 10

@@ -37,12 +37,14 @@ struct BenchCPUSample {
                 pid: pid,
                 cpuPercent: percentOfOneCore(after.cpuTicks - before.cpuTicks),
                 rssStartMiB: BenchRun.round(Double(before.residentKiB) / 1024, 1),
-                rssEndMiB: BenchRun.round(Double(after.residentKiB) / 1024, 1)
+                rssEndMiB: BenchRun.round(Double(after.residentKiB) / 1024, 1),
+                writtenBytes: before.writtenBytes.flatMap { start in after.writtenBytes.map { $0 >= start ? $0 - start : 0 } }
             )
         }
         func sum(_ samples: [BenchSystem.ProcessSample]) -> BenchSystem.ProcessSample {
             BenchSystem.ProcessSample(
-                cpuTicks: samples.reduce(0) { $0 + $1.cpuTicks }, residentKiB: samples.reduce(0) { $0 + $1.residentKiB })
+                cpuTicks: samples.reduce(0) { $0 + $1.cpuTicks }, residentKiB: samples.reduce(0) { $0 + $1.residentKiB },
+                writtenBytes: samples.allSatisfy { $0.writtenBytes != nil } ? samples.reduce(0) { $0 + $1.writtenBytes! } : nil)
         }
         let measured = before.servers.count == after.servers.count && !before.servers.isEmpty
         let pairs = measured ? Array(zip(before.servers, after.servers)) : []

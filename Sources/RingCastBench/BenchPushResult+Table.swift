@@ -17,6 +17,9 @@ extension BenchPushResult {
         rows.append(("  latency", BenchResult.describe(pushes.latencyMilliseconds)))
         rows.append(("  rejected (non-2xx)", Self.counts(pushes.rejected, prefix: "HTTP ")))
         rows.append(("  failed (no answer)", Self.counts(pushes.failed, prefix: "")))
+        if let perPush = perPush {
+            rows.append(("  server per push", perPush))
+        }
         rows += viewers.rows("viewers")
         rows += usage.rows
         return BenchResult.table(
@@ -24,6 +27,17 @@ extension BenchPushResult {
                 + "\(settings.board) at \(settings.server)",
             rows
         )
+    }
+
+    /// The server's CPU time and the bytes it sent to storage, per acknowledged push: "84 µs CPU, 1,210 bytes written".
+    var perPush: String? {
+        guard let server = usage.server, pushes.acknowledged > 0 else { return nil }
+        let cpu = server.cpuPercent / 100 * windowSeconds / Double(pushes.acknowledged) * 1_000_000
+        var text = "\(BenchResult.format(cpu, 0)) µs CPU"
+        if let written = server.writtenBytes {
+            text += ", \(BenchResult.format(Double(written) / Double(pushes.acknowledged), 0)) bytes written to storage"
+        }
+        return text
     }
 
     /// "none", or "12× HTTP 503, 3× HTTP 409".

@@ -33,9 +33,9 @@ extension BenchReportDocument {
         lines += Self.commands(pushRuns.map(\.command))
         add()
         add(
-            "| data directory on | animation of each push | pushers | viewers (connected) | acknowledged pushes/s | non-2xx / no answer | push latency p50 / p99 / max | viewers' frame gap p50 / p99 / max | server frames/s (of \(fps)) | ticks > 16 ms late | server CPU | bench CPU | other processes |"
+            "| data directory on | animation of each push | pushers | viewers (connected) | acknowledged pushes/s | non-2xx / no answer | push latency p50 / p99 / max | viewers' frame gap p50 / p99 / max | server per push | server frames/s (of \(fps)) | ticks > 16 ms late | server CPU | bench CPU | other processes |"
         )
-        add("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        add("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for run in pushRuns {
             let rejected = run.pushes.rejected.values.reduce(0, +)
             let failed = run.pushes.failed.values.reduce(0, +)
@@ -48,6 +48,7 @@ extension BenchReportDocument {
             cells.append("\(rejected) / \(failed)")
             cells.append(Self.milliseconds(run.pushes.latencyMilliseconds, withMax: true))
             cells.append(Self.milliseconds(run.viewers.frameGapMilliseconds, withMax: true))
+            cells.append(run.perPush ?? "not measured")
             cells.append(Self.number(run.viewers.publishedPerSecond, 1))
             cells.append(Self.lateTicks(run.usage))
             lines.append("| " + (cells + Self.cpuCells(run.usage)).joined(separator: " | ") + " |")
@@ -71,6 +72,9 @@ extension BenchReportDocument {
         add("- **acknowledged pushes/s**: 2xx answers read inside the window, divided by its length. Answers")
         add("  with another status (**non-2xx**) and pushes that got none (refused, closed, 5 s without an")
         add("  answer: **no answer**) are counted apart and never as throughput.")
+        add("- **server per push**: the server's CPU time over the window, and the bytes it sent to storage")
+        add("  (`write_bytes` of `/proc/PID/io`: the store's WAL, checkpoints and snapshots), divided by the")
+        add("  acknowledged pushes.")
         add("- **push latency**: from the request written to the whole 2xx answer read. Each pusher waits")
         add("  for its answer before the next push, so pushes/s ≈ pushers ÷ mean latency.")
         add("- **viewers' frame gap**: the time between two consecutive frames at one viewer, over every")

@@ -86,6 +86,8 @@ struct BenchResult: Codable, Sendable {
         var cpuPercent: Double
         var rssStartMiB: Double
         var rssEndMiB: Double
+        /// Bytes it caused to be written to storage over the window (/proc/PID/io `write_bytes`), when readable.
+        var writtenBytes: UInt64?
     }
 
     /// `--cluster`: the server was one or several cluster nodes sharing one port. Viewers and

@@ -50,6 +50,8 @@ enum BenchSystem {
         var cpuTicks: UInt64
         /// VmRSS in KiB.
         var residentKiB: UInt64
+        /// Bytes the process caused to be sent to storage (`write_bytes` of /proc/PID/io), when it can be read.
+        var writtenBytes: UInt64?
     }
 
     /// Reads /proc/PID/stat and /proc/PID/status ("self" for this process).
@@ -68,7 +70,9 @@ enum BenchSystem {
         }
         let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
             .flatMap { line in line.split(separator: " ").dropFirst().first.flatMap { UInt64($0) } }
-        return ProcessSample(cpuTicks: user + system, residentKiB: rss ?? 0)
+        let written = read("/proc/\(pid)/io")?.split(separator: "\n").first { $0.hasPrefix("write_bytes:") }
+            .flatMap { line in line.split(separator: " ").last.flatMap { UInt64($0) } }
+        return ProcessSample(cpuTicks: user + system, residentKiB: rss ?? 0, writtenBytes: written)
     }
 
     /// Busy and total clock ticks of all CPUs together, from the first line of /proc/stat.

@@ -564,8 +564,10 @@ struct ClusterSync {
             catalog = .reading(from: boards.mapValues(\.revision), reload: reload, again: false)
         }
         asked.all += 1
-        // A reload takes every board's snapshot and the entries after it (from 0).
-        return [.count(.catchUp), .readAll(from: boards.mapValues { reload ? 0 : $0.revision })]
+        // Every board is read from its snapshot (from 0), whatever the revision held: any of them may have to be restored
+        // once the reading is back (a new cluster id reloads them all, before the node takes a write under it), and a
+        // board left to be read again would take writes meanwhile on a revision that names another history.
+        return [.count(.catchUp), .readAll(from: boards.mapValues { _ in 0 })]
     }
 
     /// What a `.readAll` found: the cluster's id and every board. A new id means Redis lost its data (or another

@@ -48,9 +48,10 @@ public struct BoardUpdate: Sendable, Equatable {
     }
 }
 
-/// Lowercase hex, as digests are kept in Redis (readable in redis-cli, no separator in the header).
-enum Hex {
-    static func encode(_ bytes: [UInt8]) -> String {
+/// Lowercase hex, as digests are kept in Redis (readable in redis-cli, no separator in the header), and as the nodes
+/// write them in their logs.
+public enum Hex {
+    public static func encode(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)

@@ -107,9 +107,23 @@ public struct WriteScript: Sendable {
         """
     }
 
+    /// Lua defining `snapshotCovers(key, head)`: the revision the snapshot in state hash `key` covers, for a board at
+    /// revision `head`. A hash without `snapshotRevision` but with a `snapshot` was written by a RingCast that stored
+    /// the whole state with every write: it covers `head`. No snapshot: 0. The one statement of that rule, for the
+    /// write script and the reading (`readBoard`).
+    static let snapshotCovers = """
+        local function snapshotCovers(key, head)
+          local covers = tonumber(redis.call('HGET', key, 'snapshotRevision') or '-1')
+          if covers >= 0 then return covers end
+          if redis.call('HEXISTS', key, 'snapshot') == 1 then return head end
+          return 0
+        end
+
+        """
+
     /// The Lua source (Redis 7, Lua 5.1).
     public static let source =
-        admission(limit: "ARGV[1]", bucket: "KEYS[4]", digest: "ARGV[2]", answers: "KEYS[3]") + """
+        snapshotCovers + admission(limit: "ARGV[1]", bucket: "KEYS[4]", digest: "ARGV[2]", answers: "KEYS[3]") + """
         if ARGV[12] ~= '' then
           local id = redis.call('GET', KEYS[5])
           if id ~= ARGV[12] then return {'cluster_changed', id or ''} end
@@ -126,11 +140,7 @@ public struct WriteScript: Sendable {
         end
         local revision = current + 1
         if current == 0 and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DEL', KEYS[2]) end
-        local covers = tonumber(redis.call('HGET', KEYS[1], 'snapshotRevision') or '-1')
-        if covers < 0 then
-          covers = 0
-          if redis.call('HEXISTS', KEYS[1], 'snapshot') == 1 then covers = current end
-        end
+        local covers = snapshotCovers(KEYS[1], current)
         local keep = math.max(0, math.min(covers + 1, revision - tonumber(ARGV[9]) + 1))
         local id = redis.call('XADD', KEYS[2], 'MINID', '~', keep, revision .. '-0',
           'revision', revision, 'base', current, 'tick', ARGV[5], 'digest', ARGV[6], 'update', ARGV[7])
@@ -222,13 +232,10 @@ public struct WriteScript: Sendable {
 }
 
 extension RedisConnection {
-    /// The board's revision and newest snapshot, or nil for a board without state (`BoardSnapshot`).
+    /// The board's revision and newest snapshot, or nil for a board without state (`BoardSnapshot`). Reads the entries
+    /// after the snapshot too (`readBoard`): for tests and tools.
     public func readSnapshot(board: String) throws(RedisError) -> BoardSnapshot? {
-        let reply = try command(["HMGET", BoardKeys(board: board).state, "revision", "snapshotRevision", "snapshot"])
-        guard let parts = reply.array, parts.count == 3 else {
-            throw RedisError.unexpectedReply("HMGET of the board state answered \(reply)")
-        }
-        return try Self.snapshot(revision: parts[0], covers: parts[1], snapshot: parts[2])
+        try readBoard(board, from: .max).snapshot
     }
 
     /// What a node catching up reads of a board, atomically (one script): its revision and newest snapshot (nil for a
@@ -243,39 +250,31 @@ extension RedisConnection {
         guard let parts = reply.array, parts.count == 4, let entries = parts[3].array else {
             throw RedisError.unexpectedReply("the reading of board \(board) answered \(reply)")
         }
-        return (try Self.snapshot(revision: parts[0], covers: parts[1], snapshot: parts[2]), try Self.updates(entries))
+        // A board without state: its revision is "".
+        guard let head = parts[0].integer else { return (nil, []) }
+        guard let covers = parts[1].integer, (0...head).contains(covers) else {
+            throw RedisError.unexpectedReply("a board state at revision \(head) whose snapshot covers \(parts[1])")
+        }
+        let snapshot = BoardSnapshot(revision: head, covers: covers, snapshot: covers == 0 ? [] : parts[2].bytes ?? [])
+        return (snapshot, try Self.updates(entries))
     }
 
     /// `readBoard`'s script: KEYS[1] the state, KEYS[2] the stream, ARGV[1] the first revision asked for. Returns the
-    /// state's `revision`, `snapshotRevision` and `snapshot` ("" for each one missing) and the entries (see `readBoard`).
-    private static let readScript = """
-        local state = redis.call('HMGET', KEYS[1], 'revision', 'snapshotRevision', 'snapshot')
-        local from = tonumber(ARGV[1])
-        local covers = tonumber(state[2] or '-1')
-        if covers < 0 and state[1] and state[3] then covers = tonumber(state[1]) end
-        if covers < 0 then covers = 0 end
-        if state[1] and from > tonumber(state[1]) + 1 then from = tonumber(state[1]) + 1 end
-        if state[1] and covers + 1 < from then
-          if #redis.call('XRANGE', KEYS[2], from .. '-0', from .. '-0') == 0 then from = covers + 1 end
-        end
-        local entries = {}
-        if state[1] then entries = redis.call('XRANGE', KEYS[2], from .. '-0', '+') end
-        return {state[1] or '', state[2] or '', state[3] or '', entries}
-        """
-
-    /// A state hash's fields as `BoardSnapshot`: nil without a revision. A hash without `snapshotRevision` but with a
-    /// snapshot was written by a RingCast that stored one with every write: it covers the revision.
-    private static func snapshot(revision: RedisReply, covers: RedisReply, snapshot: RedisReply) throws(RedisError)
-        -> BoardSnapshot?
-    {
-        guard let head = revision.integer else { return nil }
-        let bytes = snapshot.bytes ?? []
-        let covered = covers.integer ?? (bytes.isEmpty ? 0 : head)
-        guard (0...head).contains(covered) else {
-            throw RedisError.unexpectedReply("a board state at revision \(head) whose snapshot covers revision \(covered)")
-        }
-        return BoardSnapshot(revision: head, covers: covered, snapshot: covered == 0 ? [] : bytes)
-    }
+    /// board's revision ("" without state), the revision its snapshot covers, the snapshot ("" for none) and the
+    /// entries (see `readBoard`).
+    private static let readScript =
+        WriteScript.snapshotCovers + """
+            local head = tonumber(redis.call('HGET', KEYS[1], 'revision') or '-1')
+            if head < 0 then return {'', '', '', {}} end
+            local covers = snapshotCovers(KEYS[1], head)
+            local snapshot = ''
+            if covers > 0 then snapshot = redis.call('HGET', KEYS[1], 'snapshot') or '' end
+            local from = math.min(tonumber(ARGV[1]), head + 1)
+            if covers + 1 < from and #redis.call('XRANGE', KEYS[2], from .. '-0', from .. '-0') == 0 then
+              from = covers + 1
+            end
+            return {head, covers, snapshot, redis.call('XRANGE', KEYS[2], from .. '-0', '+')}
+            """
 
     /// The board's stream entries with a revision above `revision`, in order. The stream is capped:
     /// when the first entry returned is not `revision + 1` (or nothing is returned though the

@@ -261,12 +261,7 @@ private func joinCluster(_ url: String, configuration: RingCastConfiguration, lo
             let restored = try ClusterUpdate.restoring(
                 snapshot, updates: updates, configured: configuration.board(named: name), fps: configuration.fps,
                 tick: clock.currentTick(), source: source)
-            if !restored.skipped.isEmpty {
-                logger.error(
-                    "\(source): \(Counted(restored.skipped.count, "change")) do not apply on this node and are left out: \(restored.skipped.prefix(5).joined(separator: "; "))"
-                )
-            }
-            if let mismatch = restored.mismatch { logger.error("\(source): \(mismatch)") }
+            for problem in restored.problems { logger.error("\(source): \(problem)") }
             switch restored.board {
             case .deleted: stored[name] = BoardState.tombstone(of: name, revision: restored.revision, fps: configuration.fps)
             case .served(let animator):

@@ -234,9 +234,10 @@ final class StoreWriter {
 
     /// Makes the bytes of each board's newest record and of every change now, before the transaction. A record whose
     /// bytes cannot be made is dropped from `changes` (nothing of it is stored) and its error returned by board, so
-    /// that only the writes of that board fail as `unencodable` and the rest of the batch commits. A change that cannot be made fails the store as a failed commit does (the
-    /// error, thrown): every write from it on fails until a probe, so that no later change of its board is logged
-    /// after a gap, and the server reverts its boards to what is durable.
+    /// that only the writes of that board fail as `unencodable` and the rest of the batch commits. A change that
+    /// cannot be made fails the store as a failed commit does (the error, thrown): every write from it on fails until
+    /// a probe, so that no later change of its board is logged after a gap, and the server reverts its boards to what
+    /// is durable.
     private func makeBytes(_ changes: inout [Subject: Change]) throws(StorageError) -> [String: StorageError] {
         var unencodable: [String: StorageError] = [:]
         for (subject, change) in changes {

@@ -452,15 +452,8 @@ final class ClusterNode: ClusterSyncShell {
         } catch {
             return logger.error("cannot restore board \(name) from Redis: \(error)")
         }
-        if !restored.skipped.isEmpty {
-            logger.error(
-                "board \(name): \(Counted(restored.skipped.count, "change")) from Redis do not apply on this node and are left out: \(restored.skipped.prefix(5).joined(separator: "; "))"
-            )
-        }
-        if let mismatch = restored.mismatch {
-            metrics.clusterDigestMismatch()
-            logger.error("board \(name): \(mismatch)")
-        }
+        if restored.mismatch != nil { metrics.clusterDigestMismatch() }
+        for problem in restored.problems { logger.error("board \(name): \(problem)") }
         let animator: Animator
         switch restored.board {
         case .deleted: return deleted(name, revision: restored.revision)
@@ -502,29 +495,44 @@ final class ClusterNode: ClusterSyncShell {
         guard revision > 0, let digest = sync.boards[name]?.digests[revision] else { return }
         let animator = boards[name]?.animator
         let state = animator?.state ?? BoardState.tombstone(of: name, revision: revision, fps: clock.fps)
-        let newest = startTick.map { (animator?.composedThrough ?? .min) >= $0 } ?? true
+        let newest = ClusterUpdate.snapshotMustBeNewest(animator, startTick: startTick)
         let node = ServiceThreadBound(value: self)
         worker.submit { session in
-            let result = Result { () throws(RedisError) -> SnapshotScript.Outcome? in
-                guard let bytes = try? StateCodec.encode(state) else { return nil }
-                return try session.connection.writeSnapshot(
-                    board: name, revision: revision, digest: digest, state: bytes, newest: newest,
-                    streamLength: session.script.streamLength)
+            let written: SnapshotWritten
+            do throws(EncodingFailure) {
+                let bytes = try StateCodec.encode(state)
+                do throws(RedisError) {
+                    written = .outcome(
+                        try session.connection.writeSnapshot(
+                            board: name, revision: revision, digest: digest, state: bytes, newest: newest,
+                            streamLength: session.script.streamLength))
+                } catch {
+                    written = .failed(error)
+                }
+            } catch {
+                written = .unencodable(error)
             }
-            queue.async { node.value.snapshotWritten(name, revision: revision, result) }
+            queue.async { node.value.snapshotWritten(name, revision: revision, written) }
         }
     }
 
-    private func snapshotWritten(_ name: String, revision: Int64, _ result: Result<SnapshotScript.Outcome?, RedisError>) {
-        switch result {
-        case .success(.written): logger.debug("board \(name): snapshot of revision \(revision) written to Redis")
-        case .success(.stale(let covers)):
+    /// What writing a snapshot came to.
+    private enum SnapshotWritten: Sendable {
+        case outcome(SnapshotScript.Outcome)
+        case unencodable(EncodingFailure)
+        case failed(RedisError)
+    }
+
+    private func snapshotWritten(_ name: String, revision: Int64, _ written: SnapshotWritten) {
+        switch written {
+        case .outcome(.written): logger.debug("board \(name): snapshot of revision \(revision) written to Redis")
+        case .outcome(.stale(let covers)):
             logger.debug("board \(name): Redis holds a snapshot of revision \(covers), not taking revision \(revision)")
-        case .success(.otherHistory):
+        case .outcome(.otherHistory):
             logger.notice("board \(name): Redis's revision \(revision) is not the one this node holds; snapshot not written")
-        case .success(nil):
-            logger.error("board \(name): the state of revision \(revision) cannot be encoded; snapshot not written")
-        case .failure(let error):
+        case .unencodable(let error):
+            logger.error("board \(name): snapshot of revision \(revision) not written: \(error)")
+        case .failed(let error):
             logger.warning("board \(name): the snapshot of revision \(revision) could not be written to Redis (\(error))")
             perform(sync.commandFailed(error))
         }

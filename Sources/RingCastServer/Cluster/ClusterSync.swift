@@ -362,7 +362,7 @@ struct ClusterSync {
                 .count(.digestMismatch),
                 .log(
                     .error,
-                    "board \(name): state digest \(hex(digest)) after revision \(update.revision), the accepting node had \(hex(update.digest)); reloading the board"
+                    "board \(name): state digest \(Hex.encode(digest)) after revision \(update.revision), the accepting node had \(Hex.encode(update.digest)); reloading the board"
                 ),
             ] + read(name, reload: true)
         case .late(let appliedThrough):
@@ -723,9 +723,5 @@ struct ClusterSync {
         guard let out = asked.boards[name], out > 0 else { return false }
         asked.boards[name] = out > 1 ? out - 1 : nil
         return true
-    }
-
-    private func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }

@@ -133,6 +133,13 @@ extension ClusterSyncShell {
 }
 
 extension ClusterUpdate {
+    /// Whether a snapshot of `animator` at the revision that started at `startTick` (nil: not known) may be taken by
+    /// Redis only while that revision is the newest (`SnapshotScript`): once frames past its start were composed, the
+    /// animations that ended by then are gone from the state, so it is good only for changes starting after them.
+    static func snapshotMustBeNewest(_ animator: Animator?, startTick: Int64?) -> Bool {
+        startTick.map { (animator?.composedThrough ?? .min) >= $0 } ?? true
+    }
+
     /// A board as Redis holds it (`restoring`): its newest snapshot with the later changes replayed.
     struct Restored {
         enum Board {
@@ -150,8 +157,20 @@ extension ClusterUpdate {
         /// Changes that did not apply here, each with why (this node cannot apply what another accepted: another
         /// build). The board goes on without them.
         var skipped: [String] = []
-        /// The replayed board's digest disagrees with the one the last change's accepting node had.
+        /// The replayed board's digest disagrees with the one the last change's accepting node had, or cannot be taken.
         var mismatch: String?
+
+        /// What went wrong, a line each, for the log.
+        var problems: [String] {
+            var lines: [String] = []
+            if !skipped.isEmpty {
+                lines.append(
+                    "\(Counted(skipped.count, "change")) from Redis do not apply on this node and are left out: \(skipped.prefix(5).joined(separator: "; "))"
+                )
+            }
+            if let mismatch { lines.append(mismatch) }
+            return lines
+        }
     }
 
     /// The board `snapshot` (at the revision it covers; empty for none: the board is then its configured spec, or
@@ -196,12 +215,16 @@ extension ClusterUpdate {
         }
         if let animator {
             restored.board = .served(animator)
-            if let last = updates.last, last.revision > snapshot.covers, restored.skipped.isEmpty, let digest = try? digestBytes(of: animator),
-                digest != last.digest
-            {
-                func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
-                restored.mismatch =
-                    "state digest \(hex(digest)) after revision \(last.revision), the accepting node had \(hex(last.digest))"
+            if let last = updates.last, last.revision > snapshot.covers, restored.skipped.isEmpty {
+                do throws(EncodingFailure) {
+                    let digest = try digestBytes(of: animator)
+                    if digest != last.digest {
+                        restored.mismatch =
+                            "state digest \(Hex.encode(digest)) after revision \(last.revision), the accepting node had \(Hex.encode(last.digest))"
+                    }
+                } catch {
+                    restored.mismatch = "the state after revision \(last.revision) has no digest: \(error)"
+                }
             }
         } else if deleted {
             restored.board = .deleted

@@ -1,4 +1,5 @@
 import RingCastCore
+import RingCastStorage
 
 /// Everything a server needs to start: where to listen, how fast to tick, where files live, and
 /// the boards it serves. Built from config/ringcast.json, then overridden by `RINGCAST_*`
@@ -75,9 +76,10 @@ public struct RingCastConfiguration: Sendable {
     /// Entries each board's Redis stream keeps at least, for nodes catching up.
     public var streamLength: Int = 1000
     /// What each board's change log in the embedded store keeps besides the changes its snapshot does not cover: those
-    /// of the last `historySeconds`, at most `historyChanges` of them (docs/STORAGE.md, "Retention"); 0 keeps none.
-    public var historySeconds: Int = 86_400
-    public var historyChanges: Int = 10_000
+    /// of the last `historySeconds`, at most `historyChanges` of them (docs/STORAGE.md, "How much of the log is
+    /// kept"); 0 keeps none. The store's own defaults.
+    public var historySeconds = Int(ChangeRetention.standard.seconds)
+    public var historyChanges = Int(ChangeRetention.standard.changes)
     /// Seconds SIGTERM (or `RingCastServer.stop()`) may take to drain: answer the requests already
     /// received, close viewers with 1001, flush the store. Past it the server stops anyway. 0 = at once.
     public var shutdownTimeout: Int = 10

@@ -344,7 +344,7 @@ final class SimulatedNode: ClusterSyncShell {
         let state = animators[board]?.state ?? BoardState.tombstone(of: board, revision: revision, fps: fps)
         guard let bytes = try? StateCodec.encode(state) else { return nil }
         let start = startTicks[board].flatMap { $0.revision == revision ? $0.tick : nil }
-        let newest = start.map { (animators[board]?.composedThrough ?? .min) >= $0 } ?? true
+        let newest = ClusterUpdate.snapshotMustBeNewest(animators[board], startTick: start)
         return .snapshot(board: board, revision: revision, digest: digest, state: bytes, newest: newest)
     }
 
@@ -475,9 +475,6 @@ final class SimulatedNode: ClusterSyncShell {
         let base = revision(of: name)
         let boardNow = boardNow(name)
         let start = max(now + lead, boardNow + 1)
-        let state: BoardState
-        let settled: BoardState
-        let change: ClusterUpdate.Change
         switch write {
         case .change(let animatorChange, let body):
             guard var trial = animators[name],
@@ -486,26 +483,24 @@ final class SimulatedNode: ClusterSyncShell {
             else { return nil }
             return travelling(
                 name, base: base, start: started, change: ClusterUpdate.Change(animatorChange, body: body),
-                state: trial.state, settled: trial.settledState)
+                settled: trial.settledState)
         case .create(let spec):
             guard animators[name] == nil,
                 let animator = try? Animator.created(spec: spec, fps: fps, base: base, startTick: now + lead)
             else { return nil }
-            (state, settled, change) = (animator.state, animator.settledState, .restructure(spec))
-            return travelling(name, base: base, start: now + lead, change: change, state: state, settled: settled)
+            return travelling(name, base: base, start: now + lead, change: .restructure(spec), settled: animator.settledState)
         case .delete:
             guard animators[name] != nil else { return nil }
             let tombstone = BoardState.tombstone(of: name, revision: base + 1, fps: fps)
-            return travelling(name, base: base, start: now + lead, change: .delete, state: tombstone, settled: tombstone)
+            return travelling(name, base: base, start: now + lead, change: .delete, settled: tombstone)
         }
     }
 
-    private func travelling(
-        _ name: String, base: Int64, start: Int64, change: ClusterUpdate.Change, state: BoardState, settled: BoardState
-    ) -> Job? {
-        guard let digest = try? ClusterUpdate.digest(of: settled), (try? StateCodec.encode(state)) != nil else {
-            return nil
-        }
+    /// As `ClusterUpdate.Prepared`: the change and the digest of the settled state after it, no state.
+    private func travelling(_ name: String, base: Int64, start: Int64, change: ClusterUpdate.Change, settled: BoardState)
+        -> Job?
+    {
+        guard let digest = try? ClusterUpdate.digest(of: settled) else { return nil }
         let travelling = ClusterUpdate(
             board: name, baseRevision: base, revision: base + 1, startTick: start, change: change, digest: digest)
         guard let encoded = try? JSONEncoder().encode(travelling) else { return nil }

@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         // Debian's libwebsockets 4.1.6; the shim exposes what Swift cannot import directly.
@@ -46,7 +47,12 @@ let package = Package(
         // 27 libraries it pulls in stay out of every other `ringcast` process (Sources/CCurl/shim.h).
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Pure Swift, no I/O: model, animation, geometry, frame encoding, API types.
-        .target(name: "RingCastCore", swiftSettings: swiftSettings),
+        // An animated value's segments are a Deque: appended at the back, dropped from the front as they finish.
+        .target(
+            name: "RingCastCore",
+            dependencies: [.product(name: "DequeModule", package: "swift-collections")],
+            swiftSettings: swiftSettings
+        ),
         // A joinable POSIX thread, for the modules that run their own (transport, store, Redis).
         .target(name: "RingCastThreads", swiftSettings: swiftSettings),
         // The only module that imports libwebsockets; it knows bytes, not rings.

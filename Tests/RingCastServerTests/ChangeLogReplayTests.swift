@@ -142,6 +142,13 @@ struct ChangeLogReplayTests {
     }
 
     /// A change logged at another fps is replayed on its own grid: the board as a start at that fps would hold it.
+    /// A snapshot's size grows with the animations a board holds: it is written after as many changes at least, in
+    /// powers of two of 1,000 (a cluster node's rule divides the revision by it).
+    @Test(arguments: [(0, 1_000), (1, 1_000), (1_000, 1_000), (1_001, 2_000), (2_500, 4_000), (24_000, 32_000)])
+    func snapshotsOfABoardHoldingManyAnimations_comeLessOften(animations: Int, interval: Int) {
+        #expect(ChangeLog.snapshotInterval(holding: animations) == interval)
+    }
+
     @Test func changesLoggedAtAnotherFps_replayOnTheirOwnGrid() throws {
         let spec = try #require(try TestApplication().boards["main"]).animator.spec
         let origin: Int64 = 1_764_000_000 * 30

@@ -51,6 +51,11 @@ public struct AnimatedColor: Sendable, Hashable {
             || blue.isAnimating(at: time) || alpha.isAnimating(at: time)
     }
 
+    /// How many animations its components hold.
+    public var runningAnimationCount: Int {
+        red.runningAnimationCount + green.runningAnimationCount + blue.runningAnimationCount + alpha.runningAnimationCount
+    }
+
     public mutating func settle(at time: Double) {
         red.settle(at: time)
         green.settle(at: time)

@@ -95,7 +95,7 @@ extension AnimatedValue {
                 )
             )
         }
-        self.segments = segments
+        self.segments = Segments(segments)
         target = state.target
     }
 }

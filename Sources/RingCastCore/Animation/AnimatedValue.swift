@@ -152,17 +152,39 @@ public struct AnimatedValue: Sendable, Hashable {
     }
 
     /// A value and its rate of change per second.
-    struct Motion {
+    struct Motion: Sendable {
         var value: Double
         var velocity: Double
     }
 
     var root: Root
     /// Running timing-curve segments, oldest first.
-    var segments: [Segment] = []
+    var segments = Segments()
 
     /// The value the presentation ends on once every running animation has finished.
     public internal(set) var target: Double
+
+    /// The motion at `time` of the root and the segments numbered below `through`, kept by `prime(at:)` so that
+    /// reading the value again at that instant blends only the segments appended since: a push's answer and a
+    /// frame read a board thousands of segments deep at the instant they were primed for (issue 32). The same
+    /// bits as blending them all, since blending is the same fold, step by step; not part of the value (`==`).
+    private var folded: Folded?
+
+    private struct Folded: Sendable {
+        let time: Double
+        let through: Int
+        let motion: Motion
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.root == rhs.root && lhs.segments == rhs.segments && lhs.target == rhs.target
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(root)
+        hasher.combine(segments)
+        hasher.combine(target)
+    }
 
     /// A value at rest.
     public init(_ value: Double) {
@@ -204,6 +226,7 @@ public struct AnimatedValue: Sendable, Hashable {
                 // Passes run between one fixed start value and the target: the current presentation, at rest below.
                 root = .rest(value(at: time))
                 segments.removeAll()
+                folded = nil
             }
             segments.append(
                 Segment(start: time, duration: duration, curve: curve, target: target, repetition: repetition)
@@ -223,6 +246,7 @@ public struct AnimatedValue: Sendable, Hashable {
                 SpringMotion(spring: spring, start: time, from: motion(at: time), target: target, repetition: repetition)
             )
             segments.removeAll()
+            folded = nil
             self.target = target
         case .repeating:
             // `pass` never is one; a repetition of a repetition cannot run.
@@ -234,10 +258,10 @@ public struct AnimatedValue: Sendable, Hashable {
     /// `time` (one not hidden by a finished segment above it) and the newest animation is not `animation`, so
     /// the push stops the repetition. A push of the same animation again changes nothing, as for any push.
     func endsRepetition(with animation: Animation, at time: Double) -> Bool {
-        let finished = segments.lastIndex { time >= $0.end }
-        let running = segments[(finished.map { $0 + 1 } ?? 0)...]
-        var repeating = running.contains { $0.repetition != nil && time < $0.end }
-        var newest = running.last?.animation
+        // Every segment after the newest finished one still runs.
+        let finished = segments.lastFinished(at: time)
+        var repeating = segments.hasRepetition(after: finished ?? -1)
+        var newest = finished == segments.count - 1 ? nil : segments.last?.animation
         if finished == nil, case .spring(let spring) = root, time < spring.end {
             repeating = repeating || spring.repetition != nil
             newest = newest ?? spring.animation
@@ -258,24 +282,34 @@ public struct AnimatedValue: Sendable, Hashable {
 
     /// Whether the value still changes at `time`: a segment that has finished hides everything before it.
     public func isAnimating(at time: Double) -> Bool {
-        if let last = segments.lastIndex(where: { time >= $0.end }) {
-            return segments[(last + 1)...].contains { time < $0.end }
-        }
+        // Every segment after the newest finished one still runs; with none finished, every one does.
+        if let last = segments.lastFinished(at: time) { return last < segments.count - 1 }
         if case .spring(let spring) = root, time < spring.end { return true }
-        return segments.contains { time < $0.end }
+        return !segments.isEmpty
     }
 
     /// Drops what has finished by `time`: once segment j has finished, everything up to and including j, the
     /// root included, has collapsed into its target; a settled spring becomes a value at rest. The value at any
     /// later time is unchanged.
     public mutating func settle(at time: Double) {
-        if let last = segments.lastIndex(where: { time >= $0.end }) {
+        if let last = segments.lastFinished(at: time) {
             root = .rest(segments[last].target)
             segments.removeFirst(last + 1)
         }
         if case .spring(let spring) = root, time >= spring.end {
             root = .rest(spring.target)
         }
+        // A fold at or after `time` through the dropped segments ended on the last one's target at rest, which is
+        // what the root now gives: it still holds unless it was taken earlier or covers fewer segments.
+        if let fold = folded, fold.time < time || fold.through < segments.first || segments.isEmpty { folded = nil }
+    }
+
+    /// Keeps the motion at `time` of everything held (`folded`), so that reading the value at `time` again costs
+    /// only the segments appended after this call. Blends only the segments appended since the last call when it
+    /// was for the same instant.
+    public mutating func prime(at time: Double) {
+        guard !segments.isEmpty else { return }
+        folded = Folded(time: time, through: segments.next, motion: motion(at: time))
     }
 
     /// How many animations are still held; bounded by the timing-curve pushes of the last
@@ -288,12 +322,26 @@ public struct AnimatedValue: Sendable, Hashable {
     /// v = root(t); v = v + f_i(t − start_i)·(target_i − v) for each segment in order (DESIGN §4), with the
     /// velocity carried along.
     private func motion(at time: Double) -> Motion {
-        segments.reduce(root.motion(at: time)) { motion, segment in segment.blend(motion, at: time) }
+        var motion: Motion
+        var position: Int
+        if let folded, folded.time == time, folded.through >= segments.first {
+            motion = folded.motion
+            position = folded.through - segments.first
+        } else {
+            motion = root.motion(at: time)
+            position = 0
+        }
+        while position < segments.count {
+            motion = segments[position].blend(motion, at: time)
+            position += 1
+        }
+        return motion
     }
 
     private mutating func jump(to target: Double) {
         root = .rest(target)
         segments.removeAll()
+        folded = nil
         self.target = target
     }
 }

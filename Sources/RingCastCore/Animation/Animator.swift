@@ -35,6 +35,9 @@ public struct Animator: Sendable {
     private var future: Future?
     /// The newest tick whose changes have been applied to `board`.
     private var appliedThrough: Int64
+    /// The tick (and the epoch then) whose instant the board's values were last primed for (`Board.prime(at:)`):
+    /// priming again for the same one would only blend what was appended since, which reading does anyway.
+    private var primed: (tick: Int64, epoch: Int64)?
     /// The last frame composed and its base, for the next tick's delta base and a repeated ask.
     private var lastFrames: (tick: Int64, frame: Frame, base: Frame)?
     /// When the board and its rings were last written, for what shows stale (DESIGN §13); kept with `board`.
@@ -116,6 +119,8 @@ public struct Animator: Sendable {
         var failure: APIError?
         trial.advance(to: start) { failure = $0 }
         if let failure { throw failure }
+        // The write's answer reads the board at `start`: every ring's motion there is kept, once a tick.
+        trial.prime(at: start)
         pending.append((start, change))
         future = Future(trial)
         projectedRevision = trial.board.revision
@@ -219,6 +224,14 @@ public struct Animator: Sendable {
         appliedThrough = max(appliedThrough, tick)
     }
 
+    /// Primes the board's values at `tick` (`Board.prime(at:)`) unless they were primed there already: a board
+    /// thousands of segments deep is then folded once a tick, not once a read.
+    private mutating func prime(at tick: Int64) {
+        if let primed, primed.tick == tick, primed.epoch == epoch { return }
+        board.prime(at: time(at: tick))
+        primed = (tick, epoch)
+    }
+
     private static func apply(_ change: Change, to board: inout Board, at time: Double) throws(APIError) {
         switch change {
         case .patch(let patch): try board.apply(patch, at: time)
@@ -252,6 +265,7 @@ public struct Animator: Sendable {
             base = compose(at: tick - 1)
         }
         advance(to: tick)
+        prime(at: tick)
         let frame = compose(at: tick)
         lastFrames = (tick, frame, base)
         // Nothing before `tick` is composed again: finished animations can go.
@@ -305,6 +319,9 @@ public struct Animator: Sendable {
         guard let stale = freshness.nextChange(after: tick, in: board.spec, fps: fps) else { return change }
         return min(change ?? stale, stale)
     }
+
+    /// How many animations the board holds once every accepted change has started (`Board.heldAnimations`).
+    public var heldAnimations: Int { projection.board.heldAnimations }
 
     /// What `GET /api/v1/boards/{board}` shows at `tick`: targets with every accepted change, presentation.
     public func snapshot(at tick: Int64) -> BoardSnapshot {

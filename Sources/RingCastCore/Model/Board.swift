@@ -301,7 +301,28 @@ public struct Board: Sendable, Equatable {
     /// `settle(at:)` with the values' animations dropped by `valuesTime`.
     mutating func settle(at time: Double, valuesAt valuesTime: Double) {
         backdrop.settle(at: time)
-        for id in rings.keys { rings[id]?.settle(at: time, valuesAt: valuesTime) }
+        updateRingStates { $0.settle(at: time, valuesAt: valuesTime) }
+    }
+
+    /// How many animations the rings' values hold: what the board's stored state grows with.
+    public var heldAnimations: Int {
+        rings.values.reduce(0) { $0 + $1.heldAnimations }
+    }
+
+    /// Keeps every ring's motion at `time`, so that reading the board at that instant (a frame, a write's answer)
+    /// blends only what is pushed after this call (`AnimatedValue.prime(at:)`). Changes nothing a reader sees.
+    public mutating func prime(at time: Double) {
+        updateRingStates { $0.prime(at: time) }
+    }
+
+    /// Calls `body` on every ring's state in place: iterating `rings.keys` would hold the dictionary and make the
+    /// first change copy it whole.
+    private mutating func updateRingStates(_ body: (inout RingState) -> Void) {
+        var index = rings.startIndex
+        while index != rings.endIndex {
+            body(&rings.values[index])
+            rings.formIndex(after: &index)
+        }
     }
 
     /// The displayed progress of every ring at `time`, by id; nil for rings without data.

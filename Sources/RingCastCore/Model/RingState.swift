@@ -30,6 +30,19 @@ struct RingState: Sendable, Equatable {
             || wave?.isAnimating(at: time) == true
     }
 
+    /// How many animations its values hold (`AnimatedValue.runningAnimationCount`).
+    var heldAnimations: Int {
+        (progress?.runningAnimationCount ?? 0) + (wave?.runningAnimationCount ?? 0)
+            + (gradient ?? []).reduce(0) { $0 + $1.runningAnimationCount }
+            + (labelColor?.runningAnimationCount ?? 0)
+    }
+
+    /// Keeps the motion of the values a push moves most at `time` (`AnimatedValue.prime(at:)`).
+    mutating func prime(at time: Double) {
+        progress?.prime(at: time)
+        wave?.prime(at: time)
+    }
+
     /// Drops the animations that have finished by `time` (frames before it are never composed again); the
     /// progress's only by `valuesTime`, when a threshold follower may still read it back to then. A trail's colours
     /// are kept as they are: the follower replays them from the trail's start.

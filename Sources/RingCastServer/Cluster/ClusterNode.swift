@@ -538,12 +538,15 @@ final class ClusterNode: ClusterSyncShell {
         }
     }
 
-    /// A write of this node was applied at `revision`: every `ChangeLog.snapshotEvery`-th revision is written as a
-    /// snapshot at once; a later one once the board rests, unless another node wrote to it since.
+    /// A write of this node was applied at `revision`: every `ChangeLog.snapshotInterval`-th revision (1,000th, more
+    /// on a board holding many animations) is written as a snapshot at once; a later one once the board rests, unless another node wrote to it since.
     private func accepted(_ name: String, update: BoardUpdate) {
         let revision = update.revision
         guard self.revision(of: name) == revision else { return }
-        if revision % Int64(ChangeLog.snapshotEvery) == 0 {
+        if revision % Int64(ChangeLog.snapshotEvery) == 0,
+            let board = boards[name],
+            revision % Int64(ChangeLog.snapshotInterval(holding: board.animator.heldAnimations)) == 0
+        {
             unsnapshotted[name] = nil
             writeSnapshot(name, startTick: update.tick)
         } else {

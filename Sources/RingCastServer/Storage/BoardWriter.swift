@@ -248,7 +248,11 @@ final class BoardWriter: BoardBackend {
                 board.durable = .animator(animator)
                 if !board.isNew {
                     board.changesSinceSnapshot += 1
-                    if board.changesSinceSnapshot >= ChangeLog.snapshotEvery { snapshot(board) }
+                    if board.changesSinceSnapshot >= ChangeLog.snapshotEvery,
+                        board.changesSinceSnapshot >= ChangeLog.snapshotInterval(holding: board.animator.heldAnimations)
+                    {
+                        snapshot(board)
+                    }
                 }
                 board.isNew = false
             case .deletion: break

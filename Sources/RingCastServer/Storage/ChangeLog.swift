@@ -11,8 +11,18 @@ import Synchronization
 /// stopped.
 enum ChangeLog {
     /// A board's snapshot is written once this many changes were logged since the last one (and when it comes to
-    /// rest, and at shutdown).
+    /// rest, and at shutdown), or more on a board holding many animations (`snapshotInterval(holding:)`).
     static let snapshotEvery = 1_000
+
+    /// How many changes are logged before a board holding `animations` running animations is written whole
+    /// again: `snapshotEvery`, times the power of two that makes it at least `animations`. A snapshot's size
+    /// grows with the animations held (a board pushed thousands of times a second with 10 s animations holds tens
+    /// of thousands), so each change then bears a bounded share of writing it; a power of two of `snapshotEvery`,
+    /// so that a cluster node's rule (a revision divisible by it) still fires at least this often.
+    static func snapshotInterval(holding animations: Int) -> Int {
+        let blocks = max(1, (animations + snapshotEvery - 1) / snapshotEvery)
+        return snapshotEvery << (Int.bitWidth - (blocks - 1).leadingZeroBitCount)
+    }
 
     /// The bytes `change` is logged as: its JSON, as a cluster update carries it.
     static func encode(_ change: ClusterUpdate.Change) throws(EncodingFailure) -> [UInt8] {

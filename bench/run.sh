@@ -22,6 +22,7 @@
 #   BENCH_PUSHERS BENCH_PUSH_VIEWERS BENCH_PUSH_DURATION
 #                           push throughput: pushing clients, viewers, seconds (8 200 20; any empty: none)
 #   BENCH_PUSH_ANIMATIONS   each push's animation on disk: none, default, seconds (none default 10)
+#   BENCH_PUSH_BOARDS       then, on disk with the default animation, pushes spread over this many boards (100; empty: none)
 #   BENCH_JOIN_WATCHERS BENCH_JOIN_RATE BENCH_JOIN_DURATION
 #                           join storm: watchers, joins a second, seconds (100 200 10; any empty: none)
 #   BENCH_SVG_CLIENTS BENCH_SVG_DURATION
@@ -48,6 +49,7 @@ pushers=${BENCH_PUSHERS-8}
 push_viewers=${BENCH_PUSH_VIEWERS-200}
 push_duration=${BENCH_PUSH_DURATION-20}
 push_animations=${BENCH_PUSH_ANIMATIONS-none default 10}
+push_boards=${BENCH_PUSH_BOARDS-100}
 join_watchers=${BENCH_JOIN_WATCHERS-100}
 join_rate=${BENCH_JOIN_RATE-200}
 join_duration=${BENCH_JOIN_DURATION-10}
@@ -125,17 +127,17 @@ if [ -n "$baseline_viewers" ]; then
 	fi
 fi
 
-# push NAME DATA_DIR ANIMATION: the push throughput scenario against a fresh server keeping its data in
-# a new directory under DATA_DIR, each push with ANIMATION.
+# push NAME DATA_DIR ANIMATION [BOARDS]: the push throughput scenario against a fresh server keeping its data
+# in a new directory under DATA_DIR, each push with ANIMATION, spread over BOARDS boards (1).
 push() {
-	local name=$1 data animation=$3
+	local name=$1 data animation=$3 boards=${4:-1}
 	data=$(mktemp -d -p "$2" "$name.XXXXXX") || exit 1
-	echo "== push throughput: $pushers pushers, $push_viewers viewers, data on $(stat -f -c %T "$data"), animation $animation"
+	echo "== push throughput: $pushers pushers, $push_viewers viewers, data on $(stat -f -c %T "$data"), animation $animation, $boards board(s)"
 	start "serve-$name" "$ringcast" serve --config "$work/ringcast.json" --port 0 --fps "$fps" \
 		--data-dir "$data" --log-level warning
 	if "$bench" --scenario pushers --server "$url" --server-pid "$server" --pushers "$pushers" \
 		--viewers "$push_viewers" --duration "$push_duration" --warmup "$warmup" --data-dir "$data" \
-		--push-animation "$animation" --json "$work/bench-$name.json"; then
+		--push-animation "$animation" --push-boards "$boards" --json "$work/bench-$name.json"; then
 		results="$results $work/bench-$name.json"
 	else
 		failed="$failed $name"
@@ -152,6 +154,9 @@ if [ -n "$pushers" ] && [ -n "$push_viewers" ] && [ -n "$push_duration" ]; then
 	for animation in $push_animations; do
 		push "pushers-disk-$animation" "$disk" "$animation"
 	done
+	if [ -n "$push_boards" ]; then
+		push "pushers-disk-default-$push_boards-boards" "$disk" default "$push_boards"
+	fi
 	# In memory: a tmpfs, where fsync costs nothing.
 	if [ "$(stat -f -c %T "$memory_root" 2>/dev/null)" != tmpfs ]; then
 		echo "warning: $memory_root is not a tmpfs ($(stat -f -c %T "$memory_root" 2>&1)): the second push run is not in memory; set BENCH_MEMORY_DIR"

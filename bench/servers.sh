@@ -40,11 +40,11 @@ stop() {
 
 # bench_config SOURCE DEST [CLUSTER_JSON]: a copy of the config SOURCE whose limits let the bench
 # in (writesPerMinute 0: the bench pushes 5 times a second; maxViewers 100000, above any
-# scenario), with CLUSTER_JSON as its "cluster" object when given.
+# scenario; maxBoards 1000, for the push run over 100 boards), with CLUSTER_JSON as its "cluster" object when given.
 bench_config() {
 	python3 -c 'import json, sys
 c = json.load(open(sys.argv[1]))
-c.setdefault("limits", {}).update(writesPerMinute=0, maxViewers=100000)
+c.setdefault("limits", {}).update(writesPerMinute=0, maxViewers=100000, maxBoards=1000)
 if len(sys.argv) > 3: c["cluster"] = json.loads(sys.argv[3])
 json.dump(c, open(sys.argv[2], "w"), indent=2)' "$@"
 }

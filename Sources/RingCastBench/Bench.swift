@@ -90,6 +90,11 @@ struct Bench: ParsableCommand {
             "pushers: each push's animation: none (default), default (the server's, easeInOut 1 s) or seconds of a linear one.")
     var pushAnimation: String?
 
+    @Option(
+        help:
+            "pushers: boards pushed to: the board and, beyond 1, boards bench-2 … bench-N made from its template (default: 1).")
+    var pushBoards: Int?
+
     @Option(help: "join-storm: new viewers a second during the window (default: 200).")
     var joinRate: Double?
 
@@ -147,6 +152,10 @@ struct Bench: ParsableCommand {
         try only("--cluster", isSet: cluster, in: .viewers)
         try only("--pushers", isSet: pushers != nil, in: .pushers)
         try only("--push-animation", isSet: pushAnimation != nil, in: .pushers)
+        try only("--push-boards", isSet: pushBoards != nil, in: .pushers)
+        if let pushBoards, !(1...1000).contains(pushBoards) {
+            throw ValidationError("--push-boards must be 1 to 1000, got \(pushBoards)")
+        }
         if let pushAnimation, BenchPushAnimation(argument: pushAnimation) == nil {
             throw ValidationError("--push-animation must be none, default or 0.001 to 60 seconds, got \(pushAnimation)")
         }
@@ -234,8 +243,9 @@ struct Bench: ParsableCommand {
             case .pushers:
                 let load = BenchLoadRun(settings: shared, viewers: resolvedViewers)
                 let animation = pushAnimation.flatMap(BenchPushAnimation.init(argument:)) ?? .none
-                let result = try BenchPushRun(load: load, pushers: pushers ?? 8, animation: animation, dataDirectory: dataDir)
-                    .run()
+                let result = try BenchPushRun(
+                    load: load, pushers: pushers ?? 8, animation: animation, boards: pushBoards ?? 1, dataDirectory: dataDir
+                ).run()
                 try report(result, table: result.table)
             case .joinStorm:
                 let load = BenchLoadRun(settings: shared, viewers: resolvedViewers)

@@ -31,13 +31,28 @@ extension BenchPushResult {
 
     /// The server's CPU time and the bytes it sent to storage, per acknowledged push: "84 µs CPU, 1,210 bytes written".
     var perPush: String? {
-        guard let server = usage.server, pushes.acknowledged > 0 else { return nil }
-        let cpu = server.cpuPercent / 100 * windowSeconds / Double(pushes.acknowledged) * 1_000_000
+        guard let server = usage.server, let cpu = cpuMicrosecondsPerPush else { return nil }
         var text = "\(BenchResult.format(cpu, 0)) µs CPU"
         if let written = server.writtenBytes {
             text += ", \(BenchResult.format(Double(written) / Double(pushes.acknowledged), 0)) bytes written to storage"
         }
         return text
+    }
+
+    /// The server's CPU time per acknowledged push, in µs.
+    var cpuMicrosecondsPerPush: Double? {
+        guard let server = usage.server, pushes.acknowledged > 0 else { return nil }
+        return server.cpuPercent / 100 * windowSeconds / Double(pushes.acknowledged) * 1_000_000
+    }
+
+    /// How many animations the pushes leave running at once: each acknowledged push starts one (consecutive pushes
+    /// to a ring change its value) lasting the run's animation; nil for none, the server's default being 1 s.
+    var animationsInFlight: Double? {
+        switch settings.pushAnimation {
+        case .none: nil
+        case .serverDefault: pushes.acknowledgedPerSecond
+        case .linear(let seconds): pushes.acknowledgedPerSecond * seconds
+        }
     }
 
     /// "none", or "12× HTTP 503, 3× HTTP 409".

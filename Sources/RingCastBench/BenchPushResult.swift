@@ -21,6 +21,8 @@ struct BenchPushResult: Codable, Sendable {
         var animation: String?
         /// The server's data directory (`--data-dir`), when the bench was told.
         var dataDirectory: String?
+        /// How many boards the pushes were spread over (`--push-boards`); nil in results of builds before it: 1.
+        var boards: Int?
     }
 
     struct Pushes: Codable, Sendable {

@@ -12,6 +12,9 @@ struct BenchPushRun {
     var pushers: Int
     /// What each push asks for (`--push-animation`).
     var animation: BenchPushAnimation
+    /// How many boards the pushes go to (`--push-boards`): the watched board and `bench-2` … `bench-N`, made from
+    /// the `main` template before the run (the rings pushed must be its rings too) and deleted after it.
+    var boards: Int
     /// The server's data directory (`--data-dir`), to name its filesystem in the result.
     var dataDirectory: String?
 
@@ -28,12 +31,14 @@ struct BenchPushRun {
         guard !pushed.isEmpty else {
             throw BenchFailure("board \(settings.board) needs two plain rings (one to push, one to keep animating)")
         }
-        let requests = try requests(rings: pushed.map(\.id))
+        let paths = try makeBoards()
+        defer { deleteBoards(paths.dropFirst()) }
+        let requests = try requests(boards: paths, rings: pushed.map(\.id))
         let outcome = try load.run(
             board: board, animated: animated, restoring: pushed, loadSockets: pushers,
             finishSeconds: Double(Self.timeoutSeconds + 5)
         ) { _, _, window in
-            startPushers(requests: requests, rings: pushed.count, window: window)
+            startPushers(requests: requests, targets: paths.count * pushed.count, window: window)
         }
         let tally = outcome.tallies.reduce(into: BenchPusher.Tally()) { $0.merge($1) }
 
@@ -51,7 +56,8 @@ struct BenchPushRun {
                 rings: pushed.map(\.id),
                 animatedRing: animated.id,
                 animation: animation.argument,
-                dataDirectory: dataDirectory
+                dataDirectory: dataDirectory,
+                boards: boards
             ),
             dataFilesystem: dataDirectory.flatMap(BenchFilesystem.init(path:)),
             windowSeconds: BenchRun.round(outcome.seconds, 3),
@@ -67,28 +73,59 @@ struct BenchPushRun {
         )
     }
 
-    /// Every request a pusher may send, ready to write: for value v and ring r, index v × rings + r.
-    private func requests(rings: [String]) throws(BenchFailure) -> [[UInt8]] {
+    /// The paths of the boards pushed to: the watched one, then `bench-2` … `bench-N`, each made (or replaced) from
+    /// the `main` template with a `PUT`.
+    private func makeBoards() throws(BenchFailure) -> [String] {
+        var paths = [load.session.boardPath]
+        guard boards > 1 else { return paths }
+        let body = try load.session.encode(["template": "main"])
+        for index in 2...boards {
+            let path = "/api/v1/boards/bench-\(index)"
+            do {
+                let response = try load.session.http.request("PUT", path, json: body)
+                guard (200..<300).contains(response.status) else {
+                    throw BenchFailure("PUT \(path) answered \(response.status): \(response.text)")
+                }
+            } catch let failure as BenchFailure {
+                throw failure
+            } catch {
+                throw BenchFailure("PUT \(path): \(error)")
+            }
+            paths.append(path)
+        }
+        return paths
+    }
+
+    /// Best effort: the run's result stands either way.
+    private func deleteBoards(_ paths: ArraySlice<String>) {
+        for path in paths { _ = try? load.session.http.request("DELETE", path) }
+    }
+
+    /// Every request a pusher may send, ready to write: for value v and target t (board b, ring r: t = b × rings
+    /// + r), index v × targets + t.
+    private func requests(boards: [String], rings: [String]) throws(BenchFailure) -> [[UInt8]] {
         var requests: [[UInt8]] = []
         for value in 1...Self.values {
-            for ring in rings {
-                let body = try load.session.encode(
-                    BenchRingBody(progress: Double(value) / Double(Self.values), animation: animation))
-                var head = "PUT \(load.session.boardPath)/rings/\(BenchBoardSession.escape(ring)) HTTP/1.1\r\n"
-                head += "Host: \(load.settings.address.authority)\r\n"
-                if let token = load.settings.token { head += "Authorization: Bearer \(token)\r\n" }
-                head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
-                requests.append(Array(head.utf8) + body)
+            let body = try load.session.encode(
+                BenchRingBody(progress: Double(value) / Double(Self.values), animation: animation))
+            for board in boards {
+                for ring in rings {
+                    var head = "PUT \(board)/rings/\(BenchBoardSession.escape(ring)) HTTP/1.1\r\n"
+                    head += "Host: \(load.settings.address.authority)\r\n"
+                    if let token = load.settings.token { head += "Authorization: Bearer \(token)\r\n" }
+                    head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+                    requests.append(Array(head.utf8) + body)
+                }
             }
         }
         return requests
     }
 
     /// Starts one thread a pusher, each running until the window ends. Pusher p's k-th push goes
-    /// to ring (p + k) mod rings, so every pusher cycles over every ring, with value
-    /// ((k / rings) × 7 + p × 13) mod values + 1, so consecutive pushes to a ring change it.
+    /// to target (p + k) mod targets (a board's ring), so every pusher cycles over every ring of every board, with
+    /// value ((k / targets) × 7 + p × 13) mod values + 1, so consecutive pushes to a ring change it.
     private func startPushers(
-        requests: [[UInt8]], rings: Int, window: (start: UInt64, end: UInt64)
+        requests: [[UInt8]], targets: Int, window: (start: UInt64, end: UInt64)
     ) -> BenchLoadThreads<BenchPusher.Tally> {
         let address = load.settings.address
         return BenchLoadThreads(
@@ -96,9 +133,9 @@ struct BenchPushRun {
             lateFailure: "a pusher thread did not finish within \(Self.timeoutSeconds + 5) s of the window's end"
         ) { pusher in
             BenchPusher(address: address, timeoutSeconds: Self.timeoutSeconds).run(window: window) { push in
-                let ring = (pusher + push) % rings
-                let value = ((push / rings) * 7 + pusher * 13) % Self.values
-                return requests[value * rings + ring]
+                let target = (pusher + push) % targets
+                let value = ((push / targets) * 7 + pusher * 13) % Self.values
+                return requests[value * targets + target]
             }
         }
     }

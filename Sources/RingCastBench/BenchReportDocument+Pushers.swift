@@ -7,6 +7,8 @@ extension BenchReportDocument {
     static let frameGapLimitMilliseconds = 20.0
     /// Pushes with long animations must reach this share of the pushes with none at least.
     static let longAnimationShare = 0.9
+    /// Server CPU per push with long animations in flight may be this many times that with none at most.
+    static let flatCPULimit = 1.2
 
     /// "## Push throughput": the `--scenario pushers` runs side by side, with their targets.
     func pushSection() -> [String] {
@@ -24,8 +26,12 @@ extension BenchReportDocument {
         add("server answers, cycling over \(rings):")
         add("every plain ring but `\(settings.animatedRing)`, which is kept animating so that the server composes a frame")
         add("every tick. Meanwhile \(settings.viewers) viewers (the raw client, \(settings.format) frames) watch the board.")
+        if pushRuns.contains(where: { ($0.settings.boards ?? 1) > 1 }) {
+            add("A run over N boards pushes to the board and to `bench-2` … `bench-N`, made from the `main` template")
+            add("before it (`--push-boards`), cycling over every ring of every board; the viewers watch the board.")
+        }
         add("Each run had a fresh release server with a copy of `config/ringcast.json` whose")
-        add("`limits.writesPerMinute` is 0 (no rate limit) and `limits.maxViewers` 100000, its data directory")
+        add("`limits.writesPerMinute` is 0 (no rate limit), `limits.maxViewers` 100000 and `limits.maxBoards` 1000, its data directory")
         add("on the filesystem named in the first column (the bench's `--data-dir` says where it was). After")
         let warmup = Self.number(settings.warmupSeconds, 0)
         add("a \(warmup) s warm-up the bench measured for \(Self.number(settings.durationSeconds, 0)) s:")
@@ -33,15 +39,16 @@ extension BenchReportDocument {
         lines += Self.commands(pushRuns.map(\.command))
         add()
         add(
-            "| data directory on | animation of each push | pushers | viewers (connected) | acknowledged pushes/s | non-2xx / no answer | push latency p50 / p99 / max | viewers' frame gap p50 / p99 / max | server per push | server frames/s (of \(fps)) | ticks > 16 ms late | server CPU | bench CPU | other processes |"
+            "| data directory on | animation of each push | boards | pushers | viewers (connected) | acknowledged pushes/s | non-2xx / no answer | push latency p50 / p99 / max | viewers' frame gap p50 / p99 / max | server per push | server frames/s (of \(fps)) | ticks > 16 ms late | server CPU | bench CPU | other processes |"
         )
-        add("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        add("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for run in pushRuns {
             let rejected = run.pushes.rejected.values.reduce(0, +)
             let failed = run.pushes.failed.values.reduce(0, +)
             var cells: [String] = []
             cells.append(Self.filesystem(run.dataFilesystem))
             cells.append(run.settings.pushAnimation.description)
+            cells.append("\(run.settings.boards ?? 1)")
             cells.append("\(run.settings.pushers)")
             cells.append("\(run.settings.viewers) (\(run.viewers.connected))")
             cells.append(Self.thousands(run.pushes.acknowledgedPerSecond))
@@ -93,8 +100,11 @@ extension BenchReportDocument {
     }
 
     private func pushTargets() -> [Target] {
-        func onDisk(_ run: BenchPushResult) -> Bool { run.dataFilesystem.map { !$0.isInMemory } ?? false }
-        let memory = pushRuns.last { $0.dataFilesystem?.isInMemory ?? false }
+        // The targets are for one board; the runs over many boards are shown beside them.
+        func onDisk(_ run: BenchPushResult) -> Bool {
+            (run.settings.boards ?? 1) == 1 && run.dataFilesystem.map { !$0.isInMemory } ?? false
+        }
+        let memory = pushRuns.last { ($0.settings.boards ?? 1) == 1 && $0.dataFilesystem?.isInMemory ?? false }
         // The throughput target is for what users send, the default animation; a report without such a run (an
         // older one) is held to it with what it has.
         let disk = pushRuns.last { onDisk($0) && $0.settings.pushAnimation == .serverDefault } ?? pushRuns.last(where: onDisk)
@@ -125,6 +135,20 @@ extension BenchReportDocument {
                         + "\(Self.thousands(diskNone.pushes.acknowledgedPerSecond)): \(Self.number(share, 2))×",
                     met: share >= Self.longAnimationShare
                 ))
+        }
+        // CPU per push against the animations in flight, each animated run against the run with none.
+        if let diskNone, let none = diskNone.cpuMicrosecondsPerPush, none > 0 {
+            for run in pushRuns where onDisk(run) && run.settings.pushAnimation != .none {
+                guard let cpu = run.cpuMicrosecondsPerPush else { continue }
+                let inFlight = run.animationsInFlight.map { " (≈ \(Self.thousands($0)) in flight)" } ?? ""
+                targets.append(
+                    Target(
+                        name: "server CPU per push, animation \(run.settings.pushAnimation.description)\(inFlight), "
+                            + "within \(Self.number(Self.flatCPULimit, 1))× of none",
+                        measured: "\(Self.number(cpu, 0)) ÷ \(Self.number(none, 0)) µs: \(Self.number(cpu / none, 2))×",
+                        met: cpu / none <= Self.flatCPULimit
+                    ))
+            }
         }
         var ratio: (disk: Double, memory: Double)?
         // Disk against memory with the same animation, so the ratio is what waiting for the disk costs.

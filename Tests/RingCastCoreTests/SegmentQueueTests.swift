@@ -147,6 +147,10 @@ struct ChunkedQueueTests {
             }
             for index in 0..<2 {
                 #expect(Array(queues[index]) == arrays[index])
+                let from = Int.random(in: 0...arrays[index].count, using: &generator)
+                var visited: [Int] = []
+                queues[index].forEach(from: from) { visited.append($0) }
+                #expect(visited == Array(arrays[index][from...]))
             }
         }
     }

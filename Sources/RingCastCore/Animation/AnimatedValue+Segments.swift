@@ -36,6 +36,11 @@ extension AnimatedValue {
         var endIndex: Int { items.count }
         subscript(position: Int) -> Segment { items[position] }
 
+        /// Calls `body` on each segment from `position` on, oldest first.
+        func forEach(from position: Int, _ body: (Segment) -> Void) {
+            items.forEach(from: position, body)
+        }
+
         /// The number the next appended segment gets.
         var next: Int { first + items.count }
 

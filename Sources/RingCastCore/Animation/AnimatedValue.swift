@@ -323,7 +323,7 @@ public struct AnimatedValue: Sendable, Hashable {
     /// velocity carried along.
     private func motion(at time: Double) -> Motion {
         var motion: Motion
-        var position: Int
+        let position: Int
         if let folded, folded.time == time, folded.through >= segments.first {
             motion = folded.motion
             position = folded.through - segments.first
@@ -331,10 +331,7 @@ public struct AnimatedValue: Sendable, Hashable {
             motion = root.motion(at: time)
             position = 0
         }
-        while position < segments.count {
-            motion = segments[position].blend(motion, at: time)
-            position += 1
-        }
+        segments.forEach(from: position) { motion = $0.blend(motion, at: time) }
         return motion
     }
 

@@ -32,6 +32,20 @@ struct ChunkedQueue<Element: Sendable>: Sendable, RandomAccessCollection {
         return tail[offset - chunks.count * Self.chunkSize]
     }
 
+    /// Calls `body` on each element from `position` on, in order: a chunk at a time, cheaper than subscripting
+    /// each (a frame folds every running segment of a value).
+    func forEach(from position: Int, _ body: (Element) -> Void) {
+        var offset = head + position
+        var chunk = offset / Self.chunkSize
+        while chunk < chunks.count {
+            let items = chunks[chunk].items
+            for index in (offset - chunk * Self.chunkSize)..<items.count { body(items[index]) }
+            chunk += 1
+            offset = chunk * Self.chunkSize
+        }
+        for index in (offset - chunks.count * Self.chunkSize)..<tail.count { body(tail[index]) }
+    }
+
     mutating func append(_ element: Element) {
         tail.append(element)
         if tail.count == Self.chunkSize {

@@ -20,6 +20,9 @@ extension BenchPushResult {
         if let perPush = perPush {
             rows.append(("  server per push", perPush))
         }
+        if let dataBytes {
+            rows.append(("data directory after", "\(BenchResult.format(Double(dataBytes) / 1_048_576, 1)) MiB"))
+        }
         rows += viewers.rows("viewers")
         rows += usage.rows
         return BenchResult.table(

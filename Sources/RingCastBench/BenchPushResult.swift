@@ -45,6 +45,9 @@ struct BenchPushResult: Codable, Sendable {
     /// The filesystem the data directory was on; nil when not told or not found.
     var dataFilesystem: BenchFilesystem?
     var windowSeconds: Double
+    /// The bytes of the files in the data directory right after the window (the database, its WAL): what the
+    /// pushes left on disk, bounded by the log's retention (`history`); nil without `--data-dir`.
+    var dataBytes: Int?
     var pushes: Pushes
     var viewers: BenchViewerSummary
     var usage: BenchUsage

@@ -41,6 +41,7 @@ struct BenchPushRun {
             startPushers(requests: requests, targets: paths.count * pushed.count, window: window)
         }
         let tally = outcome.tallies.reduce(into: BenchPusher.Tally()) { $0.merge($1) }
+        let dataBytes = dataDirectory.map(Self.bytes(under:))
 
         return BenchPushResult(
             date: ISO8601DateFormatter().string(from: Date()),
@@ -61,6 +62,7 @@ struct BenchPushRun {
             ),
             dataFilesystem: dataDirectory.flatMap(BenchFilesystem.init(path:)),
             windowSeconds: BenchRun.round(outcome.seconds, 3),
+            dataBytes: dataBytes,
             pushes: .init(
                 acknowledged: tally.acknowledged,
                 acknowledgedPerSecond: BenchRun.round(Double(tally.acknowledged) / outcome.seconds, 1),
@@ -94,6 +96,17 @@ struct BenchPushRun {
             paths.append(path)
         }
         return paths
+    }
+
+    /// The bytes of the regular files under `path`.
+    private static func bytes(under path: String) -> Int {
+        let files = FileManager.default.enumerator(atPath: path)
+        var total = 0
+        while let name = files?.nextObject() as? String {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/" + name)
+            if attributes?[.type] as? FileAttributeType == .typeRegular { total += (attributes?[.size] as? Int) ?? 0 }
+        }
+        return total
     }
 
     /// Best effort: the run's result stands either way.

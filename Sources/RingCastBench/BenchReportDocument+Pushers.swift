@@ -38,10 +38,14 @@ extension BenchReportDocument {
         add()
         lines += Self.commands(pushRuns.map(\.command))
         add()
+        add("\"Server per push\" is the server's CPU time and the bytes it wrote to storage (`/proc/PID/io`) per acknowledged")
+        add("push; \"data directory after\" the size of its files (the database and its WAL) right after the window, which")
+        add("the change log's retention bounds however long the flood (`history`, docs/STORAGE.md).")
+        add()
         add(
-            "| data directory on | animation of each push | boards | pushers | viewers (connected) | acknowledged pushes/s | non-2xx / no answer | push latency p50 / p99 / max | viewers' frame gap p50 / p99 / max | server per push | server frames/s (of \(fps)) | ticks > 16 ms late | server CPU | bench CPU | other processes |"
+            "| data directory on | animation of each push | boards | pushers | viewers (connected) | acknowledged pushes/s | non-2xx / no answer | push latency p50 / p99 / max | viewers' frame gap p50 / p99 / max | server per push | data directory after | server frames/s (of \(fps)) | ticks > 16 ms late | server CPU | bench CPU | other processes |"
         )
-        add("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        add("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for run in pushRuns {
             let rejected = run.pushes.rejected.values.reduce(0, +)
             let failed = run.pushes.failed.values.reduce(0, +)
@@ -56,6 +60,7 @@ extension BenchReportDocument {
             cells.append(Self.milliseconds(run.pushes.latencyMilliseconds, withMax: true))
             cells.append(Self.milliseconds(run.viewers.frameGapMilliseconds, withMax: true))
             cells.append(run.perPush ?? "not measured")
+            cells.append(run.dataBytes.map { "\(Self.number(Double($0) / 1_048_576, 1)) MiB" } ?? "not measured")
             cells.append(Self.number(run.viewers.publishedPerSecond, 1))
             cells.append(Self.lateTicks(run.usage))
             lines.append("| " + (cells + Self.cpuCells(run.usage)).joined(separator: " | ") + " |")
@@ -171,8 +176,9 @@ extension BenchReportDocument {
             let p99 = run.viewers.frameGapMilliseconds.p99
             targets.append(
                 Target(
-                    name: "\(Self.filesystem(run.dataFilesystem)), animation \(run.settings.pushAnimation.description): "
-                        + "viewers' frame gap p99 ≤ \(limit) ms",
+                    name: "\(Self.filesystem(run.dataFilesystem)), animation \(run.settings.pushAnimation.description)"
+                        + ((run.settings.boards ?? 1) > 1 ? ", \(run.settings.boards ?? 1) boards" : "")
+                        + ": viewers' frame gap p99 ≤ \(limit) ms",
                     measured: p99.map { "\(Self.number($0, 1)) ms" } ?? "no frames",
                     met: p99.map { $0 <= Self.frameGapLimitMilliseconds && run.viewers.measured == run.settings.viewers } ?? false
                 ))

@@ -68,6 +68,28 @@ struct MinimalAnswerTests {
         #expect(ring.headers["etag"] == (try api.get("/api/v1/boards/ci")).headers["etag"])
     }
 
+    @Test func aPlaylist_is201WithLocationWhenNew_then204_andNoBody() throws {
+        let api = try TestApplication()
+        let body = #"{"boards":["main"],"seconds":30}"#
+        let created = try api.send("PUT", "/api/v1/playlists/lobby", headers: Self.minimal, body: body)
+        #expect(created.status == 201, "\(created.text)")
+        #expect(created.body.isEmpty)
+        #expect(created.headers["location"] == "/api/v1/playlists/lobby")
+        #expect(created.headers["preference-applied"] == "return=minimal")
+        let read = try api.get("/api/v1/playlists/lobby")
+        #expect(created.headers["etag"] != nil && created.headers["etag"] == read.headers["etag"])
+
+        let replaced = try api.send(
+            "PUT", "/api/v1/playlists/lobby", headers: Self.minimal, body: #"{"boards":["main"],"seconds":45}"#)
+        #expect(replaced.status == 204 && replaced.body.isEmpty, "\(replaced.text)")
+        #expect(replaced.headers["etag"] == (try api.get("/api/v1/playlists/lobby")).headers["etag"])
+        #expect((try api.get("/api/v1/playlists/lobby")).text.contains(#""seconds":45"#))
+
+        // Asked in full, the same write answers the playlist.
+        let full = try api.send("PUT", "/api/v1/playlists/lobby", body: #"{"boards":["main"],"seconds":45}"#)
+        #expect(full.status == 200 && full.text.contains(#""seconds":45"#), "\(full.text)")
+    }
+
     @Test func aRefusal_keepsItsBody_andAWriteThatChangesNothing_isMinimalToo() throws {
         let api = try TestApplication()
         let refused = try api.send("PATCH", "/api/v1/boards/main", headers: Self.minimal, body: #"{"rings":{"move":11}}"#)

@@ -66,6 +66,7 @@ final class PlaylistHandler {
                     field: "boards.\(index)")
             }
             let ifMatch = request.http.headers["if-match"]
+            let returning = ReturnPreference(prefer: request.http.headers["prefer"])
             serialize { [self] done in
                 let finish = { (response: HTTPResponse, committed: Bool) in
                     respond(response, committed)
@@ -80,7 +81,9 @@ final class PlaylistHandler {
                     return finish(.error(error), false)
                 }
                 let unchanged = existing?.playlist.definition == definition
-                if let existing, unchanged, idempotency == nil { return finish(answer(existing), false) }
+                if let existing, unchanged, idempotency == nil {
+                    return finish(written(existing, created: false, returning: returning), false)
+                }
                 // With an Idempotency-Key even the same definition again is committed (the same bytes, its anchor
                 // kept), so that a retry gets this answer again wherever the backend keeps it (Redis's script).
                 let playlist =
@@ -95,7 +98,7 @@ final class PlaylistHandler {
                     return finish(.error(.unencodable(error)), false)
                 }
                 let write = PlaylistWriteRequest(
-                    client: request.http.peer, idempotency: idempotency, preview: written(preview, created: existing == nil))
+                    client: request.http.peer, idempotency: idempotency, preview: written(preview, created: existing == nil, returning: returning))
                 backend.commit(playlist: name, playlist, expected: expected, request: write) { [self] result in
                     switch result {
                     case .success(.written):
@@ -107,7 +110,7 @@ final class PlaylistHandler {
                         }
                         metrics.playlistWritten(name)
                         guard let live = playlists[name] else { return finish(.error(Self.unavailable), true) }
-                        finish(written(live, created: existing == nil), true)
+                        finish(written(live, created: existing == nil, returning: returning), true)
                     case .success(let outcome):
                         finish(Self.answer(outcome, name: name, ifMatch: ifMatch, createOnly: createOnly), true)
                     case .failure(let error): finish(.error(error), true)
@@ -204,7 +207,14 @@ final class PlaylistHandler {
     // MARK: - Answers
 
     /// The answer to a write that stored `playlist`: 201 with its Location when it is new, else 200.
-    private func written(_ playlist: LivePlaylist, created: Bool) -> HTTPResponse {
+    /// The answer to a durable `PUT`: the playlist as a GET shows it, 201 with its Location when new; with
+    /// `Prefer: return=minimal` (RFC 7240) the status, ETag and Location alone (204 for a replaced one).
+    private func written(_ playlist: LivePlaylist, created: Bool, returning: ReturnPreference) -> HTTPResponse {
+        if returning == .minimal {
+            var headers = [(name: "ETag", value: playlist.etag), ReturnPreference.applied]
+            if created { headers.insert((name: "Location", value: "/api/v1/playlists/\(playlist.name)"), at: 1) }
+            return HTTPResponse(status: created ? 201 : 204, headers: headers)
+        }
         var response = answer(playlist)
         if created {
             response.status = 201

@@ -155,3 +155,30 @@ struct ChunkedQueueTests {
         }
     }
 }
+
+/// A write answered with the board primes what it reads (`Animator.primeForReading()`): pushes many a tick to the
+/// rings of the shared board, an overall derived from four of them, and the snapshot a write answers, read primed
+/// and unprimed, is the same; so is every frame after.
+@Suite("Primed for reading")
+struct PrimedForReadingTests {
+    @Test("a primed board reads and composes as an unprimed one", arguments: 1...10)
+    func primedReadsTheSame(seed: UInt64) {
+        var generator = ArrangerTests.SeededGenerator(state: seed)
+        var primed = Animator(spec: Fixtures.board, fps: 60, tick: 1000)
+        var plain = primed
+        let rings = ["move", "exercise", "stand"] + Fixtures.tasks
+        for now in Int64(1000)..<1120 {
+            for _ in 0..<Int.random(in: 0...6, using: &generator) {
+                let update = RingUpdate(
+                    progress: Double.random(in: 0...1, using: &generator),
+                    animation: .timing(.easeInOut, duration: Double.random(in: 0.1...3, using: &generator)))
+                let change = Animator.Change.ring(rings.randomElement(using: &generator)!, update)
+                let start = try? primed.accept(change, at: now + 1, now: now)
+                #expect(start == (try? plain.accept(change, at: now + 1, now: now)))
+                if Bool.random(using: &generator) { primed.primeForReading() }
+                #expect(primed.snapshot(at: now) == plain.snapshot(at: now))
+            }
+            #expect(primed.frames(at: now).frame == plain.frames(at: now).frame)
+        }
+    }
+}

@@ -119,8 +119,6 @@ public struct Animator: Sendable {
         var failure: APIError?
         trial.advance(to: start) { failure = $0 }
         if let failure { throw failure }
-        // The write's answer reads the board at `start`: every ring's motion there is kept, once a tick.
-        trial.prime(at: start)
         pending.append((start, change))
         future = Future(trial)
         projectedRevision = trial.board.revision
@@ -222,6 +220,16 @@ public struct Animator: Sendable {
         // Every accepted change applied: the board is its own projection again.
         if pending.isEmpty { future = nil }
         appliedThrough = max(appliedThrough, tick)
+    }
+
+    /// Keeps every value's motion at the instant `snapshot(at:)` reads while changes are pending (the newest one's
+    /// start tick), so that reading the board there blends only what is pushed after this call: a write answered
+    /// with the board calls it, once a tick in effect (`prime(at:)`). A replay, which reads nothing, does not.
+    public mutating func primeForReading() {
+        guard let tick = pending.last?.tick, var animator = future?.animator else { return }
+        if let primed = animator.primed, primed.tick == tick, primed.epoch == animator.epoch { return }
+        animator.prime(at: tick)
+        future = Future(animator)
     }
 
     /// Primes the board's values at `tick` (`Board.prime(at:)`) unless they were primed there already: a board

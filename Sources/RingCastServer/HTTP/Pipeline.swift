@@ -316,6 +316,8 @@ final class Pipeline {
             guard trial.revision == Int(base) + 1 else {
                 return .unchanged(answers.answer(answer, of: board, returning: returning), revision: base)
             }
+            // The answer reads every ring at the change's start: blended once a tick, not once a write.
+            if returning == .representation { trial.primeForReading() }
             let etag = boards.etag(revision: base + 1)
             return .write(
                 PreparedWrite(

@@ -115,7 +115,8 @@ lint:
 # the C broadcaster's (empty: none); BENCH_RESULTS names a directory to keep each run's JSON in.
 # BENCH_PUSHERS, BENCH_PUSH_VIEWERS, BENCH_PUSH_DURATION: the push throughput runs (any empty:
 # none), on disk once for each BENCH_PUSH_ANIMATIONS (none, the server's default, seconds), then over
-# BENCH_PUSH_BOARDS boards (empty: none); BENCH_JOIN_WATCHERS, BENCH_JOIN_RATE, BENCH_JOIN_DURATION: the join storm (any empty:
+# BENCH_PUSH_BOARDS boards (empty: none), and the same animations with the server of commit
+# BENCH_PREVIOUS (the previous release, built in a worktree; empty: none); BENCH_JOIN_WATCHERS, BENCH_JOIN_RATE, BENCH_JOIN_DURATION: the join storm (any empty:
 # none); BENCH_DISK_DIR and BENCH_MEMORY_DIR: where the push runs keep their data; BENCH_SVG_CLIENTS,
 # BENCH_SVG_DURATION: the SVG flood (either empty: none).
 BENCH_VIEWERS ?= 100 500 1000 2000
@@ -130,6 +131,8 @@ BENCH_PUSH_VIEWERS ?= 200
 BENCH_PUSH_DURATION ?= 20
 BENCH_PUSH_ANIMATIONS ?= none default 10
 BENCH_PUSH_BOARDS ?= 100
+# The previous release, pushed to beside this build (bench/run.sh): the commit issue 32 measured against.
+BENCH_PREVIOUS ?= 8e6b5b0
 BENCH_JOIN_WATCHERS ?= 100
 BENCH_JOIN_RATE ?= 200
 BENCH_JOIN_DURATION ?= 10
@@ -145,7 +148,7 @@ bench: build
 	BENCH_DURATION="$(BENCH_DURATION)" BENCH_WARMUP="$(BENCH_WARMUP)" \
 	BENCH_PUSH_INTERVAL="$(BENCH_PUSH_INTERVAL)" BENCH_PUSHERS="$(BENCH_PUSHERS)" \
 	BENCH_PUSH_VIEWERS="$(BENCH_PUSH_VIEWERS)" BENCH_PUSH_DURATION="$(BENCH_PUSH_DURATION)" \
-	BENCH_PUSH_ANIMATIONS="$(BENCH_PUSH_ANIMATIONS)" BENCH_PUSH_BOARDS="$(BENCH_PUSH_BOARDS)" \
+	BENCH_PUSH_ANIMATIONS="$(BENCH_PUSH_ANIMATIONS)" BENCH_PUSH_BOARDS="$(BENCH_PUSH_BOARDS)" BENCH_PREVIOUS="$(BENCH_PREVIOUS)" \
 	BENCH_JOIN_WATCHERS="$(BENCH_JOIN_WATCHERS)" BENCH_JOIN_RATE="$(BENCH_JOIN_RATE)" \
 	BENCH_JOIN_DURATION="$(BENCH_JOIN_DURATION)" BENCH_DISK_DIR="$(BENCH_DISK_DIR)" \
 	BENCH_MEMORY_DIR="$(BENCH_MEMORY_DIR)" BENCH_REPORT="$(BENCH_REPORT)" \

@@ -23,6 +23,9 @@
 #                           push throughput: pushing clients, viewers, seconds (8 200 20; any empty: none)
 #   BENCH_PUSH_ANIMATIONS   each push's animation on disk: none, default, seconds (none default 10)
 #   BENCH_PUSH_BOARDS       then, on disk with the default animation, pushes spread over this many boards (100; empty: none)
+#   BENCH_PREVIOUS          a git commit (the previous release) whose server is built in a worktree under the temporary
+#                           directory and pushed to as well, on disk with each BENCH_PUSH_ANIMATIONS, with its own
+#                           config/ringcast.json; its runs are reported beside this build's (empty: none)
 #   BENCH_JOIN_WATCHERS BENCH_JOIN_RATE BENCH_JOIN_DURATION
 #                           join storm: watchers, joins a second, seconds (100 200 10; any empty: none)
 #   BENCH_SVG_CLIENTS BENCH_SVG_DURATION
@@ -50,6 +53,7 @@ push_viewers=${BENCH_PUSH_VIEWERS-200}
 push_duration=${BENCH_PUSH_DURATION-20}
 push_animations=${BENCH_PUSH_ANIMATIONS-none default 10}
 push_boards=${BENCH_PUSH_BOARDS-100}
+previous=${BENCH_PREVIOUS-}
 join_watchers=${BENCH_JOIN_WATCHERS-100}
 join_rate=${BENCH_JOIN_RATE-200}
 join_duration=${BENCH_JOIN_DURATION-10}
@@ -69,7 +73,7 @@ baselines=""
 # The push scenario's data directories, outside $work: /tmp may be either kind of filesystem.
 disk=""
 memory=""
-trap 'if [ -n "$server" ]; then kill "$server" 2>/dev/null; fi; rm -rf "$work" ${disk:+"$disk"} ${memory:+"$memory"}' EXIT
+trap 'if [ -n "$server" ]; then kill "$server" 2>/dev/null; fi; if [ -d "$work/previous" ]; then git worktree remove --force "$work/previous"; fi; rm -rf "$work" ${disk:+"$disk"} ${memory:+"$memory"}' EXIT
 trap 'exit 130' INT TERM
 
 # One descriptor a viewer, on both sides: as many as this shell may have.
@@ -127,17 +131,18 @@ if [ -n "$baseline_viewers" ]; then
 	fi
 fi
 
-# push NAME DATA_DIR ANIMATION [BOARDS]: the push throughput scenario against a fresh server keeping its data
-# in a new directory under DATA_DIR, each push with ANIMATION, spread over BOARDS boards (1).
+# push NAME DATA_DIR ANIMATION [BOARDS [SERVER CONFIG LABEL]]: the push throughput scenario against a fresh server
+# (SERVER with CONFIG, called LABEL in the report; by default this build's) keeping its data in a new directory
+# under DATA_DIR, each push with ANIMATION, spread over BOARDS boards (1).
 push() {
-	local name=$1 data animation=$3 boards=${4:-1}
+	local name=$1 data animation=$3 boards=${4:-1} binary=${5:-$ringcast} config=${6:-$work/ringcast.json} label=${7:-}
 	data=$(mktemp -d -p "$2" "$name.XXXXXX") || exit 1
-	echo "== push throughput: $pushers pushers, $push_viewers viewers, data on $(stat -f -c %T "$data"), animation $animation, $boards board(s)"
-	start "serve-$name" "$ringcast" serve --config "$work/ringcast.json" --port 0 --fps "$fps" \
+	echo "== push throughput: $pushers pushers, $push_viewers viewers, data on $(stat -f -c %T "$data"), animation $animation, $boards board(s)${label:+, $label}"
+	start "serve-$name" "$binary" serve --config "$config" --port 0 --fps "$fps" \
 		--data-dir "$data" --log-level warning
 	if "$bench" --scenario pushers --server "$url" --server-pid "$server" --pushers "$pushers" \
 		--viewers "$push_viewers" --duration "$push_duration" --warmup "$warmup" --data-dir "$data" \
-		--push-animation "$animation" --push-boards "$boards" --json "$work/bench-$name.json"; then
+		--push-animation "$animation" --push-boards "$boards" ${label:+--label "$label"} --json "$work/bench-$name.json"; then
 		results="$results $work/bench-$name.json"
 	else
 		failed="$failed $name"
@@ -156,6 +161,22 @@ if [ -n "$pushers" ] && [ -n "$push_viewers" ] && [ -n "$push_duration" ]; then
 	done
 	if [ -n "$push_boards" ]; then
 		push "pushers-disk-default-$push_boards-boards" "$disk" default "$push_boards"
+	fi
+	# The previous release, built from its commit in a worktree, on the same disk with the same animations.
+	if [ -n "$previous" ]; then
+		commit=$(git rev-parse --short "$previous^{commit}") || exit 1
+		echo "== building the previous release, $commit"
+		if git worktree add --detach "$work/previous" "$commit" >/dev/null 2>&1 &&
+			(cd "$work/previous" && swift build -c release --product ringcast 2>&1 | tail -n 1) &&
+			bench_config "$work/previous/config/ringcast.json" "$work/ringcast-previous.json"; then
+			for animation in $push_animations; do
+				push "pushers-disk-$animation-previous" "$disk" "$animation" 1 "$work/previous/.build/release/ringcast" \
+					"$work/ringcast-previous.json" "$commit (previous release)"
+			done
+		else
+			echo "the previous release ($previous) could not be built"
+			failed="$failed previous"
+		fi
 	fi
 	# In memory: a tmpfs, where fsync costs nothing.
 	if [ "$(stat -f -c %T "$memory_root" 2>/dev/null)" != tmpfs ]; then

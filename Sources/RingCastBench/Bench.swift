@@ -95,6 +95,9 @@ struct Bench: ParsableCommand {
             "pushers: boards pushed to: the board and, beyond 1, boards bench-2 … bench-N made from its template (default: 1).")
     var pushBoards: Int?
 
+    @Option(help: "pushers: what to call the server measured in the report, e.g. an older build (default: this build).")
+    var label: String?
+
     @Option(help: "join-storm: new viewers a second during the window (default: 200).")
     var joinRate: Double?
 
@@ -153,6 +156,7 @@ struct Bench: ParsableCommand {
         try only("--pushers", isSet: pushers != nil, in: .pushers)
         try only("--push-animation", isSet: pushAnimation != nil, in: .pushers)
         try only("--push-boards", isSet: pushBoards != nil, in: .pushers)
+        try only("--label", isSet: label != nil, in: .pushers)
         if let pushBoards, !(1...1000).contains(pushBoards) {
             throw ValidationError("--push-boards must be 1 to 1000, got \(pushBoards)")
         }
@@ -244,7 +248,8 @@ struct Bench: ParsableCommand {
                 let load = BenchLoadRun(settings: shared, viewers: resolvedViewers)
                 let animation = pushAnimation.flatMap(BenchPushAnimation.init(argument:)) ?? .none
                 let result = try BenchPushRun(
-                    load: load, pushers: pushers ?? 8, animation: animation, boards: pushBoards ?? 1, dataDirectory: dataDir
+                    load: load, pushers: pushers ?? 8, animation: animation, boards: pushBoards ?? 1, dataDirectory: dataDir,
+                    label: label
                 ).run()
                 try report(result, table: result.table)
             case .joinStorm:

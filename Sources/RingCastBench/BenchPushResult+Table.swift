@@ -8,6 +8,7 @@ extension BenchPushResult {
         rows.append(("data directory on", filesystem))
         rows.append(("window", BenchResult.describeWindow(seconds: windowSeconds, warmup: settings.warmupSeconds)))
         rows.append(("animation of each push", settings.pushAnimation.description))
+        if let label = settings.label { rows.append(("server", label)) }
         rows.append(
             (
                 "pushes acknowledged",

@@ -23,6 +23,8 @@ struct BenchPushResult: Codable, Sendable {
         var dataDirectory: String?
         /// How many boards the pushes were spread over (`--push-boards`); nil in results of builds before it: 1.
         var boards: Int?
+        /// What the server measured is called (`--label`, e.g. the previous release); nil: this build.
+        var label: String?
     }
 
     struct Pushes: Codable, Sendable {

@@ -17,6 +17,8 @@ struct BenchPushRun {
     var boards: Int
     /// The server's data directory (`--data-dir`), to name its filesystem in the result.
     var dataDirectory: String?
+    /// What the report calls the server measured (`--label`): nil for this build.
+    var label: String?
 
     /// Different progress values each ring is pushed with (0.01 to 1).
     private static let values = 100
@@ -58,7 +60,8 @@ struct BenchPushRun {
                 animatedRing: animated.id,
                 animation: animation.argument,
                 dataDirectory: dataDirectory,
-                boards: boards
+                boards: boards,
+                label: label
             ),
             dataFilesystem: dataDirectory.flatMap(BenchFilesystem.init(path:)),
             windowSeconds: BenchRun.round(outcome.seconds, 3),

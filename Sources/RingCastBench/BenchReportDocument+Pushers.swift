@@ -26,6 +26,11 @@ extension BenchReportDocument {
         add("server answers, cycling over \(rings):")
         add("every plain ring but `\(settings.animatedRing)`, which is kept animating so that the server composes a frame")
         add("every tick. Meanwhile \(settings.viewers) viewers (the raw client, \(settings.format) frames) watch the board.")
+        if let other = pushRuns.first(where: { $0.settings.label != nil })?.settings.label {
+            add("Runs whose server is not \"this build\" ran \(other) (`make bench BENCH_PREVIOUS=REF`: built from")
+            add("that commit, with its own `config/ringcast.json`) in the same `make bench`, so the two builds meet the")
+            add("same machine and load client; the targets are this build's.")
+        }
         if pushRuns.contains(where: { ($0.settings.boards ?? 1) > 1 }) {
             add("A run over N boards pushes to the board and to `bench-2` … `bench-N`, made from the `main` template")
             add("before it (`--push-boards`), cycling over every ring of every board; the viewers watch the board.")
@@ -43,13 +48,14 @@ extension BenchReportDocument {
         add("the change log's retention bounds however long the flood (`history`, docs/STORAGE.md).")
         add()
         add(
-            "| data directory on | animation of each push | boards | pushers | viewers (connected) | acknowledged pushes/s | non-2xx / no answer | push latency p50 / p99 / max | viewers' frame gap p50 / p99 / max | server per push | data directory after | server frames/s (of \(fps)) | ticks > 16 ms late | server CPU | bench CPU | other processes |"
+            "| server | data directory on | animation of each push | boards | pushers | viewers (connected) | acknowledged pushes/s | non-2xx / no answer | push latency p50 / p99 / max | viewers' frame gap p50 / p99 / max | server per push | data directory after | server frames/s (of \(fps)) | ticks > 16 ms late | server CPU | bench CPU | other processes |"
         )
-        add("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        add("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for run in pushRuns {
             let rejected = run.pushes.rejected.values.reduce(0, +)
             let failed = run.pushes.failed.values.reduce(0, +)
             var cells: [String] = []
+            cells.append(run.settings.label ?? "this build")
             cells.append(Self.filesystem(run.dataFilesystem))
             cells.append(run.settings.pushAnimation.description)
             cells.append("\(run.settings.boards ?? 1)")
@@ -105,16 +111,18 @@ extension BenchReportDocument {
     }
 
     private func pushTargets() -> [Target] {
-        // The targets are for one board; the runs over many boards are shown beside them.
+        // The targets are for this build and one board; other builds' runs and runs over many boards are shown
+        // beside them.
+        let ours = pushRuns.filter { $0.settings.label == nil }
         func onDisk(_ run: BenchPushResult) -> Bool {
             (run.settings.boards ?? 1) == 1 && run.dataFilesystem.map { !$0.isInMemory } ?? false
         }
-        let memory = pushRuns.last { ($0.settings.boards ?? 1) == 1 && $0.dataFilesystem?.isInMemory ?? false }
+        let memory = ours.last { ($0.settings.boards ?? 1) == 1 && $0.dataFilesystem?.isInMemory ?? false }
         // The throughput target is for what users send, the default animation; a report without such a run (an
         // older one) is held to it with what it has.
-        let disk = pushRuns.last { onDisk($0) && $0.settings.pushAnimation == .serverDefault } ?? pushRuns.last(where: onDisk)
-        let diskNone = pushRuns.last { onDisk($0) && $0.settings.pushAnimation == .none }
-        let diskLong = pushRuns.last {
+        let disk = ours.last { onDisk($0) && $0.settings.pushAnimation == .serverDefault } ?? ours.last(where: onDisk)
+        let diskNone = ours.last { onDisk($0) && $0.settings.pushAnimation == .none }
+        let diskLong = ours.last {
             guard onDisk($0), case .linear(let seconds) = $0.settings.pushAnimation else { return false }
             return seconds >= 5
         }
@@ -143,7 +151,7 @@ extension BenchReportDocument {
         }
         // CPU per push against the animations in flight, each animated run against the run with none.
         if let diskNone, let none = diskNone.cpuMicrosecondsPerPush, none > 0 {
-            for run in pushRuns where onDisk(run) && run.settings.pushAnimation != .none {
+            for run in ours where onDisk(run) && run.settings.pushAnimation != .none {
                 guard let cpu = run.cpuMicrosecondsPerPush else { continue }
                 let inFlight = run.animationsInFlight.map { " (≈ \(Self.thousands($0)) in flight)" } ?? ""
                 targets.append(
@@ -158,7 +166,7 @@ extension BenchReportDocument {
         var ratio: (disk: Double, memory: Double)?
         // Disk against memory with the same animation, so the ratio is what waiting for the disk costs.
         if let memory,
-            let disk = pushRuns.last(where: { onDisk($0) && $0.settings.pushAnimation == memory.settings.pushAnimation })
+            let disk = ours.last(where: { onDisk($0) && $0.settings.pushAnimation == memory.settings.pushAnimation })
         {
             ratio = (disk.pushes.acknowledgedPerSecond, memory.pushes.acknowledgedPerSecond)
         }
@@ -172,7 +180,7 @@ extension BenchReportDocument {
                 met: ratio.map { $0.disk > 0 && $0.memory / $0.disk <= Self.diskSlowdownLimit }
             ))
         let limit = Self.number(Self.frameGapLimitMilliseconds, 0)
-        for run in pushRuns {
+        for run in ours {
             let p99 = run.viewers.frameGapMilliseconds.p99
             targets.append(
                 Target(

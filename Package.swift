@@ -47,7 +47,7 @@ let package = Package(
         // 27 libraries it pulls in stay out of every other `ringcast` process (Sources/CCurl/shim.h).
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Pure Swift, no I/O: model, animation, geometry, frame encoding, API types.
-        // An animated value's segments are a Deque: appended at the back, dropped from the front as they finish.
+        // DequeModule: the chunk list under an animated value's segments (`ChunkedQueue`).
         .target(
             name: "RingCastCore",
             dependencies: [.product(name: "DequeModule", package: "swift-collections")],

@@ -167,7 +167,7 @@ if [ -n "$pushers" ] && [ -n "$push_viewers" ] && [ -n "$push_duration" ]; then
 		commit=$(git rev-parse --short "$previous^{commit}") || exit 1
 		echo "== building the previous release, $commit"
 		if git worktree add --detach "$work/previous" "$commit" >/dev/null 2>&1 &&
-			(cd "$work/previous" && swift build -c release --product ringcast 2>&1 | tail -n 1) &&
+			(cd "$work/previous" && set -o pipefail && swift build -c release --product ringcast 2>&1 | tail -n 1) &&
 			bench_config "$work/previous/config/ringcast.json" "$work/ringcast-previous.json"; then
 			for animation in $push_animations; do
 				push "pushers-disk-$animation-previous" "$disk" "$animation" 1 "$work/previous/.build/release/ringcast" \

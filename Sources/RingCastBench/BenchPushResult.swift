@@ -60,4 +60,7 @@ extension BenchPushResult.Settings {
     var pushAnimation: BenchPushAnimation {
         animation.flatMap(BenchPushAnimation.init(argument:)) ?? .none
     }
+
+    /// How many boards the pushes were spread over; 1 for results that do not say.
+    var boardCount: Int { boards ?? 1 }
 }

@@ -31,7 +31,7 @@ extension BenchReportDocument {
             add("that commit, with its own `config/ringcast.json`) in the same `make bench`, so the two builds meet the")
             add("same machine and load client; the targets are this build's.")
         }
-        if pushRuns.contains(where: { ($0.settings.boards ?? 1) > 1 }) {
+        if pushRuns.contains(where: { $0.settings.boardCount > 1 }) {
             add("A run over N boards pushes to the board and to `bench-2` … `bench-N`, made from the `main` template")
             add("before it (`--push-boards`), cycling over every ring of every board; the viewers watch the board.")
         }
@@ -58,7 +58,7 @@ extension BenchReportDocument {
             cells.append(run.settings.label ?? "this build")
             cells.append(Self.filesystem(run.dataFilesystem))
             cells.append(run.settings.pushAnimation.description)
-            cells.append("\(run.settings.boards ?? 1)")
+            cells.append("\(run.settings.boardCount)")
             cells.append("\(run.settings.pushers)")
             cells.append("\(run.settings.viewers) (\(run.viewers.connected))")
             cells.append(Self.thousands(run.pushes.acknowledgedPerSecond))
@@ -115,9 +115,9 @@ extension BenchReportDocument {
         // beside them.
         let ours = pushRuns.filter { $0.settings.label == nil }
         func onDisk(_ run: BenchPushResult) -> Bool {
-            (run.settings.boards ?? 1) == 1 && run.dataFilesystem.map { !$0.isInMemory } ?? false
+            run.settings.boardCount == 1 && run.dataFilesystem.map { !$0.isInMemory } ?? false
         }
-        let memory = ours.last { ($0.settings.boards ?? 1) == 1 && $0.dataFilesystem?.isInMemory ?? false }
+        let memory = ours.last { $0.settings.boardCount == 1 && $0.dataFilesystem?.isInMemory ?? false }
         // The throughput target is for what users send, the default animation; a report without such a run (an
         // older one) is held to it with what it has.
         let disk = ours.last { onDisk($0) && $0.settings.pushAnimation == .serverDefault } ?? ours.last(where: onDisk)
@@ -185,7 +185,7 @@ extension BenchReportDocument {
             targets.append(
                 Target(
                     name: "\(Self.filesystem(run.dataFilesystem)), animation \(run.settings.pushAnimation.description)"
-                        + ((run.settings.boards ?? 1) > 1 ? ", \(run.settings.boards ?? 1) boards" : "")
+                        + (run.settings.boardCount > 1 ? ", \(run.settings.boardCount) boards" : "")
                         + ": viewers' frame gap p99 ≤ \(limit) ms",
                     measured: p99.map { "\(Self.number($0, 1)) ms" } ?? "no frames",
                     met: p99.map { $0 <= Self.frameGapLimitMilliseconds && run.viewers.measured == run.settings.viewers } ?? false

@@ -226,18 +226,18 @@ public struct Animator: Sendable {
     /// start tick), so that reading the board there blends only what is pushed after this call: a write answered
     /// with the board calls it, once a tick in effect (`prime(at:)`). A replay, which reads nothing, does not.
     public mutating func primeForReading() {
-        guard let tick = pending.last?.tick, var animator = future?.animator else { return }
-        if let primed = animator.primed, primed.tick == tick, primed.epoch == animator.epoch { return }
-        animator.prime(at: tick)
+        guard let tick = pending.last?.tick, var animator = future?.animator, animator.prime(at: tick) else { return }
         future = Future(animator)
     }
 
     /// Primes the board's values at `tick` (`Board.prime(at:)`) unless they were primed there already: a board
-    /// thousands of segments deep is then folded once a tick, not once a read.
-    private mutating func prime(at tick: Int64) {
-        if let primed, primed.tick == tick, primed.epoch == epoch { return }
+    /// thousands of segments deep is then folded once a tick, not once a read. Returns whether it primed.
+    @discardableResult
+    private mutating func prime(at tick: Int64) -> Bool {
+        if let primed, primed.tick == tick, primed.epoch == epoch { return false }
         board.prime(at: time(at: tick))
         primed = (tick, epoch)
+        return true
     }
 
     private static func apply(_ change: Change, to board: inout Board, at time: Double) throws(APIError) {

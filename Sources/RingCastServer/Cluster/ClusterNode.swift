@@ -539,7 +539,9 @@ final class ClusterNode: ClusterSyncShell {
     }
 
     /// A write of this node was applied at `revision`: every `ChangeLog.snapshotInterval`-th revision (1,000th, more
-    /// on a board holding many animations) is written as a snapshot at once; a later one once the board rests, unless another node wrote to it since.
+    /// on a board holding many animations) is written as a snapshot at once; a later one once the board rests,
+    /// unless another node wrote to it since. The divisibility by 1,000 is tested first: counting the animations
+    /// walks the board's rings.
     private func accepted(_ name: String, update: BoardUpdate) {
         let revision = update.revision
         guard self.revision(of: name) == revision else { return }

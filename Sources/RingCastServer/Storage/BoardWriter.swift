@@ -248,6 +248,7 @@ final class BoardWriter: BoardBackend {
                 board.durable = .animator(animator)
                 if !board.isNew {
                     board.changesSinceSnapshot += 1
+                    // The count first: counting the animations walks the board's rings.
                     if board.changesSinceSnapshot >= ChangeLog.snapshotEvery,
                         board.changesSinceSnapshot >= ChangeLog.snapshotInterval(holding: board.animator.heldAnimations)
                     {

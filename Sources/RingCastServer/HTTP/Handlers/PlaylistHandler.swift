@@ -98,7 +98,8 @@ final class PlaylistHandler {
                     return finish(.error(.unencodable(error)), false)
                 }
                 let write = PlaylistWriteRequest(
-                    client: request.http.peer, idempotency: idempotency, preview: written(preview, created: existing == nil, returning: returning))
+                    client: request.http.peer, idempotency: idempotency,
+                    preview: written(preview, created: existing == nil, returning: returning))
                 backend.commit(playlist: name, playlist, expected: expected, request: write) { [self] result in
                     switch result {
                     case .success(.written):
@@ -206,7 +207,6 @@ final class PlaylistHandler {
 
     // MARK: - Answers
 
-    /// The answer to a write that stored `playlist`: 201 with its Location when it is new, else 200.
     /// The answer to a durable `PUT`: the playlist as a GET shows it, 201 with its Location when new; with
     /// `Prefer: return=minimal` (RFC 7240) the status, ETag and Location alone (204 for a replaced one).
     private func written(_ playlist: LivePlaylist, created: Bool, returning: ReturnPreference) -> HTTPResponse {

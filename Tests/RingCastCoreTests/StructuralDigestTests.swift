@@ -47,4 +47,45 @@ import Testing
         positive.numbers[2] = .nan
         #expect(throws: EncodingError.self) { try StructuralDigest.digest(of: positive) }
     }
+
+    /// Segments are digested directly (`StructuralDigest.digest(of:at:)`), not through `Encodable`: the two agree, for
+    /// every kind of segment (one pass, counted passes, forever; -0; the numbers a push makes), so nodes of builds
+    /// before the direct digest and after it compare the same digests.
+    @Test func aSegmentsDirectDigest_isTheOneItsEncodingGives() throws {
+        var generator = SystemRandomNumberGenerator()
+        let repetitions: [BoardState.RepetitionState?] = [
+            nil, .init(count: 3, forever: nil, autoreverse: true), .init(count: 2, forever: nil, autoreverse: false),
+            .init(count: nil, forever: true, autoreverse: false), .init(count: nil, forever: true, autoreverse: true),
+        ]
+        var seen: Set<UInt64> = []
+        for index in 0..<200 {
+            let segment = BoardState.Segment(
+                start: index == 0 ? -0.0 : Double.random(in: 0...1e6, using: &generator).rounded() / 60,
+                duration: [0, 1, 0.35, Double.random(in: 0...10, using: &generator)][index % 4],
+                curve: (0..<4).map { _ in Double.random(in: -1...2, using: &generator) },
+                target: index == 1 ? 0 : Double.random(in: -5...5, using: &generator),
+                repetition: repetitions[index % repetitions.count])
+            // Through `Encodable` for the segment itself; directly for the array's element.
+            let encoded = try StructuralDigest.digest(of: segment)
+            let direct = try StructuralDigest.digest(of: [segment])
+            #expect(StructuralDigest.fnv(encoded, from: StructuralDigest.fnv([3])) == direct, "\(segment)")
+            seen.insert(direct)
+        }
+        #expect(seen.count == 200, "different segments, different digests")
+        // A value holding an array of them (a ring's progress) digests the array without a node each: the same again.
+        struct Holder: Encodable { var segments: [BoardState.Segment] }
+        let segments = (0..<5).map { index in
+            BoardState.Segment(
+                start: Double(index), duration: 1, curve: [0.42, 0, 0.58, 1], target: Double(index) / 5,
+                repetition: repetitions[index])
+        }
+        var array = StructuralDigest.fnv([3])
+        for segment in segments { array = StructuralDigest.fnv(try StructuralDigest.digest(of: segment), from: array) }
+        let holder = StructuralDigest.fnv(
+            StructuralDigest.mix(StructuralDigest.fnv(array, from: StructuralDigest.fnv("segments".utf8))),
+            from: StructuralDigest.fnv([2]))
+        #expect(try StructuralDigest.digest(of: Holder(segments: segments)) == holder)
+        let broken = BoardState.Segment(start: 0, duration: .infinity, curve: [0, 0, 1, 1], target: 1, repetition: nil)
+        #expect(throws: EncodingError.self) { try StructuralDigest.digest(of: [broken]) }
+    }
 }

@@ -42,11 +42,20 @@ public struct BoardWrite: Sendable, Equatable {
     /// The cluster's id (`rc:cluster`) the writing node's ETags carry, or nil not to check it: a write computed
     /// under another id (the id was replaced since, or Redis lost it) is refused with `.clusterChanged`.
     public var clusterID: String?
+    /// This write's id, unique in the cluster (e.g. the node's name, its start and a count): the board's state hash keeps
+    /// the newest write's, for `after`.
+    public var id: String
+    /// The id of the write this one was computed after, still in Redis's hands when it was sent (a node chains its own
+    /// writes to a board: `ClusterNode`'s write lanes), or nil when it was computed on the revision the node holds. The
+    /// script applies a write with one only if the board's newest write is that one, so a write never lands on a state
+    /// it was not computed on: when the one before did not land, or another node's got in between, it is a `conflict`.
+    public var after: String?
 
     public init(
         board: String, client: String = "", rateLimitPerMinute: Int = 0, idempotency: Idempotency? = nil,
         idempotencyBytes: Int = 4 << 20, ifMatch: Int64? = nil, ifNoneMatch: Bool = false, baseRevision: Int64, startTick: Int64,
-        stateDigest: [UInt8], update: [UInt8], answer: [UInt8] = [], clusterID: String? = nil
+        stateDigest: [UInt8], update: [UInt8], answer: [UInt8] = [], clusterID: String? = nil, id: String = "",
+        after: String? = nil
     ) {
         self.board = board
         self.client = client
@@ -61,6 +70,8 @@ public struct BoardWrite: Sendable, Equatable {
         self.update = update
         self.answer = answer
         self.clusterID = clusterID
+        self.id = id
+        self.after = after
     }
 }
 

@@ -82,6 +82,29 @@ public final class RedisConnection {
         return reply
     }
 
+    /// Sends `commands` together (a pipeline: Redis reads them in one go and, with `appendfsync always`, fsyncs their
+    /// effects once) and returns their replies in order; an error reply stays an `.error` value. Throws `.io` when the
+    /// connection broke: which of the commands ran is then unknown.
+    public func pipeline(_ commands: [[[UInt8]]]) throws(RedisError) -> [RedisReply] {
+        if !isConnected { try connect() }
+        guard let context else { throw RedisError.io(endpoint: endpoint.address, reason: "not connected") }
+        for arguments in commands {
+            let status = Self.withArgv(arguments) { argc, argv, lengths in
+                redisAppendCommandArgv(context, argc, argv, lengths)
+            }
+            if status != REDIS_OK { throw failure(context) }
+        }
+        var replies: [RedisReply] = []
+        replies.reserveCapacity(commands.count)
+        for _ in commands {
+            var raw: UnsafeMutableRawPointer?
+            guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw failure(context) }
+            replies.append(RedisReply(raw.assumingMemoryBound(to: redisReply.self)))
+            freeReplyObject(raw)
+        }
+        return replies
+    }
+
     /// WAIT: blocks until `replicas` replicas acknowledged every write made on this connection so
     /// far, or `timeoutMilliseconds` passed (0 waits forever, as in Redis); returns how many did.
     public func wait(replicas: Int, timeoutMilliseconds: Int) throws(RedisError) -> Int {

@@ -16,7 +16,9 @@
 ///   tick, ARGV[6] state digest as hex, ARGV[7] update, ARGV[8] answer, ARGV[9] the stream entries
 ///   kept at least, ARGV[10] the channel `rc:{B}:updates`, ARGV[11] the idempotency expiry in seconds,
 ///   ARGV[12] the cluster id the node's ETags carry ("" = not checked), ARGV[13] the bytes all boards'
-///   idempotency answers may take together (0 = keep none), ARGV[14] "1" for If-None-Match: * ("" = none).
+///   idempotency answers may take together (0 = keep none), ARGV[14] "1" for If-None-Match: * ("" = none), ARGV[15]
+///   the id of the write the board's newest revision must be ("" = not checked: see `BoardWrite.after`), ARGV[16] this
+///   write's id (kept in the state hash as `write`).
 /// - Returns, first match wins: `{"rate_limited", retrySeconds}`, `{"replay", answer}`,
 ///   `{"key_reused"}`, `{"cluster_changed", id}`, `{"precondition_failed", current}`, `{"conflict", current}`, else
 ///   `{"applied", revision, streamID}`.
@@ -26,7 +28,8 @@
 /// board's revision must still be the base the writer saw it absent at (no state, or its deletion's) — a board
 /// written since was created by another node, so this is `precondition_failed`, never a `conflict` to compute
 /// again (conservative: one created and deleted again since is refused too); (4) compare-and-set (missing state =
-/// revision 0); then the write: XADD to the stream with ID `REVISION-0` (first, so that the only
+/// revision 0), and (4b) when the write names the one it was computed after, that the board's newest write is that one
+/// (else `conflict` too: the write it followed did not land); then the write: XADD to the stream with ID `REVISION-0` (first, so that the only
 /// command that can fail on odd data fails before anything else changed; a board without state
 /// drops any stale stream first — only when there is one: Redis lets a script that has written go on writing
 /// past `maxmemory`, so nothing may be written before XADD), HSET of the revision, PUBLISH of `BoardUpdate.payload`,
@@ -138,13 +141,16 @@ public struct WriteScript: Sendable {
         if tonumber(ARGV[4]) ~= current then
           return {'conflict', current}
         end
+        if ARGV[15] ~= '' and redis.call('HGET', KEYS[1], 'write') ~= ARGV[15] then
+          return {'conflict', current}
+        end
         local revision = current + 1
         if current == 0 and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DEL', KEYS[2]) end
         local covers = snapshotCovers(KEYS[1], current)
         local keep = math.max(0, math.min(covers + 1, revision - tonumber(ARGV[9]) + 1))
         local id = redis.call('XADD', KEYS[2], 'MINID', '~', keep, revision .. '-0',
           'revision', revision, 'base', current, 'tick', ARGV[5], 'digest', ARGV[6], 'update', ARGV[7])
-        redis.call('HSET', KEYS[1], 'revision', revision, 'snapshotRevision', covers)
+        redis.call('HSET', KEYS[1], 'revision', revision, 'snapshotRevision', covers, 'write', ARGV[16])
         redis.call('PUBLISH', ARGV[10],
           'RC1 ' .. revision .. ' ' .. current .. ' ' .. ARGV[5] .. ' ' .. ARGV[6] .. '\\n' .. ARGV[7])
         \(remember(digest: "ARGV[2]", answer: "ARGV[8]", answers: "KEYS[3]", expiry: "ARGV[11]", budget: "ARGV[13]", index: "KEYS[6]"))
@@ -183,7 +189,37 @@ public struct WriteScript: Sendable {
         return try Self.outcome(reply)
     }
 
+    /// Runs the script for each of `writes`, in order, sent together (`RedisConnection.pipeline`): what a write decided,
+    /// or the error Redis answered it with. Throws `.io` when the connection broke: which of them ran is then unknown.
+    public mutating func run(_ writes: [BoardWrite], on connection: RedisConnection) throws(RedisError) -> [Result<
+        WriteOutcome, RedisError
+    >] {
+        if sha == nil { try load(on: connection) }
+        var replies = try connection.pipeline(writes.map(arguments))
+        if replies.contains(where: Self.isNoScript) {
+            // Redis forgot the script (it restarted, or SCRIPT FLUSH): the writes that met that ran nothing, and run
+            // again now, in order.
+            try load(on: connection)
+            let again = writes.indices.filter { Self.isNoScript(replies[$0]) }
+            let answers = try connection.pipeline(again.map { arguments(writes[$0]) })
+            for (index, answer) in zip(again, answers) { replies[index] = answer }
+        }
+        return replies.map { reply in
+            if case .error(let message) = reply { return .failure(.server(message)) }
+            return Result { () throws(RedisError) in try Self.outcome(reply) }
+        }
+    }
+
+    private static func isNoScript(_ reply: RedisReply) -> Bool {
+        if case .error(let message) = reply { return message.hasPrefix("NOSCRIPT") }
+        return false
+    }
+
     private func evaluate(_ write: BoardWrite, on connection: RedisConnection) throws(RedisError) -> RedisReply {
+        try connection.command(arguments(write))
+    }
+
+    private func arguments(_ write: BoardWrite) -> [[UInt8]] {
         let keys = BoardKeys(board: write.board)
         let text: [String] = [
             "EVALSHA", sha ?? "", "6",
@@ -200,9 +236,9 @@ public struct WriteScript: Sendable {
             text.map { Array($0.utf8) } + [write.update, write.answer]
             + [
                 String(streamLength), keys.updates, String(idempotencySeconds), write.clusterID ?? "",
-                String(write.idempotencyBytes), write.ifNoneMatch ? "1" : "",
+                String(write.idempotencyBytes), write.ifNoneMatch ? "1" : "", write.after ?? "", write.id,
             ].map { Array($0.utf8) }
-        return try connection.command(arguments)
+        return arguments
     }
 
     private static func outcome(_ reply: RedisReply) throws(RedisError) -> WriteOutcome {

@@ -40,6 +40,36 @@ import Testing
         #expect(try connection.readStream(board: "main", after: 0).map(\.revision) == [1])
     }
 
+    /// A node sends a board's writes in a row (`WriteLane`): each names the one it was computed after, and lands only
+    /// on it. Sent together (one pipeline), they are answered in order.
+    @Test func aWriteNamingTheOneBeforeIt_landsOnlyOnThatOne_andWritesSentTogetherAreAnsweredInOrder() throws {
+        let redis = try RedisProcess()
+        let connection = try RedisConnection(endpoint: redis.endpoint)
+        var script = WriteScript()
+        func named(_ id: String, base: Int64, after: String?) -> BoardWrite {
+            var made = write(base: base)
+            made.id = id
+            made.after = after
+            return made
+        }
+        let answers = try script.run(
+            [named("a1", base: 0, after: nil), named("a2", base: 1, after: "a1"), named("a3", base: 2, after: "a2")],
+            on: connection)
+        #expect(answers.map { try? $0.get() } == [1, 2, 3].map { .applied(revision: $0, streamID: "\($0)-0") })
+        // Another node's write lands on 3; a write that followed a3 cannot land on it, though its base is right.
+        #expect(try script.run(named("b4", base: 3, after: nil), on: connection) == .applied(revision: 4, streamID: "4-0"))
+        let late = try script.run([named("a4", base: 3, after: "a3"), named("a5", base: 4, after: "a3")], on: connection)
+        #expect(late.map { try? $0.get() } == [.conflict(current: 4), .conflict(current: 4)])
+        #expect(try connection.readSnapshot(board: "main")?.revision == 4)
+        #expect(try connection.command(["HGET", "rc:{main}:state", "write"]).string == "b4")
+        // One that does not land breaks the row after it: the next names it, and is a conflict too.
+        let broken = try script.run(
+            [named("a6", base: 9, after: nil), named("a7", base: 10, after: "a6"), named("a8", base: 4, after: "b4")],
+            on: connection)
+        #expect(broken.map { try? $0.get() } == [.conflict(current: 4), .conflict(current: 4), .applied(revision: 5, streamID: "5-0")])
+        #expect(try connection.readStream(board: "main", after: 0).map(\.revision) == [1, 2, 3, 4, 5])
+    }
+
     @Test func ifMatchIsCheckedBeforeTheCompareAndSet() throws {
         let redis = try RedisProcess()
         let connection = try RedisConnection(endpoint: redis.endpoint)

@@ -57,8 +57,10 @@ extension ClusterNode: BoardBackend {
             logger.error("write to board \(name) not published: \(error)")
             return completion(.answered(.error(.unencodable(error))))
         }
-        let preview = prepared.preview()
-        let script = RingCastCluster.BoardWrite(
+        // The answer is made once the write landed; before, only when Redis keeps it for the Idempotency-Key. A write
+        // that meets a conflict is computed again, answer and all, so one made before would often be thrown away.
+        let kept = write.idempotency == nil ? nil : prepared.preview()
+        var script = RingCastCluster.BoardWrite(
             board: name,
             client: write.http.peer,
             // A retry after a conflict has already taken its token.
@@ -71,8 +73,15 @@ extension ClusterNode: BoardBackend {
             startTick: update.update.tick,
             stateDigest: update.update.digest,
             update: update.update.update,
-            answer: ClusterAnswer.encode(preview),
+            answer: kept.map(ClusterAnswer.encode) ?? [],
             clusterID: boards.etagNonce)
+        var projection: LiveBoard?
+        if case .change(_, _, let after) = prepared.kind {
+            projection = LiveBoard(animator: after, etag: boards.etag(revision: update.update.revision))
+        }
+        let (ticket, id, after) = sending(name, projection: projection)
+        script.id = id
+        script.after = after
         submit(script, update: update.update) { [self] result in
             // Computed again once caught up, unless the node found Redis behind it and refuses writes until it has
             // reloaded every board.
@@ -86,7 +95,7 @@ extension ClusterNode: BoardBackend {
             let answer: HTTPResponse
             switch result {
             case .outcome(.applied):
-                answer = preview
+                answer = kept ?? prepared.preview()
             case .replicasMissing(let acknowledged):
                 answer = .error(
                     .storageUnavailable(
@@ -117,7 +126,7 @@ extension ClusterNode: BoardBackend {
                     answer = .error(.storageUnavailable("the cluster's id in Redis changed while this write was made; retry"))
                     break
                 }
-                return catchUp(name, then: again)
+                return computeAgain(name, ticket: ticket) { [self] in catchUp(name, then: again) }
             case .outcome(.conflict(let current)):
                 guard attempt < Self.conflictRetries else {
                     answer = .error(
@@ -127,13 +136,19 @@ extension ClusterNode: BoardBackend {
                 }
                 // Usually the subscription has brought the other node's update by now; else (or when Redis
                 // holds less than this node: it lost data or went back in time) read it.
-                return revision(of: name) == current ? again() : catchUp(name, then: again)
+                // Computed again once this node's writes sent before it are answered (they may not land either).
+                return computeAgain(name, ticket: ticket) { [self] in
+                    revision(of: name) >= current ? again() : catchUp(name, then: again)
+                }
             case .failed(let error):
                 answer = .error(
                     .storageUnavailable("the write could not be stored in Redis and may not have been applied (\(error))"))
             }
             completion(.answered(answer))
         }
+        // Sent: the next write may be computed on it (when this one was computed later than the writes it waited
+        // behind, after a catch-up or a layout planned off the loop, nothing else starts it).
+        pump(name)
     }
 }
 

@@ -14,12 +14,7 @@ import RingCastCore
 /// thread.
 final class ClusterNode: ClusterSyncShell {
     /// What a write's script decided, as the pipeline answers it.
-    enum WriteResult: Sendable {
-        case outcome(WriteOutcome)
-        /// Applied, but fewer replicas than `cluster.replicas` acknowledged it in time.
-        case replicasMissing(acknowledged: Int)
-        case failed(RedisError)
-    }
+    typealias WriteResult = RedisWorker.WriteAnswer
 
     /// The node's name (`--node`, else HOST:PORT once the port is bound).
     var name: String
@@ -56,9 +51,21 @@ final class ClusterNode: ClusterSyncShell {
     private var waiting: [String: [() -> Void]] = [:]
     /// Boards whose newest revision this node accepted and no snapshot covers yet (`accepted`), by board.
     private var unsnapshotted: [String: Int64] = [:]
-    /// Boards with a write of this node in Redis's hands, and the writes waiting for it: one write
-    /// per board at a time, so that this node's own writes never conflict with each other.
-    private var writing: [String: [(@escaping () -> Void) -> Void]] = [:]
+    /// The order of each board's writes on this node (`WriteLane`), while it has any.
+    var lanes: [String: WriteLane<LiveBoard>] = [:]
+    /// What the lanes hold by ticket: writes not yet started, and writes to compute again.
+    private var lanePending: [WriteLane<LiveBoard>.Ticket: (@escaping () -> Void) -> Void] = [:]
+    private var laneRetries: [WriteLane<LiveBoard>.Ticket: () -> Void] = [:]
+    private var nextTicket = 0
+    /// Boards whose lane is being run (`pump`): a write started there that starts the next finds it running.
+    private var pumping: Set<String> = []
+    /// Makes every write id this process sends unique in the cluster (`BoardWrite.id`).
+    private let writeIDPrefix = String(UInt64.random(in: .min ... .max), radix: 36)
+    private var writesSent: UInt64 = 0
+    /// This node's own write being applied now that Redis took it: its digest was taken when it was computed.
+    private var applyingOwn: BoardUpdate?
+    /// The most writes of one board this node has in Redis's hands at once.
+    static let laneDepth = 16
 
     init(
         name: String, endpoint: RedisEndpoint, worker: RedisWorker, configuration: RingCastConfiguration, boards: Boards,
@@ -182,69 +189,102 @@ final class ClusterNode: ClusterSyncShell {
 
     // MARK: - Writes
 
-    /// Runs `body` once no other write of this node to `board` is in Redis's hands; `body` calls its
-    /// argument when its write is answered.
-    func serialize(board: String, _ body: @escaping (@escaping () -> Void) -> Void) {
-        if writing[board] != nil {
-            writing[board]!.append(body)
-            return
-        }
-        writing[board] = []
-        run(body, board: board)
+    /// Runs `body` when `board`'s lane starts it (`WriteLane`): after the writes that came before it, on the board
+    /// as this node's writes in Redis's hands will leave it (`projection(of:)`) when it is `chainable`, else once they
+    /// are answered. `body` calls its argument when its write is answered.
+    func serialize(board: String, chainable: Bool, _ body: @escaping (@escaping () -> Void) -> Void) {
+        let ticket = nextTicket
+        nextTicket += 1
+        lanePending[ticket] = body
+        lanes[board, default: WriteLane(depth: Self.laneDepth)].enqueue(ticket, chainable: chainable)
+        pump(board)
     }
 
-    private func run(_ body: @escaping (@escaping () -> Void) -> Void, board: String) {
-        body { [weak self] in
-            guard let self else { return }
-            if var waiting = self.writing[board], !waiting.isEmpty {
-                let next = waiting.removeFirst()
-                self.writing[board] = waiting
-                self.run(next, board: board)
-            } else {
-                self.writing[board] = nil
+    /// The board the write being computed for `board` is computed on, when not the one this node holds.
+    func projection(of board: String) -> LiveBoard? {
+        lanes[board]?.basis?.projection
+    }
+
+    /// Starts what `board`'s lane lets start now.
+    func pump(_ board: String) {
+        guard !pumping.contains(board) else { return }
+        pumping.insert(board)
+        defer { pumping.remove(board) }
+        while let step = lanes[board]?.next() {
+            switch step {
+            case .start(let ticket):
+                lanePending.removeValue(forKey: ticket)? { [weak self] in
+                    guard let self else { return }
+                    self.lanes[board]?.finished(ticket)
+                    self.pump(board)
+                }
+            case .again(let ticket):
+                laneRetries.removeValue(forKey: ticket)?()
             }
         }
+        if lanes[board]?.isIdle == true { lanes[board] = nil }
+    }
+
+    /// The write being computed for `board` goes to Redis: its ticket, a new id and what it follows (nil when
+    /// computed on the board as held). `projection`: what the next write may be computed on.
+    func sending(_ board: String, projection: LiveBoard?) -> (ticket: Int?, id: String, after: String?) {
+        writesSent += 1
+        let id = "\(name)/\(writeIDPrefix)/\(writesSent)"
+        guard let computing = lanes[board]?.computing else { return (nil, id, nil) }
+        lanes[board]?.sent(computing.ticket, id: id, projection: projection)
+        return (computing.ticket, id, computing.basis?.after)
+    }
+
+    /// `ticket` is computed again by `retry` once every write of `board` sent before is answered.
+    func computeAgain(_ board: String, ticket: Int?, _ retry: @escaping () -> Void) {
+        guard let ticket, lanes[board] != nil else { return retry() }
+        laneRetries[ticket] = retry
+        lanes[board]?.again(ticket)
     }
 
     /// Runs `write`'s script; on `.applied` the update is applied here before `completion` runs.
     func submit(_ write: RingCastCluster.BoardWrite, update: BoardUpdate, completion: @escaping (WriteResult) -> Void) {
         guard let queue else { return completion(.failed(.io(endpoint: endpoint.address, reason: "the node is starting"))) }
-        let replicas = replicas
         let node = ServiceThreadBound(value: self)
         let done = ServiceThreadBound(value: completion)
-        worker.submit { session in
-            var result: WriteResult
-            do throws(RedisError) {
-                let outcome = try session.script.run(write, on: session.connection)
-                result = .outcome(outcome)
-                if case .applied = outcome, replicas > 0 {
-                    let acknowledged = try session.connection.wait(replicas: replicas, timeoutMilliseconds: 1000)
-                    if acknowledged < replicas { result = .replicasMissing(acknowledged: acknowledged) }
-                }
-            } catch {
-                result = .failed(error)
-            }
-            let answered = result
-            queue.async { node.value.written(answered, update: update, board: write.board, completion: done.value) }
+        worker.submit(write, replicas: replicas) { answer in
+            queue.async { node.value.written(answer, write: write, update: update, completion: done.value) }
         }
     }
 
-    private func written(_ result: WriteResult, update: BoardUpdate, board: String, completion: (WriteResult) -> Void) {
+    private func written(
+        _ result: WriteResult, write: RingCastCluster.BoardWrite, update: BoardUpdate, completion: (WriteResult) -> Void
+    ) {
+        let board = write.board
+        let landed: Bool
         switch result {
+        case .outcome(.applied), .replicasMissing: landed = true
+        case .outcome, .failed: landed = false
+        }
+        // A write sent after one of this node's that did not land meets a conflict that says nothing about the board.
+        let followedLanded = lanes[board]?.answered(write.id, landed: landed) ?? true
+        switch result {
+        case .outcome(.conflict) where !followedLanded:
+            perform(sync.commandSucceeded(.read))
         case .outcome(let outcome):
+            if case .applied = outcome { applyingOwn = update }
             perform(sync.scriptAnswered(outcome, update: update, board: board))
+            applyingOwn = nil
             if case .applied = outcome {
                 metrics.pushed(board: board)
                 accepted(board, update: update)
             }
         case .replicasMissing:
+            applyingOwn = update
             perform(sync.scriptAnswered(.applied(revision: update.revision, streamID: ""), update: update, board: board))
+            applyingOwn = nil
             metrics.pushed(board: board)
             accepted(board, update: update)
         case .failed(let error):
             perform(sync.commandFailed(error))
         }
         completion(result)
+        pump(board)
     }
 
     // MARK: - Events from the subscription
@@ -411,7 +451,7 @@ final class ClusterNode: ClusterSyncShell {
         let board = boards[name]
         let outcome = ClusterUpdate.outcome(
             of: update, held: revision(of: name), animator: board?.animator, fps: clock.fps,
-            now: board?.now(clock.currentTick()) ?? clock.currentTick())
+            now: board?.now(clock.currentTick()) ?? clock.currentTick(), digested: update == applyingOwn)
         switch outcome {
         case .changed(let decoded, let animator, _):
             guard let board else { return .refused("this node has no such board") }

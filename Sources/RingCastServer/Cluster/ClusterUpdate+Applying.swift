@@ -86,17 +86,25 @@ extension ClusterUpdate {
         }
     }
 
-    static func outcome(of update: BoardUpdate, held: Int64, animator: Animator?, fps: Int, now: Int64) -> Outcome {
+    ///
+    /// `digested`: the node applies a write it accepted itself, whose digest it took of the very state applying makes
+    /// (the same change on the same revision, computed by the same code): that digest, not taken again.
+    static func outcome(
+        of update: BoardUpdate, held: Int64, animator: Animator?, fps: Int, now: Int64, digested: Bool = false
+    ) -> Outcome {
         guard held == update.base else {
             return .unchanged(.refused("it follows revision \(update.base), this node's board is at \(held)"))
         }
         let applying = applying(update, to: animator, fps: fps, now: now)
         // Digested before anything changes: a state with no digest is refused, not applied.
+        func digest(of animator: Animator) throws(EncodingFailure) -> [UInt8] {
+            digested ? update.digest : try digestBytes(of: animator)
+        }
         do throws(EncodingFailure) {
             switch applying {
-            case .changed(let decoded, let changed): return .changed(decoded, changed, digest: try digestBytes(of: changed))
+            case .changed(let decoded, let changed): return .changed(decoded, changed, digest: try digest(of: changed))
             case .created(let decoded, let spec, let created):
-                return .created(decoded, spec, created, digest: try digestBytes(of: created))
+                return .created(decoded, spec, created, digest: try digest(of: created))
             case .deleted: return .deleted
             case .late(let appliedThrough): return .unchanged(.late(appliedThrough: appliedThrough))
             case .refused(let reason): return .unchanged(.refused(reason))

@@ -27,9 +27,14 @@ protocol BoardBackend: PlaylistBackend {
     func admit(_ write: WriteIntent) throws(APIError) -> Admission
 
     /// Runs `body` once this backend may take the next write of `board`; `body` calls its argument when the
-    /// write is answered. In a cluster one write per board at a time, so that this node's own writes never
-    /// conflict with each other; at once otherwise.
-    func serialize(board: String, _ body: @escaping (@escaping () -> Void) -> Void)
+    /// write is answered. In a cluster in the order the writes came, each computed on the board as this node's writes
+    /// before it will leave it (`projection(of:)`) when it is `chainable` (it has no precondition), else once they are
+    /// answered (`WriteLane`); at once otherwise.
+    func serialize(board: String, chainable: Bool, _ body: @escaping (@escaping () -> Void) -> Void)
+
+    /// The board the write being computed for `board` is computed on when it is not the one this process holds (a
+    /// cluster node's writes still in Redis's hands will change it); nil: the one held.
+    func projection(of board: String) -> LiveBoard?
 
     /// Step 9: makes `prepared` durable and applies it, then calls `completion` on the service thread. `attempt`
     /// counts the times the write was computed again after `.again`.

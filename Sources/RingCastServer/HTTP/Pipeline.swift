@@ -212,7 +212,8 @@ final class Pipeline {
         if case .answered(let response) = try backend.admit(write) {
             return respond(response)
         }
-        backend.serialize(board: write.board) { [self] done in
+        let chainable = if case .none = write.precondition { !write.createOnly } else { false }
+        backend.serialize(board: write.board, chainable: chainable) { [self] done in
             attempt(write, tries: 0) { [backend] response, committed in
                 backend.finished(write, with: committed ? response : nil)
                 respond(response)
@@ -264,7 +265,12 @@ final class Pipeline {
     private func prepare(_ write: WriteIntent) -> Step {
         do throws(APIError) {
             let name = write.board
-            let board = write.needsBoard ? try boards.board(named: name) : boards[name]
+            let board: LiveBoard?
+            if let projection = backend.projection(of: name) {
+                board = projection
+            } else {
+                board = write.needsBoard ? try boards.board(named: name) : boards[name]
+            }
             let edit = try write.decode(write.request)
             try Self.check(write.precondition, of: board, named: name)
             let change = try edit.write(board)

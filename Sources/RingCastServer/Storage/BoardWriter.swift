@@ -89,9 +89,12 @@ final class BoardWriter: BoardBackend {
     }
 
     /// Writes to one board need not wait for each other: each is applied in turn on the service thread.
-    func serialize(board: String, _ body: @escaping (@escaping () -> Void) -> Void) {
+    func serialize(board: String, chainable: Bool, _ body: @escaping (@escaping () -> Void) -> Void) {
         body {}
     }
+
+    /// Every write is applied to the board held as it is accepted.
+    func projection(of board: String) -> LiveBoard? { nil }
 
     func commit(
         _ prepared: PreparedWrite, of write: WriteIntent, attempt: Int, completion: @escaping (CommitOutcome) -> Void

@@ -161,7 +161,8 @@ bench: build
 # each of BENCH_CLUSTER_VIEWERS viewers (3000 saturates this 2-core machine with the bench on it;
 # 1000 does not); then the Cluster section of docs/BENCHMARKS.md (the rest of the
 # file is kept); then push throughput through two nodes sharing a port, once for each
-# BENCH_CLUSTER_PUSH_ANIMATIONS (printed): see bench/cluster.sh. BENCH_CLUSTER_LEAD: the nodes'
+# BENCH_CLUSTER_PUSH_ANIMATIONS (printed), each followed by the same run with the server of commit
+# BENCH_PREVIOUS and the ratio of the two: see bench/cluster.sh. BENCH_CLUSTER_LEAD: the nodes'
 # cluster.leadMilliseconds.
 BENCH_CLUSTER_VIEWERS ?= 3000 1000
 BENCH_CLUSTER_PUSH_ANIMATIONS ?= none default
@@ -175,7 +176,7 @@ bench-cluster: build
 	BENCH_PUSH_VIEWERS="$(BENCH_PUSH_VIEWERS)" BENCH_PUSH_DURATION="$(BENCH_PUSH_DURATION)" \
 	BENCH_FPS="$(BENCH_FPS)" BENCH_PUSH_INTERVAL="$(BENCH_PUSH_INTERVAL)" BENCH_REPORT="$(BENCH_REPORT)" \
 	BENCH_SVG_CLIENTS="$(BENCH_SVG_CLIENTS)" BENCH_SVG_DURATION="$(BENCH_SVG_DURATION)" \
-	BENCH_RESULTS="$(BENCH_RESULTS)" RINGCAST_BIN=.build/release/ringcast \
+	BENCH_RESULTS="$(BENCH_RESULTS)" BENCH_PREVIOUS="$(BENCH_PREVIOUS)" RINGCAST_BIN=.build/release/ringcast \
 	RINGCAST_BENCH_BIN=.build/release/ringcast-bench bench/cluster.sh
 
 clean:

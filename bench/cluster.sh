@@ -24,6 +24,9 @@
 #   BENCH_CLUSTER_PUSH_ANIMATIONS  each push run's animation: none, default, seconds (none default; empty: no run)
 #   BENCH_PUSHERS BENCH_PUSH_VIEWERS BENCH_PUSH_DURATION  the push runs' clients, viewers and seconds (8 200 20)
 #   BENCH_FPS BENCH_PUSH_INTERVAL BENCH_REPORT BENCH_RESULTS          (as for `make bench`)
+#   BENCH_PREVIOUS          a git commit (the previous release) whose server is built in a worktree under the
+#                           temporary directory and pushed to after this build, with each animation, with its own
+#                           configuration; each pair's ratio is printed (empty: no previous release)
 #   RINGCAST_BIN            the ringcast executable, which serves (.build/release/ringcast)
 #   RINGCAST_BENCH_BIN      the ringcast-bench executable, which measures (.build/release/ringcast-bench)
 #   REDIS_SERVER            the redis-server executable (redis-server)
@@ -42,6 +45,7 @@ fps=${BENCH_FPS:-60}
 push_interval=${BENCH_PUSH_INTERVAL:-0.2}
 report=${BENCH_REPORT:-docs/BENCHMARKS.md}
 keep=${BENCH_RESULTS:-}
+previous=${BENCH_PREVIOUS-}
 
 ringcast=${RINGCAST_BIN:-.build/release/ringcast}
 bench=${RINGCAST_BENCH_BIN:-.build/release/ringcast-bench}
@@ -52,7 +56,7 @@ nodes=()
 redis=""
 failed=""
 results=""
-trap 'stop ${nodes[@]+"${nodes[@]}"} ${server:+"$server"} ${redis:+"$redis"}; rm -rf "$work"' EXIT
+trap 'stop ${nodes[@]+"${nodes[@]}"} ${server:+"$server"} ${redis:+"$redis"}; if [ -d "$work/previous" ]; then git worktree remove --force "$work/previous"; fi; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
 # One descriptor a viewer, on both sides: as many as this shell may have.
@@ -124,25 +128,31 @@ for viewers in $loads; do
 	run 2
 done
 
-# push ANIMATION: acknowledged pushes/s through two nodes sharing one port (the pushers' connections spread over
-# both by SO_REUSEPORT), each push with ANIMATION; the CPU figures are node a's.
+# push ANIMATION [RINGCAST CONFIG LABEL]: acknowledged pushes/s through two nodes sharing one port (the pushers'
+# connections spread over both by SO_REUSEPORT), each push with ANIMATION, of RINGCAST (this build) with CONFIG's
+# settings; the CPU figures are node a's. Sets $rate to the pushes a second.
 push() {
-	local animation=$1 name="cluster-push-$1" node port
-	echo "== pushes through 2 nodes on one Redis: $pushers pushers, $push_viewers viewers, animation $animation (CPU: node a only)"
+	local animation=$1 binary=${2:-$ringcast} source=${3:-config/ringcast.json} label=${4:-this build}
+	local name="cluster-push-$1${4:+-previous}" node port
+	echo "== pushes through 2 nodes on one Redis ($label): $pushers pushers, $push_viewers viewers, animation $animation (CPU: node a only)"
 	start_redis "redis-$name"
-	bench_config config/ringcast.json "$work/$name.json" \
+	bench_config "$source" "$work/$name.json" \
 		"{\"redis\": \"redis://127.0.0.1:$redis_port/0\", \"leadMilliseconds\": $lead}" || exit 1
 	port=$(free_port)
 	for node in a b; do
-		start "serve-$name-$node" "$ringcast" serve --config "$work/$name.json" \
+		start "serve-$name-$node" "$binary" serve --config "$work/$name.json" \
 			--redis "redis://127.0.0.1:$redis_port/0" --node "$node" --port "$port" --fps "$fps" \
 			--data-dir "$work/data-$name-$node" --log-level warning
 		nodes+=("$server")
 		server=""
 	done
-	if ! "$bench" --scenario pushers --server "$url" --server-pid "${nodes[0]}" --pushers "$pushers" \
+	rate=""
+	"$bench" --scenario pushers --server "$url" --server-pid "${nodes[0]}" --pushers "$pushers" \
 		--viewers "$push_viewers" --duration "$push_duration" --warmup "$warmup" --data-dir "$work/redis-$name" \
-		--push-animation "$animation" --json "$work/bench-$name.json"; then
+		--push-animation "$animation" --json "$work/bench-$name.json" | tee "$work/$name.out"
+	if [ "${PIPESTATUS[0]}" = 0 ]; then
+		rate=$(sed -n 's/.*pushes acknowledged.*(\([0-9.]*\)\/s).*/\1/p' "$work/$name.out" | head -n 1)
+	else
 		failed="$failed $name"
 	fi
 	stop "${nodes[@]}"
@@ -150,9 +160,35 @@ push() {
 	stop "$redis"
 	redis=""
 }
+
+# The previous release, built from its commit in a worktree, pushed to after this build with the same animations.
+previous_binary=""
+if [ -n "$previous" ] && [ -n "$push_animations" ]; then
+	commit=$(git rev-parse --short "$previous^{commit}") || exit 1
+	echo "== building the previous release, $commit"
+	if git worktree add --detach "$work/previous" "$commit" >/dev/null 2>&1 &&
+		(cd "$work/previous" && set -o pipefail && swift build -c release --product ringcast 2>&1 | tail -n 1); then
+		previous_binary="$work/previous/.build/release/ringcast"
+	else
+		echo "the previous release ($previous) could not be built"
+		failed="$failed previous"
+	fi
+fi
+pairs=""
 for animation in $push_animations; do
 	push "$animation"
+	if [ -n "$previous_binary" ]; then
+		ours=$rate
+		push "$animation" "$previous_binary" "$work/previous/config/ringcast.json" "$commit, the previous release"
+		if [ -n "$ours" ] && [ -n "$rate" ]; then
+			pairs="$pairs$(printf '\n  %-8s this build %8s/s, %s %8s/s: %s×' "$animation" "$ours" "$commit" "$rate" \
+				"$(python3 -c "print(f'{$ours / $rate:.2f}')")")"
+		fi
+	fi
 done
+if [ -n "$pairs" ]; then
+	echo "== pushes through 2 nodes, this build against the previous release:$pairs"
+fi
 
 if [ -n "$results" ]; then
 	"$bench" cluster-report --output "$report" --fps "$fps" --lead-milliseconds "$lead" \

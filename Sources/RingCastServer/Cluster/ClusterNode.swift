@@ -237,6 +237,7 @@ final class ClusterNode: ClusterSyncShell {
 
     /// `ticket` is computed again by `retry` once every write of `board` sent before is answered.
     func computeAgain(_ board: String, ticket: Int?, _ retry: @escaping () -> Void) {
+        metrics.clusterWriteAgain()
         guard let ticket, lanes[board] != nil else { return retry() }
         laneRetries[ticket] = retry
         lanes[board]?.again(ticket)

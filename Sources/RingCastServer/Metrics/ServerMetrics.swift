@@ -53,6 +53,7 @@ final class ServerMetrics {
         let catchUps: CoreMetrics.Counter
         let lateUpdates: CoreMetrics.Counter
         let digestMismatches: CoreMetrics.Counter
+        let writesAgain: CoreMetrics.Counter
     }
 
     init() {
@@ -93,7 +94,8 @@ final class ServerMetrics {
             updates: CoreMetrics.Counter(label: "ringcast_cluster_updates_received_total", factory: factory),
             catchUps: CoreMetrics.Counter(label: "ringcast_cluster_catchups_total", factory: factory),
             lateUpdates: CoreMetrics.Counter(label: "ringcast_cluster_late_updates_total", factory: factory),
-            digestMismatches: CoreMetrics.Counter(label: "ringcast_cluster_digest_mismatches_total", factory: factory))
+            digestMismatches: CoreMetrics.Counter(label: "ringcast_cluster_digest_mismatches_total", factory: factory),
+            writesAgain: CoreMetrics.Counter(label: "ringcast_cluster_writes_again_total", factory: factory))
         cluster?.subscribed.record(0)
     }
 
@@ -110,6 +112,12 @@ final class ServerMetrics {
     /// An update applied in turn (this node's or another's).
     func clusterUpdateReceived() {
         cluster?.updates.increment()
+    }
+
+    /// A write computed again: another node's write to the board got in first, or one of this node's sent before it
+    /// did not land.
+    func clusterWriteAgain() {
+        cluster?.writesAgain.increment()
     }
 
     /// A board or every board read again from Redis.

@@ -485,6 +485,10 @@ struct ClusterTests {
         // A late update (an update that reached a node after its start tick: counted, and the node reloads) makes
         // that node's frames differ until its reload, as documented; 250 ms of lead makes it rare even here.
         let late = try nodes.map { try Self.metric("ringcast_cluster_late_updates_total", on: $0) }.reduce(0, +)
+        // Three nodes took writes to one board at once for eight seconds: some met another node's first and were
+        // computed again, and /metrics says how many (docs/CLUSTER.md, "Writes in a row").
+        let again = try nodes.map { try Self.metric("ringcast_cluster_writes_again_total", on: $0) }.reduce(0, +)
+        #expect(again > 0, "\(counters)")
         for (format, frames) in [
             ("JSON", zip(nodes, json).map { ($0.name, $1.jsonBroadcast) }),
             ("binary", zip(nodes, binary).map { ($0.name, $1.binaryBroadcast) }),
@@ -627,7 +631,7 @@ extension ClusterTests {
     static func clusterMetrics(_ nodes: [TestNode]) throws -> String {
         try nodes.map { node in
             "\(node.name): "
-                + (try ["late_updates", "digest_mismatches", "catchups", "updates_received"].map {
+                + (try ["late_updates", "digest_mismatches", "catchups", "updates_received", "writes_again"].map {
                     "\($0) \(try metric("ringcast_cluster_\($0)_total", on: node))"
                 }.joined(separator: ", "))
         }.joined(separator: "; ")

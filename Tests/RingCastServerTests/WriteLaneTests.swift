@@ -54,13 +54,19 @@ struct WriteLaneTests {
         #expect(lane.basis == nil)
     }
 
-    @Test func atMostDepthWritesAreInRedisHands() {
-        var lane = Lane(depth: 2)
-        for ticket in 1...3 { lane.enqueue(ticket, chainable: true) }
-        for ticket in 1...2 {
+    /// A lane of `depth` that took writes 1 … `waiting` and sent 1 … `sent` of them in a row (as "w1", "w2", …).
+    static func lane(depth: Int, waiting: Int, sent: Int) -> Lane {
+        var lane = Lane(depth: depth)
+        for ticket in 1...waiting { lane.enqueue(ticket, chainable: true) }
+        for ticket in 1...sent {
             #expect(lane.next() == .start(ticket))
             lane.sent(ticket, id: "w\(ticket)", projection: "after \(ticket)")
         }
+        return lane
+    }
+
+    @Test func atMostDepthWritesAreInRedisHands() {
+        var lane = Self.lane(depth: 2, waiting: 3, sent: 2)
         #expect(lane.next() == nil)
         _ = lane.answered("w1", landed: true)
         #expect(lane.next() == .start(3))
@@ -68,12 +74,7 @@ struct WriteLaneTests {
     }
 
     @Test func aWriteThatDoesNotLandBreaksTheLaneUntilEveryWriteSentIsAnswered_thenRetriesGoFirstInOrder() {
-        var lane = Lane(depth: 8)
-        for ticket in 1...4 { lane.enqueue(ticket, chainable: true) }
-        for ticket in 1...3 {
-            #expect(lane.next() == .start(ticket))
-            lane.sent(ticket, id: "w\(ticket)", projection: "after \(ticket)")
-        }
+        var lane = Self.lane(depth: 8, waiting: 4, sent: 3)
         let first = lane.answered("w1", landed: false)
         #expect(first, "1 followed nothing that failed")
         lane.again(1)

@@ -119,7 +119,9 @@ public final class RedisWorker: Sendable {
                 case .write(let write, let replicas, let completion):
                     var batch = [(write, replicas, completion)]
                     queue.jobs.withLock { jobs in
-                        while batch.count < batchLimit, case .write(let write, let replicas, let completion)? = jobs.waiting.first {
+                        while batch.count < batchLimit,
+                            case .write(let write, let replicas, let completion)? = jobs.waiting.first
+                        {
                             batch.append((write, replicas, completion))
                             jobs.waiting.removeFirst()
                         }

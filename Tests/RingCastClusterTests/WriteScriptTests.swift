@@ -66,7 +66,9 @@ import Testing
         let broken = try script.run(
             [named("a6", base: 9, after: nil), named("a7", base: 10, after: "a6"), named("a8", base: 4, after: "b4")],
             on: connection)
-        #expect(broken.map { try? $0.get() } == [.conflict(current: 4), .conflict(current: 4), .applied(revision: 5, streamID: "5-0")])
+        #expect(
+            broken.map { try? $0.get() }
+                == [.conflict(current: 4), .conflict(current: 4), .applied(revision: 5, streamID: "5-0")])
         #expect(try connection.readStream(board: "main", after: 0).map(\.revision) == [1, 2, 3, 4, 5])
     }
 

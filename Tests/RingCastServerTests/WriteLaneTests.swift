@@ -143,7 +143,10 @@ struct WriteLaneTests {
         #expect(model.lane.isIdle, "the lane drains")
         let mine = model.redisBoard.filter { $0 >= 0 }
         let firstOutOfOrder = mine.indices.first { mine[$0] != $0 }
-        #expect(mine.count == model.written && firstOutOfOrder == nil, "every write landed once, in order: \(mine.count) of \(model.written), first out of order at \(firstOutOfOrder.map { "\($0): \(mine[max(0, $0 - 3)..<min(mine.count, $0 + 3)])" } ?? "none")")
+        let around = firstOutOfOrder.map { "\($0): \(mine[max(0, $0 - 3)..<min(mine.count, $0 + 3)])" } ?? "none"
+        #expect(
+            mine.count == model.written && firstOutOfOrder == nil,
+            "every write landed once, in order: \(mine.count) of \(model.written), first out of order at \(around)")
         #expect(model.counts["chained", default: 0] > 100, "\(model.counts)")
         #expect(model.counts["broken", default: 0] > 10, "\(model.counts)")
         #expect(model.counts["retried", default: 0] > 10, "\(model.counts)")

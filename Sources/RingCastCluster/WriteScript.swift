@@ -29,8 +29,8 @@
 /// written since was created by another node, so this is `precondition_failed`, never a `conflict` to compute
 /// again (conservative: one created and deleted again since is refused too); (4) compare-and-set (missing state =
 /// revision 0), and (4b) when the write names the one it was computed after, that the board's newest write is that one
-/// (else `conflict` too: the write it followed did not land); then the write: XADD to the stream with ID `REVISION-0` (first, so that the only
-/// command that can fail on odd data fails before anything else changed; a board without state
+/// (else `conflict` too: the write it followed did not land); then the write: XADD to the stream with ID `REVISION-0`
+/// (first, so that the only command that can fail on odd data fails before anything else changed; a board without state
 /// drops any stale stream first — only when there is one: Redis lets a script that has written go on writing
 /// past `maxmemory`, so nothing may be written before XADD), HSET of the revision, PUBLISH of `BoardUpdate.payload`,
 /// and the idempotency answer with its expiry, within its byte budget (below).
@@ -176,17 +176,9 @@ public struct WriteScript: Sendable {
         self.sha = sha
     }
 
-    /// Runs the script for `write` (see the type's documentation for what it does, in order).
+    /// Runs the script for `write` (see the type's documentation for what it does, in order): `run(_:on:)` with one.
     public mutating func run(_ write: BoardWrite, on connection: RedisConnection) throws(RedisError) -> WriteOutcome {
-        if sha == nil { try load(on: connection) }
-        let reply: RedisReply
-        do {
-            reply = try evaluate(write, on: connection)
-        } catch .server(let message) where message.hasPrefix("NOSCRIPT") {
-            try load(on: connection)
-            reply = try evaluate(write, on: connection)
-        }
-        return try Self.outcome(reply)
+        try run([write], on: connection)[0].get()
     }
 
     /// Runs the script for each of `writes`, in order, sent together (`RedisConnection.pipeline`): what a write decided,
@@ -213,10 +205,6 @@ public struct WriteScript: Sendable {
     private static func isNoScript(_ reply: RedisReply) -> Bool {
         if case .error(let message) = reply { return message.hasPrefix("NOSCRIPT") }
         return false
-    }
-
-    private func evaluate(_ write: BoardWrite, on connection: RedisConnection) throws(RedisError) -> RedisReply {
-        try connection.command(arguments(write))
     }
 
     private func arguments(_ write: BoardWrite) -> [[UInt8]] {

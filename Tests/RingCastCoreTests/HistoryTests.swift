@@ -136,5 +136,9 @@ import Testing
         let points = Self.series([0, 0.5], every: 60) + Self.series((1...20).map { 0.5 + Double($0) / 100 }, every: 60, from: 120)
         let found = ProgressRate.estimate(points, now: points.last!.tick, fps: 60, target: 1)
         #expect(abs((found?.perSecond ?? 0) - 0.01) < 1e-9)
+        // Points after now (a change accepted to start later) neither count nor push the newest up to now out.
+        let later = points + Self.series(Array(repeating: 0.2, count: 30), every: 60, from: points.last!.tick + 60)
+        let same = ProgressRate.estimate(later, now: points.last!.tick, fps: 60, target: 1)
+        #expect(same == found)
     }
 }

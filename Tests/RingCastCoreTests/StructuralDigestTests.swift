@@ -88,4 +88,24 @@ import Testing
         let broken = BoardState.Segment(start: 0, duration: .infinity, curve: [0, 0, 1, 1], target: 1, repetition: nil)
         #expect(throws: EncodingError.self) { try StructuralDigest.digest(of: [broken]) }
     }
+
+    /// Nodes of different builds compare digests (a rolling upgrade): the rules may be restated, never changed. This
+    /// value is what the build before the rules were shared by `Node` and the direct segment digest gave (2540726).
+    @Test func theDigestOfAFixedValue_isPinned() throws {
+        struct Holder: Encodable {
+            var sample: Sample
+            var segments: [BoardState.Segment]
+        }
+        let segments = [
+            BoardState.Segment(start: 1.5, duration: 0.35, curve: [0.42, 0, 0.58, 1], target: 0.75, repetition: nil),
+            BoardState.Segment(
+                start: -0.0, duration: 2, curve: [0, 0, 1, 1], target: 0,
+                repetition: .init(count: 3, forever: nil, autoreverse: true)),
+            BoardState.Segment(
+                start: 10, duration: 1, curve: [0.25, 0.1, 0.25, 1], target: 1,
+                repetition: .init(count: nil, forever: true, autoreverse: false)),
+        ]
+        let digest = try StructuralDigest.digest(of: Holder(sample: Self.sample, segments: segments))
+        #expect(String(digest, radix: 16) == "224f896c0353957a")
+    }
 }

@@ -42,6 +42,27 @@ enum StructuralDigest {
         return z ^ (z >> 31)
     }
 
+    // MARK: The rules
+
+    /// The hash of a leaf: a tag for its kind (2 Bool, 3 integer, 4 number, 5 string), then its bits.
+    static func leaf(_ tag: UInt8, _ bits: UInt64) -> UInt64 { fnv(bits, from: fnv([1, tag])) }
+
+    /// A number's leaf, or nil for one that is not finite (which JSON cannot hold, so a state with one has no digest).
+    /// 0 and -0 are one number in JSON, and so here.
+    static func number(_ value: Double) -> UInt64? {
+        value.isFinite ? leaf(4, value == 0 ? 0 : value.bitPattern) : nil
+    }
+
+    /// One entry of a keyed container, from its key's hash (`fnv(key.utf8)`); the container sums them, so their order
+    /// does not matter.
+    static func entry(key: UInt64, _ value: UInt64) -> UInt64 { mix(fnv(value, from: key)) }
+
+    /// A keyed container, from the sum of its entries.
+    static func keyed(_ sum: UInt64) -> UInt64 { fnv(sum, from: fnv([2])) }
+
+    /// The hash an unkeyed container starts from; each element is hashed on in order.
+    static let unkeyedSeed = fnv([3])
+
     /// What one encoded value comes to: a leaf's hash, or a container's as its entries arrive.
     final class Node {
         enum Kind { case empty, leaf, keyed, unkeyed }
@@ -71,24 +92,23 @@ enum StructuralDigest {
             case .leaf: return hash
             case .keyed:
                 var sum: UInt64 = 0
-                for child in children { sum &+= mix(fnv(child.node.value, from: fnv(child.key!.utf8))) }
-                return fnv(sum, from: fnv([2]))
+                for child in children { sum &+= entry(key: fnv(child.key!.utf8), child.node.value) }
+                return keyed(sum)
             case .unkeyed:
-                var hash = fnv([3])
+                var hash = unkeyedSeed
                 for child in children { hash = fnv(child.node.value, from: hash) }
                 return hash
             }
         }
 
-        func leaf(_ tag: UInt8, _ bits: UInt64) {
+        func leaf(_ hash: UInt64) {
             kind = .leaf
-            hash = fnv(bits, from: fnv([1, tag]))
+            self.hash = hash
         }
 
-        func leaf(_ text: String) {
-            kind = .leaf
-            hash = fnv(text.utf8, from: fnv([1, 5]))
-        }
+        func leaf(_ tag: UInt8, _ bits: UInt64) { leaf(StructuralDigest.leaf(tag, bits)) }
+
+        func leaf(_ text: String) { leaf(fnv(text.utf8, from: fnv([1, 5]))) }
 
         func child(_ key: String?) -> Node {
             let node = Node(parent: self, index: children.count)
@@ -133,12 +153,11 @@ enum StructuralDigest {
         switch value {
         case let segments as [BoardState.Segment]:
             // An unkeyed container of them, without a node each.
-            var hash = fnv([3])
+            var hash = unkeyedSeed
             for segment in segments { hash = fnv(try digest(of: segment, at: node), from: hash) }
-            node.kind = .leaf
-            node.hash = hash
-        case let double as Double: try finite(double, into: node)
-        case let float as Float: try finite(Double(float), into: node)
+            node.leaf(hash)
+        case let double as Double: node.leaf(try number(double, at: node))
+        case let float as Float: node.leaf(try number(Double(float), at: node))
         case let string as String: node.leaf(string)
         case let bool as Bool: node.leaf(2, bool ? 1 : 0)
         case let int as Int: node.leaf(3, UInt64(bitPattern: Int64(int)))
@@ -147,9 +166,7 @@ enum StructuralDigest {
         case let int as UInt64: node.leaf(3, int)
         case let int as UInt32: node.leaf(3, UInt64(int))
         case let int as UInt8: node.leaf(3, UInt64(int))
-        case let segment as BoardState.Segment:
-            node.kind = .leaf
-            node.hash = try digest(of: segment, at: node)
+        case let segment as BoardState.Segment: node.leaf(try digest(of: segment, at: node))
         default: try value.encode(to: DigestEncoder(node: node))
         }
     }
@@ -160,38 +177,29 @@ enum StructuralDigest {
     /// without a node per field. Segments are most of a board that animates (a push adds one to a ring), so they were
     /// most of a cluster write's digest (issue 32: 25 % of a node's CPU under pushes with the default animation).
     static func digest(of segment: BoardState.Segment, at node: Node) throws -> UInt64 {
-        func number(_ value: Double) throws -> UInt64 {
-            guard value.isFinite else { return try finite(value, into: node).hash }
-            return fnv(value == 0 ? 0 : value.bitPattern, from: SegmentSeeds.number)
-        }
-        func entry(_ key: UInt64, _ value: UInt64) -> UInt64 { mix(fnv(value, from: key)) }
-        var sum = entry(SegmentSeeds.start, try number(segment.start))
-        sum &+= entry(SegmentSeeds.duration, try number(segment.duration))
-        var curve = SegmentSeeds.unkeyed
+        func number(_ value: Double) throws -> UInt64 { try StructuralDigest.number(value, at: node) }
+        var sum = entry(key: SegmentKeys.start, try number(segment.start))
+        sum &+= entry(key: SegmentKeys.duration, try number(segment.duration))
+        var curve = unkeyedSeed
         for point in segment.curve { curve = fnv(try number(point), from: curve) }
-        sum &+= entry(SegmentSeeds.curve, curve)
-        sum &+= entry(SegmentSeeds.target, try number(segment.target))
+        sum &+= entry(key: SegmentKeys.curve, curve)
+        sum &+= entry(key: SegmentKeys.target, try number(segment.target))
         if let repetition = segment.repetition {
             var passes: UInt64 = 0
             if let count = repetition.count {
-                passes &+= entry(SegmentSeeds.count, fnv(UInt64(bitPattern: Int64(count)), from: SegmentSeeds.integer))
+                passes &+= entry(key: SegmentKeys.count, leaf(3, UInt64(bitPattern: Int64(count))))
             }
             if let forever = repetition.forever {
-                passes &+= entry(SegmentSeeds.forever, fnv(forever ? 1 : 0, from: SegmentSeeds.boolean))
+                passes &+= entry(key: SegmentKeys.forever, leaf(2, forever ? 1 : 0))
             }
-            passes &+= entry(SegmentSeeds.autoreverse, fnv(repetition.autoreverse ? 1 : 0, from: SegmentSeeds.boolean))
-            sum &+= entry(SegmentSeeds.repetition, fnv(passes, from: SegmentSeeds.keyed))
+            passes &+= entry(key: SegmentKeys.autoreverse, leaf(2, repetition.autoreverse ? 1 : 0))
+            sum &+= entry(key: SegmentKeys.repetition, keyed(passes))
         }
-        return fnv(sum, from: SegmentSeeds.keyed)
+        return keyed(sum)
     }
 
-    /// The hashes `Node` starts from, computed once.
-    private enum SegmentSeeds {
-        static let number = fnv([1, 4])
-        static let integer = fnv([1, 3])
-        static let boolean = fnv([1, 2])
-        static let keyed = fnv([2])
-        static let unkeyed = fnv([3])
+    /// The hashes of a segment's keys, computed once.
+    private enum SegmentKeys {
         static let start = fnv("start".utf8)
         static let duration = fnv("duration".utf8)
         static let curve = fnv("curve".utf8)
@@ -202,17 +210,15 @@ enum StructuralDigest {
         static let autoreverse = fnv("autoreverse".utf8)
     }
 
-    @discardableResult
-    private static func finite(_ value: Double, into node: Node) throws -> Node {
-        guard value.isFinite else {
+    /// `number(value)`, or the error JSON would give for a number that is not finite, at `node`'s path.
+    private static func number(_ value: Double, at node: Node) throws -> UInt64 {
+        guard let hash = number(value) else {
             throw EncodingError.invalidValue(
                 value,
                 EncodingError.Context(
                     codingPath: node.codingPath, debugDescription: "Unable to encode Double.\(value) directly in JSON."))
         }
-        // 0 and -0 are one number in JSON, and so here.
-        node.leaf(4, value == 0 ? 0 : value.bitPattern)
-        return node
+        return hash
     }
 
     struct Keyed<K: CodingKey>: KeyedEncodingContainerProtocol {

@@ -13,7 +13,7 @@ public struct ProgressRate: Sendable, Equatable {
 
     /// tqdm's `smoothing`.
     public static let smoothing = 0.3
-    /// The newest points the estimate reads.
+    /// The newest points up to now the estimate reads.
     public static let window = 20
 
     /// The rate at tick `now` of a ring whose history is `points` (in tick order) on a grid of `fps`, heading for
@@ -21,7 +21,7 @@ public struct ProgressRate: Sendable, Equatable {
     public static func estimate(
         _ points: some BidirectionalCollection<HistoryPoint>, now: Int64, fps: Int, target: Double
     ) -> ProgressRate? {
-        let recent = points.suffix(window).filter { $0.tick <= now }
+        let recent = Array(points.prefix { $0.tick <= now }.suffix(window))
         guard recent.count >= 2, fps > 0 else { return nil }
         var change = Smoothed()
         var time = Smoothed()

@@ -134,9 +134,9 @@ extension ClusterNode: BoardBackend {
                     )
                     break
                 }
-                // Usually the subscription has brought the other node's update by now; else (or when Redis
-                // holds less than this node: it lost data or went back in time) read it.
-                // Computed again once this node's writes sent before it are answered (they may not land either).
+                // Computed again once this node's writes sent before it are answered (they may not land either). Usually
+                // the subscription has brought the other node's update by then; else (or when Redis holds less than this
+                // node: it lost data or went back in time) read it.
                 return computeAgain(name, ticket: ticket) { [self] in
                     revision(of: name) >= current ? again() : catchUp(name, then: again)
                 }

@@ -86,9 +86,9 @@ extension ClusterUpdate {
         }
     }
 
-    ///
-    /// `digested`: the node applies a write it accepted itself, whose digest it took of the very state applying makes
-    /// (the same change on the same revision, computed by the same code): that digest, not taken again.
+    /// What applying `update` on a board at revision `held` comes to (`Outcome`). `digested`: the node applies a write
+    /// it accepted itself, whose digest it took of the very state applying makes (the same change on the same revision,
+    /// computed by the same code): that digest, not taken again.
     static func outcome(
         of update: BoardUpdate, held: Int64, animator: Animator?, fps: Int, now: Int64, digested: Bool = false
     ) -> Outcome {

@@ -19,9 +19,9 @@ struct WriteLane<Projection> {
     /// A write the lane holds, as the node knows it.
     typealias Ticket = Int
 
-    /// What a write is computed on.
+    /// What a write is computed on when it is not the board as the node holds it.
     struct Basis {
-        /// The write it follows, in Redis's hands when it was started (nil: the board as the node holds it).
+        /// The write it follows, in Redis's hands when it was started.
         var after: String
         /// The board as that write leaves it.
         var projection: Projection

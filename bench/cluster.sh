@@ -163,16 +163,8 @@ push() {
 
 # The previous release, built from its commit in a worktree, pushed to after this build with the same animations.
 previous_binary=""
-if [ -n "$previous" ] && [ -n "$push_animations" ]; then
-	commit=$(git rev-parse --short "$previous^{commit}") || exit 1
-	echo "== building the previous release, $commit"
-	if git worktree add --detach "$work/previous" "$commit" >/dev/null 2>&1 &&
-		(cd "$work/previous" && set -o pipefail && swift build -c release --product ringcast 2>&1 | tail -n 1); then
-		previous_binary="$work/previous/.build/release/ringcast"
-	else
-		echo "the previous release ($previous) could not be built"
-		failed="$failed previous"
-	fi
+if [ -n "$previous" ] && [ -n "$push_animations" ] && ! build_previous "$previous"; then
+	failed="$failed previous"
 fi
 pairs=""
 for animation in $push_animations; do

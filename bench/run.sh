@@ -164,17 +164,13 @@ if [ -n "$pushers" ] && [ -n "$push_viewers" ] && [ -n "$push_duration" ]; then
 	fi
 	# The previous release, built from its commit in a worktree, on the same disk with the same animations.
 	if [ -n "$previous" ]; then
-		commit=$(git rev-parse --short "$previous^{commit}") || exit 1
-		echo "== building the previous release, $commit"
-		if git worktree add --detach "$work/previous" "$commit" >/dev/null 2>&1 &&
-			(cd "$work/previous" && set -o pipefail && swift build -c release --product ringcast 2>&1 | tail -n 1) &&
+		if build_previous "$previous" &&
 			bench_config "$work/previous/config/ringcast.json" "$work/ringcast-previous.json"; then
 			for animation in $push_animations; do
-				push "pushers-disk-$animation-previous" "$disk" "$animation" 1 "$work/previous/.build/release/ringcast" \
+				push "pushers-disk-$animation-previous" "$disk" "$animation" 1 "$previous_binary" \
 					"$work/ringcast-previous.json" "$commit (previous release)"
 			done
 		else
-			echo "the previous release ($previous) could not be built"
 			failed="$failed previous"
 		fi
 	fi

@@ -48,3 +48,17 @@ c.setdefault("limits", {}).update(writesPerMinute=0, maxViewers=100000, maxBoard
 if len(sys.argv) > 3: c["cluster"] = json.loads(sys.argv[3])
 json.dump(c, open(sys.argv[2], "w"), indent=2)' "$@"
 }
+
+# build_previous REF: builds the server of commit REF (the previous release) in a worktree, $work/previous, which the
+# caller's EXIT trap removes; sets $commit (its short name) and $previous_binary, or says why not and returns 1.
+build_previous() {
+	commit=$(git rev-parse --short "$1^{commit}") || return 1
+	echo "== building the previous release, $commit"
+	if git worktree add --detach "$work/previous" "$commit" >/dev/null 2>&1 &&
+		(cd "$work/previous" && set -o pipefail && swift build -c release --product ringcast 2>&1 | tail -n 1); then
+		previous_binary="$work/previous/.build/release/ringcast"
+		return 0
+	fi
+	echo "the previous release ($1) could not be built"
+	return 1
+}

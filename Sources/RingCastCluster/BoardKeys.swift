@@ -9,6 +9,7 @@
 /// | `rc:idempotency` | sorted set, expires 300 s after the last answer stored | every board's answer keys, scored by where each starts in a running byte count; member `total` ends it (`WriteScript`) |
 /// | `rc:{BOARD}:rate:CLIENT` | hash, expires 61 s after its last write | the token bucket: `tokens` and `at` (Redis `TIME`, seconds) |
 /// | `rc:{BOARD}:updates` | pub/sub channel | each applied write, encoded as `BoardUpdate.payload` |
+/// | `rc:{BOARD}:history:RING` | sorted set | ring RING's history, trimmed by the write script to its bound (`RingHistory`) |
 /// | `rc:{BOARD}:webhook:RING:TICK` | string, expires after 10 min | the node that POSTs ring RING's countdown end of tick TICK (`SET NX`: the first node to ask) |
 ///
 /// A board name should not contain `{` or `}` (the hash tag would end early; the keys stay
@@ -27,6 +28,8 @@ public struct BoardKeys: Sendable, Hashable {
     public var updates: String { prefix + "updates" }
     public func idempotency(_ key: String) -> String { prefix + "idem:" + key }
     public func rate(_ client: String) -> String { prefix + "rate:" + client }
+    /// Ring `ring`'s history (`RingHistory`).
+    public func history(ring: String) -> String { prefix + "history:" + ring }
     /// Claimed by the one node that POSTs the webhook of `ring`'s countdown end on `tick`.
     public func webhook(ring: String, tick: Int64) -> String { prefix + "webhook:" + ring + ":" + String(tick) }
 

@@ -50,6 +50,10 @@ public struct BoardWrite: Sendable, Equatable {
     /// script applies a write with one only if the board's newest write is that one, so a write never lands on a state
     /// it was not computed on: when the one before did not land, or another node's got in between, it is a `conflict`.
     public var after: String?
+    /// The points the write adds to its rings' history, all of one millisecond (issue 33).
+    public var history: [RingHistory.Point] = []
+    /// The rings whose history goes with the write (rings it removed; every ring of a deleted board).
+    public var removedHistory: [String] = []
 
     public init(
         board: String, client: String = "", rateLimitPerMinute: Int = 0, idempotency: Idempotency? = nil,

@@ -18,7 +18,10 @@
 ///   ARGV[12] the cluster id the node's ETags carry ("" = not checked), ARGV[13] the bytes all boards'
 ///   idempotency answers may take together (0 = keep none), ARGV[14] "1" for If-None-Match: * ("" = none), ARGV[15]
 ///   the id of the write the board's newest revision must be ("" = not checked: see `BoardWrite.after`), ARGV[16] this
-///   write's id (kept in the state hash as `write`).
+///   write's id (kept in the state hash as `write`), ARGV[17] and ARGV[18] the history's bound (`RingHistory.Bound`:
+///   seconds and points, "0" for none), ARGV[19] the write's start in milliseconds, ARGV[20] how many points P it adds,
+///   ARGV[21…] their members; KEYS[7…6+P] their rings' history (`BoardKeys.history(ring:)`), KEYS[7+P…] the history of
+///   rings the write removed, deleted.
 /// - Returns, first match wins: `{"rate_limited", retrySeconds}`, `{"replay", answer}`,
 ///   `{"key_reused"}`, `{"cluster_changed", id}`, `{"precondition_failed", current}`, `{"conflict", current}`, else
 ///   `{"applied", revision, streamID}`.
@@ -154,6 +157,15 @@ public struct WriteScript: Sendable {
         redis.call('PUBLISH', ARGV[10],
           'RC1 ' .. revision .. ' ' .. current .. ' ' .. ARGV[5] .. ' ' .. ARGV[6] .. '\\n' .. ARGV[7])
         \(remember(digest: "ARGV[2]", answer: "ARGV[8]", answers: "KEYS[3]", expiry: "ARGV[11]", budget: "ARGV[13]", index: "KEYS[6]"))
+        local points = tonumber(ARGV[20])
+        local seconds, kept = tonumber(ARGV[17]), tonumber(ARGV[18])
+        for index = 1, points do
+          local key = KEYS[6 + index]
+          redis.call('ZADD', key, ARGV[19], ARGV[20 + index])
+          redis.call('ZREMRANGEBYSCORE', key, '-inf', '(' .. (tonumber(ARGV[19]) - seconds * 1000))
+          redis.call('ZREMRANGEBYRANK', key, 0, -(kept + 1))
+        end
+        for index = 7 + points, #KEYS do redis.call('DEL', KEYS[index]) end
         return {'applied', revision, id}
         """
 
@@ -161,12 +173,18 @@ public struct WriteScript: Sendable {
     public var streamLength: Int
     /// How long an Idempotency-Key's first answer is kept.
     public var idempotencySeconds: Int
+    /// How much of each ring's history is kept.
+    public var history: RingHistory.Bound
     /// The script's SHA-1 once loaded.
     public private(set) var sha: String?
 
-    public init(streamLength: Int = 1000, idempotencySeconds: Int = 300) {
+    public init(
+        streamLength: Int = 1000, idempotencySeconds: Int = 300,
+        history: RingHistory.Bound = RingHistory.Bound(seconds: 7 * 86_400, points: 10_000)
+    ) {
         self.streamLength = streamLength
         self.idempotencySeconds = idempotencySeconds
+        self.history = history
     }
 
     /// SCRIPT LOAD; done by `run` when needed, callable at start to fail early.
@@ -209,10 +227,14 @@ public struct WriteScript: Sendable {
 
     private func arguments(_ write: BoardWrite) -> [[UInt8]] {
         let keys = BoardKeys(board: write.board)
-        let text: [String] = [
-            "EVALSHA", sha ?? "", "6",
-            keys.state, keys.stream, keys.idempotency(write.idempotency?.key ?? ""), keys.rate(write.client),
-            BoardKeys.cluster, BoardKeys.idempotencyBudget,
+        let points = history.isOff ? [] : write.history
+        let historyKeys = points.map { keys.history(ring: $0.ring) } + write.removedHistory.map { keys.history(ring: $0) }
+        let text: [String] =
+            [
+                "EVALSHA", sha ?? "", String(6 + historyKeys.count),
+                keys.state, keys.stream, keys.idempotency(write.idempotency?.key ?? ""), keys.rate(write.client),
+                BoardKeys.cluster, BoardKeys.idempotencyBudget,
+            ] + historyKeys + [
             String(write.rateLimitPerMinute),
             write.idempotency.map { Hex.encode($0.requestDigest) } ?? "",
             write.ifMatch.map(String.init) ?? "",
@@ -225,7 +247,9 @@ public struct WriteScript: Sendable {
             + [
                 String(streamLength), keys.updates, String(idempotencySeconds), write.clusterID ?? "",
                 String(write.idempotencyBytes), write.ifNoneMatch ? "1" : "", write.after ?? "", write.id,
-            ].map { Array($0.utf8) }
+                String(history.seconds), String(history.points), String(points.first?.milliseconds ?? 0),
+                String(points.count),
+            ].map { Array($0.utf8) } + points.map { Array($0.member.utf8) }
         return arguments
     }
 

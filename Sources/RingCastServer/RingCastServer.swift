@@ -175,7 +175,8 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
             // Damage found at start is logged before the store opens; a LOCK file taken again, as it happens.
             let retention = ChangeRetention(
                 seconds: Int64(configuration.historySeconds), changes: Int64(configuration.historyChanges))
-            opened = try SQLiteStore(directory: directory, retention: retention) { notice in
+            opened = try SQLiteStore(directory: directory, retention: retention, history: configuration.historyBound) {
+                notice in
                 switch notice.level {
                 case .warning: logger.warning("\(notice)")
                 case .error: logger.error("\(notice)")
@@ -244,7 +245,9 @@ private func joinCluster(_ url: String, configuration: RingCastConfiguration, lo
     var stored: [String: BoardState] = [:]
     var playlists: [Playlist] = []
     let id: String
-    var script = WriteScript(streamLength: configuration.streamLength)
+    var script = WriteScript(
+        streamLength: configuration.streamLength,
+        history: RingHistory.Bound(seconds: Int64(configuration.historySeconds), points: Int64(configuration.historyPoints)))
     do {
         endpoint = try RedisEndpoint(url: url)
         connection = try RedisConnection(endpoint: endpoint)

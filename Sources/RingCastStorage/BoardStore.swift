@@ -22,6 +22,10 @@ public protocol BoardStore: AnyObject, Sendable {
     /// Removes a board's record and its change log (used later for deleted boards); same completion rules as write.
     func delete(board: String, completion: @escaping @Sendable (StorageError?) -> Void)
 
+    /// The points of one ring's history that the store keeps now (`HistoryBound`) within the query's times, oldest
+    /// first, read synchronously on the caller's thread through a read-only connection of its own.
+    func history(_ query: HistoryQuery) throws(StorageError) -> [HistoryRow]
+
     /// Every stored playlist, read at start (synchronously, before the event loop runs).
     func loadPlaylists() throws(StorageError) -> [StoredPlaylist]
 

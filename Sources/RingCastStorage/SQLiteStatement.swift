@@ -43,6 +43,19 @@ final class SQLiteStatement {
         try connection.check(sqlite3_bind_int64(pointer, index, value), "binding integer parameter \(index)")
     }
 
+    func bind(_ value: Double, at index: Int32) throws(StorageError) {
+        try connection.check(sqlite3_bind_double(pointer, index, value), "binding real parameter \(index)")
+    }
+
+    /// Binds `text`, or NULL for nil.
+    func bind(optional text: String?, at index: Int32) throws(StorageError) {
+        if let text {
+            try bind(text, at: index)
+        } else {
+            try connection.check(sqlite3_bind_null(pointer, index), "binding parameter \(index) to NULL")
+        }
+    }
+
     /// Binds bytes as a blob. An empty array binds a zero-length blob: `sqlite3_bind_blob` with
     /// a null pointer would bind NULL, which `NOT NULL` refuses.
     func bind(_ bytes: [UInt8], at index: Int32) throws(StorageError) {
@@ -82,6 +95,15 @@ final class SQLiteStatement {
 
     func int64(at column: Int32) -> Int64 {
         sqlite3_column_int64(pointer, column)
+    }
+
+    func double(at column: Int32) -> Double {
+        sqlite3_column_double(pointer, column)
+    }
+
+    /// The column's text, nil for NULL.
+    func optionalText(at column: Int32) -> String? {
+        sqlite3_column_type(pointer, column) == SQLITE_NULL ? nil : text(at: column)
     }
 
     /// The column's bytes (a zero-length blob comes back from SQLite as a null pointer).

@@ -1,3 +1,4 @@
+import Foundation
 import RingCastThreads
 import Synchronization
 
@@ -20,6 +21,8 @@ public final class SQLiteStore: BoardStore {
     /// `directory/ringcast.sqlite3`.
     public let databasePath: String
 
+    /// How much of each ring's history is kept, and read.
+    public let history: HistoryBound
     private let queue: WriteQueue
     private let thread: JoinableThread
     /// True once `close` has run; held while it waits, so a second caller waits too.
@@ -40,19 +43,21 @@ public final class SQLiteStore: BoardStore {
         try self.init(directory: directory, maxPageCount: nil, notify: notify)
     }
 
-    /// A store whose snapshots leave `retention` of each board's change log.
+    /// A store whose snapshots leave `retention` of each board's change log, keeping `history` of each ring's.
     public convenience init(
-        directory: String, retention: ChangeRetention, notify: @escaping @Sendable (StorageNotice) -> Void = { _ in }
+        directory: String, retention: ChangeRetention, history: HistoryBound = .standard,
+        notify: @escaping @Sendable (StorageNotice) -> Void = { _ in }
     ) throws(StorageError) {
-        try self.init(directory: directory, maxPageCount: nil, retention: retention, notify: notify)
+        try self.init(directory: directory, maxPageCount: nil, retention: retention, history: history, notify: notify)
     }
 
     /// `maxPageCount` is for tests: the database cannot grow past that many pages, so SQLite
     /// itself fails a commit with SQLITE_FULL.
     init(
         directory: String, maxPageCount: Int?, retention: ChangeRetention = .standard,
-        notify: @escaping @Sendable (StorageNotice) -> Void = { _ in }
+        history: HistoryBound = .standard, notify: @escaping @Sendable (StorageNotice) -> Void = { _ in }
     ) throws(StorageError) {
+        self.history = history
         let dataDirectory = DataDirectory(path: directory)
         let queue = WriteQueue(maxPageCount: maxPageCount)
         self.directory = directory
@@ -64,7 +69,7 @@ public final class SQLiteStore: BoardStore {
                 do throws(StorageError) {
                     writer = try StoreWriter(
                         directory: dataDirectory, queue: queue, maxPageCount: maxPageCount, retention: retention,
-                        notify: notify)
+                        history: history, notify: notify)
                 } catch {
                     queue.reportStarted(error)
                     return
@@ -106,10 +111,28 @@ public final class SQLiteStore: BoardStore {
         }
     }
 
+    public func history(_ query: HistoryQuery) throws(StorageError) -> [HistoryRow] {
+        guard !history.isOff else { return [] }
+        let oldest = max(query.since, (Int64(Date().timeIntervalSince1970) - history.seconds) * 1_000)
+        let rows = try read(StoreSchema.selectPoints, "reading the history of ring \(query.ring) of board \(query.board)") {
+            statement throws(StorageError) in
+            try statement.bind(query.board, at: 1)
+            try statement.bind(query.ring, at: 2)
+            try statement.bind(oldest, at: 3)
+            try statement.bind(history.points, at: 4)
+        } row: { statement in
+            HistoryRow(
+                milliseconds: statement.int64(at: 0), revision: statement.int64(at: 1), value: statement.double(at: 2),
+                status: statement.optionalText(at: 3))
+        }
+        return rows.reversed().filter { $0.milliseconds <= query.until }
+    }
+
     /// Every row `query` selects, made into values by `row`, read on a connection of its own (read-only, so it
     /// never waits for the writer).
     private func read<Row>(
-        _ query: String, _ operation: String, row: (SQLiteStatement) -> Row
+        _ query: String, _ operation: String, bind: (SQLiteStatement) throws(StorageError) -> Void = { _ in },
+        row: (SQLiteStatement) -> Row
     ) throws(StorageError) -> [Row] {
         guard !queue.isClosing else {
             throw StorageError(path: databasePath, message: "the store is closed; open a new one to read")
@@ -120,6 +143,7 @@ public final class SQLiteStore: BoardStore {
             statement.finalize()
             connection.close()
         }
+        try bind(statement)
         var rows: [Row] = []
         while try statement.step(operation) { rows.append(row(statement)) }
         return rows

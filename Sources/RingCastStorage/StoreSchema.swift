@@ -1,23 +1,28 @@
-/// The database layout, format 2, and the connection settings every store uses.
+/// The database layout, format 3, and the connection settings every store uses.
 ///
 /// ```
 /// boards(name TEXT PRIMARY KEY, revision INTEGER NOT NULL, state BLOB NOT NULL)   -- each board's newest snapshot
 /// changes(board TEXT, revision INTEGER, tick INTEGER, fps INTEGER, change BLOB, PRIMARY KEY (board, revision))
 ///                                          -- since format 2: every accepted write, appended in its commit; a start
 ///                                          -- replays those after the snapshot's revision (`StoredChange`)
+/// history(board TEXT, ring TEXT, time INTEGER, revision INTEGER, value REAL, status TEXT,
+///         PRIMARY KEY (board, ring, time, revision))   -- since format 3: each ring's targets (issue 33), written in
+///                                                        -- the transaction of the change that set them; `time` in
+///                                                        -- milliseconds since the Unix epoch (`HistoryBound`)
 /// playlists(name TEXT PRIMARY KEY, definition BLOB NOT NULL)   -- since playlists; created when missing, so a
 ///                                                                -- format 1 file without it opens (and an older
 ///                                                                -- ringcast ignores it)
-/// meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)   -- 'format' = '2', 'probes' = count,
+/// meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)   -- 'format' = '3', 'probes' = count,
 ///                                                     -- 'open' = '1' from start to clean close, then '0'
 /// ```
 ///
-/// A format 1 file (snapshots only, written on every write) is taken as it is and becomes format 2 when it opens: the
-/// change log is added, empty. A ringcast that reads only format 1 then refuses it, rather than miss the changes.
+/// A format 1 file (snapshots only, written on every write) is taken as it is and becomes format 3 when it opens: the
+/// change log and the history are added, empty; a format 2 file likewise gains the history, empty. A ringcast that
+/// reads only an older format then refuses it, rather than miss what it does not know.
 enum StoreSchema {
-    /// Bumped when the layout changes; a file of another format is refused, never rewritten (format 1 excepted, which
+    /// Bumped when the layout changes; a file of another format is refused, never rewritten (formats 1 and 2 excepted, which
     /// is upgraded in place).
-    static let format = "2"
+    static let format = "3"
 
     static let upsertBoard = """
         INSERT INTO boards (name, revision, state) VALUES (?1, ?2, ?3)
@@ -36,6 +41,25 @@ enum StoreSchema {
         SELECT c.board, c.revision, c.tick, c.fps, c.change FROM changes c
         WHERE c.revision > coalesce((SELECT b.revision FROM boards b WHERE b.name = c.board), -1)
         ORDER BY c.board, c.revision
+        """
+    static let insertPoint = "INSERT OR REPLACE INTO history (board, ring, time, revision, value, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+    /// A ring's points beyond the newest ?3 go (`HistoryBound`).
+    static let trimPointsByCount = """
+        DELETE FROM history WHERE board = ?1 AND ring = ?2 AND (time, revision) <= (
+            SELECT time, revision FROM history WHERE board = ?1 AND ring = ?2 ORDER BY time DESC, revision DESC LIMIT 1 OFFSET ?3)
+        """
+    /// A ring's points before millisecond ?3 go.
+    static let trimPointsByTime = "DELETE FROM history WHERE board = ?1 AND ring = ?2 AND time < ?3"
+    /// A board's points before millisecond ?2 go, whatever the ring (with each snapshot of the board).
+    static let trimBoardPointsByTime = "DELETE FROM history WHERE board = ?1 AND time < ?2"
+    static let deleteRingPoints = "DELETE FROM history WHERE board = ?1 AND ring = ?2"
+    static let deleteBoardPoints = "DELETE FROM history WHERE board = ?1"
+    /// Every ring that has history: what a start trims.
+    static let selectHistoryRings = "SELECT DISTINCT board, ring FROM history"
+    /// A ring's newest ?4 points from millisecond ?3 on, newest first.
+    static let selectPoints = """
+        SELECT time, revision, value, status FROM history WHERE board = ?1 AND ring = ?2 AND time >= ?3
+        ORDER BY time DESC, revision DESC LIMIT ?4
         """
     static let selectBoards = "SELECT name, revision, state FROM boards ORDER BY name"
     static let upsertPlaylist = """
@@ -90,9 +114,15 @@ enum StoreSchema {
                 CREATE TABLE IF NOT EXISTS changes (board TEXT NOT NULL, revision INTEGER NOT NULL, tick INTEGER NOT NULL,
                 fps INTEGER NOT NULL, change BLOB NOT NULL, PRIMARY KEY (board, revision)) WITHOUT ROWID
                 """)
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS history (board TEXT NOT NULL, ring TEXT NOT NULL, time INTEGER NOT NULL,
+                revision INTEGER NOT NULL, value REAL NOT NULL, status TEXT, PRIMARY KEY (board, ring, time, revision))
+                WITHOUT ROWID
+                """)
             try connection.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('format', '\(format)'), ('probes', '0')")
-            // Format 1 held snapshots only: with the log added (empty) it is format 2.
-            try connection.execute("UPDATE meta SET value = '\(format)' WHERE key = 'format' AND value = '1'")
+            // Format 1 held snapshots only, format 2 no history: with what they lack added (empty) they are format 3.
+            try connection.execute("UPDATE meta SET value = '\(format)' WHERE key = 'format' AND value IN ('1', '2')")
             let found = try connection.queryText("SELECT value FROM meta WHERE key = 'format'")
             guard found == format else {
                 throw StorageError(

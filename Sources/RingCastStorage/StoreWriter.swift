@@ -38,6 +38,12 @@ final class StoreWriter {
         let insertChange: SQLiteStatement
         let compactChanges: SQLiteStatement
         let deleteChanges: SQLiteStatement
+        let insertPoint: SQLiteStatement
+        let trimPointsByCount: SQLiteStatement
+        let trimPointsByTime: SQLiteStatement
+        let trimBoardPointsByTime: SQLiteStatement
+        let deleteRingPoints: SQLiteStatement
+        let deleteBoardPoints: SQLiteStatement
         let delete: SQLiteStatement
         let upsertPlaylist: SQLiteStatement
         let deletePlaylist: SQLiteStatement
@@ -53,6 +59,12 @@ final class StoreWriter {
             insertChange = try connection.prepare(StoreSchema.insertChange)
             compactChanges = try connection.prepare(StoreSchema.compactChanges)
             deleteChanges = try connection.prepare(StoreSchema.deleteChanges)
+            insertPoint = try connection.prepare(StoreSchema.insertPoint)
+            trimPointsByCount = try connection.prepare(StoreSchema.trimPointsByCount)
+            trimPointsByTime = try connection.prepare(StoreSchema.trimPointsByTime)
+            trimBoardPointsByTime = try connection.prepare(StoreSchema.trimBoardPointsByTime)
+            deleteRingPoints = try connection.prepare(StoreSchema.deleteRingPoints)
+            deleteBoardPoints = try connection.prepare(StoreSchema.deleteBoardPoints)
             delete = try connection.prepare(StoreSchema.deleteBoard)
             upsertPlaylist = try connection.prepare(StoreSchema.upsertPlaylist)
             deletePlaylist = try connection.prepare(StoreSchema.deletePlaylist)
@@ -63,8 +75,9 @@ final class StoreWriter {
         /// Before the connection closes (SQLite closes a connection only once its statements are gone).
         func finalize() {
             for statement in [
-                begin, commit, rollback, upsert, insertChange, compactChanges, deleteChanges, delete, upsertPlaylist,
-                deletePlaylist, probe, dataVersion,
+                begin, commit, rollback, upsert, insertChange, compactChanges, deleteChanges, insertPoint,
+                trimPointsByCount, trimPointsByTime, trimBoardPointsByTime, deleteRingPoints, deleteBoardPoints, delete,
+                upsertPlaylist, deletePlaylist, probe, dataVersion,
             ] {
                 statement.finalize()
             }
@@ -86,16 +99,27 @@ final class StoreWriter {
     private var maxPageCount: Int?
     /// What a snapshot leaves of its board's log.
     private let retention: ChangeRetention
+    /// How much of each ring's history is kept.
+    private let history: HistoryBound
+    /// Points stored per ring since its history was last trimmed: a ring is trimmed once it holds `history.slack`
+    /// more (every ring is trimmed as the store opens).
+    private var untrimmed: [RingKey: Int64] = [:]
+
+    private struct RingKey: Hashable {
+        let board: String
+        let ring: String
+    }
 
     /// Takes the directory lock, looks at the -wal and -shm files before SQLite does, opens
     /// (creating if needed) the database, prepares the schema and the statements, and tells
     /// `notify` what is wrong with the side files. Anything that fails releases what was taken so far.
     init(
         directory: DataDirectory, queue: WriteQueue, maxPageCount: Int?, retention: ChangeRetention,
-        notify: @escaping @Sendable (StorageNotice) -> Void
+        history: HistoryBound, notify: @escaping @Sendable (StorageNotice) -> Void
     ) throws(StorageError) {
         self.queue = queue
         self.retention = retention
+        self.history = history
         self.notify = notify
         lock = try DirectoryLock(directory: directory, databaseName: SQLiteStore.fileName)
         let sideFiles = SideFiles.inspect(database: lock.databasePath)
@@ -107,6 +131,7 @@ final class StoreWriter {
         defaultMaxPageCount = limit.flatMap { Int($0) } ?? Int(Int32.max)
         dataVersion = try Self.dataVersion(statements.dataVersion, of: connection.path)
         try applyMaxPageCount(maxPageCount)
+        try trimAllHistory()
         var notices = sideFiles.notices
         if !sideFiles.walExists && (previous == "1" || sideFiles.sharedMemoryExists) {
             notices.append(
@@ -177,7 +202,14 @@ final class StoreWriter {
                 written.append(given.map(\.board))
                 records += given.count
                 batchSize += given.count
-                for record in given { note(.upsert(record), for: .board(record.board), in: &changes, order: &order) }
+                for var record in given {
+                    // A later snapshot replaces an earlier one of the batch, not the history the earlier one adds.
+                    if case .upsert(let earlier) = changes[.board(record.board)], !record.endsLog, !earlier.history.isEmpty {
+                        record.history.points = earlier.history.points + record.history.points
+                        record.history.removedRings = earlier.history.removedRings + record.history.removedRings
+                    }
+                    note(.upsert(record), for: .board(record.board), in: &changes, order: &order)
+                }
             case .append(let change, let completion):
                 completions.append(completion)
                 written.append([change.board])
@@ -246,7 +278,8 @@ final class StoreWriter {
                 do throws(StorageError) {
                     changes[subject] = .upsert(
                         StoredRecord(
-                            board: record.board, revision: record.revision, endsLog: record.endsLog, state: try record.state))
+                            board: record.board, revision: record.revision, endsLog: record.endsLog,
+                            history: record.history, state: try record.state))
                 } catch {
                     changes[subject] = nil
                     unencodable[record.board] = error
@@ -257,7 +290,7 @@ final class StoreWriter {
                         try appended.map { change throws(StorageError) in
                             StoredChange(
                                 board: change.board, revision: change.revision, tick: change.tick, fps: change.fps,
-                                change: try change.change)
+                                history: change.history, change: try change.change)
                         })
                 } catch {
                     throw StorageError(
@@ -310,8 +343,13 @@ final class StoreWriter {
                     if record.endsLog {
                         try statements.deleteChanges.bind(record.board, at: 1)
                         try statements.deleteChanges.run("deleting the change log of board \(record.board)")
+                        try deleteHistory(of: record.board)
                         continue
                     }
+                    try statements.trimBoardPointsByTime.bind(record.board, at: 1)
+                    try statements.trimBoardPointsByTime.bind(oldestKeptMillisecond(), at: 2)
+                    try statements.trimBoardPointsByTime.run("trimming the history of board \(record.board)")
+                    try store(record.history, of: record.board)
                     try statements.compactChanges.bind(record.board, at: 1)
                     try statements.compactChanges.bind(record.revision, at: 2)
                     try statements.compactChanges.bind(Self.wallClockSeconds() - retention.seconds, at: 3)
@@ -325,12 +363,14 @@ final class StoreWriter {
                         try statements.insertChange.bind(Int64(change.fps), at: 4)
                         try statements.insertChange.bind(try change.change, at: 5)
                         try statements.insertChange.run("logging revision \(change.revision) of board \(change.board)")
+                        try store(change.history, of: change.board)
                     }
                 case .delete(let board):
                     try statements.delete.bind(board, at: 1)
                     try statements.delete.run("deleting board \(board)")
                     try statements.deleteChanges.bind(board, at: 1)
                     try statements.deleteChanges.run("deleting the change log of board \(board)")
+                    try deleteHistory(of: board)
                 case .upsertPlaylist(let playlist):
                     try statements.upsertPlaylist.bind(playlist.name, at: 1)
                     try statements.upsertPlaylist.bind(playlist.definition, at: 2)
@@ -341,6 +381,88 @@ final class StoreWriter {
                 }
             }
         }
+    }
+
+    // MARK: History
+
+    /// Stores the points `change` adds (unless history is off) and deletes the history of the rings it removed; trims
+    /// a ring once it holds `history.slack` points more than it keeps.
+    private func store(_ points: StoredHistory, of board: String) throws(StorageError) {
+        for ring in points.removedRings {
+            try statements.deleteRingPoints.bind(board, at: 1)
+            try statements.deleteRingPoints.bind(ring, at: 2)
+            try statements.deleteRingPoints.run("deleting the history of ring \(ring) of board \(board)")
+            untrimmed[RingKey(board: board, ring: ring)] = nil
+        }
+        guard !history.isOff else { return }
+        for point in points.points {
+            try statements.insertPoint.bind(board, at: 1)
+            try statements.insertPoint.bind(point.ring, at: 2)
+            try statements.insertPoint.bind(point.milliseconds, at: 3)
+            try statements.insertPoint.bind(point.revision, at: 4)
+            try statements.insertPoint.bind(point.value, at: 5)
+            try statements.insertPoint.bind(optional: point.status, at: 6)
+            try statements.insertPoint.run("storing the history of ring \(point.ring) of board \(board)")
+            let key = RingKey(board: board, ring: point.ring)
+            let count = untrimmed[key, default: 0] + 1
+            if count >= history.slack {
+                try trim(key)
+                untrimmed[key] = nil
+            } else {
+                untrimmed[key] = count
+            }
+        }
+    }
+
+    /// Deletes what `history` no longer keeps of one ring: points older than the window, then beyond the count.
+    private func trim(_ key: RingKey) throws(StorageError) {
+        try statements.trimPointsByTime.bind(key.board, at: 1)
+        try statements.trimPointsByTime.bind(key.ring, at: 2)
+        try statements.trimPointsByTime.bind(oldestKeptMillisecond(), at: 3)
+        try statements.trimPointsByTime.run("trimming the history of ring \(key.ring) of board \(key.board)")
+        try statements.trimPointsByCount.bind(key.board, at: 1)
+        try statements.trimPointsByCount.bind(key.ring, at: 2)
+        try statements.trimPointsByCount.bind(history.isOff ? 0 : history.points, at: 3)
+        try statements.trimPointsByCount.run("trimming the history of ring \(key.ring) of board \(key.board)")
+    }
+
+    private func deleteHistory(of board: String) throws(StorageError) {
+        try statements.deleteBoardPoints.bind(board, at: 1)
+        try statements.deleteBoardPoints.run("deleting the history of board \(board)")
+        untrimmed = untrimmed.filter { $0.key.board != board }
+    }
+
+    /// Trims every ring's history as the store opens (the retention may have shrunk since), in one transaction.
+    private func trimAllHistory() throws(StorageError) {
+        let select = try connection.prepare(StoreSchema.selectHistoryRings)
+        var keys: [RingKey] = []
+        do throws(StorageError) {
+            while try select.step("reading the rings with history") {
+                keys.append(RingKey(board: select.text(at: 0), ring: select.text(at: 1)))
+            }
+        } catch {
+            select.finalize()
+            throw error
+        }
+        select.finalize()
+        guard !keys.isEmpty else { return }
+        try transaction("trimming the history of \(keys.count) ring\(keys.count == 1 ? "" : "s")") {
+            () throws(StorageError) in
+            for key in keys {
+                if history.isOff {
+                    try statements.deleteRingPoints.bind(key.board, at: 1)
+                    try statements.deleteRingPoints.bind(key.ring, at: 2)
+                    try statements.deleteRingPoints.run("deleting the history of ring \(key.ring) of board \(key.board)")
+                } else {
+                    try trim(key)
+                }
+            }
+        }
+    }
+
+    /// The first millisecond a kept point may have now.
+    private func oldestKeptMillisecond() -> Int64 {
+        (Self.wallClockSeconds() - max(0, history.seconds)) * 1_000
     }
 
     /// Seconds since the Unix epoch, now: a change's tick divided by its fps is on the same scale.

@@ -10,7 +10,10 @@ public struct StoredChange: Sendable {
     public var revision: Int64
     public var tick: Int64
     public var fps: Int
+    /// The points it adds to its board's rings' history and the rings whose history goes (issue 33).
+    public var history: StoredHistory
     private let bytes: DeferredBytes
+
 
     /// The change's bytes (made now if they were given as a function); throws, as `unencodable`, what that function
     /// throws.
@@ -18,13 +21,19 @@ public struct StoredChange: Sendable {
         get throws(StorageError) { try bytes.bytes(board: board, what: "change") }
     }
 
-    public init(board: String, revision: Int64, tick: Int64, fps: Int, change: [UInt8]) {
-        self.init(board: board, revision: revision, tick: tick, fps: fps) { change }
+    public init(
+        board: String, revision: Int64, tick: Int64, fps: Int, history: StoredHistory = StoredHistory(), change: [UInt8]
+    ) {
+        self.init(board: board, revision: revision, tick: tick, fps: fps, history: history) { change }
     }
 
     /// A change whose bytes `encode` makes on the store's writer thread.
-    public init(board: String, revision: Int64, tick: Int64, fps: Int, encode: @escaping @Sendable () throws -> [UInt8]) {
+    public init(
+        board: String, revision: Int64, tick: Int64, fps: Int, history: StoredHistory = StoredHistory(),
+        encode: @escaping @Sendable () throws -> [UInt8]
+    ) {
         self.board = board
+        self.history = history
         self.revision = revision
         self.tick = tick
         self.fps = fps

@@ -11,6 +11,8 @@ public struct StoredRecord: Sendable, Equatable {
     public var revision: Int64
     /// A deleted board's tombstone: its whole change log goes with this snapshot, whatever the retention.
     public var endsLog = false
+    /// What a new board's first snapshot adds to its rings' history (a push that created it); empty otherwise.
+    public var history = StoredHistory()
     private let bytes: DeferredBytes
 
     /// The snapshot's bytes (made now if they were given as a function); throws, as `unencodable`, what that
@@ -19,15 +21,21 @@ public struct StoredRecord: Sendable, Equatable {
         get throws(StorageError) { try bytes.bytes(board: board, what: "state") }
     }
 
-    public init(board: String, revision: Int64, endsLog: Bool = false, state: [UInt8]) {
-        self.init(board: board, revision: revision, endsLog: endsLog) { state }
+    public init(
+        board: String, revision: Int64, endsLog: Bool = false, history: StoredHistory = StoredHistory(), state: [UInt8]
+    ) {
+        self.init(board: board, revision: revision, endsLog: endsLog, history: history) { state }
     }
 
     /// A record whose bytes `encode` makes on the store's writer thread, if they are needed.
-    public init(board: String, revision: Int64, endsLog: Bool = false, encode: @escaping @Sendable () throws -> [UInt8]) {
+    public init(
+        board: String, revision: Int64, endsLog: Bool = false, history: StoredHistory = StoredHistory(),
+        encode: @escaping @Sendable () throws -> [UInt8]
+    ) {
         self.board = board
         self.revision = revision
         self.endsLog = endsLog
+        self.history = history
         self.bytes = DeferredBytes(encode)
     }
 

@@ -380,13 +380,16 @@ struct ConfigurationTests {
 
     @Test func historySettings_comeFromTheFile_andZeroKeepsNone() throws {
         let original = try String(contentsOf: Self.shipped, encoding: .utf8)
-        for (history, seconds, changes) in [(#"{"seconds": 3600, "changes": 50}"#, 3600, 50), (#"{"changes": 0}"#, 86_400, 0)] {
+        for (history, seconds, points, changes) in [
+            (#"{"seconds": 3600, "changes": 50}"#, 3600, 10_000, 50), (#"{"changes": 0, "points": 0}"#, 604_800, 0, 0),
+        ] {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
             defer { try? FileManager.default.removeItem(at: file) }
             try original.replacingOccurrences(of: #""fps": 60"#, with: #""fps": 60, "history": \#(history)"#)
                 .write(to: file, atomically: true, encoding: .utf8)
             let configured = try RingCastConfiguration.load(file: file.path, environment: [:])
             #expect(configured.historySeconds == seconds && configured.historyChanges == changes, "\(history)")
+            #expect(configured.historyPoints == points, "\(history)")
         }
     }
 
@@ -407,7 +410,7 @@ struct ConfigurationTests {
         #expect(configured.leadMilliseconds == 80)
         #expect(configured.replicas == 1)
         #expect(configured.streamLength == 1000)
-        #expect(configured.historySeconds == 86_400 && configured.historyChanges == 10_000, "the change log's defaults")
+        #expect(configured.historySeconds == 604_800 && configured.historyChanges == 10_000, "the change log's defaults")
 
         let overridden = try RingCastConfiguration.load(
             file: file.path, environment: ["RINGCAST_REDIS_URL": "redis://127.0.0.1:7000", "RINGCAST_NODE": "b"])

@@ -162,3 +162,15 @@ public enum RingKind: Sendable, Hashable {
         return nil
     }
 }
+
+extension RingKind {
+    /// Whether its targets are kept as history (issue 33): the kinds that show a number moving towards a goal (plain
+    /// and derived rings, counters, indicators). A countdown's progress is the clock's, a text or gradient widget has
+    /// none.
+    public var keepsHistory: Bool {
+        switch tag {
+        case .plain, .derived, .counter, .indicator: true
+        case .countdown, .text, .gradient: false
+        }
+    }
+}

@@ -75,6 +75,14 @@ extension ClusterNode: BoardBackend {
             update: update.update.update,
             answer: kept.map(ClusterAnswer.encode) ?? [],
             clusterID: boards.etagNonce)
+        let history = prepared.history
+        let milliseconds = StoredHistory.milliseconds(tick: update.update.tick, fps: clock.fps)
+        script.history = history.points.map {
+            RingHistory.Point(
+                ring: $0.ring, milliseconds: milliseconds, revision: update.update.revision, value: $0.value,
+                status: $0.status?.rawValue)
+        }
+        script.removedHistory = history.removed
         var projection: LiveBoard?
         if case .change(_, _, let after) = prepared.kind {
             projection = LiveBoard(animator: after, etag: boards.etag(revision: update.update.revision))

@@ -27,7 +27,9 @@ final class ClusterNode: ClusterSyncShell {
     /// The bytes every board's Idempotency-Key answers may take in Redis together, kept in the write's script.
     var idempotencyBytes: Int
     let boards: Boards
-    private let clock: TickClock
+    let clock: TickClock
+    /// How much of each ring's history the cluster keeps (the write script trims to it), for reading it.
+    let historyBound: RingHistory.Bound
     private let metrics: ServerMetrics
     let logger: Logger
     let worker: RedisWorker
@@ -81,6 +83,8 @@ final class ClusterNode: ClusterSyncShell {
         self.configured = Dictionary(configuration.boards.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
         self.boards = boards
         self.clock = clock
+        historyBound = RingHistory.Bound(
+            seconds: Int64(configuration.historySeconds), points: Int64(configuration.historyPoints))
         self.metrics = metrics
         self.logger = logger
         var revisions = boards.deleted

@@ -132,19 +132,22 @@ struct ConfigurationFile: Decodable {
         }
     }
 
-    /// `history`: what each board's change log keeps besides what its snapshot does not cover (docs/STORAGE.md).
+    /// `history`: how far back each ring's history reaches and how many points it keeps, and what each board's change
+    /// log keeps besides what its snapshot does not cover (docs/STORAGE.md, docs/HISTORY.md).
     struct History: Decodable {
         var seconds: Int?
+        var points: Int?
         var changes: Int?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
-            case seconds, changes
+            case seconds, points, changes
         }
 
         init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.rawValue)))
             let c = try decoder.container(keyedBy: CodingKeys.self)
             seconds = try c.decodeIfPresent(Int.self, forKey: .seconds)
+            points = try c.decodeIfPresent(Int.self, forKey: .points)
             changes = try c.decodeIfPresent(Int.self, forKey: .changes)
         }
     }

@@ -44,6 +44,7 @@ struct ConfigurationReload {
         restartOnly("cluster.streamLength") { "\($0.streamLength)" }
         // The store takes its retention when it opens.
         restartOnly("history.seconds") { "\($0.historySeconds)" }
+        restartOnly("history.points") { "\($0.historyPoints)" }
         restartOnly("history.changes") { "\($0.historyChanges)" }
         // The transport takes its drain timeout when it is created.
         restartOnly("shutdownTimeout") { "\($0.shutdownTimeout)" }
@@ -88,6 +89,7 @@ struct ConfigurationReload {
         configuration.replicas = running.replicas
         configuration.streamLength = running.streamLength
         configuration.historySeconds = running.historySeconds
+        configuration.historyPoints = running.historyPoints
         configuration.historyChanges = running.historyChanges
         configuration.shutdownTimeout = running.shutdownTimeout
         self.configuration = configuration

@@ -103,6 +103,7 @@ extension RingCastConfiguration {
         }
         if let history = file.history {
             if let value = history.seconds { historySeconds = value }
+            if let value = history.points { historyPoints = value }
             if let value = history.changes { historyChanges = value }
         }
         guard let boards = file.boards, !boards.isEmpty else {
@@ -319,7 +320,10 @@ extension RingCastConfiguration {
             throw fail("cluster.streamLength", "expected 10…10000000, got \(streamLength)")
         }
         if !(0...31_536_000).contains(historySeconds) {
-            throw fail("history.seconds", "expected 0…31536000 (a year; 0 = keep no older changes), got \(historySeconds)")
+            throw fail("history.seconds", "expected 0…31536000 (a year; 0 = no history, and keep no older changes), got \(historySeconds)")
+        }
+        if !(0...1_000_000).contains(historyPoints) {
+            throw fail("history.points", "expected 0…1000000 points a ring (0 = no history), got \(historyPoints)")
         }
         if !(0...10_000_000).contains(historyChanges) {
             throw fail("history.changes", "expected 0…10000000 (0 = keep no older changes), got \(historyChanges)")

@@ -75,11 +75,18 @@ public struct RingCastConfiguration: Sendable {
     public var replicas: Int = 0
     /// Entries each board's Redis stream keeps at least, for nodes catching up.
     public var streamLength: Int = 1000
-    /// What each board's change log in the embedded store keeps besides the changes its snapshot does not cover: those
-    /// of the last `historySeconds`, at most `historyChanges` of them (docs/STORAGE.md, "How much of the log is
-    /// kept"); 0 keeps none. The store's own defaults.
-    public var historySeconds = Int(ChangeRetention.standard.seconds)
+    /// How far back each ring's history reaches (issue 33, docs/HISTORY.md): its points of the last `historySeconds`,
+    /// at most the newest `historyPoints` of them (0 in either: no history). And what each board's change log in the
+    /// embedded store keeps besides the changes its snapshot does not cover: those of the last `historySeconds`, at
+    /// most `historyChanges` of them (docs/STORAGE.md, "How much of the log is kept"); 0 keeps none.
+    public var historySeconds = Int(HistoryBound.standard.seconds)
+    public var historyPoints = Int(HistoryBound.standard.points)
     public var historyChanges = Int(ChangeRetention.standard.changes)
+
+    /// What each ring's history keeps.
+    public var historyBound: HistoryBound {
+        HistoryBound(seconds: Int64(historySeconds), points: Int64(historyPoints))
+    }
     /// Seconds SIGTERM (or `RingCastServer.stop()`) may take to drain: answer the requests already
     /// received, close viewers with 1001, flush the store. Past it the server stops anyway. 0 = at once.
     public var shutdownTimeout: Int = 10

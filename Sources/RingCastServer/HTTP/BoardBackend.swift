@@ -40,6 +40,11 @@ protocol BoardBackend: PlaylistBackend {
     /// counts the times the write was computed again after `.again`.
     func commit(_ prepared: PreparedWrite, of write: WriteIntent, attempt: Int, completion: @escaping (CommitOutcome) -> Void)
 
+    /// The points of one ring's history that are kept now within `query`'s times, oldest first, each `tick` in
+    /// milliseconds since the Unix epoch (issue 33); `completion` runs on the service thread. Read off it: the
+    /// embedded store on a thread of its own, a cluster from Redis.
+    func history(_ query: HistoryQuery, completion: @escaping (Result<[HistoryPoint], APIError>) -> Void)
+
     /// Step 10: the write was answered with `response` (or, nil, refused before its commit), for `admit`'s
     /// replays.
     func finished(_ write: WriteIntent, with response: HTTPResponse?)

@@ -84,7 +84,8 @@ final class Pipeline {
             playlists: PlaylistHandler(
                 playlists: playlists, boards: boards, backend: backend, metrics: metrics, clock: clock,
                 viewers: playlistViewers),
-            svg: SVGHandler(documents: svgDocuments)
+            svg: SVGHandler(documents: svgDocuments),
+            history: HistoryHandler(boards: boards, backend: backend, clock: clock)
         )
         hosts = HostPolicy(configuration: configuration)
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)

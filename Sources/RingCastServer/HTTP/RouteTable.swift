@@ -10,7 +10,8 @@ extension Router {
         countdown: CountdownHandler,
         operator: OperatorHandler,
         playlists: PlaylistHandler,
-        svg: SVGHandler
+        svg: SVGHandler,
+        history: HistoryHandler
     ) -> Router {
         var router = Router()
         router.get("/healthz", label: "healthz", access: .open, use: `operator`.health)
@@ -32,6 +33,7 @@ extension Router {
         router.write("POST", "/api/v1/boards/:board/rings", label: "rings", body: NewRing.self, use: rings.add)
         router.write("DELETE", "/api/v1/boards/:board/rings/:ring", label: "ring", body: NoBody.self, use: rings.delete)
         router.get("/api/v1/boards/:board/rings/:ring", label: "ring", use: rings.show)
+        router.get("/api/v1/boards/:board/rings/:ring/history", label: "ring_history", later: history.ring)
         router.write(
             "PUT", "/api/v1/boards/:board/rings/:ring", label: "ring", body: RingUpdate.self, needsBoard: false,
             permission: .write, autoCreates: true, use: rings.update)

@@ -255,9 +255,7 @@ final class SVGDocuments {
         /// `"svg-` and the first 12 bytes of the SHA-256 of `body` in hex: a digest of the bytes, which do not hold the
         /// frame's `seq`, so a picture that does not change keeps its ETag.
         static func etag(of body: [UInt8]) -> String {
-            let digits = Array("0123456789abcdef")
-            let hex = SHA256Digest(of: body).bytes.prefix(12).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }
-            return "\"svg-\(String(hex))\""
+            EntityTag.digest(of: body, prefix: "svg")
         }
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import RingCastCore
 import RingCastStorage
@@ -109,12 +110,16 @@ final class BoardWriter: BoardBackend {
         }
         switch prepared.kind {
         case .change(let board, let change, let after):
+            // What the change leaves in its rings' history, stored in its own transaction (issue 33).
+            let history = StoredHistory(prepared.history, revision: prepared.base + 1, tick: prepared.start, fps: clock.fps)
             board.animator = after
             board.etag = boards.etag(revision: prepared.base + 1)
             observer?.changeAccepted(board, at: prepared.start)
             // The change is what is stored (`ChangeLog`): its bytes made on the store's thread, never the board's.
             let logged = ClusterUpdate.Change(change, body: prepared.body)
-            let stored = StoredChange(board: board.name, revision: prepared.base + 1, tick: prepared.start, fps: clock.fps) {
+            let stored = StoredChange(
+                board: board.name, revision: prepared.base + 1, tick: prepared.start, fps: clock.fps, history: history
+            ) {
                 try ChangeLog.encode(logged)
             }
             track(.change(after), of: board, on: queue, completion: answered(board)) { store, done in
@@ -128,7 +133,10 @@ final class BoardWriter: BoardBackend {
             observer?.boardAdded(board)
             observer?.changeAccepted(board, at: prepared.start)
             let state = prepared.state()
-            let record = StoredRecord(board: board.name, revision: state.revision) { try StateCodec.encode(state) }
+            let history = StoredHistory(prepared.history, revision: state.revision, tick: prepared.start, fps: clock.fps)
+            let record = StoredRecord(board: board.name, revision: state.revision, history: history) {
+                try StateCodec.encode(state)
+            }
             track(.change(animator), of: board, on: queue, completion: answered(board)) { store, done in
                 store.write([record], completion: done)
             }
@@ -145,6 +153,17 @@ final class BoardWriter: BoardBackend {
             track(.deletion, of: board, on: queue, completion: answered(board)) { store, done in
                 store.write([record], completion: done)
             }
+        }
+    }
+
+    func history(_ query: HistoryQuery, completion: @escaping (Result<[HistoryPoint], APIError>) -> Void) {
+        guard let queue else { return completion(.failure(.storageUnavailable("the server is starting; retry in a moment"))) }
+        let (store, done) = (store, ServiceThreadBound(value: completion))
+        DispatchQueue.global().async {
+            let result = Result { () throws(StorageError) in try store.history(query) }
+                .map { rows in rows.map { HistoryPoint(tick: $0.milliseconds, value: $0.value, status: $0.status) } }
+                .mapError { error in APIError.storageUnavailable("cannot read the history: \(error)") }
+            queue.async { done.value(result) }
         }
     }
 

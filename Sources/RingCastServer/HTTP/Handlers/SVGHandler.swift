@@ -42,12 +42,7 @@ struct SVGHandler {
         let headers: [(name: String, value: String)] = [
             (name: "ETag", value: etag), (name: "Cache-Control", value: "no-cache"), (name: "X-RingCast-Seq", value: "\(seq)"),
         ]
-        if let ifNoneMatch,
-            ifNoneMatch.split(separator: ",").contains(where: { tag in
-                let tag = tag.trimmingCharacters(in: .whitespaces)
-                return tag == etag || tag == "W/" + etag || tag == "*"
-            })
-        {
+        if EntityTag.matches(ifNoneMatch, etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
         return HTTPResponse(

@@ -1,0 +1,64 @@
+/// The answer to `GET …/rings/{ring}/history` (issue 33): the kept points of the span asked for, thinned by M4 to at
+/// most the points asked for (`Downsampling`), as JSON or as CSV. Pure: the same points give the same bytes on every
+/// node, and its ETag is a digest of them.
+public struct HistoryAnswer: Sendable, Equatable {
+    public var board: String
+    public var ring: String
+    /// What a point's value is: `progress` (from 0 to 1: plain and derived rings, indicators) or `value` (a counter's
+    /// number).
+    public var field: String
+    public var request: HistoryRequest
+    /// How many points the span held before thinning.
+    public var kept: Int
+    /// Each point's `tick` in milliseconds since the Unix epoch, oldest first.
+    public var points: [HistoryPoint]
+
+    /// `points` (in milliseconds, oldest first: every point the span holds) thinned to `request.points`.
+    public init(board: String, ring: String, kind: RingKind, request: HistoryRequest, points: [HistoryPoint]) {
+        self.board = board
+        self.ring = ring
+        field = Self.field(of: kind)
+        self.request = request
+        kept = points.count
+        self.points = Downsampling.m4(points, limit: request.points)
+    }
+
+    /// What a point's value is called for a ring of `kind`.
+    public static func field(of kind: RingKind) -> String {
+        if case .counter = kind { "value" } else { "progress" }
+    }
+
+    /// `{"board":…,"ring":…,"field":"progress","since":…,"until":…,"method":"m4","kept":N,"points":[{"t":…,
+    /// "progress":…,"status":…},…]}`; `since` only when asked for.
+    public var json: [UInt8] {
+        var text = "{\"board\":\"\(board)\",\"ring\":\"\(ring)\",\"field\":\"\(field)\","
+        if request.since != .min { text += "\"since\":\(request.since)," }
+        text += "\"until\":\(request.until),\"method\":\"m4\",\"kept\":\(kept),\"points\":["
+        text.reserveCapacity(text.utf8.count + points.count * 48)
+        for (index, point) in points.enumerated() {
+            if index > 0 { text += "," }
+            text += "{\"t\":\(point.tick),\"\(field)\":\(Self.number(point.value))"
+            if let status = point.status { text += ",\"status\":\"\(status)\"" }
+            text += "}"
+        }
+        text += "]}"
+        return Array(text.utf8)
+    }
+
+    /// `time,t,progress,status` and a row a point: its UTC time, its milliseconds, its value and status (empty
+    /// when none).
+    public var csv: [UInt8] {
+        var text = "time,t,\(field),status\n"
+        text.reserveCapacity(points.count * 56 + 32)
+        for point in points {
+            text += "\(UTCTime.iso(milliseconds: point.tick)),\(point.tick),\(Self.number(point.value)),\(point.status ?? "")\n"
+        }
+        return Array(text.utf8)
+    }
+
+    /// A value as JSON and CSV write it: a whole number without `.0`, else Swift's shortest round-trip form.
+    static func number(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+}

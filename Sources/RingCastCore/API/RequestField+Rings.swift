@@ -76,7 +76,7 @@ extension RequestField {
         let key = AnyCodingKey("label")
         guard object.contains(key) else { return nil }
         let field = path(path(object.codingPath), key.stringValue)
-        let expected = "label must be \"percent\", \"fraction\", \"value\" or {\"text\":\"…\"}"
+        let expected = "label must be \"percent\", \"fraction\", \"value\", \"rate\", \"eta\" or {\"text\":\"…\"}"
         if let text = try? object.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key) {
             for other in text.allKeys where other.stringValue != "text" {
                 throw APIError.unknownField(
@@ -98,6 +98,8 @@ extension RequestField {
         case "percent": return .percent
         case "fraction": return .fraction
         case "value": return .value
+        case "rate": return .rate
+        case "eta": return .eta
         case LabelFormat.countdownName where countdown: return nil
         case LabelFormat.countdownName:
             throw APIError.invalidValue(

@@ -42,6 +42,8 @@ public struct Animator: Sendable {
     private var lastFrames: (tick: Int64, frame: Frame, base: Frame)?
     /// When the board and its rings were last written, for what shows stale (DESIGN §13); kept with `board`.
     public private(set) var freshness = Freshness()
+    /// The newest points of rings whose label reads their history (`rate`, `eta`); kept with `board` like `freshness`.
+    public private(set) var recent = RecentHistory()
 
     /// A board with nothing pushed yet, its time starting at `tick`.
     public init(spec: BoardSpec, fps: Int, tick: Int64) {
@@ -68,6 +70,7 @@ public struct Animator: Sendable {
         var board = Board(spec: spec)
         skipped = try board.restore(state)
         freshness = try Freshness(restoring: state, fps: fps, spec: board.spec)
+        recent = try RecentHistory(restoring: state, fps: fps, spec: board.spec)
         self.fps = fps
         self.board = board
         epoch = state.fps == fps ? state.epoch : Int64((Double(state.epoch) * Double(fps) / Double(state.fps)).rounded())
@@ -210,8 +213,13 @@ public struct Animator: Sendable {
                 board.settle(at: at)
             }
             do {
+                // Only a board that shows a rate or a time to done keeps points in memory (`RecentHistory`).
+                let before = RecentHistory.watches(board.spec) || first.change.startsReadingHistory ? board : nil
                 try Self.apply(first.change, to: &board, at: time(at: first.tick))
                 freshness.record(first.change, on: board.spec, at: first.tick)
+                if let before, RecentHistory.watches(board.spec) || !recent.rings.isEmpty {
+                    recent.record(ChangeHistory.of(first.change, from: before, to: board), on: board.spec, at: first.tick)
+                }
             } catch {
                 failed(error)
             }
@@ -324,8 +332,11 @@ public struct Animator: Sendable {
     public func nextTick(after tick: Int64) -> Int64? {
         if board.isAnimating(at: time(at: tick)) { return tick + 1 }
         let change = pending.first.map { max($0.tick, tick + 1) }
-        guard let stale = freshness.nextChange(after: tick, in: board.spec, fps: fps) else { return change }
-        return min(change ?? stale, stale)
+        let texts = [
+            freshness.nextChange(after: tick, in: board.spec, fps: fps), recent.nextChange(after: tick, in: board.spec, fps: fps),
+        ].compactMap { $0 }.min()
+        guard let texts else { return change }
+        return min(change ?? texts, texts)
     }
 
     /// How many animations the board holds once every accepted change has started (`Board.heldAnimations`).
@@ -337,6 +348,7 @@ public struct Animator: Sendable {
         let at = max(tick, pending.last?.tick ?? tick)
         var snapshot = projection.board.snapshot(at: projection.time(at: at))
         snapshot.mark(projection.freshness, spec: projection.spec, at: at, fps: fps)
+        projection.recent.mark(&snapshot, spec: projection.spec, at: at, fps: fps)
         return snapshot
     }
 
@@ -346,6 +358,7 @@ public struct Animator: Sendable {
         let projection = projection
         var state = projection.board.state(fps: fps, epoch: projection.epoch)
         state.written = projection.freshness.written
+        state.recent = projection.recent.stored
         return state
     }
 
@@ -361,6 +374,7 @@ public struct Animator: Sendable {
         projection.board.settle(at: time, valuesAt: time)
         var state = projection.board.state(fps: fps, epoch: projection.epoch)
         state.written = projection.freshness.written
+        state.recent = projection.recent.stored
         return state
     }
 
@@ -459,11 +473,26 @@ public struct Animator: Sendable {
             wallClockMilliseconds: wallClockMilliseconds(at: tick)
         )
         freshness.mark(&frame, spec: board.spec, at: tick, fps: fps)
+        if !recent.rings.isEmpty || RecentHistory.watches(board.spec) {
+            recent.mark(&frame, spec: board.spec, at: tick, fps: fps)
+        }
         return frame
     }
 }
 
 extension Animator.Change {
+    /// Whether the change gives a ring a label that reads its history (`rate`, `eta`), so that its points are kept
+    /// from this change on.
+    var startsReadingHistory: Bool {
+        switch self {
+        case .ring(_, let update): update.label?.readsHistory == true
+        case .patch(let patch): patch.rings.values.contains { $0.label?.readsHistory == true }
+        case .restructure(let spec): RecentHistory.watches(spec)
+        case .grow(let spec, let then): RecentHistory.watches(spec) || then.startsReadingHistory
+        case .background, .startCountdown, .cancelCountdown: false
+        }
+    }
+
     /// Whether the change starts a countdown.
     var startsCountdown: Bool {
         if case .startCountdown = self { true } else { false }

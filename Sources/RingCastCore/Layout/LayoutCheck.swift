@@ -35,6 +35,8 @@ public enum LayoutCheck {
         case .fraction: return "\(maximum)/\(maximum)"
         case .value: return maximum
         case .text(let text): return text
+        case .rate: return RecentHistory.widestRate
+        case .eta: return RecentHistory.widestETA
         }
     }
 

@@ -32,6 +32,9 @@ public struct BoardState: Codable, Sendable, Equatable {
     /// When the board and each ring last received a write (stale data, DESIGN §13); absent in states stored
     /// before it existed, which load as written at `epoch` (`Freshness`).
     public var written: Written?
+    /// The newest points of each ring whose label reads its history (`rate`, `eta`: `RecentHistory`), ticks on the
+    /// state's `fps` grid; absent when there are none (and in states stored before them).
+    public var recent: [String: [HistoryPoint]]?
 
     /// A plain ring's or a widget's pushed values.
     public struct Ring: Codable, Sendable, Equatable {

@@ -10,6 +10,11 @@ public enum LabelFormat: Sendable, Hashable {
     case value
     /// Fixed text, at most `LabelFormat.maximumTextLength` characters.
     case text(String)
+    /// `12 %/min`: how fast the ring moves, from its recent history (`RecentHistory`, issue 33); in the ring's
+    /// own units (`3.5/min`) when it has a `max` other than 100.
+    case rate
+    /// `~4 min left`, then `done`: when the ring will reach 100 % at that rate (`RecentHistory`, issue 33).
+    case eta
 
     /// What a countdown ring's label shows, as its GET names it: the seconds left, whatever its format.
     public static let countdownName = "seconds"
@@ -24,11 +29,21 @@ public enum LabelFormat: Sendable, Hashable {
         case .fraction: "fraction"
         case .value: "value"
         case .text: "text"
+        case .rate: "rate"
+        case .eta: "eta"
+        }
+    }
+
+    /// Whether the label is read from the ring's recent history (`rate`, `eta`).
+    public var readsHistory: Bool {
+        switch self {
+        case .rate, .eta: true
+        case .percent, .fraction, .value, .text: false
         }
     }
 }
 
-/// As the API and the store write it: `"percent"`, `"fraction"`, `"value"` or `{"text":"…"}`.
+/// As the API and the store write it: `"percent"`, `"fraction"`, `"value"`, `"rate"`, `"eta"` or `{"text":"…"}`.
 extension LabelFormat: Codable {
     private enum CodingKeys: String, CodingKey { case text }
 
@@ -42,11 +57,14 @@ extension LabelFormat: Codable {
         case "percent": self = .percent
         case "fraction": self = .fraction
         case "value": self = .value
+        case "rate": self = .rate
+        case "eta": self = .eta
         default:
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
                     codingPath: decoder.codingPath,
-                    debugDescription: "expected \"percent\", \"fraction\", \"value\" or {\"text\":…}, got \"\(name)\""))
+                    debugDescription:
+                        "expected \"percent\", \"fraction\", \"value\", \"rate\", \"eta\" or {\"text\":…}, got \"\(name)\""))
         }
     }
 

@@ -15,6 +15,10 @@ public enum ValueLabel {
             return integer(progress * maximum)
         case .text(let text):
             return progress == nil ? PercentLabel.string(for: nil) : text
+        case .rate, .eta:
+            // Read from the ring's history, which the board alone does not hold: the animator sets the text
+            // (`RecentHistory.mark`); `—` until it does.
+            return PercentLabel.string(for: nil)
         }
     }
 

@@ -326,9 +326,11 @@ final class StoreWriter {
     }
 
     /// Keeps only each board's (and playlist's) last change: later writes replace earlier ones, so the
-    /// rows end up the same with one statement per board.
+    /// rows end up the same with one statement per board. A replaced subject moves to the end, after the log appended
+    /// since its earlier write: a tombstone then deletes the history of changes queued before it in the batch.
     private func note(_ change: Change, for subject: Subject, in changes: inout [Subject: Change], order: inout [Subject]) {
-        if changes.updateValue(change, forKey: subject) == nil { order.append(subject) }
+        if changes.updateValue(change, forKey: subject) != nil { order.removeAll { $0 == subject } }
+        order.append(subject)
     }
 
     private func commit(_ changes: [Change], batchSize: Int) throws(StorageError) {

@@ -21,10 +21,10 @@ public struct HistoryRequest: Sendable, Equatable {
     }
 
     /// Reads `query` at `now` (milliseconds since the Unix epoch): without `since` from the first point kept,
-    /// without `until` through now. Throws 400 naming the parameter for anything else.
+    /// without `until` through the newest (a write just accepted starts at the next tick, after now). Throws 400 naming the parameter for anything else.
     public init(_ query: [String: String], now: Int64) throws(APIError) {
         since = try query["since"].map { text throws(APIError) in try Self.time(text, field: "since", now: now) } ?? .min
-        until = try query["until"].map { text throws(APIError) in try Self.time(text, field: "until", now: now) } ?? now
+        until = try query["until"].map { text throws(APIError) in try Self.time(text, field: "until", now: now) } ?? .max
         if let text = query["points"] {
             guard let count = Int(text), (2...Self.maximumPoints).contains(count) else {
                 throw .malformed(
@@ -71,7 +71,7 @@ public struct HistoryRequest: Sendable, Equatable {
     }
 
     static func iso(_ milliseconds: Int64) -> String {
-        milliseconds == .min ? "the first point" : UTCTime.iso(milliseconds: milliseconds)
+        milliseconds == .min ? "the first point" : milliseconds == .max ? "the newest" : UTCTime.iso(milliseconds: milliseconds)
     }
 }
 
@@ -100,6 +100,8 @@ public enum UTCTime {
         } else {
             return nil
         }
+        // Digits and separators only: Int64("+1") is 1, and the fraction's digits past the third are not read.
+        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || "-T:.".contains($0)) }) else { return nil }
         let parts = text.split(separator: "T", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
         let date = parts[0].split(separator: "-", omittingEmptySubsequences: false)

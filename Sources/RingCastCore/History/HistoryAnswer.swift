@@ -29,11 +29,12 @@ public struct HistoryAnswer: Sendable, Equatable {
     }
 
     /// `{"board":…,"ring":…,"field":"progress","since":…,"until":…,"method":"m4","kept":N,"points":[{"t":…,
-    /// "progress":…,"status":…},…]}`; `since` only when asked for.
+    /// "progress":…,"status":…},…]}`; `since` and `until` only when asked for.
     public var json: [UInt8] {
         var text = "{\"board\":\"\(board)\",\"ring\":\"\(ring)\",\"field\":\"\(field)\","
         if request.since != .min { text += "\"since\":\(request.since)," }
-        text += "\"until\":\(request.until),\"method\":\"m4\",\"kept\":\(kept),\"points\":["
+        if request.until != .max { text += "\"until\":\(request.until)," }
+        text += "\"method\":\"m4\",\"kept\":\(kept),\"points\":["
         text.reserveCapacity(text.utf8.count + points.count * 48)
         for (index, point) in points.enumerated() {
             if index > 0 { text += "," }

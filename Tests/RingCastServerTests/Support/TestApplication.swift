@@ -50,7 +50,10 @@ final class TestApplication {
         let directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-app-\(UUID().uuidString)")
         self.directory = directory
-        store = try SQLiteStore(directory: directory.path)
+        store = try SQLiteStore(
+            directory: directory.path,
+            retention: ChangeRetention(seconds: Int64(configuration.historySeconds), changes: Int64(configuration.historyChanges)),
+            history: configuration.historyBound)
         var logger = Logger(label: "ringcast-test")
         logger.logLevel = .critical
         let stored = try loadStates(from: store, directory: directory.path, configuration: configuration, logger: logger)

@@ -131,7 +131,7 @@ struct RecentHistoryTests {
         var animator = try Self.animator()
         try Self.push(&animator, "task1", 0.1, at: Self.origin + 30)
         var state = animator.state
-        state.recent = ["task1": Array(repeating: HistoryPoint(tick: Self.origin, value: 0.1), count: 21)]
+        state.recent = ["task1": Array(repeating: HistoryPoint(tick: Self.origin, value: 0.1), count: 513)]
         #expect(throws: BoardStateError.self) { try Animator(spec: Fixtures.board, fps: Self.fps, state: state) }
         state.recent = ["task1": [HistoryPoint(tick: -1, value: 0.1)]]
         #expect(throws: BoardStateError.self) { try Animator(spec: Fixtures.board, fps: Self.fps, state: state) }

@@ -218,7 +218,8 @@ public struct Animator: Sendable {
                 try Self.apply(first.change, to: &board, at: time(at: first.tick))
                 freshness.record(first.change, on: board.spec, at: first.tick)
                 if let before, RecentHistory.watches(board.spec) || !recent.rings.isEmpty {
-                    recent.record(ChangeHistory.of(first.change, from: before, to: board), on: board.spec, at: first.tick)
+                    recent.record(
+                        ChangeHistory.of(first.change, from: before, to: board), on: board.spec, at: first.tick, fps: fps)
                 }
             } catch {
                 failed(error)

@@ -23,23 +23,75 @@ public struct RecentHistory: Sendable, Equatable {
         spec.rings.contains(where: reads)
     }
 
-    /// Whether `ring` shows a `rate` or `eta` label (plain and derived rings).
+    /// Whether `ring` shows a `rate` or `eta` label or a sparkline (plain and derived rings).
     static func reads(_ ring: RingSpec) -> Bool {
-        ring.kind.isRing && ring.kind.keepsHistory && ring.label.readsHistory
+        ring.kind.isRing && ring.kind.keepsHistory && (ring.label.readsHistory || ring.sparkline != nil)
     }
 
+    /// The most points a ring with a sparkline keeps before its older ones are thinned (`Downsampling.m4`) to half.
+    static let sparklineMemory = 512
+    /// The most points a sparkline draws.
+    public static let sparklinePoints = 64
+
     /// Notes what `history` adds at `tick` for the rings of `spec` that read it; drops the rings that no longer do.
-    mutating func record(_ history: ChangeHistory, on spec: BoardSpec, at tick: Int64) {
+    mutating func record(_ history: ChangeHistory, on spec: BoardSpec, at tick: Int64, fps: Int) {
         for point in history.points {
             guard let ring = spec.ring(withID: point.ring), Self.reads(ring) else { continue }
             var points = rings[point.ring] ?? []
             points.append(HistoryPoint(tick: tick, value: point.value))
-            if points.count > ProgressRate.window { points.removeFirst(points.count - ProgressRate.window) }
-            rings[point.ring] = points
+            rings[point.ring] = Self.kept(points, of: ring, fps: fps)
         }
         if !rings.isEmpty {
             rings = rings.filter { id, _ in spec.ring(withID: id).map(Self.reads) ?? false }
         }
+    }
+
+    /// What `ring` keeps of `points` (oldest first): the newest `ProgressRate.window` for a rate or time to done, and
+    /// with a sparkline every point of its span back from the newest, the older ones thinned to half by M4 once there
+    /// are more than `sparklineMemory` (the same points in, the same points kept, on every node).
+    static func kept(_ points: [HistoryPoint], of ring: RingSpec, fps: Int) -> [HistoryPoint] {
+        guard let sparkline = ring.sparkline, let newest = points.last else {
+            return Array(points.suffix(ProgressRate.window))
+        }
+        let oldest = newest.tick - Int64(sparkline.seconds) * Int64(fps)
+        let first = points.firstIndex { $0.tick >= oldest } ?? points.count
+        var kept = Array(points[min(first, max(0, points.count - ProgressRate.window))...])
+        if kept.count > sparklineMemory {
+            let recent = kept.suffix(ProgressRate.window)
+            let older = Downsampling.m4(kept.dropLast(ProgressRate.window), limit: sparklineMemory / 2)
+            kept = older + recent
+        }
+        return kept
+    }
+
+    // MARK: Sparklines
+
+    /// `ring`'s sparkline at `tick` (`RingFrame.spark`): its points of its span up to `tick`, thinned to
+    /// `sparklinePoints`, the newest at `shown` (the progress the frame shows; nil: the newest target); nil without a
+    /// sparkline or with fewer than two points.
+    public func sparkline(of ring: RingSpec, at tick: Int64, shown: Double?, fps: Int) -> [Double]? {
+        guard let sparkline = ring.sparkline, let all = rings[ring.id] else { return nil }
+        let upToNow = all.prefix { $0.tick <= tick }
+        guard let newest = upToNow.last else { return nil }
+        let oldest = newest.tick - Int64(sparkline.seconds) * Int64(fps)
+        let span = upToNow.drop { $0.tick < oldest }
+        guard span.count >= 2, let first = span.first else { return nil }
+        let points = Downsampling.m4(span, limit: Self.sparklinePoints)
+        let scale = max(1, points.map(\.value).max() ?? 1, shown ?? 0)
+        let width = Double(newest.tick - first.tick)
+        var line: [Double] = []
+        line.reserveCapacity(points.count * 2)
+        for (index, point) in points.enumerated() {
+            let value = index == points.count - 1 ? shown ?? point.value : point.value
+            line.append(Self.rounded(width > 0 ? Double(point.tick - first.tick) / width : 1))
+            line.append(Self.rounded(min(1, max(0, value / scale))))
+        }
+        return line
+    }
+
+    /// To a thousandth: the page draws at most a few hundred pixels wide.
+    static func rounded(_ value: Double) -> Double {
+        (value * 1_000).rounded() / 1_000
     }
 
     // MARK: Texts
@@ -72,10 +124,16 @@ public struct RecentHistory: Sendable, Equatable {
         }
     }
 
-    /// Each reading ring's text at `tick` set as its label in `frame` (composed for `spec`, in its ring order).
+    /// Each reading ring's text at `tick` set as its label in `frame` (composed for `spec`, in its ring order), and
+    /// each sparkline.
     func mark(_ frame: inout Frame, spec: BoardSpec, at tick: Int64, fps: Int) {
         for (index, ring) in zip(frame.rings.indices, spec.rings) where Self.reads(ring) {
-            frame.rings[index].label = text(of: ring, at: tick, fps: fps)
+            if ring.label.readsHistory {
+                frame.rings[index].label = text(of: ring, at: tick, fps: fps)
+            }
+            if ring.sparkline != nil {
+                frame.rings[index].spark = sparkline(of: ring, at: tick, shown: frame.rings[index].p, fps: fps)
+            }
         }
     }
 
@@ -92,6 +150,7 @@ public struct RecentHistory: Sendable, Equatable {
         guard !rings.isEmpty else { return nil }
         let moving = spec.rings.contains { ring in
             guard Self.reads(ring), let points = rings[ring.id], points.count >= 2 else { return false }
+            guard ring.label.readsHistory else { return false }
             return (points.last?.value ?? 0) < 1 || ring.label == .rate
         }
         guard moving else { return nil }
@@ -112,8 +171,8 @@ public struct RecentHistory: Sendable, Equatable {
         var rings: [String: [HistoryPoint]] = [:]
         for (id, points) in (state.recent ?? [:]).sorted(by: { $0.key < $1.key }) {
             let key = "recent.\(id)"
-            guard points.count <= ProgressRate.window else {
-                throw BoardStateError(key: key, message: "holds at most \(ProgressRate.window) points, got \(points.count)")
+            guard points.count <= Self.sparklineMemory else {
+                throw BoardStateError(key: key, message: "holds at most \(Self.sparklineMemory) points, got \(points.count)")
             }
             var moved: [HistoryPoint] = []
             for point in points {

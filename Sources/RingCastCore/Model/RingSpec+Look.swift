@@ -85,6 +85,12 @@ extension RingSpec {
         }
     }
 
+    /// The line of its history drawn under its label (issue 33); nil: none, and for every kind but plain and derived
+    /// rings.
+    public var sparkline: Sparkline? {
+        kind.look?.sparkline
+    }
+
     /// The value that is progress 1 (`{"value":12,"max":20}` is progress 0.6).
     public var maximum: Double {
         get { kind.look?.maximum ?? Self.defaultMaximum }

@@ -67,6 +67,11 @@ public struct RingFrame: Sendable, Equatable, Encodable {
     /// While the ring or widget is stale (DESIGN §13), how long ago its last write arrived (`StaleLabel`); nil
     /// (no key) while fresh, so boards that never go stale keep their bytes.
     public var stale: String?
+    /// The ring's sparkline (issue 33), `[x0, y0, x1, y1, …]`: its history over its span, oldest first, x from 0 (the
+    /// span's first point) to 1 (its newest), y from 0 (nothing) to 1 (the top of its scale, 100 % or the highest
+    /// value shown), the newest point at the progress shown now; drawn in the band under the label
+    /// (PROTOCOL.md, "Sparklines"). Nil (no key) without one, or with fewer than two points.
+    public var spark: [Double]?
 
     public init(
         id: String,
@@ -95,13 +100,14 @@ public struct RingFrame: Sendable, Equatable, Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, p, a0, a1, gradient, cap, tip, label, labelColor
         case kind, value, sign, digits, text, scales, color, stops
-        case stale
+        case stale, spark
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encodeIfPresent(stale, forKey: .stale)
+        try container.encodeIfPresent(spark, forKey: .spark)
         if let widget {
             try encode(widget, to: &container)
             return

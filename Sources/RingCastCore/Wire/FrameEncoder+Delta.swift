@@ -2,13 +2,19 @@ extension FrameEncoder {
     /// A JSON frame message: a keyframe (`"keyframe":true`, every ring) when `previous` is nil,
     /// else a delta with only the rings whose values changed since `previous`. The background is
     /// always included: it is small, and it carries the splash layers that change while they play.
-    /// A `previous` with other rings (the board was reshaped) gives a keyframe, as in binary.
+    /// A `previous` with other rings (the board was reshaped) gives a keyframe, as in binary. A ring's `spark` is sent
+    /// in a keyframe and when it changed: a delta's entry without it keeps the one the viewer holds.
     public static func json(_ frame: Frame, previous: Frame?) throws(EncodingFailure) -> [UInt8] {
         let previous = previous.flatMap { frame.hasTheRings(of: $0) ? $0 : nil }
         var message = frame
         if let previous {
             message.rings = frame.rings.enumerated().compactMap { index, ring in
-                index < previous.rings.count && previous.rings[index] == ring ? nil : ring
+                guard index < previous.rings.count else { return ring }
+                let before = previous.rings[index]
+                guard before != ring else { return nil }
+                var entry = ring
+                if entry.spark == before.spark { entry.spark = nil }
+                return entry
             }
         }
         return try JSONBytes.encode(FrameMessage(frame: message, keyframe: previous == nil))

@@ -10,19 +10,22 @@ public struct RingLook: KindDefinition {
     public var status: RingStatus?
     /// Thresholds that colour the ring by its displayed value until a push colours it otherwise.
     public var thresholds: Thresholds?
+    /// A line of the ring's history under its label (issue 33); not for a countdown ring, which keeps none.
+    public var sparkline: Sparkline?
 
     public init(
         colors: [RGBAColor]? = nil, label: LabelFormat? = nil, maximum: Double? = nil, status: RingStatus? = nil,
-        thresholds: Thresholds? = nil
+        thresholds: Thresholds? = nil, sparkline: Sparkline? = nil
     ) {
         self.colors = colors
         self.label = label
         self.maximum = maximum
         self.status = status
         self.thresholds = thresholds
+        self.sparkline = sparkline
     }
 
-    static let keys = ["colors", "label", "max", "status", "thresholds"]
+    static let keys = ["colors", "label", "max", "status", "thresholds", "sparkline"]
     static let pushKeys = ["progress", "value", "max", "colors", "labelColor", "label", "title", "status", "thresholds"]
 
     init(reading object: KeyedDecodingContainer<AnyCodingKey>, id: String, from boundary: RingSpec.Boundary) throws {
@@ -43,6 +46,12 @@ public struct RingLook: KindDefinition {
         case .thresholds(let thresholds): self.thresholds = thresholds
         case .definition, nil: break
         }
+        sparkline = try RequestField.sparkline(in: object)
+        if countdown, sparkline != nil {
+            throw APIError.invalidValue(
+                "a countdown ring keeps no history, so it has no sparkline",
+                field: RequestField.path(field, "sparkline"))
+        }
     }
 
     func validate(field: String?, from boundary: RingSpec.Boundary) throws(APIError) {
@@ -54,6 +63,7 @@ public struct RingLook: KindDefinition {
             try Limits.check(maximum: maximum, field: RequestField.path(field, "max"))
         }
         try validateColoring(field: field)
+        try sparkline?.validate(field: RequestField.path(field, "sparkline"))
     }
 
     /// A text label's text, under the label rules.
@@ -85,5 +95,6 @@ public struct RingLook: KindDefinition {
         try object.encodeIfPresent(maximum, forKey: Self.key("max"))
         try object.encodeIfPresent(status, forKey: Self.key("status"))
         try object.encodeIfPresent(thresholds, forKey: Self.key("thresholds"))
+        try object.encodeIfPresent(sparkline, forKey: Self.key("sparkline"))
     }
 }

@@ -14,6 +14,8 @@
 # 4. Join storm (`ringcast-bench --scenario join-storm`), with a fresh server.
 # 5. SVG flood (`ringcast-bench --scenario svg-flood`): a fresh server allowing 255 rings a board; clients
 #    fetch a 255-ring board's SVG in a loop while a viewer of main measures its frame gaps.
+# 6. A start with a long log; 7. history (issue 33): pushes with history off beside the run with it (step 3), the
+#    rows each ring holds on disk after that flood against its bound, and the server's time for a 10,000-point query.
 #
 # Settings come from the environment (the Makefile passes its BENCH_* variables):
 #   BENCH_VIEWERS           RingCast scenarios, raw client          (100 500 1000 2000)
@@ -30,6 +32,7 @@
 #                           join storm: watchers, joins a second, seconds (100 200 10; any empty: none)
 #   BENCH_SVG_CLIENTS BENCH_SVG_DURATION
 #   BENCH_REPLAY_CHANGES    changes logged since the snapshot for the start-with-a-long-log run (100000; empty: none)
+#   BENCH_HISTORY           "yes" for step 7 (yes; empty: none)
 #                           SVG flood: fetching clients, seconds (4 10; either empty: none)
 #   BENCH_DISK_DIR          where the push run on disk keeps its data (.build, under the repository)
 #   BENCH_MEMORY_DIR        where the push run on tmpfs keeps its data (/dev/shm)
@@ -60,6 +63,7 @@ join_duration=${BENCH_JOIN_DURATION-10}
 svg_clients=${BENCH_SVG_CLIENTS-4}
 svg_duration=${BENCH_SVG_DURATION-10}
 replay_changes=${BENCH_REPLAY_CHANGES-100000}
+history=${BENCH_HISTORY-yes}
 disk_root=${BENCH_DISK_DIR:-.build}
 memory_root=${BENCH_MEMORY_DIR:-/dev/shm}
 
@@ -137,6 +141,7 @@ fi
 push() {
 	local name=$1 data animation=$3 boards=${4:-1} binary=${5:-$ringcast} config=${6:-$work/ringcast.json} label=${7:-}
 	data=$(mktemp -d -p "$2" "$name.XXXXXX") || exit 1
+	pushed_data=$data
 	echo "== push throughput: $pushers pushers, $push_viewers viewers, data on $(stat -f -c %T "$data"), animation $animation, $boards board(s)${label:+, $label}"
 	start "serve-$name" "$binary" serve --config "$config" --port 0 --fps "$fps" \
 		--data-dir "$data" --log-level warning
@@ -158,6 +163,16 @@ if [ -n "$pushers" ] && [ -n "$push_viewers" ] && [ -n "$push_duration" ]; then
 	esac
 	for animation in $push_animations; do
 		push "pushers-disk-$animation" "$disk" "$animation"
+		if [ "$animation" = none ] && [ -n "$history" ]; then
+			# History's cost (issue 33: at least 0.9× the pushes without): the same run with history off, right after,
+			# and the rows each ring holds on disk after the flood with it on.
+			flooded=$pushed_data
+			python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))
+c.setdefault("history", {})["points"] = 0
+json.dump(c, open(sys.argv[2], "w"), indent=2)' "$work/ringcast.json" "$work/ringcast-nohistory.json" || exit 1
+			push "pushers-disk-none-history-off" "$disk" none 1 "$ringcast" "$work/ringcast-nohistory.json" "history off"
+		fi
 	done
 	if [ -n "$push_boards" ]; then
 		push "pushers-disk-default-$push_boards-boards" "$disk" default "$push_boards"
@@ -245,6 +260,64 @@ PY
 	listening=$(date +%s.%N)
 	python3 -c 'import sys; print("start to listening: %.3f s" % (float(sys.argv[2]) - float(sys.argv[1])))' "$began" "$listening"
 	grep -o "board main: .* replayed in .*" "$work/serve-replay.err" "$work/serve-replay.out" | sed 's/^[^:]*://'
+	stop
+fi
+
+# 7. History (issue 33): what the flood of step 3 left on disk per ring, against its bound (history.points + the slack
+# before a trim: a tenth, 16 to 1,000), and the server's time (its Server-Timing header) for a query of 10,000 points,
+# from a store holding 12,000 of ring move's in the last hour.
+if [ -n "$history" ]; then
+	if [ -n "${flooded:-}" ]; then
+		echo "== history on disk after the push flood"
+		python3 - "$flooded/ringcast.sqlite3" <<'PY' || failed="$failed history-disk"
+import os, sqlite3, sys
+path = sys.argv[1]
+database = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+rows = database.execute("SELECT board, ring, count(*) FROM history GROUP BY board, ring ORDER BY 3 DESC").fetchall()
+points, slack = 10_000, 1_000
+for board, ring, count in rows[:8]:
+    print(f"  {board}/{ring}: {count} rows (bound {points + slack})")
+worst = max((count for _, _, count in rows), default=0)
+size = sum(os.path.getsize(path + suffix) for suffix in ("", "-wal") if os.path.exists(path + suffix))
+print(f"history rows per ring: at most {worst}, bound {points + slack}: {'within' if worst <= points + slack else 'OVER'}; "
+      f"database and WAL {size / 1048576:.1f} MiB")
+sys.exit(0 if worst <= points + slack else 1)
+PY
+	fi
+	mkdir -p "$disk_root" && disk=${disk:-$(mktemp -d -p "$disk_root" bench-data.XXXXXX)} || exit 1
+	data=$(mktemp -d -p "$disk" history.XXXXXX) || exit 1
+	start serve-history-make "$ringcast" serve --config "$work/ringcast.json" --port 0 --fps "$fps" --data-dir "$data" \
+		--log-level warning
+	stop
+	python3 - "$data/ringcast.sqlite3" <<'PY' || exit 1
+import sqlite3, sys, time
+now = int(time.time() * 1000)
+rows = (("main", "move", now - 3_600_000 + i * 300, i + 1, (i % 1000) / 1000, None) for i in range(12_000))
+database = sqlite3.connect(sys.argv[1])
+database.executemany("INSERT INTO history (board, ring, time, revision, value, status) VALUES (?, ?, ?, ?, ?, ?)", rows)
+database.commit()
+PY
+	start serve-history "$ringcast" serve --config "$work/ringcast.json" --port 0 --fps "$fps" --data-dir "$data" \
+		--log-level warning
+	python3 - "$url" <<'PY' || failed="$failed history-query"
+import statistics, sys, urllib.request
+url = sys.argv[1] + "/api/v1/boards/main/rings/move/history?points=10000"
+times, sizes, reads, encodes = [], [], [], []
+for attempt in range(25):
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        body = answer.read()
+        timing = answer.headers["Server-Timing"]
+    parts = dict(part.strip().split(";dur=") for part in timing.split(","))
+    if attempt >= 5:
+        times.append(float(parts["history"]))
+        reads.append(float(parts["read"]))
+        encodes.append(float(parts["encode"]))
+        sizes.append(len(body))
+    points = body.count(b'"t":')
+print(f"history query, {points} points ({sizes[-1] / 1024:.0f} KiB of JSON): server time median "
+      f"{statistics.median(times):.2f} ms (reading {statistics.median(reads):.2f}, making the JSON "
+      f"{statistics.median(encodes):.2f}), slowest {max(times):.2f} ms over {len(times)} queries (target 5 ms)")
+PY
 	stop
 fi
 

@@ -5,7 +5,8 @@ import RingCastTransport
 
 /// `GET /api/v1/boards/{board}/rings/{ring}/history` (issue 33): the ring's kept points of a span, thinned by M4 to
 /// at most `points`, as JSON, or as CSV for `Accept: text/csv` (or `?format=csv`), with an ETag (a digest of the
-/// bytes). Read with the board's read token, as its GET is. Touched only on the service thread.
+/// bytes), and `Server-Timing: history;dur=MS`, the server's time from the request to the answer. Read with the
+/// board's read token, as its GET is. Touched only on the service thread.
 struct HistoryHandler {
     let boards: Boards
     let backend: any BoardBackend
@@ -28,15 +29,33 @@ struct HistoryHandler {
         let ifNoneMatch = request.http.headers["if-none-match"]
         let query = HistoryQuery(board: board.name, ring: id, since: wanted.since, until: wanted.until)
         let (name, kind) = (board.name, ring.kind)
+        let began = ContinuousClock.now
         backend.history(query) { result in
             switch result {
             case .failure(let error):
                 respond(.error(error))
             case .success(let points):
+                let read = ContinuousClock.now
                 let answer = HistoryAnswer(board: name, ring: id, kind: kind, request: wanted, points: points)
-                respond(Self.respond(csv ? answer.csv : answer.json, csv: csv, ifNoneMatch: ifNoneMatch))
+                var response = Self.respond(csv ? answer.csv : answer.json, csv: csv, ifNoneMatch: ifNoneMatch)
+                // The server's time for the answer: reading the points, then making the bytes (issue 33's target:
+                // 10,000 points in 5 ms in all).
+                let made = ContinuousClock.now
+                response.headers.append(
+                    (
+                        name: "Server-Timing",
+                        value: "history;dur=\(Self.milliseconds(made - began)), read;dur=\(Self.milliseconds(read - began)), "
+                            + "encode;dur=\(Self.milliseconds(made - read))"
+                    ))
+                respond(response)
             }
         }
+    }
+
+    /// `duration` in milliseconds, to a microsecond.
+    static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return ((Double(seconds) * 1e3 + Double(attoseconds) / 1e15) * 1_000).rounded() / 1_000
     }
 
     /// CSV for `?format=csv` or an `Accept` that names `text/csv` before (or without) JSON; JSON otherwise.

@@ -12,6 +12,19 @@ struct APIRequest: Equatable {
     var body: [UInt8]?
     /// Headers of the request's own (e.g. `If-None-Match: *`), sent as they are.
     var headers: [String: String] = [:]
+    /// The query, in order (`?since=1h&points=500`); `ServerConnection` encodes it (`encodedQuery`).
+    var query: [URLQueryItem] = []
+
+    /// `since=1h&points=500`: each value percent-encoded but for letters, digits and `-._~:`, so that a `+` (in
+    /// `+00:00`) is not read as a space.
+    var encodedQuery: String {
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:")
+        return query.map { item in
+            let value = item.value ?? ""
+            return item.name + "=" + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)
+        }
+        .joined(separator: "&")
+    }
 
     /// This request asking for `Prefer: return=minimal` (RFC 7240): the server answers a write with its status and
     /// ETag alone and encodes nothing, for a command that prints nothing of the answer.

@@ -11,8 +11,8 @@ struct RingCastCommand: AsyncParsableCommand {
         abstract: "Live progress rings: push over REST, animate on the server, draw in every browser.",
         version: version,
         subcommands: [
-            Serve.self, Push.self, Get.self, CountdownCommand.self, BoardCommand.self, RingCommand.self,
-            WidgetCommand.self, PlaylistCommand.self,
+            Serve.self, Push.self, Get.self, HistoryCommand.self, CountdownCommand.self, BoardCommand.self,
+            RingCommand.self, WidgetCommand.self, PlaylistCommand.self,
         ]
     )
 

@@ -29,11 +29,13 @@ final class ServerConnection {
         }
     }
 
-    /// `METHOD /api/v1/SEGMENT/…`, each segment escaped: the 2xx answer, else why not.
+    /// `METHOD /api/v1/SEGMENT/…[?QUERY]`, each segment escaped (`query` as it is): the 2xx answer, else why not.
     func request(
-        _ method: String, api segments: [String], json body: [UInt8]? = nil, headers: [(name: String, value: String)] = []
+        _ method: String, api segments: [String], query: String = "", json body: [UInt8]? = nil,
+        headers: [(name: String, value: String)] = []
     ) throws(CommandFailure) -> HTTPClient.Response {
-        let path = pathPrefix + "/api/v1/" + segments.map(Self.escape).joined(separator: "/")
+        let path =
+            pathPrefix + "/api/v1/" + segments.map(Self.escape).joined(separator: "/") + (query.isEmpty ? "" : "?" + query)
         do {
             return try client.request(method, path, json: body, headers: headers)
         } catch {
@@ -56,7 +58,7 @@ final class ServerConnection {
     /// Sends `request`: the 2xx answer, else why not.
     func send(_ request: APIRequest) throws(CommandFailure) -> HTTPClient.Response {
         try self.request(
-            request.method, api: request.path, json: request.body,
+            request.method, api: request.path, query: request.encodedQuery, json: request.body,
             headers: request.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
     }
 

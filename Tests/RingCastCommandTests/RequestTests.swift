@@ -183,7 +183,7 @@ struct RequestTests {
         (["ci", "r", "--kind", "countdown", "--sources", "a"], #"--sources: sources goes with kind "derived", not "countdown""#),
         (["ci", "r", "--max", "0"], "--max must be a number from 1e-06 to 1000000000, got 0"),
         (["ci", "r", "--max", "2e9"], "--max must be a number from 1e-06 to 1000000000, got 2000000000"),
-        (["ci", "r", "--label", "percentage"], #"unknown --label "percentage"; use percent, fraction, value or text:TEXT"#),
+        (["ci", "r", "--label", "percentage"], #"unknown --label "percentage"; use percent, fraction, value, rate, eta or text:TEXT"#),
         (
             ["ci", "r", "--label", "text:" + String(repeating: "x", count: 33)],
             #"--label text: at most 32 characters, got 33 in ""# + String(repeating: "x", count: 33) + #"""#
@@ -233,7 +233,7 @@ struct RequestTests {
         (["ci", "tests", "12", "--max=-1"], "--max must be a number from 1e-06 to 1000000000, got -1"),
         (["ci", "tests", "--max", "20", "--", "-2"], "value must be a number from 0 with --max, got -2"),
         (["ci", "tests", "12"], "value must be a number from 0 to 10 (1 = 100 %), got 12"),
-        (["ci", "tests", "0.5", "--label", "text"], #"unknown --label "text"; use percent, fraction, value or text:TEXT"#),
+        (["ci", "tests", "0.5", "--label", "text"], #"unknown --label "text"; use percent, fraction, value, rate, eta or text:TEXT"#),
         (["ci", "tests", "lots"], #"VALUE must be a number, or none for no data, got "lots""#),
         // The server's words for what a 64-bit float cannot hold, rather than sending 0 or inf.
         (

@@ -3,10 +3,13 @@
 // owns (the Overall ring's mean, a countdown's seconds, whether a change is allowed). It is built
 // from the board's GET: one card per ring or widget with the controls of its kind, and forms to add
 // and delete them. Errors are shown next to the control that caused them and, in short, on the
-// status line (aria-live).
+// status line (aria-live). Each ring that keeps history has a chart of what its
+// GET …/rings/{ring}/history answers (history-chart.js), read again after each push from here and
+// every 30 s while the page is shown.
 
 import { animationChooser, FieldError } from "./animation.js";
 import { ApiError, createApi } from "./api.js";
+import { describeHistory, historyChart, newestPoint } from "./history-chart.js";
 import { pacer } from "./pace.js";
 
 const TOKEN_KEY = "ringcast.token";
@@ -14,6 +17,10 @@ const SLIDER_GAP_MS = 200; // a dragged slider sends at most 5 requests a second
 const POLL_MS = 1000; // while something moves, read the board again to show where it settled
 const SLOW_POLL_MS = 5000; // while only a countdown runs
 const DELETE_ARMED_MS = 4000; // a Delete button asks to be pressed again within this long
+const HISTORY_POLL_MS = 30_000; // while the page is visible, read the rings' histories again this often
+const HISTORY_POINTS = 200; // at most this many points a chart (the server thins a span by M4)
+const CHART_WIDTH = 300; // the chart's viewBox in control.html
+const CHART_HEIGHT = 48;
 
 const $ = (id) => document.getElementById(id);
 const boardSelect = $("board");
@@ -35,6 +42,7 @@ const state = {
   rings: [], // the rings and widgets of the last GET, in the board's order
   loaded: false, // a GET of this board has answered
   shape: "", // what the cards were built for: each entry's id, kind and the parts it shows
+  historyDue: false, // a push succeeded: read the histories again once the board has been read back
 };
 
 // --- token ------------------------------------------------------------------------------------
@@ -146,6 +154,7 @@ async function act(control, what, run, { animated = true, quiet = () => false } 
       const revision = typeof result.body?.revision === "number" ? `, revision ${result.body.revision}` : "";
       say(`${what}: done${revision}.`, "ok");
     }
+    state.historyDue = true; // the write left its points: the charts show them after the board's GET
     refresh();
   }
   return true;
@@ -198,7 +207,9 @@ function chooseBoard(name) {
   state.rings = [];
   state.loaded = false;
   state.shape = "";
+  state.historyDue = false;
   sliders.clear();
+  historySpans.clear(); // another board's rings: each chart starts at 1 h again
   ringsBox.replaceChildren();
   for (const slot of document.querySelectorAll(".error")) {
     clearError(slot);
@@ -278,6 +289,7 @@ function poll(rings) {
 
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden && state.board !== null) {
+    state.historyDue = true;
     refresh(); // someone else may have pushed meanwhile
   }
 });
@@ -298,6 +310,10 @@ function show(board) {
     updateCard(ring, fresh);
   }
   showCountdown(state.rings.find((ring) => ring.kind === "countdown") ?? null);
+  if (fresh || state.historyDue) {
+    state.historyDue = false;
+    loadHistories();
+  }
 }
 
 function showCountdown(ring) {
@@ -345,6 +361,9 @@ function buildCards(rings) {
           part.remove();
         }
       }
+      if (!HISTORY_KINDS.has(ring.kind)) {
+        card.querySelector(".card-history").remove();
+      }
       card.querySelector(".card-slider")?.append(sliderRow(sliderTemplate, ring));
       card.querySelector(".card-swatches")?.replaceChildren(
         ...(Array.isArray(ring.colors) ? ring.colors : []).map((_, i, all) => {
@@ -363,6 +382,7 @@ function buildCards(rings) {
       for (const control of card.querySelectorAll("button, input, select")) {
         control.setAttribute("aria-describedby", error.id);
       }
+      setUpHistory(card, ring, index);
       return card;
     }),
   );
@@ -468,6 +488,10 @@ ringsBox.addEventListener("change", (event) => {
   if (event.target.classList.contains("card-label-format")) {
     const text = event.target.closest("form").querySelector(".card-label-text");
     text.disabled = event.target.value !== "text";
+  } else if (event.target.classList.contains("history-span")) {
+    const card = event.target.closest("fieldset.ring");
+    historySpans.set(card.dataset.ring, event.target.value);
+    loadHistory(card);
   }
 });
 
@@ -664,6 +688,150 @@ function showSliderValue(slider, text) {
   slider.output.textContent = text;
   slider.input.setAttribute("aria-valuetext", text);
 }
+
+// --- history ----------------------------------------------------------------------------------
+
+// The kinds whose history the server keeps (docs/HISTORY.md); the others' history answers 404, so
+// their cards have no chart.
+const HISTORY_KINDS = new Set(["plain", "derived", "counter", "indicator"]);
+
+const historySpans = new Map(); // ring id → the span chosen on its card ("1h", "24h", "7d"), kept across rebuilds
+const historyAsks = new WeakMap(); // card → the number of its newest history request: older answers are dropped
+
+// GET …/rings/{ring}/history?since=…&points=…, with the token as api.js sends it (the board's GET
+// needs the same): the answer's body, or an ApiError in api.js's shape.
+async function readHistory(board, ring, since) {
+  const headers = { Accept: "application/json" };
+  const bearer = tokenInput.value.trim();
+  if (bearer !== "") {
+    headers.Authorization = `Bearer ${bearer}`;
+  }
+  const query = new URLSearchParams({ since, points: String(HISTORY_POINTS) });
+  const path = `api/v1/boards/${encodeURIComponent(board)}/rings/${encodeURIComponent(ring)}/history?${query}`;
+  let response;
+  try {
+    response = await fetch(path, { headers, cache: "no-store" });
+  } catch {
+    throw new ApiError(0, "unreachable", "cannot reach the server");
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    // not JSON (a proxy's error page): said below
+  }
+  if (response.ok && body !== null && typeof body === "object") {
+    return body;
+  }
+  const error = body?.error;
+  throw new ApiError(
+    response.status,
+    typeof error?.code === "string" ? error.code : "http_error",
+    typeof error?.message === "string" ? error.message : `the server answered ${response.status} ${response.statusText}`.trim(),
+    typeof error?.field === "string" ? error.field : null,
+  );
+}
+
+// A new card's chart: the span chosen for that ring before (1 h at first), and its own error line.
+function setUpHistory(card, ring, index) {
+  const box = card.querySelector(".card-history");
+  if (box === null) {
+    return;
+  }
+  const select = box.querySelector(".history-span");
+  select.value = historySpans.get(ring.id) ?? "1h";
+  const error = box.querySelector(".history-error");
+  error.id = `card-${index}-history-error`;
+  select.setAttribute("aria-describedby", error.id);
+}
+
+let historiesLoading = null; // the running read of every chart, if any
+let historiesAgain = false; // asked for while one ran: once more after it
+
+// Reads every chart's history again. Calls made while a read runs fold into one after it, so a
+// dragged slider does not stack up requests.
+function loadHistories() {
+  if (historiesLoading !== null) {
+    historiesAgain = true;
+    return;
+  }
+  historiesLoading = (async () => {
+    do {
+      historiesAgain = false;
+      await Promise.all([...ringsBox.querySelectorAll("fieldset.ring")].map(loadHistory));
+    } while (historiesAgain);
+  })().finally(() => {
+    historiesLoading = null;
+  });
+}
+
+// Reads one card's history for the span chosen on it and draws it; a failed read shows the
+// server's words on the chart's error line and leaves the last chart as it was.
+async function loadHistory(card) {
+  const box = card.querySelector(".card-history");
+  if (box === null) {
+    return;
+  }
+  const id = card.dataset.ring;
+  const span = box.querySelector(".history-span").value;
+  const { board, generation } = state;
+  const ask = (historyAsks.get(card) ?? 0) + 1;
+  historyAsks.set(card, ask);
+  const current = () => generation === state.generation && historyAsks.get(card) === ask && card.isConnected;
+  const errorLine = box.querySelector(".history-error");
+  box.setAttribute("aria-busy", "true");
+  try {
+    const answer = await readHistory(board, id, span);
+    if (current()) {
+      clearError(errorLine);
+      drawHistory(box, titleOf(id), answer, span);
+    }
+  } catch (error) {
+    if (current()) {
+      showError(errorLine, `History: ${describe(error)}`);
+    }
+  } finally {
+    if (current()) {
+      box.removeAttribute("aria-busy");
+    }
+  }
+}
+
+// The answer as a step line (each target held until the next), the newest point in words, and the
+// whole in one sentence for a screen reader; "no history yet" without points.
+function drawHistory(box, title, answer, span) {
+  const chart = historyChart(answer, { width: CHART_WIDTH, height: CHART_HEIGHT, span });
+  const plot = box.querySelector(".history-plot");
+  const svg = box.querySelector(".history-chart");
+  const empty = box.querySelector(".history-empty");
+  const newest = box.querySelector(".history-newest");
+  box.dataset.points = String(chart.points.length);
+  if (chart.points.length === 0) {
+    plot.hidden = true;
+    empty.hidden = false;
+    svg.querySelector(".history-line").setAttribute("points", "");
+    svg.setAttribute("aria-label", describeHistory(title, chart, span));
+    newest.replaceChildren();
+    return;
+  }
+  svg.querySelector(".history-line").setAttribute("points", chart.line);
+  svg.setAttribute("aria-label", describeHistory(title, chart, span));
+  plot.hidden = false;
+  empty.hidden = true;
+  const point = newestPoint(chart);
+  const time = document.createElement("time");
+  time.dateTime = point.iso;
+  time.textContent = point.time;
+  newest.replaceChildren(`Newest ${point.value}${point.status === null ? "" : ` (${point.status})`} · `, time);
+}
+
+// Every 30 s while the page is shown: someone else may have pushed (a hidden page reads them again
+// when it is shown: visibilitychange above).
+setInterval(() => {
+  if (!document.hidden && state.loaded) {
+    loadHistories();
+  }
+}, HISTORY_POLL_MS);
 
 // --- background -------------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@
 ///   write's id (kept in the state hash as `write`), ARGV[17] and ARGV[18] the history's bound (`RingHistory.Bound`:
 ///   seconds and points, "0" for none), ARGV[19] the write's start in milliseconds, ARGV[20] how many points P it adds,
 ///   ARGV[21…] their members; KEYS[7…6+P] their rings' history (`BoardKeys.history(ring:)`), KEYS[7+P…] the history of
-///   rings the write removed, deleted.
+///   rings the write removed (or gave another kind), deleted before the points are added.
 /// - Returns, first match wins: `{"rate_limited", retrySeconds}`, `{"replay", answer}`,
 ///   `{"key_reused"}`, `{"cluster_changed", id}`, `{"precondition_failed", current}`, `{"conflict", current}`, else
 ///   `{"applied", revision, streamID}`.
@@ -159,13 +159,13 @@ public struct WriteScript: Sendable {
         \(remember(digest: "ARGV[2]", answer: "ARGV[8]", answers: "KEYS[3]", expiry: "ARGV[11]", budget: "ARGV[13]", index: "KEYS[6]"))
         local points = tonumber(ARGV[20])
         local seconds, kept = tonumber(ARGV[17]), tonumber(ARGV[18])
+        for index = 7 + points, #KEYS do redis.call('DEL', KEYS[index]) end
         for index = 1, points do
           local key = KEYS[6 + index]
           redis.call('ZADD', key, ARGV[19], ARGV[20 + index])
           redis.call('ZREMRANGEBYSCORE', key, '-inf', '(' .. (tonumber(ARGV[19]) - seconds * 1000))
           redis.call('ZREMRANGEBYRANK', key, 0, -(kept + 1))
         end
-        for index = 7 + points, #KEYS do redis.call('DEL', KEYS[index]) end
         return {'applied', revision, id}
         """
 

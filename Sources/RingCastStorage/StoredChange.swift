@@ -14,7 +14,6 @@ public struct StoredChange: Sendable {
     public var history: StoredHistory
     private let bytes: DeferredBytes
 
-
     /// The change's bytes (made now if they were given as a function); throws, as `unencodable`, what that function
     /// throws.
     public var change: [UInt8] {
@@ -53,6 +52,6 @@ public struct ChangeRetention: Sendable, Equatable {
         self.changes = changes
     }
 
-    /// A day, and at most 10,000 changes a board.
-    public static let standard = ChangeRetention(seconds: 86_400, changes: 10_000)
+    /// Seven days (the span of a ring's history, `HistoryBound.standard`), and at most 10,000 changes a board.
+    public static let standard = ChangeRetention(seconds: 7 * 86_400, changes: 10_000)
 }

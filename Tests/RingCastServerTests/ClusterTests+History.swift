@@ -4,13 +4,13 @@ import Testing
 
 extension ClusterTests {
     /// Issue 33 across nodes: pushes through either node give every ring the same history on both (the write script
-    /// keeps it in Redis), the same eta text in the same frames, and deleting a ring or the board deletes it.
+    /// keeps it in Redis), the same eta text and sparkline in the same frames, and deleting a ring deletes it.
     @Test func history_pushedThroughEitherNode_readsTheSameOnBoth_andGoesWithItsRing() async throws {
         let cluster = try TestCluster()
         defer { cluster.stop() }
         let nodes = try await cluster.start(["a", "b"])
         let made = try nodes[0].http.send(
-            "PUT", "/api/v1/boards/ci", body: #"{"rings":[{"id":"build","label":"eta"},{"id":"tests"}]}"#)
+            "PUT", "/api/v1/boards/ci", body: #"{"rings":[{"id":"build","label":"eta","sparkline":true},{"id":"tests"}]}"#)
         try #require(made.status == 200 || made.status == 201, "\(made.status) \(made.text)")
         let client = try WebSocketClient()
         defer { client.shutdown() }
@@ -50,9 +50,12 @@ extension ClusterTests {
                 TestViewer.picture(of: messages.compactMap(\.frame))["build"]?.label.hasSuffix("left") == true
             }
         }
-        let (common, mismatches) = compareBroadcasts(zip(nodes, viewers).map { ($0.name, $1.jsonBroadcast) })
+        let broadcasts = zip(nodes, viewers).map { ($0.name, $1.jsonBroadcast) }
+        let (common, mismatches) = compareBroadcasts(broadcasts)
         #expect(mismatches.isEmpty, "\(mismatches.count) frames differ: \(mismatches.prefix(3))")
         #expect(common.count > 10, "only \(common.count) seqs reached both nodes' viewers")
+        let sparked = broadcasts[0].1.filter { common.contains($0.key) && String(decoding: $0.value, as: UTF8.self).contains(#""spark":["#) }
+        #expect(!sparked.isEmpty, "the sparkline is among the frames both nodes sent alike")
 
         // A ring deleted through one node has no history on either, nor when it is added again.
         let deleted = try nodes[1].http.send("DELETE", "/api/v1/boards/ci/rings/build", body: nil)

@@ -17,7 +17,8 @@ public struct ChangeHistory: Sendable, Equatable {
 
     /// In the order of the board's rings after the change.
     public var points: [Point] = []
-    /// Rings the board had before and not after (deleted, or the board reshaped without them), in the order they had.
+    /// Rings the board had before and not after (deleted, or the board reshaped without them), or had as another kind
+    /// (a plain ring that became a counter: its progress is not the counter's history), in the order they had.
     public var removed: [String] = []
 
     public init(points: [Point] = [], removed: [String] = []) {
@@ -37,14 +38,14 @@ public struct ChangeHistory: Sendable, Equatable {
         for ring in after.spec.rings where ring.kind.keepsHistory {
             guard let value = after.target(ofRing: ring.id) else { continue }
             let status = after.status(ofRing: ring.id)
-            let existed = before.spec.ring(withID: ring.id) != nil
+            let existed = before.spec.ring(withID: ring.id)?.kind.tag == ring.kind.tag
             let changed =
                 !existed || before.target(ofRing: ring.id) != value || before.status(ofRing: ring.id) != status
             if changed || pushed.contains(ring.id) {
                 history.points.append(Point(ring: ring.id, value: value, status: status))
             }
         }
-        history.removed = before.spec.rings.map(\.id).filter { after.spec.ring(withID: $0) == nil }
+        history.removed = before.spec.rings.filter { after.spec.ring(withID: $0.id)?.kind.tag != $0.kind.tag }.map(\.id)
         return history
     }
 

@@ -54,6 +54,8 @@ public struct BoardWrite: Sendable, Equatable {
     public var history: [RingHistory.Point] = []
     /// The rings whose history goes with the write (rings it removed; every ring of a deleted board).
     public var removedHistory: [String] = []
+    /// What the board keeps of each ring's history (its own `history`, or the server's); nil: the script's.
+    public var historyBound: RingHistory.Bound?
 
     public init(
         board: String, client: String = "", rateLimitPerMinute: Int = 0, idempotency: Idempotency? = nil,

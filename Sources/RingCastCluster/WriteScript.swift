@@ -227,7 +227,8 @@ public struct WriteScript: Sendable {
 
     private func arguments(_ write: BoardWrite) -> [[UInt8]] {
         let keys = BoardKeys(board: write.board)
-        let points = history.isOff ? [] : write.history
+        let bound = write.historyBound ?? history
+        let points = bound.isOff ? [] : write.history
         let historyKeys = points.map { keys.history(ring: $0.ring) } + write.removedHistory.map { keys.history(ring: $0) }
         let text: [String] =
             [
@@ -247,7 +248,7 @@ public struct WriteScript: Sendable {
             + [
                 String(streamLength), keys.updates, String(idempotencySeconds), write.clusterID ?? "",
                 String(write.idempotencyBytes), write.ifNoneMatch ? "1" : "", write.after ?? "", write.id,
-                String(history.seconds), String(history.points), String(points.first?.milliseconds ?? 0),
+                String(bound.seconds), String(bound.points), String(points.first?.milliseconds ?? 0),
                 String(points.count),
             ].map { Array($0.utf8) } + points.map { Array($0.member.utf8) }
         return arguments

@@ -112,6 +112,7 @@ public final class SQLiteStore: BoardStore {
     }
 
     public func history(_ query: HistoryQuery) throws(StorageError) -> [HistoryRow] {
+        let history = query.bound ?? history
         guard !history.isOff else { return [] }
         let oldest = max(query.since, (Int64(Date().timeIntervalSince1970) - history.seconds) * 1_000)
         let rows = try read(StoreSchema.selectPoints, "reading the history of ring \(query.ring) of board \(query.board)") {

@@ -54,8 +54,6 @@ enum StoreSchema {
     static let trimBoardPointsByTime = "DELETE FROM history WHERE board = ?1 AND time < ?2"
     static let deleteRingPoints = "DELETE FROM history WHERE board = ?1 AND ring = ?2"
     static let deleteBoardPoints = "DELETE FROM history WHERE board = ?1"
-    /// Every ring that has history: what a start trims.
-    static let selectHistoryRings = "SELECT DISTINCT board, ring FROM history"
     /// A ring's newest ?4 points from millisecond ?3 on, newest first.
     static let selectPoints = """
         SELECT time, revision, value, status FROM history WHERE board = ?1 AND ring = ?2 AND time >= ?3

@@ -101,8 +101,10 @@ final class StoreWriter {
     private let retention: ChangeRetention
     /// How much of each ring's history is kept.
     private let history: HistoryBound
-    /// Points stored per ring since its history was last trimmed: a ring is trimmed once it holds `history.slack`
-    /// more (every ring is trimmed as the store opens).
+    /// Points stored per ring since its history was last trimmed: a ring is trimmed once it holds its bound's slack
+    /// more. Not trimmed as the store opens: each board may keep a bound of its own, which only its writes carry; a
+    /// ring's rows shrink to a smaller bound with its next writes, and its board's next snapshot drops what is too old
+    /// (reads take the bound they are given, so they hold exactly what is kept meanwhile).
     private var untrimmed: [RingKey: Int64] = [:]
 
     private struct RingKey: Hashable {
@@ -131,7 +133,6 @@ final class StoreWriter {
         defaultMaxPageCount = limit.flatMap { Int($0) } ?? Int(Int32.max)
         dataVersion = try Self.dataVersion(statements.dataVersion, of: connection.path)
         try applyMaxPageCount(maxPageCount)
-        try trimAllHistory()
         var notices = sideFiles.notices
         if !sideFiles.walExists && (previous == "1" || sideFiles.sharedMemoryExists) {
             notices.append(
@@ -348,9 +349,13 @@ final class StoreWriter {
                         try deleteHistory(of: record.board)
                         continue
                     }
-                    try statements.trimBoardPointsByTime.bind(record.board, at: 1)
-                    try statements.trimBoardPointsByTime.bind(oldestKeptMillisecond(), at: 2)
-                    try statements.trimBoardPointsByTime.run("trimming the history of board \(record.board)")
+                    // What is too old goes with the snapshot, by the bound the server says the board keeps (a record
+                    // without one, written as the server starts, leaves it to the board's next).
+                    if let bound = record.history.bound {
+                        try statements.trimBoardPointsByTime.bind(record.board, at: 1)
+                        try statements.trimBoardPointsByTime.bind(oldestKeptMillisecond(bound), at: 2)
+                        try statements.trimBoardPointsByTime.run("trimming the history of board \(record.board)")
+                    }
                     try store(record.history, of: record.board)
                     try statements.compactChanges.bind(record.board, at: 1)
                     try statements.compactChanges.bind(record.revision, at: 2)
@@ -396,7 +401,8 @@ final class StoreWriter {
             try statements.deleteRingPoints.run("deleting the history of ring \(ring) of board \(board)")
             untrimmed[RingKey(board: board, ring: ring)] = nil
         }
-        guard !history.isOff else { return }
+        let bound = points.bound ?? history
+        guard !bound.isOff else { return }
         for point in points.points {
             try statements.insertPoint.bind(board, at: 1)
             try statements.insertPoint.bind(point.ring, at: 2)
@@ -407,8 +413,8 @@ final class StoreWriter {
             try statements.insertPoint.run("storing the history of ring \(point.ring) of board \(board)")
             let key = RingKey(board: board, ring: point.ring)
             let count = untrimmed[key, default: 0] + 1
-            if count >= history.slack {
-                try trim(key)
+            if count >= bound.slack {
+                try trim(key, to: bound)
                 untrimmed[key] = nil
             } else {
                 untrimmed[key] = count
@@ -416,15 +422,15 @@ final class StoreWriter {
         }
     }
 
-    /// Deletes what `history` no longer keeps of one ring: points older than the window, then beyond the count.
-    private func trim(_ key: RingKey) throws(StorageError) {
+    /// Deletes what `bound` no longer keeps of one ring: points older than the window, then beyond the count.
+    private func trim(_ key: RingKey, to bound: HistoryBound) throws(StorageError) {
         try statements.trimPointsByTime.bind(key.board, at: 1)
         try statements.trimPointsByTime.bind(key.ring, at: 2)
-        try statements.trimPointsByTime.bind(oldestKeptMillisecond(), at: 3)
+        try statements.trimPointsByTime.bind(oldestKeptMillisecond(bound), at: 3)
         try statements.trimPointsByTime.run("trimming the history of ring \(key.ring) of board \(key.board)")
         try statements.trimPointsByCount.bind(key.board, at: 1)
         try statements.trimPointsByCount.bind(key.ring, at: 2)
-        try statements.trimPointsByCount.bind(history.isOff ? 0 : history.points, at: 3)
+        try statements.trimPointsByCount.bind(bound.isOff ? 0 : bound.points, at: 3)
         try statements.trimPointsByCount.run("trimming the history of ring \(key.ring) of board \(key.board)")
     }
 
@@ -434,37 +440,9 @@ final class StoreWriter {
         untrimmed = untrimmed.filter { $0.key.board != board }
     }
 
-    /// Trims every ring's history as the store opens (the retention may have shrunk since), in one transaction.
-    private func trimAllHistory() throws(StorageError) {
-        let select = try connection.prepare(StoreSchema.selectHistoryRings)
-        var keys: [RingKey] = []
-        do throws(StorageError) {
-            while try select.step("reading the rings with history") {
-                keys.append(RingKey(board: select.text(at: 0), ring: select.text(at: 1)))
-            }
-        } catch {
-            select.finalize()
-            throw error
-        }
-        select.finalize()
-        guard !keys.isEmpty else { return }
-        try transaction("trimming the history of \(keys.count) ring\(keys.count == 1 ? "" : "s")") {
-            () throws(StorageError) in
-            for key in keys {
-                if history.isOff {
-                    try statements.deleteRingPoints.bind(key.board, at: 1)
-                    try statements.deleteRingPoints.bind(key.ring, at: 2)
-                    try statements.deleteRingPoints.run("deleting the history of ring \(key.ring) of board \(key.board)")
-                } else {
-                    try trim(key)
-                }
-            }
-        }
-    }
-
-    /// The first millisecond a kept point may have now.
-    private func oldestKeptMillisecond() -> Int64 {
-        (Self.wallClockSeconds() - max(0, history.seconds)) * 1_000
+    /// The first millisecond a point `bound` keeps may have now.
+    private func oldestKeptMillisecond(_ bound: HistoryBound) -> Int64 {
+        (Self.wallClockSeconds() - max(0, bound.seconds)) * 1_000
     }
 
     /// Seconds since the Unix epoch, now: a change's tick divided by its fps is on the same scale.

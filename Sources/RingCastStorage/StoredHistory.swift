@@ -22,10 +22,13 @@ public struct StoredHistory: Sendable, Equatable {
 
     public var points: [Point]
     public var removedRings: [String]
+    /// What the board keeps (its own `history`, or the server's); nil: the store's.
+    public var bound: HistoryBound?
 
-    public init(points: [Point] = [], removedRings: [String] = []) {
+    public init(points: [Point] = [], removedRings: [String] = [], bound: HistoryBound? = nil) {
         self.points = points
         self.removedRings = removedRings
+        self.bound = bound
     }
 
     public var isEmpty: Bool { points.isEmpty && removedRings.isEmpty }
@@ -87,11 +90,14 @@ public struct HistoryQuery: Sendable, Equatable {
     public var ring: String
     public var since: Int64
     public var until: Int64
+    /// What the board keeps (its own `history`, or the server's); nil: the store's.
+    public var bound: HistoryBound?
 
-    public init(board: String, ring: String, since: Int64 = .min, until: Int64 = .max) {
+    public init(board: String, ring: String, since: Int64 = .min, until: Int64 = .max, bound: HistoryBound? = nil) {
         self.board = board
         self.ring = ring
         self.since = since
         self.until = until
+        self.bound = bound
     }
 }

@@ -114,6 +114,43 @@ struct HistoryLiveTests {
         #expect(recreated.isEmpty, "a deleted board's history goes")
     }
 
+    /// A board's own `history` overrides the server's, from the API and from the configuration; bad ones are refused.
+    @Test func aBoardsOwnHistory_overridesTheServers() throws {
+        let api = try TestApplication {
+            $0.boards[0].history = HistorySetting(points: 2)
+            $0.historyPoints = 4
+        }
+        _ = try Self.push([0.1, 0.2, 0.3, 0.4, 0.5], on: api)
+        let configured = try Self.points(try api.get("/api/v1/boards/main/rings/task1/history"))
+        #expect(configured.map { $0["progress"] as? Double } == [0.4, 0.5], "the configured board keeps 2")
+
+        let created = try api.send("PUT", "/api/v1/boards/ci", body: #"{"rings":[{"id":"build"}],"history":{"points":3}}"#)
+        try #require(created.status == 201, "\(created.text)")
+        for value in [0.1, 0.2, 0.3, 0.4, 0.5] {
+            api.advance(ticks: 30)
+            let pushed = try api.send("PUT", "/api/v1/boards/ci/rings/build", body: #"{"progress":\#(value)}"#)
+            try #require(pushed.status == 200, "\(pushed.text)")
+        }
+        api.advance(ticks: 2)
+        let own = try Self.points(try api.get("/api/v1/boards/ci/rings/build/history"))
+        #expect(own.map { $0["progress"] as? Double } == [0.3, 0.4, 0.5])
+
+        let off = try api.send("PUT", "/api/v1/boards/quiet", body: #"{"rings":[{"id":"build"}],"history":{"seconds":0}}"#)
+        try #require(off.status == 201, "\(off.text)")
+        _ = try api.send("PUT", "/api/v1/boards/quiet/rings/build", body: #"{"progress":0.5}"#)
+        #expect(try Self.points(try api.get("/api/v1/boards/quiet/rings/build/history")).isEmpty)
+
+        for (body, status, field) in [
+            (#"{"rings":[{"id":"a"}],"history":{"points":-1}}"#, 422, "history.points"),
+            (#"{"rings":[{"id":"a"}],"history":{"days":7}}"#, 400, "history.days"),
+            (#"{"rings":[{"id":"a"}],"history":{}}"#, 400, "history"),
+            (#"{"rings":[{"id":"a"}],"history":7}"#, 400, "history"),
+        ] {
+            let refused = try api.send("PUT", "/api/v1/boards/bad", body: body)
+            #expect(refused.status == status && refused.text.contains(#""field":"\#(field)""#), "\(body): \(refused.text)")
+        }
+    }
+
     @Test func historyOff_keepsNothing() throws {
         let api = try TestApplication { $0.historyPoints = 0 }
         _ = try Self.push([0.1, 0.2], on: api)

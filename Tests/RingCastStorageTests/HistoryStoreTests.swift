@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 33's history in SQLite (format 3): points are stored in the transaction of the write that made them and read
 /// back oldest first, across a restart; a format 2 file gains the table; a read returns exactly what `HistoryBound`
-/// keeps while the rows on disk stay within its slack, trimmed as the store opens too; removed rings, tombstones and
+/// keeps while the rows on disk stay within its slack, a board's own bound as its writes and reads carry it; removed rings, tombstones and
 /// deleted boards take their history along; history off stores nothing.
 @Suite("Ring history in the store")
 struct HistoryStoreTests {
@@ -211,7 +211,8 @@ struct HistoryStoreTests {
         }
     }
 
-    /// A snapshot deletes its board's points older than the window, every ring's, whatever their count.
+    /// A snapshot deletes its board's points older than the window its board keeps (the bound the server gives it),
+    /// every ring's, whatever their count; one without a bound (written as the server starts) leaves them.
     @Test func aSnapshot_trimsItsBoardsOldPoints() throws {
         try withTemporaryDirectory { directory in
             let store = try SQLiteStore(
@@ -227,6 +228,10 @@ struct HistoryStoreTests {
                 ], to: store)
             #expect(try Self.rows(store, board: "a") == 3)
             #expect(try completed { store.write([record("a", revision: 2)], completion: $0) } == nil)
+            #expect(try Self.rows(store, board: "a") == 3, "no bound, no trim")
+            var bounded = StoredRecord(board: "a", revision: 2, state: Array("{}".utf8))
+            bounded.history.bound = HistoryBound(seconds: 3_600, points: 1_000)
+            #expect(try completed { store.write([bounded], completion: $0) } == nil)
             #expect(try Self.rows(store, board: "a") == 1)
             #expect(try Self.rows(store, board: "b") == 1, "another board's snapshot trims only its own")
         }
@@ -263,42 +268,51 @@ struct HistoryStoreTests {
         }
     }
 
-    /// A store opened with a smaller bound trims every ring at once: first by time, then by count; history off
-    /// deletes it all.
-    @Test func reopeningWithASmallerBound_trimsAtOpen() throws {
+    /// A store opened with a smaller bound reads exactly what it keeps at once; the rows on disk shrink with each
+    /// ring's next writes (a board may keep a bound of its own, which only its writes carry, so nothing is trimmed as
+    /// the store opens).
+    @Test func reopeningWithASmallerBound_readsItAtOnce_andTrimsWithTheNextWrites() throws {
         try withTemporaryDirectory { directory in
+            let recent = (0..<60).map { Self.milliseconds(secondsAgo: 300 - Double($0)) }
             do {
                 let store = try SQLiteStore(
                     directory: directory, retention: .standard, history: HistoryBound(seconds: 86_400, points: 1_000))
                 defer { store.close() }
-                let old = (0..<20).map { Self.milliseconds(secondsAgo: 7_200 - Double($0)) }
-                let recent = (0..<30).map { Self.milliseconds(secondsAgo: 300 - Double($0)) }
-                Self.appendAll(Self.changes("b", ring: "move", times: old + recent), to: store)
-                Self.appendAll(Self.changes("c", ring: "move", times: Array(recent.prefix(3))), to: store)
-                #expect(try Self.rows(store, board: "b") == 50)
+                Self.appendAll(Self.changes("b", ring: "move", times: Array(recent.prefix(40))), to: store)
+                #expect(try Self.rows(store, board: "b") == 40)
             }
-            do {
-                let store = try SQLiteStore(
-                    directory: directory, retention: .standard, history: HistoryBound(seconds: 3_600, points: 1_000))
-                defer { store.close() }
-                #expect(try Self.rows(store, board: "b") == 30, "the points older than an hour went as it opened")
-                #expect(try Self.rows(store, board: "c") == 3)
+            let store = try SQLiteStore(
+                directory: directory, retention: .standard, history: HistoryBound(seconds: 3_600, points: 10))
+            defer { store.close() }
+            #expect(try Self.read(store, "b", "move").map(\.revision) == Array(31...40), "the newest ten, at once")
+            #expect(try Self.rows(store, board: "b") == 40, "nothing deleted as it opened")
+            Self.appendAll(Self.changes("b", ring: "move", times: Array(recent.suffix(20)), first: 41), to: store)
+            #expect(try Self.rows(store, board: "b") <= 10 + Int(HistoryBound(seconds: 3_600, points: 10).slack))
+            #expect(try Self.read(store, "b", "move").map(\.revision) == Array(51...60))
+        }
+    }
+
+    /// A board's own bound travels with its writes and its reads: the store's does not apply to it.
+    @Test func aBoardsOwnBound_trimsAndReadsItsRings() throws {
+        try withTemporaryDirectory { directory in
+            let store = try SQLiteStore(
+                directory: directory, retention: .standard, history: HistoryBound(seconds: 86_400, points: 1_000))
+            defer { store.close() }
+            let own = HistoryBound(seconds: 86_400, points: 5)
+            let times = (0..<100).map { Self.milliseconds(secondsAgo: 600 - Double($0)) }
+            let changes = Self.changes("b", ring: "move", times: times).map { change in
+                var change = change
+                change.history.bound = own
+                return change
             }
-            do {
-                let store = try SQLiteStore(
-                    directory: directory, retention: .standard, history: HistoryBound(seconds: 3_600, points: 10))
-                defer { store.close() }
-                #expect(try Self.rows(store, board: "b") == 10, "the newest ten stay")
-                #expect(try Self.read(store, "b", "move").map(\.revision) == Array(41...50))
-                #expect(try Self.rows(store, board: "c") == 3)
-            }
-            do {
-                let store = try SQLiteStore(
-                    directory: directory, retention: .standard, history: HistoryBound(seconds: 3_600, points: 0))
-                defer { store.close() }
-                #expect(try Self.rows(store, board: "b") == 0)
-                #expect(try Self.rows(store, board: "c") == 0)
-            }
+            Self.appendAll(changes, to: store)
+            #expect(try Self.rows(store, board: "b") <= 5 + Int(own.slack))
+            let kept = try store.history(HistoryQuery(board: "b", ring: "move", bound: own))
+            #expect(kept.map(\.revision) == Array(96...100))
+            Self.appendAll(Self.changes("c", ring: "move", times: times), to: store)
+            #expect(try Self.rows(store, board: "c") == 100, "another board keeps the store's")
+            let off = HistoryBound(seconds: 0, points: 5)
+            #expect(try store.history(HistoryQuery(board: "c", ring: "move", bound: off)).isEmpty)
         }
     }
 

@@ -15,6 +15,8 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
     public var rings: Rings
     /// Seconds without a write before the board shows stale (DESIGN §13); nil (absent or `null`): never.
     public var staleAfter: Int?
+    /// The board's own history bound (`HistorySetting`); nil: the server's.
+    public var history: HistorySetting?
 
     public init(title: String? = nil, background: RGBAColor? = nil, rings: Rings, staleAfter: Int? = nil) {
         self.title = title
@@ -26,12 +28,13 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
     public init(from decoder: any Decoder) throws {
         let object = try RequestField.object(
             decoder,
-            allowing: ["template", "count", "title", "background", "rings", "groups", "staleAfter"],
+            allowing: ["template", "count", "title", "background", "rings", "groups", "staleAfter", "history"],
             expected: "a board such as {\"template\":\"tasks\",\"count\":4} or {\"rings\":[{\"id\":\"build\"}]}"
         )
         title = try RequestField.title(in: object)
         background = try RequestField.color(named: "background", in: object)
         staleAfter = try RequestField.staleAfter(in: object).value
+        history = try RequestField.history(in: object)
         let hasTemplate = object.contains(AnyCodingKey("template"))
         let hasRings = object.contains(AnyCodingKey("rings"))
         if hasTemplate {
@@ -132,6 +135,7 @@ public struct BoardDefinition: Sendable, Equatable, Decodable {
             try Limits.check(staleAfter: seconds, field: "staleAfter")
         }
         spec.staleAfter = staleAfter
+        spec.history = history
         return spec
     }
 

@@ -28,6 +28,11 @@ public struct HistoryRetention: Sendable, Hashable {
 
     public var isOff: Bool { seconds <= 0 || points <= 0 }
 
+    /// What `spec` keeps: this, or what the board's own `history` gives instead.
+    public func of(_ spec: BoardSpec) -> HistoryRetention {
+        spec.history?.applied(to: self) ?? self
+    }
+
     /// The first tick a point may have and be kept at `now`, on a grid of `fps`.
     public func oldestTick(now: Int64, fps: Int) -> Int64 {
         now - Int64(seconds) * Int64(fps)

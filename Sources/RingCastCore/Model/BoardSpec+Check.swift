@@ -12,6 +12,11 @@ extension BoardSpec {
         if let seconds = spec.staleAfter, !Limits.staleAfterSeconds.contains(seconds) {
             throw fail(".staleAfter", Limits.staleAfterRange)
         }
+        do {
+            try spec.history?.validate(field: "history")
+        } catch {
+            throw BoardStateError(key: key + "." + (error.field ?? "history"), message: error.message)
+        }
         var kinds: [String: RingKind.Name] = [:]
         for (index, ring) in spec.rings.enumerated() {
             guard kinds.updateValue(ring.kind.tag, forKey: ring.id) == nil else {

@@ -90,6 +90,7 @@ extension BoardSpec {
         var spec = BoardSpec.laidOut(
             name: name, title: title, background: background, rings: rings, groups: groups, planner: planner)
         spec.staleAfter = staleAfter
+        spec.history = history
         return spec
     }
 }

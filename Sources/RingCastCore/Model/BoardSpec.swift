@@ -20,6 +20,9 @@ public struct BoardSpec: Sendable, Hashable, Codable {
     /// Seconds without a write after which the board's rings and widgets show stale (DESIGN §13), those with no
     /// `staleAfter` of their own; nil: never.
     public var staleAfter: Int?
+    /// How much of its rings' history the board keeps, where it differs from the server's `history` (issue 33); nil:
+    /// the server's.
+    public var history: HistorySetting?
 
     public init(
         name: String,
@@ -62,7 +65,7 @@ public struct BoardSpec: Sendable, Hashable, Codable {
 
 extension BoardSpec {
     private enum CodingKeys: String, CodingKey {
-        case name, title, width, height, background, rings, groups, alternates, staleAfter
+        case name, title, width, height, background, rings, groups, alternates, staleAfter, history
     }
 
     /// The stored spec, its rings read by their one codec; a ring stored without colours takes the palette's for
@@ -78,5 +81,6 @@ extension BoardSpec {
         groups = try object.decode([[String]].self, forKey: .groups)
         alternates = try object.decode([Arrangement].self, forKey: .alternates)
         staleAfter = try object.decodeIfPresent(Int.self, forKey: .staleAfter)
+        history = try object.decodeIfPresent(HistorySetting.self, forKey: .history)
     }
 }

@@ -17,6 +17,11 @@ extension BoardSpec {
         if let seconds = entry.staleAfter {
             do { try Limits.check(staleAfter: seconds, field: nil) } catch { throw fail(".staleAfter", error.message) }
         }
+        do {
+            try entry.history?.validate(field: nil)
+        } catch {
+            throw fail(".history.\(error.field ?? "")", error.message)
+        }
         if let name = entry.template {
             guard let template = BoardTemplate(rawValue: name) else {
                 let known = BoardTemplate.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
@@ -36,6 +41,7 @@ extension BoardSpec {
             }
             self = .laidOut(name: entry.name, title: entry.title, background: background, rings: rings, groups: groups)
             staleAfter = entry.staleAfter
+            history = entry.history
             return
         }
         if entry.count != nil { throw fail(".count", "count goes with \"template\": \"tasks\"") }
@@ -91,10 +97,12 @@ extension BoardSpec {
             }
             self = .laidOut(name: entry.name, title: entry.title, background: background, rings: rings, groups: groups)
             staleAfter = entry.staleAfter
+            history = entry.history
             return
         }
         self.init(name: entry.name, title: entry.title, width: width, height: height, background: background, rings: rings)
         staleAfter = entry.staleAfter
+        history = entry.history
         for problem in LayoutCheck.problems(in: self).prefix(1) {
             throw fail("", "\(problem); move the rings or their texts apart")
         }

@@ -240,10 +240,12 @@ struct ConfigurationFile: Decodable {
         var portrait: PortraitEntry?
         /// Seconds without a write before the board shows stale (DESIGN §13); checked in `BoardSpec(entry:)`.
         var staleAfter: Int?
+        /// The board's own history bound (`HistorySetting`): `{"seconds":S,"points":N}`, either or both.
+        var history: HistorySetting?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
             case name, title, width, height, background, rings, groups, template, count, portrait
-            case staleAfter
+            case staleAfter, history
         }
 
         init(from decoder: any Decoder) throws {
@@ -260,6 +262,7 @@ struct ConfigurationFile: Decodable {
             count = try c.decodeIfPresent(Int.self, forKey: .count)
             portrait = try c.decodeIfPresent(PortraitEntry.self, forKey: .portrait)
             staleAfter = try c.decodeIfPresent(Int.self, forKey: .staleAfter)
+            history = try c.decodeIfPresent(HistorySetting.self, forKey: .history)
         }
     }
 

@@ -83,9 +83,14 @@ public struct RingCastConfiguration: Sendable {
     public var historyPoints = Int(HistoryBound.standard.points)
     public var historyChanges = Int(ChangeRetention.standard.changes)
 
-    /// What each ring's history keeps.
+    /// What each ring's history keeps, unless its board keeps its own (`BoardSpec.history`).
     public var historyBound: HistoryBound {
         HistoryBound(seconds: Int64(historySeconds), points: Int64(historyPoints))
+    }
+
+    /// `historyBound` as the boards' own settings apply to it (`HistoryRetention.of(_:)`).
+    public var historyRetention: HistoryRetention {
+        HistoryRetention(seconds: historySeconds, points: historyPoints)
     }
     /// Seconds SIGTERM (or `RingCastServer.stop()`) may take to drain: answer the requests already
     /// received, close viewers with 1001, flush the store. Past it the server stops anyway. 0 = at once.

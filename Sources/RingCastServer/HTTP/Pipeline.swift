@@ -85,7 +85,8 @@ final class Pipeline {
                 playlists: playlists, boards: boards, backend: backend, metrics: metrics, clock: clock,
                 viewers: playlistViewers),
             svg: SVGHandler(documents: svgDocuments),
-            history: HistoryHandler(boards: boards, backend: backend, clock: clock)
+            history: HistoryHandler(
+                boards: boards, backend: backend, clock: clock, retention: configuration.historyRetention)
         )
         hosts = HostPolicy(configuration: configuration)
         origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)

@@ -36,6 +36,8 @@ final class BoardWriter: BoardBackend {
     private var rateLimiter: RateLimiter
     private var writesPerMinute: Int
     private let idempotency: IdempotencyCache
+    /// What each ring's history keeps unless its board keeps its own (`history.*`, read at start).
+    let historyRetention: HistoryRetention
 
     init(
         store: any BoardStore, boards: Boards, clock: TickClock, queue: (any ServiceQueue)?, metrics: ServerMetrics,
@@ -50,6 +52,7 @@ final class BoardWriter: BoardBackend {
         rateLimiter = RateLimiter(perMinute: configuration.writesPerMinute)
         writesPerMinute = configuration.writesPerMinute
         idempotency = IdempotencyCache(capacityBytes: configuration.idempotencyCacheBytes)
+        historyRetention = configuration.historyRetention
     }
 
     /// False while the store cannot commit.
@@ -111,7 +114,9 @@ final class BoardWriter: BoardBackend {
         switch prepared.kind {
         case .change(let board, let change, let after):
             // What the change leaves in its rings' history, stored in its own transaction (issue 33).
-            let history = StoredHistory(prepared.history, revision: prepared.base + 1, tick: prepared.start, fps: clock.fps)
+            let history = StoredHistory(
+                prepared.history, revision: prepared.base + 1, tick: prepared.start, fps: clock.fps,
+                bound: HistoryBound(historyRetention.of(after.spec)))
             board.animator = after
             board.etag = boards.etag(revision: prepared.base + 1)
             observer?.changeAccepted(board, at: prepared.start)
@@ -133,7 +138,9 @@ final class BoardWriter: BoardBackend {
             observer?.boardAdded(board)
             observer?.changeAccepted(board, at: prepared.start)
             let state = prepared.state()
-            let history = StoredHistory(prepared.history, revision: state.revision, tick: prepared.start, fps: clock.fps)
+            let history = StoredHistory(
+                prepared.history, revision: state.revision, tick: prepared.start, fps: clock.fps,
+                bound: HistoryBound(historyRetention.of(animator.spec)))
             let record = StoredRecord(board: board.name, revision: state.revision, history: history) {
                 try StateCodec.encode(state)
             }
@@ -229,7 +236,10 @@ final class BoardWriter: BoardBackend {
         guard let queue, board.changesSinceSnapshot > 0 else { return }
         board.changesSinceSnapshot = 0
         let state = board.animator.state
-        let record = StoredRecord(board: board.name, revision: state.revision) { try StateCodec.encode(state) }
+        let bound = StoredHistory(bound: HistoryBound(historyRetention.of(board.spec)))
+        let record = StoredRecord(board: board.name, revision: state.revision, history: bound) {
+            try StateCodec.encode(state)
+        }
         let (writer, name) = (ServiceThreadBound(value: self), board.name)
         store.write([record]) { error in
             guard let error else { return }

@@ -16,10 +16,21 @@ extension PreparedWrite {
     }
 }
 
+extension PreparedWrite {
+    /// The board's spec once the write applied; nil for a deletion.
+    var spec: BoardSpec? {
+        switch kind {
+        case .change(_, _, let after): after.spec
+        case .create(_, let animator, _): animator.spec
+        case .delete: nil
+        }
+    }
+}
+
 extension StoredHistory {
     /// `history` as the store keeps it, for the write that made `revision`, starting at `tick` on a grid of `fps`: a
     /// status by its API name.
-    init(_ history: ChangeHistory, revision: Int64, tick: Int64, fps: Int) {
+    init(_ history: ChangeHistory, revision: Int64, tick: Int64, fps: Int, bound: HistoryBound) {
         let milliseconds = StoredHistory.milliseconds(tick: tick, fps: fps)
         self.init(
             points: history.points.map {
@@ -27,6 +38,12 @@ extension StoredHistory {
                     ring: $0.ring, milliseconds: milliseconds, revision: revision, value: $0.value,
                     status: $0.status?.rawValue)
             },
-            removedRings: history.removed)
+            removedRings: history.removed, bound: bound)
+    }
+}
+
+extension HistoryBound {
+    init(_ retention: HistoryRetention) {
+        self.init(seconds: Int64(retention.seconds), points: Int64(retention.points))
     }
 }

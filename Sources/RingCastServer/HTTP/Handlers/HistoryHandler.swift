@@ -11,6 +11,8 @@ struct HistoryHandler {
     let boards: Boards
     let backend: any BoardBackend
     let clock: TickClock
+    /// What each ring's history keeps unless its board keeps its own.
+    let retention: HistoryRetention
 
     func ring(_ request: RouteRequest, _ respond: @escaping (HTTPResponse) -> Void) throws(APIError) {
         let board = try boards.board(named: request.parameter("board"))
@@ -27,7 +29,9 @@ struct HistoryHandler {
         let wanted = try HistoryRequest(request.http.query, now: Int64((clock.now() * 1_000).rounded(.down)))
         let csv = try Self.wantsCSV(request.http)
         let ifNoneMatch = request.http.headers["if-none-match"]
-        let query = HistoryQuery(board: board.name, ring: id, since: wanted.since, until: wanted.until)
+        let query = HistoryQuery(
+            board: board.name, ring: id, since: wanted.since, until: wanted.until,
+            bound: HistoryBound(retention.of(board.animator.projected.spec)))
         let (name, kind) = (board.name, ring.kind)
         let began = ContinuousClock.now
         backend.history(query) { result in

@@ -27,6 +27,29 @@ public final class SQLiteStore: BoardStore {
     private let thread: JoinableThread
     /// True once `close` has run; held while it waits, so a second caller waits too.
     private let closed = Mutex(false)
+    /// The connection and prepared query history reads share, opened by the first (opening a connection and
+    /// preparing took longer than reading 10,000 points); one read at a time. Dropped after an error and at `close`.
+    private let historyReader = Mutex<HistoryReader?>(nil)
+
+    private final class HistoryReader {
+        let connection: SQLiteConnection
+        let statement: SQLiteStatement
+
+        init(path: String) throws(StorageError) {
+            connection = try SQLiteConnection(path: path, mode: .readOnly)
+            do {
+                statement = try connection.prepare(StoreSchema.selectPoints)
+            } catch {
+                connection.close()
+                throw error
+            }
+        }
+
+        func close() {
+            statement.finalize()
+            connection.close()
+        }
+    }
 
     /// Opens (creating if needed) `directory/ringcast.sqlite3`, first creating the directory and
     /// taking the locks on `directory/LOCK` and the database (see `DirectoryLock`). Throws when the
@@ -114,26 +137,48 @@ public final class SQLiteStore: BoardStore {
     public func history(_ query: HistoryQuery) throws(StorageError) -> [HistoryRow] {
         let history = query.bound ?? history
         guard !history.isOff else { return [] }
-        let oldest = max(query.since, (Int64(Date().timeIntervalSince1970) - history.seconds) * 1_000)
-        let rows = try read(StoreSchema.selectPoints, "reading the history of ring \(query.ring) of board \(query.board)") {
-            statement throws(StorageError) in
-            try statement.bind(query.board, at: 1)
-            try statement.bind(query.ring, at: 2)
-            try statement.bind(oldest, at: 3)
-            try statement.bind(history.points, at: 4)
-        } row: { statement in
-            HistoryRow(
-                milliseconds: statement.int64(at: 0), revision: statement.int64(at: 1), value: statement.double(at: 2),
-                status: statement.optionalText(at: 3))
+        guard !queue.isClosing else {
+            throw StorageError(path: databasePath, message: "the store is closed; open a new one to read")
         }
-        return rows.reversed().filter { $0.milliseconds <= query.until }
+        let oldest = max(query.since, (Int64(Date().timeIntervalSince1970) - history.seconds) * 1_000)
+        let path = databasePath
+        return try historyReader.withLock { held throws(StorageError) -> [HistoryRow] in
+            let reader: HistoryReader
+            if let kept = held {
+                reader = kept
+            } else {
+                reader = try HistoryReader(path: path)
+            }
+            held = nil
+            let statement = reader.statement
+            var rows: [HistoryRow] = []
+            do throws(StorageError) {
+                defer { statement.reset() }
+                try statement.bind(query.board, at: 1)
+                try statement.bind(query.ring, at: 2)
+                try statement.bind(oldest, at: 3)
+                try statement.bind(history.points, at: 4)
+                while try statement.step("reading the history of ring \(query.ring) of board \(query.board)") {
+                    let milliseconds = statement.int64(at: 0)
+                    guard milliseconds <= query.until else { continue }
+                    rows.append(
+                        HistoryRow(
+                            milliseconds: milliseconds, revision: statement.int64(at: 1), value: statement.double(at: 2),
+                            status: statement.optionalText(at: 3)))
+                }
+            } catch {
+                reader.close()
+                throw error
+            }
+            held = reader
+            return rows.reversed()
+        }
     }
 
     /// Every row `query` selects, made into values by `row`, read on a connection of its own (read-only, so it
     /// never waits for the writer).
     private func read<Row>(
-        _ query: String, _ operation: String, bind: (SQLiteStatement) throws(StorageError) -> Void = { _ in },
-        row: (SQLiteStatement) -> Row
+        _ query: String, _ operation: String, row: (SQLiteStatement) -> Row
     ) throws(StorageError) -> [Row] {
         guard !queue.isClosing else {
             throw StorageError(path: databasePath, message: "the store is closed; open a new one to read")
@@ -144,7 +189,6 @@ public final class SQLiteStore: BoardStore {
             statement.finalize()
             connection.close()
         }
-        try bind(statement)
         var rows: [Row] = []
         while try statement.step(operation) { rows.append(row(statement)) }
         return rows
@@ -191,6 +235,10 @@ public final class SQLiteStore: BoardStore {
     /// (on the writer thread) it cannot wait for itself: it stops taking jobs and returns, and the
     /// writer closes everything once the jobs queued so far are done.
     public func close() {
+        historyReader.withLock { reader in
+            reader?.close()
+            reader = nil
+        }
         queue.requestClose()
         if thread.isCurrent {
             thread.detach()

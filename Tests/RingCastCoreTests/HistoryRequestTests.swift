@@ -131,17 +131,8 @@ import Testing
         #expect(UTCTime.milliseconds(iso: text) == nil)
     }
 
-    /// SplitMix64: the same times on every machine and every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
-        }
-    }
+    /// SplitMix64 (`ArrangerTests`): the same times on every machine and every run.
+    typealias SeededGenerator = ArrangerTests.SeededGenerator
 
     /// Every millisecond from 1970 through 9999 prints as the date and time Foundation's Gregorian calendar gives it,
     /// and reads back as itself.

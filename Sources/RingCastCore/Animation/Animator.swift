@@ -474,7 +474,8 @@ public struct Animator: Sendable {
             wallClockMilliseconds: wallClockMilliseconds(at: tick)
         )
         freshness.mark(&frame, spec: board.spec, at: tick, fps: fps)
-        if !recent.rings.isEmpty || RecentHistory.watches(board.spec) {
+        // A board without rate, eta or sparkline points composes nothing more (their labels read `—` meanwhile).
+        if !recent.rings.isEmpty {
             recent.mark(&frame, spec: board.spec, at: tick, fps: fps)
         }
         return frame

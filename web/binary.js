@@ -1,6 +1,7 @@
-// Decoder for RingCast's binary frames (format=binary), versions 3, 4 and 5 (4: widgets; 5: a frame's
-// stale section; a message without either is still version 3, byte for byte). The byte diagram is in
-// docs/PROTOCOL.md and on BinaryFrame in Sources/RingCastCore/Wire/BinaryFrame.swift.
+// Decoder for RingCast's binary frames (format=binary), versions 3 to 6 (4: widgets; 5: a frame's
+// stale section; 6: its spark section; a message without any of them is still version 3, byte for
+// byte). The byte diagram is in docs/PROTOCOL.md and on BinaryFrame in
+// Sources/RingCastCore/Wire/BinaryFrame.swift.
 //
 // It turns each message into the same plain objects the JSON decoder yields, so the rest of the
 // page does not know which encoding arrived. Deltas carry only the fields that changed; the
@@ -12,12 +13,15 @@
 // the ring values over, and a keyframe follows it. A widget's entry (counter, text, indicator,
 // gradient) comes out as the JSON frame's entry of its kind, built from the values field its layout
 // kind says how to read. A stale ring's object carries `stale`, the server's text, as its JSON entry does;
-// the stale section (version 5) keeps each ring's text until a frame changes it.
+// the stale section (version 5) keeps each ring's text until a frame changes it. Likewise a ring's sparkline
+// (version 6's spark section) comes out as its JSON entry's `spark`, [x0, y0, x1, y1, …], kept until a frame
+// changes it (0 points: it has none any more).
 
 const MAGIC = 0x52;
-const VERSIONS = [3, 4, 5];
+const VERSIONS = [3, 4, 5, 6];
 const FLAG_BACKGROUND = 0x01;
 const FLAG_STALE = 0x02;
+const FLAG_SPARK = 0x04;
 const RING_AUTOMATIC_TITLE_COLOR = 0x01;
 const RING_SEED_STYLE = 0x02;
 const KIND_LAYOUT = 1;
@@ -251,6 +255,7 @@ export function createBinaryDecoder() {
       label: v.label,
       labelColor: v.labelColor,
       ...staleKey(v),
+      ...(v.spark ? { spark: v.spark } : {}),
     };
   }
 
@@ -289,6 +294,20 @@ export function createBinaryDecoder() {
         const values = wire.get(index);
         if (!values) throw new BinaryProtocolError(`a stale text for ring ${spec.id} before its keyframe`);
         values.stale = r.str8();
+        if (!mentioned.includes(index)) mentioned.push(index);
+      }
+    }
+    // Version 6: each ring's line (a keyframe), or each changed one (0 points: no line any more, a delta), in
+    // thousandths: the JSON's values exactly.
+    if (flags & FLAG_SPARK) {
+      for (let n = r.u8(); n > 0; n--) {
+        const index = r.u8();
+        const spec = specOf(index);
+        const values = wire.get(index);
+        if (!values) throw new BinaryProtocolError(`a sparkline for ring ${spec.id} before its keyframe`);
+        const line = [];
+        for (let points = r.u8(); points > 0; points--) line.push(r.u16() / 1000, r.u16() / 1000);
+        values.spark = line.length > 0 ? line : undefined;
         if (!mentioned.includes(index)) mentioned.push(index);
       }
     }

@@ -1,8 +1,9 @@
 // Canvas drawing. Every position, angle, colour stop and text comes from the server (layout and
 // frames); this file only turns those numbers into canvas calls. Its only arithmetic is fitting
 // the board to the screen: the pixel scale (device pixels per logical unit) for the transform and
-// for shadows, which the canvas applies in device pixels whatever the transform, and placing the
-// board's coordinates on the backdrop behind it.
+// for shadows, which the canvas applies in device pixels whatever the transform, placing the
+// board's coordinates on the backdrop behind it, and placing a ring's sparkline points in the band
+// under its label (a fixed rule on the label's spot, docs/PROTOCOL.md "Sparklines").
 //
 // The board is drawn in one of the layout's arrangements (app.js picks it): its canvas size, where
 // it puts each ring and its texts, and which of each splash layer's shapes to fill. A frame's ring
@@ -25,6 +26,13 @@ const STALE_ALPHA = 0.4;
 const STALE_SIZE = 0.4;
 const STALE_MIN_SIZE = 10;
 const STALE_GAP = 0.1;
+// A ring's sparkline (issue 33) is drawn in a band under its label, every size a part of the label's:
+// SPARK_WIDTH sizes wide (the label's width when narrower), its top SPARK_TOP below the label's
+// middle, SPARK_HEIGHT tall, the line SPARK_LINE thick (docs/PROTOCOL.md, "Sparklines").
+const SPARK_WIDTH = 2.5;
+const SPARK_TOP = 0.45;
+const SPARK_HEIGHT = 0.4;
+const SPARK_LINE = 0.07;
 
 // Sizes the canvas to the largest box of the arrangement's aspect ratio that fits boxWidth × boxHeight
 // CSS pixels. The size is chosen in whole device pixels and the CSS size derived from it, so the
@@ -167,7 +175,35 @@ function drawRing(ctx, scale, ring, place, values, automaticText) {
   drawTitle(ctx, ring, place, automaticText);
   if (place.labelText !== null && values !== null) {
     text(ctx, values.label, place.labelText, 700, values.labelColor);
+    if (values.spark !== undefined) {
+      drawSpark(ctx, values.spark, place.labelText, values.labelColor);
+    }
   }
+}
+
+// The band under a label a sparkline is drawn in, in the board's units: a pure function of the label's
+// spot, so the server's SVG draws the same (SVGRenderer).
+export function sparkBand(spot) {
+  const width = Math.min(spot.width ?? Infinity, SPARK_WIDTH * spot.size);
+  const left = spot.align === "left" ? spot.x : spot.align === "right" ? spot.x - width : spot.x - width / 2;
+  return { left, top: spot.y + SPARK_TOP * spot.size, width, height: SPARK_HEIGHT * spot.size };
+}
+
+// A sparkline, [x0, y0, x1, y1, …] each 0…1 (x across the band, y up from its bottom), stroked in the
+// label's colour.
+function drawSpark(ctx, line, spot, colour) {
+  const band = sparkBand(spot);
+  ctx.save();
+  ctx.lineWidth = SPARK_LINE * spot.size;
+  ctx.lineJoin = "round";
+  ctx.lineCap = "round";
+  ctx.strokeStyle = colour;
+  ctx.beginPath();
+  for (let i = 0; i + 1 < line.length; i += 2) {
+    ctx.lineTo(band.left + line[i] * band.width, band.top + (1 - line[i + 1]) * band.height); // the first acts as moveTo
+  }
+  ctx.stroke();
+  ctx.restore();
 }
 
 // Seed 004's CircleProgressView, in logical units like the rest of the board: a white disc at

@@ -21,6 +21,10 @@
 //         order: {polygon: [[x, y], …]} | {circle: {cx, cy, r}}
 //   Every RingValues also has `stale` while the ring or widget is stale (DESIGN §13): the server's
 //         "updated … ago" text; no key while it is fresh
+//   A ring's RingValues also has `spark` while it has a sparkline (issue 33): [x0, y0, x1, y1, …],
+//         oldest first, each in [0, 1] (draw.js draws it in the band under the label); no key without
+//         one. A JSON delta's entry without `spark` keeps the line held (`[]`: none any more), so the
+//         page is handed every ring's whole line, as the binary decoder hands it.
 //   {type: "event", event, board, ring, seq, t}: a countdown ring reached 0 (event "countdownEnded")
 //   null for a message type this page does not know (to be ignored)
 //
@@ -39,6 +43,9 @@ export class ProtocolError extends Error {
 // One binary decoder for the page: it keeps the last values of each ring for deltas and starts
 // over at every layout, which every (re)connection begins with.
 const binary = createBinaryDecoder();
+// The JSON frames' sparklines by ring id: a delta's entry carries its `spark` only when it changed.
+// Started over at every layout and keyframe, which carry every line.
+const heldSparks = new Map();
 
 export function decode(data) {
   if (typeof data === "string") {
@@ -70,9 +77,10 @@ function decodeJSON(text) {
     case "error":
       return refusal(m);
     case "layout":
+      heldSparks.clear();
       return layout(m);
     case "frame":
-      return frame(m);
+      return holdSparks(m, frame(m));
     case "event":
       return event(m);
     default:
@@ -234,6 +242,30 @@ function frame(m) {
   };
 }
 
+// A JSON frame's rings with the lines the page holds for entries without `spark` (a delta's, for a
+// line that did not change); each line sent replaces the one held.
+function holdSparks(m, decoded) {
+  if (m.keyframe === true) {
+    heldSparks.clear();
+  }
+  decoded.rings.forEach((ring, i) => {
+    if (ring.kind !== undefined) {
+      return; // a widget has no sparkline
+    }
+    if (m.rings[i].spark === undefined) {
+      const held = heldSparks.get(ring.id);
+      if (held !== undefined) {
+        ring.spark = held;
+      }
+    } else if (ring.spark === undefined) {
+      heldSparks.delete(ring.id);
+    } else {
+      heldSparks.set(ring.id, ring.spark);
+    }
+  });
+  return decoded;
+}
+
 const WIDGETS = new Set(["counter", "text", "indicator", "gradient"]);
 
 function ringValues(value, at) {
@@ -277,7 +309,25 @@ function ringValues(value, at) {
     label: string(r.label, `${at}.label`),
     labelColor: colour(r.labelColor, `${at}.labelColor`),
     ...staleText(r, at),
+    ...sparkLine(r, at),
   };
+}
+
+// `{spark}` while the ring has a line ([x0, y0, …], each in [0, 1]), else nothing (absent, null or `[]`).
+function sparkLine(r, at) {
+  if (r.spark === undefined || r.spark === null) {
+    return {};
+  }
+  const line = array(r.spark, `${at}.spark`);
+  if (line.length % 2 !== 0 || line.length === 2) {
+    throw new ProtocolError(`${at}.spark must be [x0, y0, x1, y1, …], at least two points`);
+  }
+  line.forEach((value, i) => {
+    if (number(value, `${at}.spark[${i}]`) < 0 || value > 1) {
+      throw new ProtocolError(`${at}.spark[${i}] must be from 0 to 1`);
+    }
+  });
+  return line.length === 0 ? {} : { spark: line };
 }
 
 // A widget's entry (DESIGN §12): id, kind, label, labelColor and its kind's values, in the wire's

@@ -143,6 +143,35 @@ struct SVGRendererTests {
         #expect(SVGRenderer.badge("nope", layout, frame: frame) == nil)
     }
 
+    /// A ring's sparkline (issue 33) is a polyline in the band under its label (PROTOCOL.md, "Sparklines"): the frame's
+    /// points placed by the band rule, in the label's colour; a ring without one has none.
+    @Test func sparkline_isAPolylineInTheBandUnderTheLabel() throws {
+        var animator = try SparklineTests.animator()
+        for (index, progress) in [0.2, 0.6, 0.4].enumerated() {
+            try SparklineTests.push(&animator, progress, at: SparklineTests.origin + Int64(index) * 60)
+        }
+        let frame = animator.frame(at: SparklineTests.origin + 120)
+        let layout = FrameComposer.layout(of: animator.spec)
+        let document = try SVGDocument(SVGRenderer.board(layout, frame: frame, arrangement: 0))
+        #expect(try #require(document.group(ring: "tests")).all("polyline").isEmpty)
+        let line = try #require(document.group(ring: "build")?.all("polyline", class: "spark").first)
+        let spot = layout.arrangements[0].rings[0].labelText
+        let width = min(spot.width ?? .infinity, 2.5 * spot.size)
+        let (left, top, height) = (spot.x - width / 2, spot.y + 0.45 * spot.size, 0.4 * spot.size)
+        let expected = [(0.0, 0.2), (0.5, 0.6), (1.0, 0.4)].map { (left + $0.0 * width, top + (1 - $0.1) * height) }
+        let points = (line.attributes["points"] ?? "").split(separator: " ").map {
+            $0.split(separator: ",").compactMap { Double($0) }
+        }
+        #expect(points.count == expected.count)
+        for (point, want) in zip(points, expected) {
+            #expect(abs(point[0] - want.0) < 0.001 && abs(point[1] - want.1) < 0.001, "\(point) against \(want)")
+        }
+        #expect(line.color("stroke") == frame.rings[0].labelColor.hex)
+        #expect(line.attributes["fill"] == "none")
+        #expect(line.attributes["stroke-width"] == SVGNumber.text(0.07 * spot.size))
+        #expect(line.attributes["stroke-linejoin"] == "round" && line.attributes["stroke-linecap"] == "round")
+    }
+
     @Test func text_isEscaped() throws {
         var spec = Fixtures.board
         spec.rings[0].title = #"<b> & "q" 'a'"#

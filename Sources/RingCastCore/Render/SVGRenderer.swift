@@ -151,6 +151,9 @@ public enum SVGRenderer {
         canvas.add(SVGCanvas.text(ring.title, at: place.titleText, weight: 600, color: titleColor, role: "title"))
         if ring.widget == nil, let values {
             canvas.add(SVGCanvas.text(values.label, at: place.labelText, weight: 700, color: values.labelColor, role: "label"))
+            if let spark = values.spark, let line = sparkline(spark, under: place.labelText, color: values.labelColor) {
+                canvas.add(line)
+            }
         }
         canvas.add("</g>")
         if let stale, let values {

@@ -50,11 +50,14 @@ extension BinaryFrame {
             a.kind == b.kind && a.seq == b.seq && a.t == b.t && a.background == b.background && a.text == b.text
                 && a.rings == b.rings
                 && a.splash.map(\.style) == b.splash.map(\.style) && a.splash.map(\.progress) == b.splash.map(\.progress)
-                && a.splash.map(\.shapes) == b.splash.map(\.shapes) && a.stale == b.stale
+                && a.splash.map(\.shapes) == b.splash.map(\.shapes) && a.stale == b.stale && a.sparks == b.sparks
         }
         public var rings: [Ring]
         /// Version 5: the stale section, text by ring index (empty: no longer stale); empty without one.
         public var stale: [Int: String] = [:]
+        /// Version 6: the spark section, each line (`RingFrame.spark`) by ring index (empty: the ring no longer has
+        /// one); empty without one.
+        public var sparks: [Int: [Double]] = [:]
     }
 
     public enum Message: Sendable, Equatable {
@@ -69,7 +72,7 @@ extension BinaryFrame {
         var r = BinaryReader(bytes)
         guard try r.u8() == magic else { throw DecodingError(description: "not a RingCast binary message") }
         let messageVersion = try r.u8()
-        guard [ringsVersion, version, staleVersion].contains(messageVersion) else {
+        guard [ringsVersion, version, staleVersion, sparkVersion].contains(messageVersion) else {
             throw DecodingError(description: "unsupported version")
         }
         let kindByte = try r.u8()
@@ -197,13 +200,19 @@ extension BinaryFrame {
         }
         var stale: [Int: String] = [:]
         if flags & staleFlag != 0 {
-            guard messageVersion == staleVersion else { throw DecodingError(description: "a stale section before version 5") }
+            guard messageVersion >= staleVersion else { throw DecodingError(description: "a stale section before version 5") }
             stale = try readStale(from: &r)
+        }
+        var sparks: [Int: [Double]] = [:]
+        if flags & sparkFlag != 0 {
+            guard messageVersion >= sparkVersion else { throw DecodingError(description: "a spark section before version 6") }
+            sparks = try readSparks(from: &r)
         }
         try r.end()
         return .frame(
             DecodedFrame(
-                kind: kind, seq: seq, t: t, background: background, text: text, splash: splash, rings: rings, stale: stale))
+                kind: kind, seq: seq, t: t, background: background, text: text, splash: splash, rings: rings, stale: stale,
+                sparks: sparks))
     }
 
     /// Merges a decoded frame into the last known values per ring index, as a viewer does.

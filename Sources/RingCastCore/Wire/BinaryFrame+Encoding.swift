@@ -58,14 +58,15 @@ extension BinaryFrame {
             if !fields.isEmpty { entries.append((index, fields, values)) }
         }
         // Version 4 only when a widget entry is in the message: a frame of rings only is version 3's bytes;
-        // version 5 only with a stale section.
+        // version 5 only with a stale section, 6 only with a spark section.
         let withWidgets = entries.contains { !$0.values.widget.isEmpty }
         let stale = staleEntries(of: frame, previous: previous)
-        var w = BinaryWriter(capacity: 32 + frame.rings.count * 32)
+        let sparks = sparkEntries(of: frame, previous: previous)
+        var w = BinaryWriter(capacity: 32 + frame.rings.count * 32 + sparks.reduce(0) { $0 + 2 + 2 * $1.points.count })
+        let messageVersion = !sparks.isEmpty ? sparkVersion : !stale.isEmpty ? staleVersion : withWidgets ? version : ringsVersion
         w.bytes([
-            magic, !stale.isEmpty ? staleVersion : withWidgets ? version : ringsVersion,
-            (previous == nil ? Kind.keyframe : Kind.delta).rawValue,
-            (withBackground ? 1 : 0) | (stale.isEmpty ? 0 : staleFlag),
+            magic, messageVersion, (previous == nil ? Kind.keyframe : Kind.delta).rawValue,
+            (withBackground ? 1 : 0) | (stale.isEmpty ? 0 : staleFlag) | (sparks.isEmpty ? 0 : sparkFlag),
         ])
         w.u32(UInt32(truncatingIfNeeded: frame.seq))
         w.f64(frame.t)
@@ -92,6 +93,7 @@ extension BinaryFrame {
             write(entry.values, fields: entry.fields, to: &w)
         }
         if !stale.isEmpty { write(stale, to: &w) }
+        if !sparks.isEmpty { write(sparks, to: &w) }
         return w.bytes
     }
 

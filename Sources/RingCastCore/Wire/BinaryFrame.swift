@@ -1,9 +1,10 @@
-/// The binary wire format (`&format=binary`), versions 3, 4 and 5. All integers little-endian.
+/// The binary wire format (`&format=binary`), versions 3 to 6. All integers little-endian.
 ///
-/// A message's version is the lowest that describes it: 5 when a frame carries a stale section, else 4
+/// A message's version is the lowest that describes it: 6 when a frame carries a spark section, else 5 when it
+/// carries a stale section, else 4
 /// when it holds a widget (a layout with a widget among its rings, a frame with a widget entry), else 3 —
 /// a board of rings only is sent byte for byte as before widgets existed, and a board that never goes
-/// stale as before stale data existed. A version 5 decoder reads all three.
+/// stale as before stale data existed, and one without sparklines as before them. A version 6 decoder reads all four.
 ///
 /// ```
 /// header   'R'(0x52) | version u8 (3, or 4 with widgets) | kind u8 | flags u8
@@ -30,11 +31,13 @@
 ///          | width f32 (fillText's maxWidth; 0: none)
 ///
 /// frame    (flags bit0: a background section follows the header;
-///           v5, bit1: a stale section follows the rings)
+///           v5, bit1: a stale section follows the rings; v6, bit2: a spark section follows them and it)
 ///          seq u32 (low 32 bits) | t f64 (ms since the Unix epoch)
 ///          [background: color RGBA8 | text RGBA8 | layerCount u8 | layer…]
 ///          ringCount u8 | ring…
 ///          [stale: count u8 | count × (index u8 | text str8)]
+///          [spark: count u8 | count × (index u8 | n u8 | n × (x u16 | y u16))]
+///                 (x, y in thousandths, 0…1000: the JSON `spark`'s values × 1000; n = 0: no line any more)
 ///   layer  style u8 (0 leftToRight, 1 rightToLeft, 2 topToBottom, 3 bottomToTop, 4 circle, 5 angle)
 ///          | angle f32 (degrees, style 5 only) | color RGBA8 | progress f32
 ///          | shapeCount u8 | shape… (one per arrangement, in the layout's order)
@@ -82,6 +85,11 @@
 /// Version 5 (stale data, DESIGN §13): a frame's stale section lists, by ring index, the stale text of each
 /// stale ring (a keyframe) or of each ring whose stale text changed (a delta; an empty text: no longer
 /// stale). A ring the section names need not have an entry of its own in the message.
+///
+/// Version 6 (sparklines, issue 33): a frame's spark section lists, by ring index, the line (`RingFrame.spark`) of
+/// each ring with one (a keyframe) or of each ring whose line changed (a delta; 0 points: it no longer has one),
+/// its coordinates in thousandths, so the values are the JSON's exactly. As for stale texts, a ring the section
+/// names need not have an entry of its own.
 public enum BinaryFrame {
     public static let magic: UInt8 = 0x52
     /// The newest version, written for messages that hold widgets; decoders read it and `ringsVersion`.
@@ -89,6 +97,8 @@ public enum BinaryFrame {
     public static let version: UInt8 = 4
     /// The version of a frame with a stale section (`BinaryFrame+Stale.swift`), whatever else it holds.
     public static let staleVersion: UInt8 = 5
+    /// The version of a frame with a spark section (`BinaryFrame+Spark.swift`), whatever else it holds.
+    public static let sparkVersion: UInt8 = 6
     /// The version of every message without widgets, unchanged since widgets were added.
     /// 3: arrangements in the layout, ring-relative tip and cap, one splash shape per arrangement, text widths.
     /// (2 added the layout's ringFlags and the background's text colour.)

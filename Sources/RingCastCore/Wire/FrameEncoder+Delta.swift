@@ -3,7 +3,8 @@ extension FrameEncoder {
     /// else a delta with only the rings whose values changed since `previous`. The background is
     /// always included: it is small, and it carries the splash layers that change while they play.
     /// A `previous` with other rings (the board was reshaped) gives a keyframe, as in binary. A ring's `spark` is sent
-    /// in a keyframe and when it changed: a delta's entry without it keeps the one the viewer holds.
+    /// in a keyframe and when it changed: a delta's entry without it keeps the one the viewer holds, and `[]` says the
+    /// ring no longer has a line.
     public static func json(_ frame: Frame, previous: Frame?) throws(EncodingFailure) -> [UInt8] {
         let previous = previous.flatMap { frame.hasTheRings(of: $0) ? $0 : nil }
         var message = frame
@@ -13,7 +14,11 @@ extension FrameEncoder {
                 let before = previous.rings[index]
                 guard before != ring else { return nil }
                 var entry = ring
-                if entry.spark == before.spark { entry.spark = nil }
+                if entry.spark == before.spark {
+                    entry.spark = nil
+                } else if entry.spark == nil {
+                    entry.spark = []
+                }
                 return entry
             }
         }

@@ -80,7 +80,7 @@ struct HistoryHandler {
 
     /// 200 with `body`, or 304 when `If-None-Match` names its ETag.
     static func respond(_ body: [UInt8], csv: Bool, ifNoneMatch: String?) -> HTTPResponse {
-        let etag = EntityTag.hash(of: body, prefix: "history")
+        let etag = EntityTag.digest(of: body, prefix: "history")
         let headers: [(name: String, value: String)] = [
             (name: "ETag", value: etag), (name: "Cache-Control", value: "no-cache"), (name: "Vary", value: "Accept"),
         ]

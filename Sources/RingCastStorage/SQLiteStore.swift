@@ -171,7 +171,8 @@ public final class SQLiteStore: BoardStore {
                 throw error
             }
             held = reader
-            return rows.reversed()
+            rows.reverse()
+            return rows
         }
     }
 

@@ -16,7 +16,7 @@ import Testing
             "{\"t\":\(point.tick),\"\(answer.field)\":\(HistoryAnswer.number(point.value))"
                 + (point.status.map { ",\"status\":\"\($0)\"" } ?? "") + "}"
         }.joined(separator: ",")
-        return Array((text + "]}").utf8)
+        return Array((text + "]}\n").utf8)
     }
 
     @Test func theWidestValues_fit() throws {

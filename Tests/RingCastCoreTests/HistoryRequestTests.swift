@@ -181,7 +181,7 @@ import Testing
         #expect(
             text == #"{"board":"ci","ring":"passed","field":"value","until":1796245201000,"method":"m4","kept":3,"#
                 + #""points":[{"t":1796245200000,"value":0.5,"status":"running"},"#
-                + #"{"t":1796245201000,"value":1,"status":"success"},{"t":1796245202500,"value":42}]}"#)
+                + #"{"t":1796245201000,"value":1,"status":"success"},{"t":1796245202500,"value":42}]}"# + "\n")
         let object = try Self.object(answer.json)
         #expect(object["since"] == nil)
         #expect(object["kept"] as? Int == 3)

@@ -29,7 +29,7 @@ public struct HistoryAnswer: Sendable, Equatable {
     }
 
     /// `{"board":…,"ring":…,"field":"progress","since":…,"until":…,"method":"m4","kept":N,"points":[{"t":…,
-    /// "progress":…,"status":…},…]}`; `since` and `until` only when asked for. Written byte by byte into one buffer
+    /// "progress":…,"status":…},…]}` and a newline, as every JSON answer ends; `since` and `until` only when asked for. Written byte by byte into one buffer
     /// (`ByteText`): 10,000 points through string interpolation took 10 ms, this about 1.
     public var json: [UInt8] {
         var head = "{\"board\":\"\(board)\",\"ring\":\"\(ring)\",\"field\":\"\(field)\","
@@ -41,7 +41,7 @@ public struct HistoryAnswer: Sendable, Equatable {
         let status = Array(",\"status\":\"".utf8)
         let perPoint = 3 + open.count + ByteText.longestInteger + name.count + ByteText.longestNumber + status.count
         let statuses = points.reduce(0) { $0 + ($1.status?.utf8.count ?? 0) }
-        return ByteText.make(capacity: head.utf8.count + 2 + points.count * perPoint + statuses) { out in
+        return ByteText.make(capacity: head.utf8.count + 3 + points.count * perPoint + statuses) { out in
             out.text(head)
             for (index, point) in points.enumerated() {
                 if index > 0 { out.byte(UInt8(ascii: ",")) }
@@ -56,7 +56,7 @@ public struct HistoryAnswer: Sendable, Equatable {
                 }
                 out.byte(UInt8(ascii: "}"))
             }
-            out.text("]}")
+            out.text("]}\n")
         }
     }
 

@@ -175,7 +175,7 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
             // Damage found at start is logged before the store opens; a LOCK file taken again, as it happens.
             let retention = ChangeRetention(
                 seconds: Int64(configuration.historySeconds), changes: Int64(configuration.historyChanges))
-            opened = try SQLiteStore(directory: directory, retention: retention, history: configuration.historyBound) {
+            opened = try SQLiteStore(directory: directory, retention: retention, history: HistoryBound(configuration.historyRetention)) {
                 notice in
                 switch notice.level {
                 case .warning: logger.warning("\(notice)")
@@ -245,9 +245,7 @@ private func joinCluster(_ url: String, configuration: RingCastConfiguration, lo
     var stored: [String: BoardState] = [:]
     var playlists: [Playlist] = []
     let id: String
-    var script = WriteScript(
-        streamLength: configuration.streamLength,
-        history: RingHistory.Bound(seconds: Int64(configuration.historySeconds), points: Int64(configuration.historyPoints)))
+    var script = WriteScript(streamLength: configuration.streamLength, history: RingHistory.Bound(configuration.historyRetention))
     do {
         endpoint = try RedisEndpoint(url: url)
         connection = try RedisConnection(endpoint: endpoint)

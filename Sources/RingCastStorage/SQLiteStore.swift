@@ -1,4 +1,3 @@
-import Foundation
 import RingCastThreads
 import Synchronization
 
@@ -27,8 +26,8 @@ public final class SQLiteStore: BoardStore {
     private let thread: JoinableThread
     /// True once `close` has run; held while it waits, so a second caller waits too.
     private let closed = Mutex(false)
-    /// The connection and prepared query history reads share, opened by the first (opening a connection and
-    /// preparing took longer than reading 10,000 points); one read at a time. Dropped after an error and at `close`.
+    /// The connection and prepared query history reads share, opened by the first (opening and preparing was about a
+    /// quarter of a 10,000-point read); one read at a time. Dropped after an error and at `close`.
     private let historyReader = Mutex<HistoryReader?>(nil)
 
     private final class HistoryReader {
@@ -140,7 +139,7 @@ public final class SQLiteStore: BoardStore {
         guard !queue.isClosing else {
             throw StorageError(path: databasePath, message: "the store is closed; open a new one to read")
         }
-        let oldest = max(query.since, (Int64(Date().timeIntervalSince1970) - history.seconds) * 1_000)
+        let oldest = max(query.since, history.oldestKeptMillisecond)
         let path = databasePath
         return try historyReader.withLock { held throws(StorageError) -> [HistoryRow] in
             let reader: HistoryReader

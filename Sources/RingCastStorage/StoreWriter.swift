@@ -353,7 +353,7 @@ final class StoreWriter {
                     // without one, written as the server starts, leaves it to the board's next).
                     if let bound = record.history.bound {
                         try statements.trimBoardPointsByTime.bind(record.board, at: 1)
-                        try statements.trimBoardPointsByTime.bind(oldestKeptMillisecond(bound), at: 2)
+                        try statements.trimBoardPointsByTime.bind(bound.oldestKeptMillisecond, at: 2)
                         try statements.trimBoardPointsByTime.run("trimming the history of board \(record.board)")
                     }
                     try store(record.history, of: record.board)
@@ -392,8 +392,8 @@ final class StoreWriter {
 
     // MARK: History
 
-    /// Stores the points `change` adds (unless history is off) and deletes the history of the rings it removed; trims
-    /// a ring once it holds `history.slack` points more than it keeps.
+    /// Stores the points a write adds (unless its board's bound, else the store's, is off) and deletes the history of
+    /// the rings it removed; trims a ring once it holds the bound's slack of points more than it keeps.
     private func store(_ points: StoredHistory, of board: String) throws(StorageError) {
         for ring in points.removedRings {
             try statements.deleteRingPoints.bind(board, at: 1)
@@ -426,11 +426,11 @@ final class StoreWriter {
     private func trim(_ key: RingKey, to bound: HistoryBound) throws(StorageError) {
         try statements.trimPointsByTime.bind(key.board, at: 1)
         try statements.trimPointsByTime.bind(key.ring, at: 2)
-        try statements.trimPointsByTime.bind(oldestKeptMillisecond(bound), at: 3)
+        try statements.trimPointsByTime.bind(bound.oldestKeptMillisecond, at: 3)
         try statements.trimPointsByTime.run("trimming the history of ring \(key.ring) of board \(key.board)")
         try statements.trimPointsByCount.bind(key.board, at: 1)
         try statements.trimPointsByCount.bind(key.ring, at: 2)
-        try statements.trimPointsByCount.bind(bound.isOff ? 0 : bound.points, at: 3)
+        try statements.trimPointsByCount.bind(bound.points, at: 3)
         try statements.trimPointsByCount.run("trimming the history of ring \(key.ring) of board \(key.board)")
     }
 
@@ -438,11 +438,6 @@ final class StoreWriter {
         try statements.deleteBoardPoints.bind(board, at: 1)
         try statements.deleteBoardPoints.run("deleting the history of board \(board)")
         untrimmed = untrimmed.filter { $0.key.board != board }
-    }
-
-    /// The first millisecond a point `bound` keeps may have now.
-    private func oldestKeptMillisecond(_ bound: HistoryBound) -> Int64 {
-        (Self.wallClockSeconds() - max(0, bound.seconds)) * 1_000
     }
 
     /// Seconds since the Unix epoch, now: a change's tick divided by its fps is on the same scale.

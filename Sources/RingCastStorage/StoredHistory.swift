@@ -1,10 +1,14 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What one write adds to and removes from its board's history (issue 33), stored in the write's own transaction
 /// (with a logged change, or a new board's first snapshot): a point for each ring it gave a target, and the rings
 /// whose history goes (rings the write removed).
 public struct StoredHistory: Sendable, Equatable {
     public struct Point: Sendable, Equatable {
         public var ring: String
-        /// The write's start tick in milliseconds since the Unix epoch (`StoredChange.milliseconds`).
+        /// The write's start tick in milliseconds since the Unix epoch (`StoredHistory.milliseconds(tick:fps:)`).
         public var milliseconds: Int64
         /// The revision the write made.
         public var revision: Int64
@@ -81,6 +85,13 @@ public struct HistoryBound: Sendable, Equatable {
 
     /// Seven days, 10,000 points a ring.
     public static let standard = HistoryBound(seconds: 7 * 86_400, points: 10_000)
+
+    /// The first millisecond since the Unix epoch a point it keeps may have, now.
+    var oldestKeptMillisecond: Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return (Int64(now.tv_sec) - max(0, seconds)) * 1_000
+    }
 }
 
 /// A query of one ring's history: the points kept now (`HistoryBound`) from `since` through `until` (milliseconds

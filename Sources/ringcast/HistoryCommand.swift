@@ -3,10 +3,6 @@ import Foundation
 import RingCastClient
 import RingCastCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `ringcast history`: one ring's kept targets over a span of time (issue 33), as a table, or the server's CSV or JSON.
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -59,19 +55,8 @@ struct HistoryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let request = try request()
-        let connection = try server.connection()
-        let response = try connection.send(request)
-        if csv || json {
-            // The server's bytes as they came, ending in one newline.
-            print(response.text, terminator: response.text.hasSuffix("\n") ? "" : "\n")
-            return
-        }
-        do {
-            print(try JSONDecoder().decode(Answer.self, from: Data(response.body)).table, terminator: "")
-        } catch {
-            throw CommandFailure("\(connection.url) did not answer with a RingCast history: \(error)")
-        }
+        // --csv prints the server's CSV as `show` prints --json: the answer as it came.
+        try server.connection().show(try request(), json: csv || json, as: Answer.self) { $0.table }
     }
 
     /// `GET /api/v1/boards/BOARD/rings/RING/history` with the options given, each checked first by the server's own

@@ -63,13 +63,15 @@ final class ServerConnection {
     }
 
     /// A 2xx answer's JSON body as `type`; a body that is not one throws, naming the server.
-    /// Sends `request` (a GET) and prints the answer: the server's JSON as it came with `json` (`--json`), else
-    /// what `text` makes of it, decoded as `Value`.
+    /// Sends `request` (a GET) and prints the answer: the server's body as it came with `json` (`--json`, a
+    /// history's `--csv`), ending in one newline, else what `text` makes of it, decoded as `Value`.
     func show<Value: Decodable>(
         _ request: APIRequest, json: Bool, as type: Value.Type, _ text: (Value) -> String
     ) throws(CommandFailure) {
         let response = try send(request)
-        print(json ? response.text : text(try decode(type, from: response)), terminator: json ? "\n" : "")
+        // The answer as it came ends with a newline (every JSON answer does, and a CSV's rows); only one is printed.
+        let shown = json ? response.text : text(try decode(type, from: response))
+        print(shown, terminator: json && !shown.hasSuffix("\n") ? "\n" : "")
     }
 
     func decode<Value: Decodable>(_ type: Value.Type, from response: HTTPClient.Response) throws(CommandFailure) -> Value {

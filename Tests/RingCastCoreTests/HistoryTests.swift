@@ -2,7 +2,7 @@ import Testing
 
 @testable import RingCastCore
 
-/// Issue 33's pure core: what a ring's history keeps (`HistoryRetention`), how it is thinned for a chart
+/// Issue 33's pure core: what a board's rings' history keeps (`HistoryRetention.of`), how it is thinned for a chart
 /// (`Downsampling.m4`) and its rate and time to done (`ProgressRate`), by table: flat, rising, stalled, reversing,
 /// gaps, one point.
 @Suite struct HistoryTests {
@@ -12,15 +12,17 @@ import Testing
 
     // MARK: Retention
 
-    @Test func retention_dropsExactlyWhatIsOlderThanTheWindow_thenTheOldestBeyondItsPoints() {
-        let history = Self.series([0.1, 0.2, 0.3, 0.4], every: 100)
-        let week = HistoryRetention(seconds: 150, points: 10)
-        #expect(Array(week.kept(history, now: 300, fps: 1)).map(\.tick) == [200, 300])
-        #expect(Array(week.kept(history, now: 250, fps: 1)).map(\.tick) == [100, 200, 300], "a point at the edge stays")
-        #expect(Array(HistoryRetention(seconds: 1000, points: 1).kept(history, now: 300, fps: 1)).map(\.tick) == [300])
-        #expect(HistoryRetention(seconds: 0, points: 10).kept(history, now: 300, fps: 1).isEmpty, "0 is off")
-        #expect(HistoryRetention(seconds: 10, points: 0).kept(history, now: 300, fps: 1).isEmpty, "0 is off")
-        #expect(week.kept([], now: 300, fps: 1).isEmpty)
+    /// A board's own `history` replaces the server's numbers it gives, and only those.
+    @Test func retention_ofABoard_isTheServersWithTheBoardsOwnNumbers() {
+        let server = HistoryRetention(seconds: 604_800, points: 10_000)
+        var spec = Fixtures.board
+        #expect(server.of(spec) == server)
+        spec.history = HistorySetting(points: 50)
+        #expect(server.of(spec) == HistoryRetention(seconds: 604_800, points: 50))
+        spec.history = HistorySetting(seconds: 0)
+        #expect(server.of(spec) == HistoryRetention(seconds: 0, points: 10_000))
+        spec.history = HistorySetting(seconds: 60, points: 5)
+        #expect(server.of(spec) == HistoryRetention(seconds: 60, points: 5))
     }
 
     // MARK: Downsampling

@@ -1,13 +1,14 @@
-/// The newest points of each ring whose label reads its history (the `rate` and `eta` formats, issue 33), as ticks on
-/// the grid, and the texts they make: how fast the ring moves (`12 %/min`) and when it will be done (`~4 min left`,
-/// then `done`), by tqdm's estimator (`ProgressRate`).
+/// The newest points of each ring whose label reads its history (the `rate` and `eta` formats, issue 33) or that has a
+/// sparkline, as ticks on the grid, and what they make: how fast the ring moves (`12 %/min`), when it will be done
+/// (`~4 min left`, then `done`), by tqdm's estimator (`ProgressRate`), and the sparkline.
 ///
 /// Kept like `Freshness`: recorded as each accepted change applies at its start tick, stored with the board's state
 /// and compared in a cluster's digest, so a restart and every node hold the same points. The text at a tick is a pure
 /// function of the points and the tick, read at the start of the tick's second (or at the newest point, if later):
 /// it changes at most once a second, at ticks `nextChange(after:in:fps:)` computes, and is the same on every node.
 public struct RecentHistory: Sendable, Equatable {
-    /// Per ring id, its newest points (at most `ProgressRate.window`), oldest first.
+    /// Per ring id, its newest points, oldest first: `ProgressRate.window` of them, or with a sparkline its span's
+    /// (`kept(_:of:fps:)`).
     public private(set) var rings: [String: [HistoryPoint]]
 
     public init(rings: [String: [HistoryPoint]] = [:]) {
@@ -149,8 +150,9 @@ public struct RecentHistory: Sendable, Equatable {
     func nextChange(after tick: Int64, in spec: BoardSpec, fps: Int) -> Int64? {
         guard !rings.isEmpty else { return nil }
         let moving = spec.rings.contains { ring in
-            guard Self.reads(ring), let points = rings[ring.id], points.count >= 2 else { return false }
-            guard ring.label.readsHistory else { return false }
+            guard ring.label.readsHistory, Self.reads(ring), let points = rings[ring.id], points.count >= 2 else {
+                return false
+            }
             return (points.last?.value ?? 0) < 1 || ring.label == .rate
         }
         guard moving else { return nil }

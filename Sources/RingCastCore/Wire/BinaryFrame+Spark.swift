@@ -11,9 +11,9 @@ extension BinaryFrame {
     static func sparkEntries(of frame: Frame, previous: Frame?) -> [(index: Int, points: [UInt16])] {
         frame.rings.prefix(255).enumerated().compactMap { index, ring in
             let before = previous.flatMap { index < $0.rings.count ? $0.rings[index].spark : nil }
-            let now = ring.spark.map(sparkPoints) ?? []
-            guard now != (before.map(sparkPoints) ?? []) else { return nil }
-            return (index, now)
+            // The line is in thousandths already (`RingFrame.spark`): unchanged values, unchanged bytes.
+            guard ring.spark != before else { return nil }
+            return (index, ring.spark.map(sparkPoints) ?? [])
         }
     }
 
@@ -45,8 +45,4 @@ extension BinaryFrame {
         }
         return sparks
     }
-}
-
-extension Int {
-    fileprivate func clamped(_ low: Int, _ high: Int) -> Int { Swift.min(Swift.max(self, low), high) }
 }

@@ -275,5 +275,5 @@ public enum BinaryFrame {
 }
 
 extension Int {
-    fileprivate func clamped(_ low: Int, _ high: Int) -> Int { Swift.min(Swift.max(self, low), high) }
+    func clamped(_ low: Int, _ high: Int) -> Int { Swift.min(Swift.max(self, low), high) }
 }

@@ -83,10 +83,7 @@ extension ClusterNode: BoardBackend {
                 status: $0.status?.rawValue)
         }
         script.removedHistory = history.removed
-        if let spec = prepared.spec {
-            let kept = HistoryRetention(seconds: Int(historyBound.seconds), points: Int(historyBound.points)).of(spec)
-            script.historyBound = RingHistory.Bound(seconds: Int64(kept.seconds), points: Int64(kept.points))
-        }
+        script.historyBound = prepared.spec.map { RingHistory.Bound(historyRetention.of($0)) }
         var projection: LiveBoard?
         if case .change(_, _, let after) = prepared.kind {
             projection = LiveBoard(animator: after, etag: boards.etag(revision: update.update.revision))

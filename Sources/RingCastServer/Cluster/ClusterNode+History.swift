@@ -9,7 +9,8 @@ extension ClusterNode {
         guard let queue else {
             return completion(.failure(.storageUnavailable("the node is starting; retry in a moment")))
         }
-        let bound = query.bound.map { RingHistory.Bound(seconds: $0.seconds, points: $0.points) } ?? historyBound
+        let bound = query.bound.map { RingHistory.Bound(seconds: $0.seconds, points: $0.points) }
+            ?? RingHistory.Bound(historyRetention)
         let address = endpoint.address
         let now = Int64((clock.now() * 1_000).rounded(.down))
         let done = ServiceThreadBound(value: completion)
@@ -24,5 +25,11 @@ extension ClusterNode {
             }
             queue.async { done.value(result) }
         }
+    }
+}
+
+extension RingHistory.Bound {
+    init(_ retention: HistoryRetention) {
+        self.init(seconds: Int64(retention.seconds), points: Int64(retention.points))
     }
 }

@@ -28,8 +28,8 @@ final class ClusterNode: ClusterSyncShell {
     var idempotencyBytes: Int
     let boards: Boards
     let clock: TickClock
-    /// How much of each ring's history the cluster keeps (the write script trims to it), for reading it.
-    let historyBound: RingHistory.Bound
+    /// What each ring's history keeps unless its board keeps its own (`history.*`, read at start).
+    let historyRetention: HistoryRetention
     private let metrics: ServerMetrics
     let logger: Logger
     let worker: RedisWorker
@@ -83,8 +83,7 @@ final class ClusterNode: ClusterSyncShell {
         self.configured = Dictionary(configuration.boards.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
         self.boards = boards
         self.clock = clock
-        historyBound = RingHistory.Bound(
-            seconds: Int64(configuration.historySeconds), points: Int64(configuration.historyPoints))
+        historyRetention = configuration.historyRetention
         self.metrics = metrics
         self.logger = logger
         var revisions = boards.deleted

@@ -83,12 +83,8 @@ public struct RingCastConfiguration: Sendable {
     public var historyPoints = Int(HistoryBound.standard.points)
     public var historyChanges = Int(ChangeRetention.standard.changes)
 
-    /// What each ring's history keeps, unless its board keeps its own (`BoardSpec.history`).
-    public var historyBound: HistoryBound {
-        HistoryBound(seconds: Int64(historySeconds), points: Int64(historyPoints))
-    }
-
-    /// `historyBound` as the boards' own settings apply to it (`HistoryRetention.of(_:)`).
+    /// What each ring's history keeps, unless its board keeps its own (`BoardSpec.history`, applied by
+    /// `HistoryRetention.of(_:)`).
     public var historyRetention: HistoryRetention {
         HistoryRetention(seconds: historySeconds, points: historyPoints)
     }

@@ -14,9 +14,7 @@ extension PreparedWrite {
             ChangeHistory(removed: board.spec.rings.map(\.id))
         }
     }
-}
 
-extension PreparedWrite {
     /// The board's spec once the write applied; nil for a deletion.
     var spec: BoardSpec? {
         switch kind {

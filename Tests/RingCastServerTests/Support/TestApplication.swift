@@ -53,7 +53,7 @@ final class TestApplication {
         store = try SQLiteStore(
             directory: directory.path,
             retention: ChangeRetention(seconds: Int64(configuration.historySeconds), changes: Int64(configuration.historyChanges)),
-            history: configuration.historyBound)
+            history: HistoryBound(configuration.historyRetention))
         var logger = Logger(label: "ringcast-test")
         logger.logLevel = .critical
         let stored = try loadStates(from: store, directory: directory.path, configuration: configuration, logger: logger)

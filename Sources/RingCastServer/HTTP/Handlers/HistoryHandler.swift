@@ -5,8 +5,8 @@ import RingCastTransport
 
 /// `GET /api/v1/boards/{board}/rings/{ring}/history` (issue 33): the ring's kept points of a span, thinned by M4 to
 /// at most `points`, as JSON, or as CSV for `Accept: text/csv` (or `?format=csv`), with an ETag (a digest of the
-/// bytes), and `Server-Timing: history;dur=MS`, the server's time from the request to the answer. Read with the
-/// board's read token, as its GET is. Touched only on the service thread.
+/// bytes), and `Server-Timing: history;dur=MS, read;dur=MS, encode;dur=MS`, the server's time from the request to the
+/// answer and its two parts. Read with the board's read token, as its GET is. Touched only on the service thread.
 struct HistoryHandler {
     let boards: Boards
     let backend: any BoardBackend

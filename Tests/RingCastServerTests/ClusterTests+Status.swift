@@ -28,7 +28,7 @@ extension ClusterTests {
         }
         let pushed = try nodes[1].http.send(
             "PATCH", "/api/v1/boards/ci",
-            body: #"{"rings":{"build":{"status":"failure"},"coverage":1},"animation":{"curve":"linear","duration":1.5}}"#)
+            body: #"{"rings":{"build":{"status":"failure"},"coverage":1},"animation":{"curve":"linear","duration":3}}"#)
         try #require(pushed.status == 200, "\(pushed.status) \(pushed.text)")
         for viewer in viewers {
             try await viewer.waitUntil(timeout: 15, "both rings at rest in their new colours") { messages in

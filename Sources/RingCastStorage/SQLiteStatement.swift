@@ -106,6 +106,13 @@ final class SQLiteStatement {
         sqlite3_column_type(pointer, column) == SQLITE_NULL ? nil : text(at: column)
     }
 
+    /// `body` given the column's bytes where SQLite holds them, valid only until the next step (no copy).
+    func withBlob<Result>(at column: Int32, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let bytes = sqlite3_column_blob(pointer, column)
+        let count = Int(sqlite3_column_bytes(pointer, column))
+        return body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
+    }
+
     /// The column's bytes (a zero-length blob comes back from SQLite as a null pointer).
     func blob(at column: Int32) -> [UInt8] {
         // sqlite3_column_bytes must follow sqlite3_column_blob (SQLite's documented order).

@@ -32,20 +32,61 @@ public final class SQLiteStore: BoardStore {
 
     private final class HistoryReader {
         let connection: SQLiteConnection
-        let statement: SQLiteStatement
+        let blocks: SQLiteStatement
+        let tail: SQLiteStatement
 
         init(path: String) throws(StorageError) {
             connection = try SQLiteConnection(path: path, mode: .readOnly)
+            var prepared: [SQLiteStatement] = []
             do {
-                statement = try connection.prepare(StoreSchema.selectPoints)
+                prepared.append(try connection.prepare(StoreSchema.selectBlocks))
+                prepared.append(try connection.prepare(StoreSchema.selectTailPoints))
             } catch {
+                for statement in prepared { statement.finalize() }
                 connection.close()
                 throw error
             }
+            (blocks, tail) = (prepared[0], prepared[1])
+        }
+
+        /// The points of `board`'s ring `ring` from millisecond `oldest` on, in one read transaction (the blocks and
+        /// the points waiting for one are read as of one commit), oldest first.
+        func points(board: String, ring: String, from oldest: Int64) throws(StorageError) -> [HistoryRow] {
+            let operation = "reading the history of ring \(ring) of board \(board)"
+            try connection.execute("BEGIN")
+            defer { try? connection.execute("COMMIT") }
+            var rows: [HistoryRow] = []
+            rows.reserveCapacity(4_096)
+            do {
+                defer { blocks.reset() }
+                try blocks.bind(board, at: 1)
+                try blocks.bind(ring, at: 2)
+                try blocks.bind(oldest, at: 3)
+                while try blocks.step(operation) {
+                    let decoded = blocks.withBlob(at: 0) { HistoryBlock.decode($0, from: oldest, into: &rows) }
+                    guard decoded else {
+                        throw StorageError(path: connection.path, message: "\(operation): a block of its points is damaged")
+                    }
+                }
+            }
+            do {
+                defer { tail.reset() }
+                try tail.bind(board, at: 1)
+                try tail.bind(ring, at: 2)
+                try tail.bind(oldest, at: 3)
+                while try tail.step(operation) {
+                    rows.append(
+                        HistoryRow(
+                            milliseconds: tail.int64(at: 0), revision: tail.int64(at: 1), value: tail.double(at: 2),
+                            status: tail.optionalText(at: 3)))
+                }
+            }
+            return rows
         }
 
         func close() {
-            statement.finalize()
+            blocks.finalize()
+            tail.finalize()
             connection.close()
         }
     }
@@ -149,30 +190,45 @@ public final class SQLiteStore: BoardStore {
                 reader = try HistoryReader(path: path)
             }
             held = nil
-            let statement = reader.statement
-            var rows: [HistoryRow] = []
+            let rows: [HistoryRow]
             do throws(StorageError) {
-                defer { statement.reset() }
-                try statement.bind(query.board, at: 1)
-                try statement.bind(query.ring, at: 2)
-                try statement.bind(oldest, at: 3)
-                try statement.bind(history.points, at: 4)
-                while try statement.step("reading the history of ring \(query.ring) of board \(query.board)") {
-                    let milliseconds = statement.int64(at: 0)
-                    guard milliseconds <= query.until else { continue }
-                    rows.append(
-                        HistoryRow(
-                            milliseconds: milliseconds, revision: statement.int64(at: 1), value: statement.double(at: 2),
-                            status: statement.optionalText(at: 3)))
-                }
+                rows = try reader.points(board: query.board, ring: query.ring, from: oldest)
             } catch {
                 reader.close()
                 throw error
             }
             held = reader
-            rows.reverse()
-            return rows
+            return Self.kept(rows, points: history.points, until: query.until)
         }
+    }
+
+    /// Of `rows` (a ring's blocks then its points waiting for one, each oldest first), the newest `points` in order,
+    /// then those through millisecond `until`. Blocks and waiting points follow each other in time unless a point
+    /// arrived late; then they are sorted, and of two with one time and revision the later read (waiting) is kept.
+    static func kept(_ rows: consuming [HistoryRow], points: Int64, until: Int64) -> [HistoryRow] {
+        var rows = rows
+        if zip(rows, rows.dropFirst()).contains(where: { !HistoryRow.precedes($0, $1) }) {
+            let sorted = rows.enumerated().sorted { left, right in
+                HistoryRow.precedes(left.element, right.element)
+                    || (!HistoryRow.precedes(right.element, left.element) && left.offset < right.offset)
+            }
+            rows = []
+            for (_, row) in sorted {
+                if let last = rows.last, !HistoryRow.precedes(last, row) {
+                    rows[rows.count - 1] = row
+                } else {
+                    rows.append(row)
+                }
+            }
+        }
+        let limit = Int(clamping: max(0, points))
+        if rows.count > limit { rows.removeFirst(rows.count - limit) }
+        if let end = rows.lastIndex(where: { $0.milliseconds <= until }) {
+            rows.removeLast(rows.count - end - 1)
+        } else {
+            rows.removeAll()
+        }
+        return rows
     }
 
     /// Every row `query` selects, made into values by `row`, read on a connection of its own (read-only, so it

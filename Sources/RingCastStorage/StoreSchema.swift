@@ -1,4 +1,4 @@
-/// The database layout, format 3, and the connection settings every store uses.
+/// The database layout, format 4, and the connection settings every store uses.
 ///
 /// ```
 /// boards(name TEXT PRIMARY KEY, revision INTEGER NOT NULL, state BLOB NOT NULL)   -- each board's newest snapshot
@@ -6,9 +6,14 @@
 ///                                          -- since format 2: every accepted write, appended in its commit; a start
 ///                                          -- replays those after the snapshot's revision (`StoredChange`)
 /// history(board TEXT, ring TEXT, time INTEGER, revision INTEGER, value REAL, status TEXT,
-///         PRIMARY KEY (board, ring, time, revision))   -- since format 3: each ring's targets (issue 33), written in
-///                                                        -- the transaction of the change that set them; `time` in
-///                                                        -- milliseconds since the Unix epoch (`HistoryBound`)
+///         PRIMARY KEY (board, ring, time, revision))   -- since format 3: each ring's newest targets (issue 33), a
+///                                                        -- row each, written in the transaction of the change that
+///                                                        -- set them; `time` in milliseconds since the Unix epoch
+///                                                        -- (`HistoryBound`)
+/// history_blocks(board TEXT, ring TEXT, first INTEGER, revision INTEGER, last INTEGER, count INTEGER, points BLOB,
+///         PRIMARY KEY (board, ring, first, revision))   -- since format 4: a ring's older targets, `HistoryBlock.size`
+///                                                         -- a row (`HistoryBlock`), from the time and revision of the
+///                                                         -- first to the time of the last
 /// playlists(name TEXT PRIMARY KEY, definition BLOB NOT NULL)   -- since playlists; created when missing, so a
 ///                                                                -- format 1 file without it opens (and an older
 ///                                                                -- ringcast ignores it)
@@ -16,13 +21,14 @@
 ///                                                     -- 'open' = '1' from start to clean close, then '0'
 /// ```
 ///
-/// A format 1 file (snapshots only, written on every write) is taken as it is and becomes format 3 when it opens: the
-/// change log and the history are added, empty; a format 2 file likewise gains the history, empty. A ringcast that
-/// reads only an older format then refuses it, rather than miss what it does not know.
+/// A format 1 file (snapshots only, written on every write) is taken as it is and becomes format 4 when it opens: the
+/// change log and the history are added, empty; a format 2 file likewise gains the history, empty; a format 3 file
+/// gains the blocks, and its rings' points move into them as it opens. A ringcast that reads only an older format
+/// then refuses it, rather than miss what it does not know.
 enum StoreSchema {
-    /// Bumped when the layout changes; a file of another format is refused, never rewritten (formats 1 and 2 excepted, which
-    /// is upgraded in place).
-    static let format = "3"
+    /// Bumped when the layout changes; a file of another format is refused, never rewritten (formats 1 to 3 excepted,
+    /// which are upgraded in place).
+    static let format = "4"
 
     static let upsertBoard = """
         INSERT INTO boards (name, revision, state) VALUES (?1, ?2, ?3)
@@ -43,6 +49,38 @@ enum StoreSchema {
         ORDER BY c.board, c.revision
         """
     static let insertPoint = "INSERT OR REPLACE INTO history (board, ring, time, revision, value, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+    /// A ring's points waiting for a block, oldest first.
+    static let selectTail = "SELECT time, revision, value, status FROM history WHERE board = ?1 AND ring = ?2 ORDER BY time, revision"
+    /// A ring's points waiting for a block through time ?3 and revision ?4 go (into a block).
+    static let deleteTailThrough = "DELETE FROM history WHERE board = ?1 AND ring = ?2 AND (time, revision) <= (?3, ?4)"
+    /// How many points of a ring wait for a block, and the oldest one's time.
+    static let measureTail = "SELECT count(*), min(time) FROM history WHERE board = ?1 AND ring = ?2"
+    /// Every ring with ?1 or more points waiting for a block (sealed as the store opens).
+    static let selectLongTails = "SELECT board, ring FROM history GROUP BY board, ring HAVING count(*) >= ?1"
+    static let insertBlock = """
+        INSERT OR REPLACE INTO history_blocks (board, ring, first, revision, last, count, points)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        """
+    /// A ring's blocks, newest last time first.
+    static let selectBlockHeads = """
+        SELECT first, revision, last, count FROM history_blocks WHERE board = ?1 AND ring = ?2 ORDER BY last DESC, first DESC
+        """
+    static let deleteBlock = "DELETE FROM history_blocks WHERE board = ?1 AND ring = ?2 AND first = ?3 AND revision = ?4"
+    /// A ring's blocks whose points are all before millisecond ?3 go.
+    static let trimBlocksByTime = "DELETE FROM history_blocks WHERE board = ?1 AND ring = ?2 AND last < ?3"
+    /// A board's blocks whose points are all before millisecond ?2 go, whatever the ring.
+    static let trimBoardBlocksByTime = "DELETE FROM history_blocks WHERE board = ?1 AND last < ?2"
+    static let deleteRingBlocks = "DELETE FROM history_blocks WHERE board = ?1 AND ring = ?2"
+    static let deleteBoardBlocks = "DELETE FROM history_blocks WHERE board = ?1"
+    /// A ring's blocks holding points from millisecond ?3 on, oldest first.
+    static let selectBlocks = """
+        SELECT points FROM history_blocks WHERE board = ?1 AND ring = ?2 AND last >= ?3 ORDER BY first, revision
+        """
+    /// A ring's points waiting for a block from millisecond ?3 on, oldest first.
+    static let selectTailPoints = """
+        SELECT time, revision, value, status FROM history WHERE board = ?1 AND ring = ?2 AND time >= ?3
+        ORDER BY time, revision
+        """
     /// A ring's points beyond the newest ?3 go (`HistoryBound`).
     static let trimPointsByCount = """
         DELETE FROM history WHERE board = ?1 AND ring = ?2 AND (time, revision) <= (
@@ -54,11 +92,6 @@ enum StoreSchema {
     static let trimBoardPointsByTime = "DELETE FROM history WHERE board = ?1 AND time < ?2"
     static let deleteRingPoints = "DELETE FROM history WHERE board = ?1 AND ring = ?2"
     static let deleteBoardPoints = "DELETE FROM history WHERE board = ?1"
-    /// A ring's newest ?4 points from millisecond ?3 on, newest first.
-    static let selectPoints = """
-        SELECT time, revision, value, status FROM history WHERE board = ?1 AND ring = ?2 AND time >= ?3
-        ORDER BY time DESC, revision DESC LIMIT ?4
-        """
     static let selectBoards = "SELECT name, revision, state FROM boards ORDER BY name"
     static let upsertPlaylist = """
         INSERT INTO playlists (name, definition) VALUES (?1, ?2)
@@ -118,9 +151,16 @@ enum StoreSchema {
                 revision INTEGER NOT NULL, value REAL NOT NULL, status TEXT, PRIMARY KEY (board, ring, time, revision))
                 WITHOUT ROWID
                 """)
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS history_blocks (board TEXT NOT NULL, ring TEXT NOT NULL, first INTEGER NOT NULL,
+                revision INTEGER NOT NULL, last INTEGER NOT NULL, count INTEGER NOT NULL, points BLOB NOT NULL,
+                PRIMARY KEY (board, ring, first, revision)) WITHOUT ROWID
+                """)
             try connection.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('format', '\(format)'), ('probes', '0')")
-            // Format 1 held snapshots only, format 2 no history: with what they lack added (empty) they are format 3.
-            try connection.execute("UPDATE meta SET value = '\(format)' WHERE key = 'format' AND value IN ('1', '2')")
+            // Format 1 held snapshots only, format 2 no history, format 3 no blocks: with what they lack added
+            // (empty) they are format 4 (a format 3 file's points move into blocks as the writer opens).
+            try connection.execute("UPDATE meta SET value = '\(format)' WHERE key = 'format' AND value IN ('1', '2', '3')")
             let found = try connection.queryText("SELECT value FROM meta WHERE key = 'format'")
             guard found == format else {
                 throw StorageError(

@@ -44,6 +44,17 @@ final class StoreWriter {
         let trimBoardPointsByTime: SQLiteStatement
         let deleteRingPoints: SQLiteStatement
         let deleteBoardPoints: SQLiteStatement
+        let insertBlock: SQLiteStatement
+        let selectTail: SQLiteStatement
+        let deleteTailThrough: SQLiteStatement
+        let measureTail: SQLiteStatement
+        let selectLongTails: SQLiteStatement
+        let selectBlockHeads: SQLiteStatement
+        let deleteBlock: SQLiteStatement
+        let trimBlocksByTime: SQLiteStatement
+        let trimBoardBlocksByTime: SQLiteStatement
+        let deleteRingBlocks: SQLiteStatement
+        let deleteBoardBlocks: SQLiteStatement
         let delete: SQLiteStatement
         let upsertPlaylist: SQLiteStatement
         let deletePlaylist: SQLiteStatement
@@ -65,6 +76,17 @@ final class StoreWriter {
             trimBoardPointsByTime = try connection.prepare(StoreSchema.trimBoardPointsByTime)
             deleteRingPoints = try connection.prepare(StoreSchema.deleteRingPoints)
             deleteBoardPoints = try connection.prepare(StoreSchema.deleteBoardPoints)
+            insertBlock = try connection.prepare(StoreSchema.insertBlock)
+            selectTail = try connection.prepare(StoreSchema.selectTail)
+            deleteTailThrough = try connection.prepare(StoreSchema.deleteTailThrough)
+            measureTail = try connection.prepare(StoreSchema.measureTail)
+            selectLongTails = try connection.prepare(StoreSchema.selectLongTails)
+            selectBlockHeads = try connection.prepare(StoreSchema.selectBlockHeads)
+            deleteBlock = try connection.prepare(StoreSchema.deleteBlock)
+            trimBlocksByTime = try connection.prepare(StoreSchema.trimBlocksByTime)
+            trimBoardBlocksByTime = try connection.prepare(StoreSchema.trimBoardBlocksByTime)
+            deleteRingBlocks = try connection.prepare(StoreSchema.deleteRingBlocks)
+            deleteBoardBlocks = try connection.prepare(StoreSchema.deleteBoardBlocks)
             delete = try connection.prepare(StoreSchema.deleteBoard)
             upsertPlaylist = try connection.prepare(StoreSchema.upsertPlaylist)
             deletePlaylist = try connection.prepare(StoreSchema.deletePlaylist)
@@ -76,8 +98,10 @@ final class StoreWriter {
         func finalize() {
             for statement in [
                 begin, commit, rollback, upsert, insertChange, compactChanges, deleteChanges, insertPoint,
-                trimPointsByCount, trimPointsByTime, trimBoardPointsByTime, deleteRingPoints, deleteBoardPoints, delete,
-                upsertPlaylist, deletePlaylist, probe, dataVersion,
+                trimPointsByCount, trimPointsByTime, trimBoardPointsByTime, deleteRingPoints, deleteBoardPoints, insertBlock,
+                selectTail, deleteTailThrough, measureTail, selectLongTails, selectBlockHeads, deleteBlock, trimBlocksByTime,
+                trimBoardBlocksByTime, deleteRingBlocks, deleteBoardBlocks, delete, upsertPlaylist, deletePlaylist, probe,
+                dataVersion,
             ] {
                 statement.finalize()
             }
@@ -133,6 +157,7 @@ final class StoreWriter {
         defaultMaxPageCount = limit.flatMap { Int($0) } ?? Int(Int32.max)
         dataVersion = try Self.dataVersion(statements.dataVersion, of: connection.path)
         try applyMaxPageCount(maxPageCount)
+        try sealWaitingPoints()
         var notices = sideFiles.notices
         if !sideFiles.walExists && (previous == "1" || sideFiles.sharedMemoryExists) {
             notices.append(
@@ -355,6 +380,9 @@ final class StoreWriter {
                         try statements.trimBoardPointsByTime.bind(record.board, at: 1)
                         try statements.trimBoardPointsByTime.bind(bound.oldestKeptMillisecond, at: 2)
                         try statements.trimBoardPointsByTime.run("trimming the history of board \(record.board)")
+                        try statements.trimBoardBlocksByTime.bind(record.board, at: 1)
+                        try statements.trimBoardBlocksByTime.bind(bound.oldestKeptMillisecond, at: 2)
+                        try statements.trimBoardBlocksByTime.run("trimming the history of board \(record.board)")
                     }
                     try store(record.history, of: record.board)
                     try statements.compactChanges.bind(record.board, at: 1)
@@ -399,6 +427,9 @@ final class StoreWriter {
             try statements.deleteRingPoints.bind(board, at: 1)
             try statements.deleteRingPoints.bind(ring, at: 2)
             try statements.deleteRingPoints.run("deleting the history of ring \(ring) of board \(board)")
+            try statements.deleteRingBlocks.bind(board, at: 1)
+            try statements.deleteRingBlocks.bind(ring, at: 2)
+            try statements.deleteRingBlocks.run("deleting the history of ring \(ring) of board \(board)")
             untrimmed[RingKey(board: board, ring: ring)] = nil
         }
         let bound = points.bound ?? history
@@ -422,21 +453,125 @@ final class StoreWriter {
         }
     }
 
-    /// Deletes what `bound` no longer keeps of one ring: points older than the window, then beyond the count.
+    /// Deletes what `bound` no longer keeps of one ring: points (and blocks) older than the window, points beyond the
+    /// count; then packs its oldest waiting points into blocks (`seal`) and deletes the blocks that hold only points
+    /// beyond the count.
     private func trim(_ key: RingKey, to bound: HistoryBound) throws(StorageError) {
-        try statements.trimPointsByTime.bind(key.board, at: 1)
-        try statements.trimPointsByTime.bind(key.ring, at: 2)
-        try statements.trimPointsByTime.bind(bound.oldestKeptMillisecond, at: 3)
-        try statements.trimPointsByTime.run("trimming the history of ring \(key.ring) of board \(key.board)")
+        let operation = "trimming the history of ring \(key.ring) of board \(key.board)"
+        let oldest = bound.oldestKeptMillisecond
+        for statement in [statements.trimPointsByTime, statements.trimBlocksByTime] {
+            try statement.bind(key.board, at: 1)
+            try statement.bind(key.ring, at: 2)
+            try statement.bind(oldest, at: 3)
+            try statement.run(operation)
+        }
         try statements.trimPointsByCount.bind(key.board, at: 1)
         try statements.trimPointsByCount.bind(key.ring, at: 2)
         try statements.trimPointsByCount.bind(bound.points, at: 3)
-        try statements.trimPointsByCount.run("trimming the history of ring \(key.ring) of board \(key.board)")
+        try statements.trimPointsByCount.run(operation)
+        try seal(key)
+        try trimBlocks(key, keeping: bound.points)
+    }
+
+    /// Packs a ring's oldest waiting points into blocks of `HistoryBlock.size`, as many whole blocks as they fill;
+    /// fewer than a block's worth stay as they are.
+    private func seal(_ key: RingKey) throws(StorageError) {
+        let operation = "packing the history of ring \(key.ring) of board \(key.board)"
+        var rows: [HistoryRow] = []
+        do {
+            defer { statements.selectTail.reset() }
+            try statements.selectTail.bind(key.board, at: 1)
+            try statements.selectTail.bind(key.ring, at: 2)
+            while try statements.selectTail.step(operation) {
+                let tail = statements.selectTail
+                rows.append(
+                    HistoryRow(
+                        milliseconds: tail.int64(at: 0), revision: tail.int64(at: 1), value: tail.double(at: 2),
+                        status: tail.optionalText(at: 3)))
+            }
+        }
+        let sealed = rows.count / HistoryBlock.size * HistoryBlock.size
+        guard sealed > 0 else { return }
+        for start in stride(from: 0, to: sealed, by: HistoryBlock.size) {
+            let block = rows[start..<start + HistoryBlock.size]
+            let insert = statements.insertBlock
+            try insert.bind(key.board, at: 1)
+            try insert.bind(key.ring, at: 2)
+            try insert.bind(block.first!.milliseconds, at: 3)
+            try insert.bind(block.first!.revision, at: 4)
+            try insert.bind(block.last!.milliseconds, at: 5)
+            try insert.bind(Int64(block.count), at: 6)
+            try insert.bind(HistoryBlock.encode(block), at: 7)
+            try insert.run(operation)
+        }
+        let through = rows[sealed - 1]
+        try statements.deleteTailThrough.bind(key.board, at: 1)
+        try statements.deleteTailThrough.bind(key.ring, at: 2)
+        try statements.deleteTailThrough.bind(through.milliseconds, at: 3)
+        try statements.deleteTailThrough.bind(through.revision, at: 4)
+        try statements.deleteTailThrough.run(operation)
+    }
+
+    /// Deletes a ring's blocks that at least `points` points are newer than (every one of theirs older than each of
+    /// those): what a read keeps never is in one. Counted from above, a block of points that arrived late counts
+    /// nothing newer, so it stays until the window passes it.
+    private func trimBlocks(_ key: RingKey, keeping points: Int64) throws(StorageError) {
+        let operation = "trimming the history of ring \(key.ring) of board \(key.board)"
+        var waiting: (count: Int64, oldest: Int64) = (0, .max)
+        do {
+            defer { statements.measureTail.reset() }
+            try statements.measureTail.bind(key.board, at: 1)
+            try statements.measureTail.bind(key.ring, at: 2)
+            if try statements.measureTail.step(operation), statements.measureTail.int64(at: 0) > 0 {
+                waiting = (statements.measureTail.int64(at: 0), statements.measureTail.int64(at: 1))
+            }
+        }
+        var heads: [(first: Int64, revision: Int64, last: Int64, count: Int64)] = []
+        do {
+            defer { statements.selectBlockHeads.reset() }
+            try statements.selectBlockHeads.bind(key.board, at: 1)
+            try statements.selectBlockHeads.bind(key.ring, at: 2)
+            while try statements.selectBlockHeads.step(operation) {
+                let head = statements.selectBlockHeads
+                heads.append((head.int64(at: 0), head.int64(at: 1), head.int64(at: 2), head.int64(at: 3)))
+            }
+        }
+        for (index, head) in heads.enumerated() {
+            let newer =
+                (waiting.oldest > head.last ? waiting.count : 0)
+                + heads[..<index].reduce(0) { $0 + ($1.first > head.last ? $1.count : 0) }
+            guard newer >= points else { continue }
+            try statements.deleteBlock.bind(key.board, at: 1)
+            try statements.deleteBlock.bind(key.ring, at: 2)
+            try statements.deleteBlock.bind(head.first, at: 3)
+            try statements.deleteBlock.bind(head.revision, at: 4)
+            try statements.deleteBlock.run(operation)
+        }
+    }
+
+    /// As the store opens, packs into blocks the points of every ring that has a block's worth waiting: a format 3
+    /// file's history, or a ring whose writes stopped before its next trim.
+    private func sealWaitingPoints() throws(StorageError) {
+        var keys: [RingKey] = []
+        do {
+            defer { statements.selectLongTails.reset() }
+            try statements.selectLongTails.bind(Int64(HistoryBlock.size), at: 1)
+            while try statements.selectLongTails.step("finding the history to pack into blocks") {
+                keys.append(RingKey(board: statements.selectLongTails.text(at: 0), ring: statements.selectLongTails.text(at: 1)))
+            }
+        }
+        guard !keys.isEmpty else { return }
+        try transaction("packing the history of \(keys.count) ring\(keys.count == 1 ? "" : "s") into blocks") {
+            () throws(StorageError) in
+            for key in keys { try seal(key) }
+        }
     }
 
     private func deleteHistory(of board: String) throws(StorageError) {
         try statements.deleteBoardPoints.bind(board, at: 1)
         try statements.deleteBoardPoints.run("deleting the history of board \(board)")
+        try statements.deleteBoardBlocks.bind(board, at: 1)
+        try statements.deleteBoardBlocks.run("deleting the history of board \(board)")
         untrimmed = untrimmed.filter { $0.key.board != board }
     }
 

@@ -65,8 +65,8 @@ public struct HistoryRow: Sendable, Equatable {
 
 /// How much of each ring's history a store keeps (config `history`): a query reads exactly the points no older than
 /// `seconds` and, of those, the newest `points`; what is beyond goes from disk lazily, once a ring holds `slack`
-/// more points than it keeps (and with each snapshot of its board, for what is too old), so that a ring's rows on
-/// disk stay below `points + slack` without a delete on every write.
+/// more points than it keeps (and with each snapshot of its board, for what is too old), so that a ring's points on
+/// disk stay below `points + slack` and two blocks (`HistoryBlock`) without a delete on every write.
 public struct HistoryBound: Sendable, Equatable {
     public var seconds: Int64
     public var points: Int64

@@ -28,12 +28,12 @@ struct DatabaseFileTests {
             try SQLiteStore(directory: directory).close()
             do {
                 let connection = try SQLiteConnection(path: path, mode: .readWrite)
-                try connection.execute("UPDATE meta SET value = '4' WHERE key = 'format'")
+                try connection.execute("UPDATE meta SET value = '5' WHERE key = 'format'")
             }
 
             let error = #expect(throws: StorageError.self) { try SQLiteStore(directory: directory) }
             #expect(error?.path == path)
-            #expect(error?.message.hasPrefix("the database is in format '4', this ringcast reads only format '3'") == true)
+            #expect(error?.message.hasPrefix("the database is in format '5', this ringcast reads only format '4'") == true)
         }
     }
 }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import RingCastStorage
 
-/// Issue 33's history in SQLite (format 3): points are stored in the transaction of the write that made them and read
+/// Issue 33's history in SQLite (formats 3 and 4): points are stored in the transaction of the write that made them and read
 /// back oldest first, across a restart; a format 2 file gains the table; a read returns exactly what `HistoryBound`
 /// keeps while the rows on disk stay within its slack, a board's own bound as its writes and reads carry it; removed rings, tombstones and
 /// deleted boards take their history along; history off stores nothing.
@@ -45,12 +45,19 @@ struct HistoryStoreTests {
         }
     }
 
-    /// The rows on disk, counted through a read-only connection of the test's own.
+    /// The points on disk, waiting or in blocks, counted through a read-only connection of the test's own.
     static func rows(_ store: SQLiteStore, board: String, ring: String? = nil) throws -> Int {
+        let waiting = try count("count(*) FROM history", store, board: board, ring: ring)
+        let blocked = try count("coalesce(sum(count), 0) FROM history_blocks", store, board: board, ring: ring)
+        return waiting + blocked
+    }
+
+    /// `SELECT what WHERE` the board (and ring) match, as a number.
+    static func count(_ what: String, _ store: SQLiteStore, board: String, ring: String? = nil) throws -> Int {
         let connection = try SQLiteConnection(path: store.databasePath, mode: .readOnly)
         defer { connection.close() }
         let ringClause = ring.map { " AND ring = '\($0)'" } ?? ""
-        return Int(try connection.queryText("SELECT count(*) FROM history WHERE board = '\(board)'\(ringClause)") ?? "") ?? -1
+        return Int(try connection.queryText("SELECT \(what) WHERE board = '\(board)'\(ringClause)") ?? "") ?? -1
     }
 
     static func read(_ store: SQLiteStore, _ board: String, _ ring: String, since: Int64 = .min, until: Int64 = .max) throws
@@ -140,7 +147,7 @@ struct HistoryStoreTests {
 
     // MARK: Format 2
 
-    /// A format 2 file (snapshots, the change log, playlists) opens as format 3 with an empty history, the rest as it
+    /// A format 2 file (snapshots, the change log, playlists) opens as format 4 with an empty history, the rest as it
     /// was.
     @Test func aFormat2File_isUpgradedInPlace_keepingItsData() throws {
         try withTemporaryDirectory { directory in
@@ -180,7 +187,7 @@ struct HistoryStoreTests {
             #expect(try Self.read(store, "main", "move") == [HistoryRow(milliseconds: now, revision: 9, value: 0.5, status: nil)])
             let reader = try SQLiteConnection(path: path, mode: .readOnly)
             defer { reader.close() }
-            #expect(try reader.queryText("SELECT value FROM meta WHERE key = 'format'") == "3")
+            #expect(try reader.queryText("SELECT value FROM meta WHERE key = 'format'") == "4")
             #expect(try reader.queryText("SELECT value FROM meta WHERE key = 'probes'") == "4")
         }
     }

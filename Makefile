@@ -19,9 +19,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PORT ?=
 RUN_ARGS ?=
 PYTEST_ARGS ?=
+# `make install` copies the release `ringcast` into $(PREFIX)/bin (through sudo when not root), so that README's
+# `ringcast …` commands run as written; `make install PREFIX=$$HOME/.local` needs no root.
+PREFIX ?= /usr/local
 
-.PHONY: all deps python-deps python-venv-package browser-deps build run test fuzz-api browser-test screenshots lint \
-	clean bench bench-cluster
+.PHONY: all deps python-deps python-venv-package browser-deps build run install test docs-test fuzz-api browser-test \
+	screenshots lint clean bench bench-cluster
 
 all: build
 
@@ -78,10 +81,17 @@ build: deps
 run: build
 	.build/release/ringcast serve $(if $(PORT),--port $(PORT)) $(RUN_ARGS)
 
+install: build
+	@install_sudo=$$([ -w "$(PREFIX)/bin" ] || [ ! -e "$(PREFIX)/bin" -a -w "$(PREFIX)" ] || echo "$(SUDO)"); \
+	$$install_sudo install -d "$(PREFIX)/bin" && $$install_sudo install -m 755 .build/release/ringcast "$(PREFIX)/bin/ringcast" && \
+	echo "installed $(PREFIX)/bin/ringcast"; \
+	case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on PATH: export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
+
 test: deps python-deps browser-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	node --test Tests/web/
+	$(MAKE) --no-print-directory docs-test
 	@# The API fuzzer and the browser tests each keep about one core busy and share nothing (each
 	@# its own servers, ports and directories), so they run side by side; the fuzzer's report is
 	@# printed after the browser's, and either failing fails the target.
@@ -90,6 +100,11 @@ test: deps python-deps browser-deps
 	$(MAKE) --no-print-directory browser-test; browser=$$?; \
 	wait $$fuzz; fuzzed=$$?; cat "$$fuzz_log"; rm -f "$$fuzz_log"; \
 	[ $$browser = 0 ] && [ $$fuzzed = 0 ]
+
+# Every shell block of README.md and docs/, in order, against a live server of its own (Tests/docs; needs a debug
+# build).
+docs-test: python-deps
+	PYTHONDONTWRITEBYTECODE=1 PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(VENV_PYTHON) -m pytest -p no:cacheprovider -ra Tests/docs $(PYTEST_ARGS)
 
 # The REST API fuzzed from docs/openapi.yaml against a live server (needs a debug build).
 fuzz-api: python-deps

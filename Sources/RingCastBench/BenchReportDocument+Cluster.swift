@@ -44,6 +44,7 @@ extension BenchReportDocument {
             "(`$TMP` is the temporary directory, `$REDIS_PORT` and `$PORT` the free ports picked, `NODES` 1 or 2, `VIEWERS` the viewers):"
         )
         add()
+        add(BenchReportDocument.notRun)
         add("```sh")
         lines += setup.serverCommands
         add("```")

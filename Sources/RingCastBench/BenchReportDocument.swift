@@ -51,6 +51,7 @@ struct BenchReportDocument {
         add()
         add("## What was run")
         add()
+        add(Self.notRun)
         add("```sh")
         add(runCommand)
         add("```")
@@ -347,8 +348,13 @@ struct BenchReportDocument {
 
     /// A ```sh block: `first` when there is one, then each command line with its arguments quoted.
     static func commands(_ commands: [[String]], after first: String? = nil) -> [String] {
-        ["```sh"] + (first.map { [$0] } ?? []) + commands.map { $0.map(shellQuoted).joined(separator: " ") } + ["```"]
+        [notRun, "```sh"] + (first.map { [$0] } ?? []) + commands.map { $0.map(shellQuoted).joined(separator: " ") }
+            + ["```"]
     }
+
+    /// Before each block of commands: what the run ran, with its temporary paths, for a reader, not for the test
+    /// that runs README's and docs/'s blocks in order (Tests/docs).
+    static let notRun = "<!-- not run: the commands of the benchmark run this report records, with its temporary paths -->"
 
     /// The targets as a table: each one's name, what was measured, and whether it was met.
     static func table(_ targets: [Target]) -> [String] {

@@ -48,13 +48,22 @@ let board = streamAddress(window.location).board;
 const playlist = streamAddress(window.location).playlist;
 const address = () => streamAddress(window.location, { reducedMotion: reducedMotion.matches, board }).url;
 
-// ?kiosk=1: a wall screen — no header bar, no cursor. ?transparent=1: an overlay (an OBS browser
-// source) — no background and no splash, only the rings and their text over whatever is behind.
+// The page's query options besides ?board=, ?playlist=, ?token= and ?format= (connection.js):
+//   ?kiosk=1        a wall screen: no header bar, no cursor.
+//   ?transparent=1  an overlay (an OBS browser source): no background and no splash, only the rings
+//                   and their text over whatever is behind; drawn with an outline (below).
+//   ?outline=0      no outline in transparent mode; ?outline=1 asks for one on any page.
+// The outline: everything drawn on the board (its text above all) gets a thin, soft halo in the
+// board's own background colour, the colour the server chose the text colours for, so white text
+// still reads over a light scene and dark text over a dark one. It is a CSS drop-shadow on the
+// board's canvas (style.css, html[data-outline]): draw.js draws as it always does.
 const view = new URLSearchParams(window.location.search);
 const kiosk = view.get("kiosk") === "1";
 const transparent = view.get("transparent") === "1";
+const outline = transparent ? view.get("outline") !== "0" : view.get("outline") === "1";
 document.documentElement.toggleAttribute("data-kiosk", kiosk);
 document.documentElement.toggleAttribute("data-transparent", transparent);
+document.documentElement.toggleAttribute("data-outline", outline);
 
 // --- messages ----------------------------------------------------------------------------------
 
@@ -148,6 +157,10 @@ function setBackground(colour) {
     if (!transparent) {
       document.body.style.backgroundColor = colour;
     }
+    // The outline's colour: the background without its alpha (a see-through board still needs a
+    // halo that shows).
+    const opaque = /^#[0-9a-f]{8}$/i.test(colour) ? colour.slice(0, 7) : colour;
+    document.documentElement.style.setProperty("--halo", opaque);
   }
 }
 
@@ -224,7 +237,7 @@ function showStatus(connection, detail) {
   }
   if (connection === "refused" && state.refusal === null) {
     // Closed without an "error" message: a board the server stopped serving (a reload removed it).
-    const message = detail.reason || "the server closed this board's stream";
+    const message = detail.reason || `the server closed this ${playlist === null ? "board" : "playlist"}'s stream`;
     state.refusal = { status: detail.code - 4000, code: "closed", message, field: null, boards: null };
   }
   showProblem(seconds);
@@ -265,7 +278,7 @@ const tokenForm = (() => {
   form.className = "token-form";
   form.hidden = true;
   const label = document.createElement("label");
-  label.textContent = "Read token ";
+  label.textContent = "Read token";
   const input = document.createElement("input");
   input.type = "password";
   input.name = "token";
@@ -275,7 +288,11 @@ const tokenForm = (() => {
   const button = document.createElement("button");
   button.type = "submit";
   button.textContent = "Show the board";
-  form.append(label, " ", button);
+  // For a screen without a keyboard: the address that carries the token (filled in by showProblem).
+  const how = document.createElement("p");
+  how.className = "token-how";
+  how.append("On a wall screen, open ", document.createElement("code"));
+  form.append(label, button, how);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (input.value !== "") {
@@ -285,13 +302,31 @@ const tokenForm = (() => {
   problem.append(form);
   return form;
 })();
+const tokenExample = tokenForm.querySelector(".token-how code");
+
+// Puts `text` in `element`, each "?token=" in it as code that does not break across lines.
+function showText(element, text) {
+  element.replaceChildren(
+    ...text.split(/(\?token=)/).map((part) => {
+      if (part !== "?token=") {
+        return part;
+      }
+      const code = document.createElement("code");
+      code.textContent = part;
+      return code;
+    }),
+  );
+}
 
 // Says on screen why no board is shown, in the server's words: a refusal ("error" message), or a
 // server that cannot be reached (with the retry countdown). Hidden while live.
 function showProblem(seconds) {
   const connection = state.connection;
   const refusal = state.refusal;
-  const unreachable = connection === "reconnecting" && refusal === null;
+  // Unreachable from the first failed attempt until one succeeds: the attempts in between ("connecting")
+  // keep it on screen, so that it neither blinks nor starts its fade-in again at each one.
+  const retrying = connection === "connecting" && problem.dataset.code === "unreachable" && !problem.hidden;
+  const unreachable = (connection === "reconnecting" || retrying) && refusal === null;
   if (connection === "live" || (refusal === null && !unreachable)) {
     problem.hidden = true;
     return;
@@ -301,7 +336,7 @@ function showProblem(seconds) {
   const links = [];
   if (refusal === null) {
     title = "Cannot reach the RingCast server";
-    detail = `Trying again in ${seconds} s.`;
+    detail = retrying ? "Trying again now." : `Trying again in ${seconds} s.`;
   } else if (refusal.status === 404 && refusal.field === "board") {
     // Without ?board= the server's default board (defaultBoard) is missing; its message names it.
     title = board === null ? "This server's default board does not exist" : `There is no board named “${board}”`;
@@ -315,11 +350,16 @@ function showProblem(seconds) {
   } else if (refusal.status === 404 && refusal.field === "playlist") {
     title = playlistProblem(refusal);
   } else if (refusal.status === 401) {
-    const given = new URLSearchParams(window.location.search).has("token");
+    // Said for a person in front of a screen, not for curl: the server's own words (Authorization
+    // headers, cookies) are for programs.
+    const given = view.has("token");
     title = given ? "The token was refused" : "This board needs a read token";
     detail = given
-      ? `${refusal.message}. Check the token in the page's address, or enter it below.`
-      : `${refusal.message}. Enter the read token below, or open the page with ?token= and the token in its address.`;
+      ? `The server did not accept the token in this page's address (it says: ${refusal.message}). Check the token with whoever runs RingCast, or type the right one below.`
+      : "This RingCast server shows its boards only to viewers with its read token. Ask whoever runs it for the token and type it below, or add ?token= and the token to this page's address.";
+  } else if (refusal.code === "closed" && playlist !== null) {
+    [title, detail] = playlistClosed(refusal.message);
+    links.push(["Boards and playlists", boardsLink.href]);
   } else if (refusal.code === "closed") {
     title = "The server stopped showing this board";
     detail = `${refusal.message}.`;
@@ -336,7 +376,7 @@ function showProblem(seconds) {
     detail += ` Trying again in ${seconds} s.`;
   }
   problemTitle.textContent = title;
-  problemDetail.textContent = detail;
+  showText(problemDetail, detail);
   problemLinks.replaceChildren(
     ...links.map(([text, href]) => {
       const item = document.createElement("li");
@@ -350,6 +390,9 @@ function showProblem(seconds) {
   const asksToken = refusal?.status === 401;
   if (tokenForm.hidden === asksToken) {
     tokenForm.hidden = !asksToken;
+  }
+  if (asksToken) {
+    tokenExample.textContent = pageWith("token", "YOUR-TOKEN").replace("YOUR-TOKEN", "…");
   }
   problem.dataset.code = refusal?.code ?? "unreachable";
   problem.hidden = false;
@@ -444,6 +487,25 @@ function startPlaylist() {
     document.body.dataset.playlist = playlist;
     board = playlist;
   }
+}
+
+// [title, detail] for a playlist's stream the server closed: the playlist deleted, its boards all
+// gone, or another reason (the server's words). Said about the playlist, which is what this screen
+// shows, not about the board it last showed.
+function playlistClosed(reason) {
+  if (reason === "playlist deleted") {
+    return [
+      `The playlist “${playlist}” was deleted`,
+      "This screen has nothing more to show. Choose a board or another playlist, or reload this page once the playlist is created again.",
+    ];
+  }
+  if (reason.startsWith("none of")) {
+    return [
+      `No board of the playlist “${playlist}” is served`,
+      "Its boards were removed from this server. Reload this page once one of them is back, or choose another board or playlist.",
+    ];
+  }
+  return [`The server stopped showing the playlist “${playlist}”`, reason === "" ? "" : `${reason}.`];
 }
 
 // The title of a refused playlist: unknown, or none of its boards served here.

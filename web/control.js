@@ -15,7 +15,7 @@ import { pacer } from "./pace.js";
 const TOKEN_KEY = "ringcast.token";
 const SLIDER_GAP_MS = 200; // a dragged slider sends at most 5 requests a second
 const POLL_MS = 1000; // while something moves, read the board again to show where it settled
-const SLOW_POLL_MS = 5000; // while only a countdown runs
+const SLOW_POLL_MS = 5000; // while only a countdown runs, and while the board does not exist (404)
 const DELETE_ARMED_MS = 4000; // a Delete button asks to be pressed again within this long
 const HISTORY_POLL_MS = 30_000; // while the page is visible, read the rings' histories again this often
 const HISTORY_POINTS = 200; // at most this many points a chart (the server thins a span by M4)
@@ -259,6 +259,7 @@ async function readBoard() {
       return;
     }
     clearError(boardError);
+    setControlsLive(true);
     show(body);
     if (!state.loaded) {
       state.loaded = true;
@@ -266,11 +267,40 @@ async function readBoard() {
     }
     poll(body.rings);
   } catch (error) {
-    if (generation === state.generation) {
-      const text = `Board “${board}”: ${describe(error)}`;
-      showError(boardError, text);
-      say(text, "error");
+    if (generation !== state.generation) {
+      return;
     }
+    if (error instanceof ApiError && error.status === 404) {
+      // Nothing here can act on a board that is not there: the controls go off until it exists.
+      setControlsLive(false);
+      state.loaded = false;
+      const text = `There is no board “${board}” on this server, so its controls are off. Choose another board above, or create this one: the controls come back once it exists.`;
+      showError(boardError, text);
+      say(`No board “${board}” [HTTP 404].`, "error");
+      if (!document.hidden && pollTimer === 0) {
+        pollTimer = setTimeout(() => {
+          pollTimer = 0;
+          refresh();
+        }, SLOW_POLL_MS);
+      }
+      return;
+    }
+    const text = `Board “${board}”: ${describe(error)}`;
+    showError(boardError, text);
+    say(text, "error");
+  }
+}
+
+// Every panel but Access (a token may still be needed) takes no input while the board does not
+// exist: inert (no click, no focus, out of the accessibility tree) and dimmed (control.css).
+function setControlsLive(live) {
+  const panels = document.querySelector("main.panels");
+  if (panels.hasAttribute("data-unavailable") !== live) {
+    return;
+  }
+  panels.toggleAttribute("data-unavailable", !live);
+  for (const panel of panels.querySelectorAll(".panel:not(#access-panel)")) {
+    panel.inert = !live;
   }
 }
 
@@ -403,6 +433,7 @@ function updateCard(ring, fresh) {
   card.querySelector(".ring-now").textContent = nowText(ring);
   updateSlider(ring);
   if (!fresh) {
+    showStatusChoice(card, ring);
     return;
   }
   const fill = (selector, value) => {
@@ -416,6 +447,7 @@ function updateCard(ring, fresh) {
   fill(".card-number-input", String(ring.target ?? ring.progress ?? ""));
   fill(".card-text-input", ring.text);
   fill(".card-title-input", ring.title);
+  showStatusChoice(card, ring);
   const format = typeof ring.label === "object" && ring.label !== null ? "text" : String(ring.label);
   fill(".card-label-format", format);
   fill(".card-label-text", format === "text" ? ring.label.text : "");
@@ -426,6 +458,15 @@ function updateCard(ring, fresh) {
   card.querySelectorAll(".card-colour").forEach((input, i) => {
     input.value = hex6(ring.colors[i] ?? "");
   });
+}
+
+// The Status menu shows the status the ring has ("none" without one), unless the user has picked
+// another that is not sent yet: a poll must not undo a choice before "Set status".
+function showStatusChoice(card, ring) {
+  const select = card.querySelector(".card-status-select");
+  if (select !== null && select.dataset.picked === undefined) {
+    select.value = typeof ring.status === "string" ? ring.status : "";
+  }
 }
 
 function nowText(ring) {
@@ -485,7 +526,9 @@ ringsBox.addEventListener("click", (event) => {
 });
 
 ringsBox.addEventListener("change", (event) => {
-  if (event.target.classList.contains("card-label-format")) {
+  if (event.target.classList.contains("card-status-select")) {
+    event.target.dataset.picked = "";
+  } else if (event.target.classList.contains("card-label-format")) {
     const text = event.target.closest("form").querySelector(".card-label-text");
     text.disabled = event.target.value !== "text";
   } else if (event.target.classList.contains("history-span")) {
@@ -541,8 +584,14 @@ ringsBox.addEventListener("submit", (event) => {
       break;
     }
     case "status": {
-      const status = input(".card-status-select").value;
-      pushEntry(button, id, `status → ${status}`, () => ({ status }));
+      // "none" clears it: null, which the API takes as "back to the ring's definition".
+      const select = input(".card-status-select");
+      const status = select.value === "" ? null : select.value;
+      pushEntry(button, id, `status → ${status ?? "none"}`, () => ({ status })).then((ok) => {
+        if (ok) {
+          delete select.dataset.picked; // sent: the menu follows the server again
+        }
+      });
       break;
     }
   }

@@ -57,6 +57,7 @@ export function createApi(token) {
 
   return {
     listBoards: () => request("GET", "/boards"),
+    listPlaylists: () => request("GET", "/playlists"),
     getBoard: (name) => request("GET", board(name)),
     patchBoard: (name, body) => request("PATCH", board(name), body),
     putRing: (name, ring, body) => request("PUT", `${board(name)}/rings/${encodeURIComponent(ring)}`, body),

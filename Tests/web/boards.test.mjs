@@ -35,3 +35,24 @@ test("the board the server shows at / is marked, whichever place it has in the l
   );
   assert.deepEqual(boardEntries({ boards: [{ name: "main" }] }).map((entry) => entry.isDefault), [false]);
 });
+
+test("playlists are read in the shape of GET api/v1/playlists and said in one line", async () => {
+  const { playlistEntries, describePlaylist } = await import("../../web/boards.js");
+  const body = {
+    playlists: [
+      { name: "wall", boards: ["main", "ci"], seconds: 30, transition: "circle", anchor: 0, current: { board: "ci", index: 1 }, next: null, viewers: 2 },
+      { name: "gone", boards: ["old"], seconds: 5, current: null },
+      { boards: ["main"] },
+      "x",
+    ],
+  };
+  const entries = playlistEntries(body);
+  assert.deepEqual(entries, [
+    { name: "wall", boards: ["main", "ci"], seconds: 30, current: "ci" },
+    { name: "gone", boards: ["old"], seconds: 5, current: null },
+  ]);
+  assert.equal(describePlaylist(entries[0]), "main → ci · 30 s each · now ci");
+  assert.equal(describePlaylist(entries[1]), "old · 5 s each · none of its boards is served");
+  assert.deepEqual(playlistEntries(null), []);
+  assert.deepEqual(playlistEntries({ playlists: {} }), []);
+});

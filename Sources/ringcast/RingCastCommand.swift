@@ -42,18 +42,41 @@ struct RingCastCommand: AsyncParsableCommand {
 
     /// The one line and exit status for an error that is not a `CommandFailure`: a usage error
     /// names the subcommand's help (`ringcast: missing expected argument '<board>' (see ringcast
-    /// push --help)`); nil for what ArgumentParser prints itself (help, `--version`, an error with
-    /// no message such as `ringcast` alone, which prints the usage).
+    /// push --help)`), and a word where a command was expected names the nearest command
+    /// (`ringcast: unknown command 'psuh'; did you mean 'push'? (see ringcast --help)`) or lists them;
+    /// nil for what ArgumentParser prints itself (help, `--version`, an error with no message such as
+    /// `ringcast` alone, which prints the usage).
     static func oneLine(for error: any Error, arguments: [String]) -> (text: String, status: ExitCode)? {
         let status = exitCode(for: error)
         let message = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
         guard status != .success, !message.isEmpty else { return nil }
         guard status == .validationFailure else { return ("ringcast: \(message)", status) }
+        let help = (["ringcast"] + subcommandPath(arguments) + ["--help"]).joined(separator: " ")
+        if let unknown = unknownCommand(in: arguments) {
+            let advice = CommandSuggestion.advice(for: unknown.word, among: unknown.names)
+            return ("ringcast: unknown command '\(unknown.word)'; \(advice) (see \(help))", status)
+        }
         // ArgumentParser starts its messages with a capital (`Missing expected argument`); the line reads on
         // from `ringcast:` as the others do.
         let sentence = message.prefix(1).lowercased() + message.dropFirst()
-        let help = (["ringcast"] + subcommandPath(arguments) + ["--help"]).joined(separator: " ")
         return ("ringcast: \(sentence) (see \(help))", status)
+    }
+
+    /// The word where `arguments` name a command of a group that has none of that name, and the names the group
+    /// has: `psuh` among `serve`, `push`, … for `psuh main move 0.5`; `craete` among `create`, `set`, … for
+    /// `board craete x`. Nil when the word names one, when it is an option (`--help`), or when the command
+    /// reached takes no subcommands.
+    static func unknownCommand(in arguments: [String]) -> (word: String, names: [String])? {
+        let path = subcommandPath(arguments)
+        var commands = configuration.subcommands
+        for name in path {
+            commands = commands.first { $0._commandName == name }?.configuration.subcommands ?? []
+        }
+        // ArgumentParser's own `ringcast help COMMAND` is no entry of the table.
+        guard !commands.isEmpty, path.count < arguments.count, !(path.isEmpty && arguments[0] == "help") else { return nil }
+        let word = arguments[path.count]
+        guard !word.hasPrefix("-") else { return nil }
+        return (word, commands.map { $0._commandName })
     }
 
     /// The subcommand names that `arguments` start with: `["board", "delete"]` for

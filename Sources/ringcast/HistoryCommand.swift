@@ -16,7 +16,7 @@ struct HistoryCommand: ParsableCommand {
             time bucket's first, lowest, highest and last point, so a spike, a drop and the newest \
             point always show). Plain and derived rings, counters and indicators keep history; \
             countdowns, texts and gradients do not. --csv prints the server's CSV \
-            (time,t,progress,status) and --json its JSON, as they came.
+            (time,t,progress,status; value for a counter) and --json its JSON, as they came.
 
             --since and --until take milliseconds since the Unix epoch, a UTC time such as \
             2026-12-02T21:00:00Z, now, or a span back from now: 90s, 15m, 1h, 7d.
@@ -33,14 +33,20 @@ struct HistoryCommand: ParsableCommand {
     @Argument(help: "Ring id, e.g. move.")
     var ring: String
 
-    @Option(help: "Start of the span: ms since the Unix epoch, a UTC time, now, or back from now like 1h (default: all kept).")
+    // Read `.unconditional`ly: a value starting with `-` reaches the server's reading of the query (its words,
+    // naming the option) rather than "missing value".
+    @Option(
+        parsing: .unconditional,
+        help: "Start of the span: ms since the Unix epoch, a UTC time, now, or back from now like 1h (default: all kept).")
     var since: String?
 
-    @Option(help: "End of the span, as --since (default: the newest point, even one a write just made).")
+    @Option(parsing: .unconditional, help: "End of the span, as --since (default: the newest point, even one a write just made).")
     var until: String?
 
-    @Option(help: "At most this many points, 2 to 100000 (default: the server's, 1000); more are thinned by M4.")
-    var points: Int?
+    @Option(
+        parsing: .unconditional,
+        help: "At most this many points, 2 to \(HistoryRequest.maximumPoints) (default: the server's, \(HistoryRequest.defaultPoints)); more are thinned by M4.")
+    var points: String?
 
     @Flag(help: "Print the server's CSV as it came.")
     var csv = false
@@ -66,7 +72,7 @@ struct HistoryCommand: ParsableCommand {
         var query: [URLQueryItem] = []
         if let since { query.append(URLQueryItem(name: "since", value: since)) }
         if let until { query.append(URLQueryItem(name: "until", value: until)) }
-        if let points { query.append(URLQueryItem(name: "points", value: String(points))) }
+        if let points { query.append(URLQueryItem(name: "points", value: points)) }
         do {
             _ = try HistoryRequest(Dictionary(uniqueKeysWithValues: query.map { ($0.name, $0.value ?? "") }), now: now)
         } catch {

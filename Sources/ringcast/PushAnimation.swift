@@ -1,3 +1,4 @@
+import Foundation
 import RingCastCore
 
 /// The animation `ringcast push` asks for, read from `--animation` and its parameters and checked
@@ -120,8 +121,14 @@ enum PushAnimation: Equatable, Encodable {
         }
     }
 
-    /// `0.5`, `60`: a number as a person writes it.
-    static func describe(_ value: Double) -> String {
-        value.isFinite && value == value.rounded() && value.magnitude < 1e15 ? String(Int64(value)) : "\(value)"
+    /// `0.5`, `60`: a number as a person writes it. `short`: a power of ten from a million up, or below a
+    /// thousandth, as `1e9` or `1e-6`, as help texts write the limits.
+    static func describe(_ value: Double, short: Bool = false) -> String {
+        if short, value != 0, value.isFinite, value.magnitude >= 1e6 || value.magnitude < 1e-3 {
+            let exponent = Int(log10(value.magnitude).rounded())
+            let mantissa = value / pow(10, Double(exponent))
+            if (mantissa.magnitude - 1).magnitude < 1e-9 { return "\(mantissa < 0 ? "-" : "")1e\(exponent)" }
+        }
+        return value.isFinite && value == value.rounded() && value.magnitude < 1e15 ? String(Int64(value)) : "\(value)"
     }
 }

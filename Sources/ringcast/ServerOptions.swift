@@ -12,7 +12,7 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Server URL, http:// or https:// (default: $RINGCAST_URL or http://127.0.0.1:8080).")
     var server: String?
 
-    @Option(help: "Token sent as Authorization: Bearer; writes need the write token (default: $RINGCAST_TOKEN).")
+    @Option(help: "Token sent as Authorization: Bearer; a write needs one that may write the board (default: $RINGCAST_TOKEN).")
     var token: String?
 
     @Option(help: "PEM CA certificates to trust for https (default: $RINGCAST_CACERT, else the system's store).")

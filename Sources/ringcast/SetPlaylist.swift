@@ -9,8 +9,8 @@ struct SetPlaylist: ParsableCommand {
         discussion: """
             Sends PUT /api/v1/playlists/NAME with {"boards":[…],"seconds":S,"transition":T}. The boards \
             (1 to 16, each served by the server) are shown in this order, --seconds whole seconds each \
-            (1 to 86400). --transition: leftToRight, rightToLeft, topToBottom, bottomToTop, circle (the \
-            default), an angle in degrees (e.g. 45), or none to change board at once. A replacement \
+            (1 to 86400). --transition: \(SetPlaylist.transitions.joined(separator: ", ")) (the \
+            default), an angle in degrees (e.g. 45 or -30), or none to change board at once. A replacement \
             takes effect at the next whole second. Example: ringcast playlist set wall --boards ci,sales --seconds 30
             """
     )
@@ -21,11 +21,20 @@ struct SetPlaylist: ParsableCommand {
     @Option(help: "The boards to show in turn, comma-separated, e.g. ci,sales.")
     var boards: String
 
-    @Option(help: "Whole seconds each board is shown, 1 to 86400.")
+    // The numbers are read `.unconditional`ly: a negative one (`--transition -30`) is a value, not an option.
+    @Option(parsing: .unconditional, help: "Whole seconds each board is shown, 1 to 86400.")
     var seconds: Double
 
-    @Option(help: "The splash between boards: a style's name, an angle in degrees, or none (default: circle).")
+    @Option(
+        parsing: .unconditional,
+        help: """
+            The splash between boards: \(SetPlaylist.transitions.joined(separator: ", ")), an angle in degrees \
+            (e.g. 45), or none (default: circle).
+            """)
     var transition: String?
+
+    /// The named transitions `--transition` takes, as the API spells them (`SplashStyle`).
+    static let transitions = ["leftToRight", "rightToLeft", "topToBottom", "bottomToTop", "circle"]
 
     @OptionGroup var server: ServerOptions
 
@@ -43,8 +52,20 @@ struct SetPlaylist: ParsableCommand {
                 String($0).trimmingCharacters(in: .whitespaces)
             },
             seconds: seconds,
-            transition: transition.map { Double($0).map(Body.Transition.angle) ?? .name($0) })
+            transition: try transition.map { text throws(CommandFailure) in try Self.transition(text) })
         return try APIRequest("PUT", ["playlists", name], json: body, checkedAs: PlaylistDefinition.self)
+    }
+
+    /// `--transition`'s argument: a number is an angle in degrees (the API's `{"angle":deg}`), else a name or
+    /// `none`; another word is refused in the CLI's terms, not the API's JSON.
+    private static func transition(_ text: String) throws(CommandFailure) -> Body.Transition {
+        if let degrees = Double(text) { return .angle(degrees) }
+        guard text == "none" || transitions.contains(text) else {
+            throw CommandFailure(
+                "unknown --transition \"\(text)\"; use \(transitions.joined(separator: ", ")), an angle in degrees "
+                    + "(e.g. 45) or none")
+        }
+        return .name(text)
     }
 
     /// The body of `PUT …/playlists/NAME`.

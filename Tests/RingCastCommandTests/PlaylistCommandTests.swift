@@ -44,7 +44,7 @@ struct PlaylistCommandTests {
         ),
         (
             ["wall", "--boards", "ci", "--seconds", "5", "--transition", "fade"],
-            "transition: unknown transition \"fade\"; expected one of \"leftToRight\", \"rightToLeft\", \"topToBottom\", \"bottomToTop\", \"circle\" or {\"angle\":45}"
+            "unknown --transition \"fade\"; use leftToRight, rightToLeft, topToBottom, bottomToTop, circle, an angle in degrees (e.g. 45) or none"
         ),
     ])
     func set_refusesWhatTheAPIWouldRefuse(arguments: [String], message: String) throws {

@@ -7,6 +7,9 @@ struct CommandFailure: Error, CustomStringConvertible {
     var description: String
     /// The HTTP status the server answered with, when the failure is its refusal.
     var status: Int?
+    /// The server's error, when it sent one: its code (`invalid_value`) and field (`progress`) say what a command
+    /// may do next (`push` sends a counter's number when a ring refuses a progress).
+    var serverError: ServerError?
 
     init(_ description: String) { self.description = description }
 
@@ -16,7 +19,10 @@ struct CommandFailure: Error, CustomStringConvertible {
     /// was sent. A refusal for want of a token (401, 403, by status and code, whatever the server's
     /// wording) names those two, since the server's own message can only name the header.
     init(_ error: ClientError, server: String, tokenSource: String? = nil) {
-        if case .httpStatus(let status, _) = error { self.status = status }
+        if case .httpStatus(let status, let serverError) = error {
+            self.status = status
+            self.serverError = serverError
+        }
         switch error {
         case .httpStatus(401, let serverError) where serverError == nil || serverError?.code == "unauthorized":
             if let tokenSource {

@@ -10,11 +10,14 @@ struct Push: ParsableCommand {
             or with --max N a value out of N: 12 --max 20 is 60 %, and the server remembers the \
             maximum for the ring's fraction and value labels.
 
-            Widgets (ringcast widget add): for a counter, VALUE is its number, within ±1e12 \
-            (push reads the widget's kind from the server first, GET …/rings/RING), a negative \
-            one as it is: ringcast push ci tests -5. A text widget takes --text T (its \
-            new text, arriving with a wave) and no VALUE; --wave runs the wave again over the \
-            same text, --wave-width W sets its width in characters (and runs it).
+            Widgets (ringcast widget add): for a counter, VALUE is its number, within ±1e12, a \
+            negative one as it is: ringcast push ci tests -5. A number from 0 to 10 is sent as a \
+            progress, and again as the number when the ring refuses a progress (a counter); a \
+            number outside 0 to 10 can only be a counter's, which push checks with GET …/rings/RING \
+            first. A text widget takes --text T (its new text, arriving with a wave) and no VALUE; \
+            --wave runs the wave again over the same text, --wave-width W sets its width in \
+            characters (and runs it). A countdown ring follows the clock: start it with ringcast \
+            countdown BOARD SECONDS.
 
             Colours: --colors sets the gradient; --status S colours the ring as S \
             (success, failure, running, warning, unknown); --thresholds picks the colours from \
@@ -70,21 +73,17 @@ struct Push: ParsableCommand {
     var values: [String] = []
 
     /// VALUE as given, if it was (a `--` before it, still accepted, is not part of it).
-    var value: String? { given.first }
-
-    /// The arguments collected for VALUE, less `--`.
-    private var given: [String] { values.filter { $0 != "--" } }
+    var value: String? { try? SignedArgument.value(in: values, named: "VALUE", takes: "one number, or none") }
 
     func validate() throws {
-        for argument in given where argument.hasPrefix("-") && Double(argument) == nil {
-            throw ValidationError("Unknown option '\(argument)'")
-        }
-        if given.count > 1 {
-            throw ValidationError("Unexpected argument '\(given[1])'; VALUE is one number, or none")
-        }
+        _ = try SignedArgument.value(in: values, named: "VALUE", takes: "one number, or none")
     }
 
-    @Option(help: "The value that is 100 %, (0, 1e9]: VALUE is then sent as a value, not a progress.")
+    // Every option that takes a number reads it `.unconditional`ly: the next argument is its value even when it
+    // starts with `-`, so a negative one reaches the range check, by name, instead of "missing value".
+    @Option(
+        parsing: .unconditional,
+        help: "The value that is 100 %, \(Push.range(Limits.ringMaximums)): VALUE is then sent as a value, not a progress.")
     var max: Double?
 
     @Option(help: "What the ring's label shows: \(LabelFormat.choices) (at most 32 characters).")
@@ -96,17 +95,22 @@ struct Push: ParsableCommand {
     @Option(help: "How the ring moves: \(PushAnimation.choices) (see above).")
     var animation: String?
 
-    @Option(help: "Seconds, (0, 60]: a curve's length (default 1), or a spring's with --bounce.")
+    @Option(
+        parsing: .unconditional,
+        help: "Seconds, \(Push.range(Limits.durations)): a curve's length (default 1), or a spring's with --bounce.")
     var duration: Double?
 
-    @Option(help: "A spring's response in seconds, (0, 60] (default 0.5).")
+    @Option(parsing: .unconditional, help: "A spring's response in seconds, \(Push.range(Limits.durations)) (default 0.5).")
     var response: Double?
 
-    @Option(help: "A spring's damping fraction, (0, 10]: below 1 it overshoots (default 0.825).")
+    @Option(
+        parsing: .unconditional,
+        help: "A spring's damping fraction, \(Push.range(Limits.dampingFractions)): below 1 it overshoots (default 0.825).")
     var damping: Double?
 
-    // `.unconditional`: the next argument is the value even when it starts with `-` (a negative bounce).
-    @Option(parsing: .unconditional, help: "A spring's bounce with --duration, (-1, 1): 0 none, 0.3 bouncy (default 0).")
+    @Option(
+        parsing: .unconditional,
+        help: "A spring's bounce with --duration, \(Push.range(Limits.bounces)): 0 none, 0.3 bouncy (default 0).")
     var bounce: Double?
 
     @Option(
@@ -128,7 +132,9 @@ struct Push: ParsableCommand {
     @Flag(help: "Run a text widget's wave again over its text.")
     var wave = false
 
-    @Option(help: "A text widget's wave width in characters, 1 to 64, remembered; runs the wave.")
+    @Option(
+        parsing: .unconditional,
+        help: "A text widget's wave width in characters, \(Push.range(Limits.waveWidths)), remembered; runs the wave.")
     var waveWidth: Double?
 
     @Option(help: "Deprecated: the same as --animation, which also takes springs.")
@@ -136,21 +142,84 @@ struct Push: ParsableCommand {
 
     @OptionGroup var server: ServerOptions
 
+    /// `0.001 to 60`, `-1e12 to 1e12`: a range as help and messages write it.
+    static func range(_ range: ClosedRange<Double>) -> String {
+        "\(PushAnimation.describe(range.lowerBound, short: true)) to \(PushAnimation.describe(range.upperBound, short: true))"
+    }
+
     func run() throws {
         // Checked here rather than in validate(): a bad value is one line, `ringcast: WHAT`, not a
-        // usage error followed by ArgumentParser's usage text; checked before anything is asked. A
-        // bare number is a ring's progress or a counter's number, and only the server knows which.
-        let asksKind = try max == nil && text == nil && number() != nil
-        _ = try request(counter: asksKind)
-        let connection = try server.connection()
-        var counter = false
-        if asksKind {
-            let target = try connection.decode(
-                BoardReading.Ring.self, from: connection.request("GET", api: ["boards", board, "rings", ring]))
-            counter = target.kind == "counter"
+        // usage error followed by ArgumentParser's usage text; checked before anything is sent.
+        let number = try max == nil && text == nil ? number() : nil
+        if let number, !Limits.progress.contains(number), !Limits.counterValues.contains(number) {
+            throw CommandFailure(
+                "VALUE must be a progress from \(Push.range(Limits.progress)) (1 = 100 %) or a counter's number from "
+                    + "\(Push.range(Limits.counterValues)), got \(PushAnimation.describe(number))")
         }
-        _ = try connection.send(request(counter: counter))
+        // A number no progress can be is checked as a counter's (-5).
+        _ = try request(counter: number.map { !Limits.progress.contains($0) } ?? false)
+        let connection = try server.connection()
+        let counter = try push(number, on: connection)
         print("\(board)/\(ring) → \(try shown(counter: counter))")
+    }
+
+    /// Sends the push; whether it went to a counter (VALUE was its number). A push needs only write access: a bare
+    /// number from 0 to 10 goes as a progress, and again as a counter's number when the ring's kind takes no
+    /// progress (the server's 422 names the key); only a number no progress can be (-5, 1234) asks the ring's kind
+    /// first, since a ring with a `max` would take it as a value and show it as a fraction.
+    private func push(_ number: Double?, on connection: ServerConnection) throws(CommandFailure) -> Bool {
+        guard let number else {
+            try send(request(), on: connection)
+            return false
+        }
+        guard Limits.progress.contains(number) else {
+            // A token that may not read may not write either (read ⊂ write), so the write's refusal is the one to show.
+            let kind = try? ringKind(on: connection)
+            if kind == "countdown" { throw countdownAdvice() }
+            if let kind, kind != "counter" {
+                // Then VALUE is a progress out of its range: refused by name before anything is sent.
+                try send(request(), on: connection)
+                return false
+            }
+            try send(request(counter: true), on: connection)
+            return true
+        }
+        do throws(CommandFailure) {
+            try send(request(), on: connection)
+            return false
+        } catch let refusal where refusal.serverError?.code == "invalid_value" && refusal.serverError?.field == "progress" {
+            do throws(CommandFailure) {
+                try send(request(counter: true), on: connection)
+                return true
+            } catch let again where again.serverError?.field == "value" {
+                // Neither a progress nor a number (a text widget): the first refusal lists what the kind takes.
+                throw refusal
+            }
+        }
+    }
+
+    /// Sends `request`; a refusal because the ring is a countdown (which follows the clock) names `ringcast
+    /// countdown` rather than the REST route.
+    private func send(_ request: APIRequest, on connection: ServerConnection) throws(CommandFailure) {
+        do throws(CommandFailure) {
+            _ = try connection.send(request)
+        } catch let refusal where refusal.serverError?.code == "read_only" {
+            guard (try? ringKind(on: connection)) == "countdown" else { throw refusal }
+            throw countdownAdvice()
+        }
+    }
+
+    /// The ring's kind as the server names it (`plain`, `counter`, `countdown`…): `GET …/rings/RING`.
+    private func ringKind(on connection: ServerConnection) throws(CommandFailure) -> String {
+        try connection.decode(BoardReading.Ring.self, from: connection.request("GET", api: ["boards", board, "rings", ring]))
+            .kind
+    }
+
+    /// Why a countdown ring takes no push, and the command that does start it.
+    func countdownAdvice() -> CommandFailure {
+        CommandFailure(
+            "ring \"\(ring)\" is a countdown: it follows the clock; start it with ringcast countdown \(board) SECONDS, "
+                + "stop it with ringcast countdown \(board) --cancel")
     }
 
     /// What the push set, as its one line of output shows it: `42%`, `12/20 (60%)`, `1234`, `"Deployed"`.

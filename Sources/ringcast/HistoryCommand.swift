@@ -45,7 +45,9 @@ struct HistoryCommand: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "At most this many points, 2 to \(HistoryRequest.maximumPoints) (default: the server's, \(HistoryRequest.defaultPoints)); more are thinned by M4.")
+        help:
+            "At most this many points, 2 to \(HistoryRequest.maximumPoints) (default: the server's, \(HistoryRequest.defaultPoints)); more are thinned by M4."
+    )
     var points: String?
 
     @Flag(help: "Print the server's CSV as it came.")

@@ -63,7 +63,10 @@ struct CommandSuggestionTests {
     @Test(arguments: [
         (["psuh", "main", "move", "0.5"], "ringcast: unknown command 'psuh'; did you mean 'push'? (see ringcast --help)"),
         (["board", "craete", "x"], "ringcast: unknown command 'craete'; did you mean 'create'? (see ringcast board --help)"),
-        (["playlist", "delte", "wall"], "ringcast: unknown command 'delte'; did you mean 'delete'? (see ringcast playlist --help)"),
+        (
+            ["playlist", "delte", "wall"],
+            "ringcast: unknown command 'delte'; did you mean 'delete'? (see ringcast playlist --help)"
+        ),
         (
             ["nope"],
             "ringcast: unknown command 'nope'; the commands are 'serve', 'push', 'get', 'history', 'countdown', 'board', "

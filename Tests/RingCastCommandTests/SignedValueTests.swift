@@ -45,7 +45,9 @@ struct SignedValueTests {
     @Test func theNegativeNumber_reachesTheCommandsOwnCheck() throws {
         let countdown = try CountdownCommand.parse(["main", "-3"])
         #expect(refusal { _ = try countdown.request() } == "seconds must be a number from 0.001 to 86400 (a day at most), got -3")
-        #expect(refusal { _ = try Push.parse(["main", "move", "1", "--max", "-3"]).request() } == "--max must be a number from 1e-06 to 1000000000, got -3")
+        #expect(
+            refusal { _ = try Push.parse(["main", "move", "1", "--max", "-3"]).request() }
+                == "--max must be a number from 1e-06 to 1000000000, got -3")
         #expect(
             refusal { _ = try Push.parse(["main", "move", "0.5", "--damping", "-1"]).request() }
                 == "--damping must be a number from 0.001 to 10 (1 = no overshoot), got -1")
@@ -58,9 +60,15 @@ struct SignedValueTests {
     }
 
     @Test(arguments: [
-        (["countdown", "main", "3", "4"], "ringcast: unexpected argument '4'; SECONDS is one number (see ringcast countdown --help)"),
+        (
+            ["countdown", "main", "3", "4"],
+            "ringcast: unexpected argument '4'; SECONDS is one number (see ringcast countdown --help)"
+        ),
         (["countdown", "main", "--cancle"], "ringcast: unknown option '--cancle' (see ringcast countdown --help)"),
-        (["push", "main", "move", "1", "2"], "ringcast: unexpected argument '2'; VALUE is one number, or none (see ringcast push --help)"),
+        (
+            ["push", "main", "move", "1", "2"],
+            "ringcast: unexpected argument '2'; VALUE is one number, or none (see ringcast push --help)"
+        ),
     ])
     func aSecondValueOrAnUnknownOption_isStillAUsageError(arguments: [String], line: String) throws {
         do {

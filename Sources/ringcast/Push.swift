@@ -173,7 +173,9 @@ struct Push: ParsableCommand {
             return false
         }
         guard Limits.progress.contains(number) else {
-            // A token that may not read may not write either (read ⊂ write), so the write's refusal is the one to show.
+            // When the kind cannot be read (a refused token, a missing ring), the write goes as a counter's number and
+            // its answer is the one shown: a token that may not read a board may not write it either (read ⊂ write),
+            // and the write's refusal says so in its own words.
             let kind = try? ringKind(on: connection)
             if kind == "countdown" { throw countdownAdvice() }
             if let kind, kind != "counter" {

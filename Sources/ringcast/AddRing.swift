@@ -12,14 +12,16 @@ struct AddRing: ParsableCommand {
             board out again and every page showing it redraws. A plain ring takes pushes; a \
             derived ring shows the mean of its --sources; a countdown ring runs with ringcast \
             countdown. --group puts the new ring inside an existing ring's concentric group, \
-            innermost. Ids are 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit.
+            innermost. Ids are 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit. On a \
+            board the server's configuration defines (such as main) it needs --force: the board then \
+            keeps its new shape until ringcast board reset.
 
             Examples:
               ringcast ring add ci deploy --title Deploy --colors '#2ecc71,#27ae60'
               ringcast ring add ci build --status running
               ringcast ring add ci tests --max 20 --label fraction
               ringcast ring add ci overall --kind derived --sources build,tests,deploy
-              ringcast ring add main lint --group move --label text:lint
+              ringcast ring add main lint --group move --label text:lint --force
             """
     )
 
@@ -52,6 +54,8 @@ struct AddRing: ParsableCommand {
 
     @Option(help: "The value that is 100 %, (0, 1e9] (default 100), for pushes with a value.")
     var max: Double?
+
+    @OptionGroup var reshape: ReshapeOption
 
     @OptionGroup var server: ServerOptions
 
@@ -96,7 +100,7 @@ struct AddRing: ParsableCommand {
             case .countdown: .countdown(CountdownRing(look: look))
             default: .plain(look)
             }
-        return try DefinitionFlags.request(
-            board: board, ring: RingSpec(id: id, title: title, kind: ringKind), group: group)
+        return reshape.applied(
+            to: try DefinitionFlags.request(board: board, ring: RingSpec(id: id, title: title, kind: ringKind), group: group))
     }
 }

@@ -19,7 +19,8 @@ struct CreateBoard: ParsableCommand {
             A board of that name is replaced, rings, values and all, only with --replace; \
             without it the PUT carries If-None-Match: *, so an existing board (even one made a moment \
             before by someone else) is left as it is and the command fails. Add rings of your own \
-            with ringcast ring add. Names are 1 to 64 of a-z, 0-9, _ and -, starting with a \
+            with ringcast ring add. Replacing a board the server's configuration defines (such as \
+            main) needs --force as well; ringcast board reset gives it its configured shape again. Names are 1 to 64 of a-z, 0-9, _ and -, starting with a \
             letter or digit. With --stale-after S, the board's rings dim and say how long \
             ago the last update came once no write arrived for S seconds.
 
@@ -50,6 +51,8 @@ struct CreateBoard: ParsableCommand {
 
     @Flag(help: "Replace the board of that name if there is one: its rings and their values are lost.")
     var replace = false
+
+    @OptionGroup var reshape: ReshapeOption
 
     @OptionGroup var server: ServerOptions
 
@@ -106,6 +109,6 @@ struct CreateBoard: ParsableCommand {
             template: template, count: count, title: title, background: background, staleAfter: staleAfter)
         var request = try APIRequest("PUT", ["boards", name], json: body, checkedAs: BoardDefinition.self)
         if !replace { request.headers["If-None-Match"] = "*" }
-        return request
+        return reshape.applied(to: request)
     }
 }

@@ -7,8 +7,9 @@ struct DeleteRing: ParsableCommand {
         abstract: "Delete a ring from a board.",
         discussion: """
             Sends DELETE /api/v1/boards/BOARD/rings/RING; the server lays the board out again. A \
-            board's last ring, or the last source of a derived ring, cannot be deleted. \
-            Example: ringcast ring delete ci deploy
+            board's last ring, or the last source of a derived ring, cannot be deleted. On a board \
+            the server's configuration defines (such as main) it needs --force: the board then keeps \
+            its new shape until ringcast board reset. Example: ringcast ring delete ci deploy
             """
     )
 
@@ -18,6 +19,8 @@ struct DeleteRing: ParsableCommand {
     @Argument(help: "Ring id, e.g. deploy.")
     var id: String
 
+    @OptionGroup var reshape: ReshapeOption
+
     @OptionGroup var server: ServerOptions
 
     func run() throws {
@@ -26,6 +29,6 @@ struct DeleteRing: ParsableCommand {
     }
 
     func request() -> APIRequest {
-        APIRequest("DELETE", ["boards", board, "rings", id])
+        reshape.applied(to: APIRequest("DELETE", ["boards", board, "rings", id]))
     }
 }

@@ -91,6 +91,8 @@ struct AddWidget: ParsableCommand {
     @Option(help: "An indicator's value that is 100 %, (0, 1e9] (default 100).")
     var max: Double?
 
+    @OptionGroup var reshape: ReshapeOption
+
     @OptionGroup var server: ServerOptions
 
     func run() throws {
@@ -136,7 +138,7 @@ struct AddWidget: ParsableCommand {
             case .gradient: .gradient(GradientWidget(colors: colors))
             default: .indicator(IndicatorWidget(look: RingLook(colors: colors, maximum: max)))
             }
-        return try DefinitionFlags.request(board: board, ring: RingSpec(id: id, title: title, kind: widget))
+        return reshape.applied(to: try DefinitionFlags.request(board: board, ring: RingSpec(id: id, title: title, kind: widget)))
     }
 }
 
@@ -157,6 +159,8 @@ struct DeleteWidget: ParsableCommand {
     @Argument(help: "Widget id, e.g. status.")
     var id: String
 
+    @OptionGroup var reshape: ReshapeOption
+
     @OptionGroup var server: ServerOptions
 
     func run() throws {
@@ -165,6 +169,6 @@ struct DeleteWidget: ParsableCommand {
     }
 
     func request() -> APIRequest {
-        APIRequest("DELETE", ["boards", board, "rings", id])
+        reshape.applied(to: APIRequest("DELETE", ["boards", board, "rings", id]))
     }
 }

@@ -430,7 +430,7 @@ struct CommandLineTests {
             ),
         ]
         for add in added {
-            let result = try await run(["widget", "add", "main"] + add.arguments)
+            let result = try await run(["widget", "add", "main"] + add.arguments + ["--force"])
             #expect(result.status == 0, "\(add.arguments): \(result.stderr)")
             #expect(result.stdout == add.line)
         }
@@ -470,20 +470,20 @@ struct CommandLineTests {
             "stderr: \(refused.stderr)")
         #expect(refused.stdout.isEmpty)
         // The API's own decoder refuses an option the kind does not take, before anything is sent.
-        let wrongOption = try await run(["widget", "add", "main", "late", "--kind", "counter", "--text", "x"])
+        let wrongOption = try await run(["widget", "add", "main", "late", "--kind", "counter", "--text", "x", "--force"])
         #expect(wrongOption.status == 1)
         #expect(wrongOption.stderr.hasPrefix("ringcast: --text: text goes with kind \"text\""), "\(wrongOption.stderr)")
-        let ringKind = try await run(["widget", "add", "main", "late", "--kind", "plain"])
+        let ringKind = try await run(["widget", "add", "main", "late", "--kind", "plain", "--force"])
         #expect(ringKind.status == 1)
         #expect(
             ringKind.stderr
                 == "ringcast: unknown --kind \"plain\"; use counter, text, indicator, gradient (rings are added with ringcast ring add)\n"
         )
 
-        let delete = try await run(["widget", "delete", "main", "status"])
+        let delete = try await run(["widget", "delete", "main", "status", "--force"])
         #expect(delete.status == 0, "stderr: \(delete.stderr)")
         #expect(delete.stdout == "deleted widget status from board main\n")
-        let gone = try await run(["widget", "delete", "main", "status"])
+        let gone = try await run(["widget", "delete", "main", "status", "--force"])
         #expect(gone.status == 1)
         #expect(gone.stderr.contains(#"has no ring "status""#), "the server's message: \(gone.stderr)")
     }

@@ -97,9 +97,9 @@ struct HistoryLiveTests {
         let kept = try Self.points(try api.get("/api/v1/boards/main/rings/task1/history"))
         #expect(kept.map { $0["progress"] as? Double } == [0.3, 0.4, 0.5])
 
-        let deleted = try api.send("DELETE", "/api/v1/boards/main/rings/task1", body: nil)
+        let deleted = try api.send("DELETE", "/api/v1/boards/main/rings/task1?force=true", body: nil)
         #expect(deleted.status == 204, "\(deleted.text)")
-        let readded = try api.send("POST", "/api/v1/boards/main/rings", body: #"{"id":"task1"}"#)
+        let readded = try api.send("POST", "/api/v1/boards/main/rings?force=true", body: #"{"id":"task1"}"#)
         #expect(readded.status == 201, "\(readded.text)")
         let emptied = try Self.points(try api.get("/api/v1/boards/main/rings/task1/history"))
         #expect(emptied.isEmpty)

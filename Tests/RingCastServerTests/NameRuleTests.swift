@@ -57,7 +57,7 @@ struct NameRuleTests {
         let name = test.name
         if test.fitsAPath {
             // Board PUT: the name is in the URL.
-            let board = try api.send("PUT", "/api/v1/boards/\(name)", body: #"{"template":"single"}"#)
+            let board = try api.send("PUT", "/api/v1/boards/\(name)?force=true", body: #"{"template":"single"}"#)
             if test.valid {
                 #expect(board.status == 201 || board.status == 200, "\(board.text)")
             } else {
@@ -84,7 +84,7 @@ struct NameRuleTests {
             }
         }
         // A ring added: the id is in the body.
-        let added = try api.send("POST", "/api/v1/boards/main/rings", body: #"{"id":\#(Self.json(name + "x"))}"#)
+        let added = try api.send("POST", "/api/v1/boards/main/rings?force=true", body: #"{"id":\#(Self.json(name + "x"))}"#)
         if Self.expected(name + "x", .ring) == nil {
             #expect(added.status == 201, "\(added.text)")
         } else {

@@ -155,13 +155,13 @@ struct RuntimeBoardTests {
             name: "zero max", method: "PUT", path: "/api/v1/boards/x", body: #"{"rings":[{"id":"a","max":0}]}"#,
             status: 422, code: "out_of_range", field: "rings.0.max"),
         BadRequest(
-            name: "ring taken", method: "POST", path: "/api/v1/boards/main/rings", body: #"{"id":"move"}"#,
+            name: "ring taken", method: "POST", path: "/api/v1/boards/main/rings?force=true", body: #"{"id":"move"}"#,
             status: 409, code: "already_exists", field: "id"),
         BadRequest(
             name: "ring on an unknown board", method: "POST", path: "/api/v1/boards/nope/rings", body: #"{"id":"a"}"#,
             status: 404, code: "not_found", field: "board"),
         BadRequest(
-            name: "ring joining an unknown group", method: "POST", path: "/api/v1/boards/main/rings",
+            name: "ring joining an unknown group", method: "POST", path: "/api/v1/boards/main/rings?force=true",
             body: #"{"id":"a","group":"nope"}"#, status: 422, code: "invalid_value", field: "group"),
         BadRequest(
             name: "delete an unknown ring", method: "DELETE", path: "/api/v1/boards/main/rings/nope", status: 404,
@@ -239,7 +239,7 @@ struct RuntimeBoardTests {
 
     @Test func aHandPlacedBoardGainingARing_isLaidOutByTheServer_keepingItsConcentricRings() throws {
         let api = try TestApplication()
-        #expect(try api.send("POST", "/api/v1/boards/main/rings", body: #"{"id":"deploy"}"#).status == 201)
+        #expect(try api.send("POST", "/api/v1/boards/main/rings?force=true", body: #"{"id":"deploy"}"#).status == 201)
         let spec = try #require(api.boards["main"]?.animator.projected.spec)
         #expect(spec.rings.count == 10)
         #expect(spec.groups.first == ["move", "exercise", "stand"])

@@ -28,7 +28,7 @@ struct TextLimitTests {
         let refusals: [(String, String, String, String)] = [
             ("PUT", "/api/v1/boards/new", #"{"rings":[\#(issue)]}"#, "rings.0.unit"),
             ("PUT", "/api/v1/boards/new", #"{"rings":[\#(Self.counter(unit: Self.unitOneOver))]}"#, "rings.0.unit"),
-            ("POST", "/api/v1/boards/main/rings", Self.counter(unit: Self.unitOneOver), "unit"),
+            ("POST", "/api/v1/boards/main/rings?force=true", Self.counter(unit: Self.unitOneOver), "unit"),
         ]
         for (method, path, body, field) in refusals {
             let response = try api.send(method, path, body: body)
@@ -40,7 +40,7 @@ struct TextLimitTests {
         #expect(try api.get("/api/v1/boards/new").status == 404)
         #expect(try api.get("/api/v1/boards/main").headers["etag"] == before.headers["etag"])
         // Exactly at the limit, taken; and its label at −10¹² is 255 bytes, whole.
-        let taken = try api.send("POST", "/api/v1/boards/main/rings", body: Self.counter(unit: Self.unitAtTheLimit))
+        let taken = try api.send("POST", "/api/v1/boards/main/rings?force=true", body: Self.counter(unit: Self.unitAtTheLimit))
         #expect((200...201).contains(taken.status), "\(taken.text)")
         let pushed = try api.send("PUT", "/api/v1/boards/main/rings/people", body: #"{"value":-1e12,"animation":"none"}"#)
         #expect(pushed.status == 200, "\(pushed.text)")

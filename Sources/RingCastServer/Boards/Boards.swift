@@ -25,10 +25,14 @@ final class Boards {
     var autoCreate: BoardTemplate?
     /// `defaultBoard`: the board the page at `/` shows, which `GET /api/v1/boards` names.
     var defaultBoard = "main"
-    /// The names of the boards the configuration defines (served or not): deleting one through the API
-    /// removes it for good, so `GET /api/v1/boards` marks them `"configured":true` and the CLI asks for
-    /// `--force` first.
-    private(set) var configuredNames: Set<String>
+    /// The boards the configuration defines (served or not), by name: deleting one through the API removes it for
+    /// good, so `GET /api/v1/boards` marks them `"configured":true` and the CLI asks for `--force` first; reshaping
+    /// one (a ring added or deleted, the board replaced) needs `?force=true` (`checkReshape`), and
+    /// `DELETE …/boards/{board}/shape` gives it this spec again (issue 34).
+    private(set) var configuredSpecs: [String: BoardSpec]
+
+    /// The names of `configuredSpecs`.
+    var configuredNames: Set<String> { Set(configuredSpecs.keys) }
     private let fps: Int
     private let logger: Logger
     /// Random per server run, or the cluster's id in cluster mode; part of every ETag.
@@ -45,8 +49,8 @@ final class Boards {
         let nonce = etagNonce ?? String(UInt32.random(in: .min ... .max), radix: 36)
         self.etagNonce = nonce
         var boards: [LiveBoard] = []
-        let configured = Set(specs.map(\.name))
-        configuredNames = configured
+        configuredSpecs = Dictionary(specs.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
+        let configured = Set(configuredSpecs.keys)
         for (name, state) in stored where state.deleted == true {
             deleted[name] = state.revision
             if configured.contains(name) {
@@ -55,8 +59,12 @@ final class Boards {
         }
         for spec in specs where deleted[spec.name] == nil {
             let animator = Self.animator(for: spec, stored: stored[spec.name], fps: fps, tick: tick, logger: logger)
-            if animator.projected.isShapedByAPI {
-                logger.notice("board \(spec.name) was reshaped through the API; serving that instead of its configuration")
+            if animator.projected.isShapedByAPI && animator.projected.spec != spec {
+                logger.notice(
+                    """
+                    board \(spec.name) was reshaped through the API; serving that instead of its configuration \
+                    (ringcast board reset \(spec.name), or DELETE /api/v1/boards/\(spec.name)/shape, brings it back)
+                    """)
             }
             boards.append(LiveBoard(animator: animator, etag: Self.etag(revision: Int64(animator.revision), nonce: nonce)))
         }
@@ -72,6 +80,27 @@ final class Boards {
     }
 
     // MARK: - Created and deleted through the API
+
+    /// Whether `board` is what the configuration makes of it: never reshaped through the API, or given its
+    /// configured spec again (`DELETE …/shape`, which stores the spec as any reshape does). A reload applies to it.
+    func followsConfiguration(_ board: LiveBoard) -> Bool {
+        !board.animator.projected.isShapedByAPI || board.animator.projected.spec == configuredSpecs[board.name]
+    }
+
+    /// Throws 409 `conflict` when `board` is one the configuration defines and the request does not say `force`:
+    /// `doing` (a ring added, deleted, the board replaced) would reshape it until it is reset, and it would no longer
+    /// follow the configuration (issue 34: a configured board's shape changes only on purpose).
+    func checkReshape(of board: LiveBoard, _ request: RouteRequest, doing: String) throws(APIError) {
+        guard configuredSpecs[board.name] != nil else { return }
+        // A create-only write (`If-None-Match: *`) of a board that exists is 412, whatever it would do.
+        guard (try? Pipeline.createOnly(request.http)) != true else { return }
+        guard try QueryFlag.value(of: "force", in: request.http.query) != true else { return }
+        throw .conflict(
+            "board \(board.name) is defined by the server's configuration: \(doing) reshapes it, and it no longer "
+                + "follows the configuration until DELETE /api/v1/boards/\(board.name)/shape (ringcast board reset "
+                + "\(board.name)) gives it its configured shape again; add ?force=true (ringcast: --force) to do it",
+            field: "force")
+    }
 
     /// Throws 422 `limit_exceeded` when `maximumBoards` are served.
     func checkRoom() throws(APIError) {
@@ -191,19 +220,23 @@ final class Boards {
     /// longer takes. Throws, changing nothing, when a state does not fit its new spec.
     func reconfigure(_ specs: [BoardSpec], stored: [String: StoredRecord], tick: Int64, source: String) throws -> BoardChanges {
         // First everything that can fail, so a refused reload changes nothing.
-        let configured = Set(specs.map(\.name))
+        let configured = Dictionary(specs.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
         var animators: [String: Animator] = [:]
         var skipped: [String: [String]] = [:]
         // Boards shaped or deleted through the API keep what the API made of them.
         let specs = specs.filter { spec in
-            deleted[spec.name] == nil && byName[spec.name]?.animator.projected.isShapedByAPI != true
+            deleted[spec.name] == nil && byName[spec.name].map(followsConfiguration) != false
         }
         for spec in specs {
             if let board = byName[spec.name] ?? retired[spec.name] {
                 guard board.spec != spec else { continue }
                 var animator: Animator
+                // A board given its configured shape again (`DELETE …/shape`) stores that spec as its own; it takes
+                // the configuration's new one instead.
+                var state = board.animator.state
+                state.spec = nil
                 do {
-                    animator = try Animator(spec: spec, fps: fps, state: board.animator.state)
+                    animator = try Animator(spec: spec, fps: fps, state: state)
                 } catch {
                     throw StartupError("\(source): board \(spec.name): key \(error.key) \(error.message)")
                 }
@@ -246,16 +279,16 @@ final class Boards {
             }
         }
         let names = Set(specs.map(\.name))
-        for board in all where !names.contains(board.name) && !board.animator.projected.isShapedByAPI {
+        for board in all where !names.contains(board.name) && followsConfiguration(board) {
             retired[board.name] = board
             changes.removed.append(board)
         }
-        for board in all where board.animator.projected.isShapedByAPI && !next.contains(where: { $0 === board }) {
+        for board in all where !followsConfiguration(board) && !next.contains(where: { $0 === board }) {
             next.append(board)
         }
         all = next
         byName = Dictionary(uniqueKeysWithValues: next.map { ($0.name, $0) })
-        configuredNames = configured
+        configuredSpecs = configured
         return changes
     }
 

@@ -30,6 +30,8 @@ extension Router {
             "PUT", "/api/v1/boards/:board", label: "board", body: BoardDefinition.self, needsBoard: false, use: boards.put)
         router.write(
             "DELETE", "/api/v1/boards/:board", label: "board", body: NoBody.self, permission: .admin, use: boards.delete)
+        router.write(
+            "DELETE", "/api/v1/boards/:board/shape", label: "board_shape", body: NoBody.self, use: boards.resetShape)
         router.write("POST", "/api/v1/boards/:board/rings", label: "rings", body: NewRing.self, use: rings.add)
         router.write("DELETE", "/api/v1/boards/:board/rings/:ring", label: "ring", body: NoBody.self, use: rings.delete)
         router.get("/api/v1/boards/:board/rings/:ring", label: "ring", use: rings.show)

@@ -44,7 +44,8 @@ final class BoardHandler {
     }
 
     /// `PUT /api/v1/boards/{board}`: a new board (201), or the board's rings replaced (200); values of
-    /// rings that stay (same id, still plain) are kept.
+    /// rings that stay (same id, still plain) are kept. Replacing a board the configuration defines needs
+    /// `?force=true`.
     func put(_ board: LiveBoard?, _ request: RouteRequest, _ definition: BoardDefinition) throws(APIError) -> BoardWrite {
         if case .explicit(let rings, _) = definition.rings {
             for (index, ring) in rings.enumerated() {
@@ -54,7 +55,21 @@ final class BoardHandler {
         }
         let spec = try definition.spec(
             named: request.parameter("board"), maximumRings: boards.maximumRings, planner: planner)
-        guard board != nil else { return .create(spec) }
+        guard let board else { return .create(spec) }
+        try boards.checkReshape(of: board, request, doing: "replacing it")
+        return .change(.restructure(spec))
+    }
+
+    /// `DELETE /api/v1/boards/{board}/shape`: a board the configuration defines gets its configured rings, places,
+    /// title, background and staleAfter again, keeping the values of the rings that stay, and follows the
+    /// configuration again (reloads included); 409 for a board the configuration does not define.
+    func resetShape(_ board: LiveBoard, _ request: RouteRequest, _ body: NoBody) throws(APIError) -> BoardWrite {
+        guard let spec = boards.configuredSpecs[board.name] else {
+            throw .conflict(
+                "board \(board.name) is not defined by the server's configuration, so it has no configured shape to go "
+                    + "back to; PUT /api/v1/boards/\(board.name) gives it another",
+                field: "board")
+        }
         return .change(.restructure(spec))
     }
 

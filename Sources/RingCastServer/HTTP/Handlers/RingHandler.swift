@@ -27,8 +27,10 @@ struct RingHandler {
             .ring(id, update), toRings: [id], of: board, named: request.parameter("board"))
     }
 
-    /// `POST /api/v1/boards/{board}/rings`: a ring added, the board laid out again (201).
+    /// `POST /api/v1/boards/{board}/rings`: a ring added, the board laid out again (201); on a board the configuration
+    /// defines, only with `?force=true` (`Boards.checkReshape`).
     func add(_ board: LiveBoard, _ request: RouteRequest, _ new: NewRing) throws(APIError) -> BoardWrite {
+        try boards.checkReshape(of: board, request, doing: "adding ring \(new.ring.id)")
         if let webhook = new.ring.countdown?.webhook {
             try CountdownOptions.checkWebhook(webhook, allowedBy: boards.webhookHosts, field: "webhook")
         }
@@ -37,8 +39,13 @@ struct RingHandler {
         return .change(.restructure(spec), answer: .createdRing(new.ring.id))
     }
 
-    /// `DELETE /api/v1/boards/{board}/rings/{ring}`: the ring removed, the board laid out again (204).
+    /// `DELETE /api/v1/boards/{board}/rings/{ring}`: the ring removed, the board laid out again (204); on a board the
+    /// configuration defines, only with `?force=true`.
     func delete(_ board: LiveBoard, _ request: RouteRequest, _ body: NoBody) throws(APIError) -> BoardWrite {
+        let id = request.parameter("ring")
+        if board.spec.ring(withID: id) != nil {
+            try boards.checkReshape(of: board, request, doing: "deleting ring \(id)")
+        }
         let spec = try board.animator.projected.specAtRest.removing(ring: request.parameter("ring"), planner: planner)
         return .change(.restructure(spec), answer: .noContent)
     }

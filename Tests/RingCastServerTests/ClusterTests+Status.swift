@@ -38,6 +38,9 @@ extension ClusterTests {
         }
         let (common, mismatches) = compareBroadcasts(zip(nodes, viewers).map { ($0.name, $1.jsonBroadcast) })
         #expect(mismatches.isEmpty, "\(mismatches.count) frames differ: \(mismatches.prefix(3))")
-        #expect(common.count > 30, "only \(common.count) seqs reached both nodes' viewers")
+        // 180 frames animate; a starved machine skips some on each viewer (each to its newest frame), so fewer reach
+        // both: 21 did with two yes processes and three builds beside the test. Ten still compare the colours
+        // mid-animation on both nodes.
+        #expect(common.count >= 10, "only \(common.count) seqs reached both nodes' viewers")
     }
 }

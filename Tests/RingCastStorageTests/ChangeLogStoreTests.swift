@@ -138,7 +138,7 @@ struct ChangeLogStoreTests {
             #expect(try completed { store.append(Self.change("main", 8), completion: $0) } == nil)
             let reader = try SQLiteConnection(path: path, mode: .readOnly)
             defer { reader.close() }
-            #expect(try reader.queryText("SELECT value FROM meta WHERE key = 'format'") == "3")
+            #expect(try reader.queryText("SELECT value FROM meta WHERE key = 'format'") == "4")
         }
     }
 }

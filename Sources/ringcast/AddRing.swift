@@ -52,7 +52,7 @@ struct AddRing: ParsableCommand {
     @Option(help: "What the label shows: \(LabelFormat.choices) (default percent).")
     var label: String?
 
-    @Option(help: "The value that is 100 %, (0, 1e9] (default 100), for pushes with a value.")
+    @Option(parsing: .unconditional, help: "The value that is 100 %, \(Push.range(Limits.ringMaximums)) (default 100), for pushes with a value.")
     var max: Double?
 
     @OptionGroup var reshape: ReshapeOption

@@ -37,7 +37,7 @@ struct CreateBoard: ParsableCommand {
     @Option(help: "The board's shape: \(BoardTemplate.names.joined(separator: ", ")).")
     var template: String
 
-    @Option(help: "Task rings of the tasks template (default 4); with their Overall at most the server's limit.")
+    @Option(parsing: .unconditional, help: "Task rings of the tasks template (default 4); with their Overall at most the server's limit.")
     var count: Int?
 
     @Option(help: "Shown in the board list and the page's title, 1 to 64 characters (default: the name).")
@@ -46,7 +46,7 @@ struct CreateBoard: ParsableCommand {
     @Option(help: "Background colour: '#rrggbb' (default: the server's).")
     var background: String?
 
-    @Option(help: "Seconds without a write before the board shows stale, 1 to 604800 (a week).")
+    @Option(parsing: .unconditional, help: "Seconds without a write before the board shows stale, 1 to 604800 (a week).")
     var staleAfter: Int?
 
     @Flag(help: "Replace the board of that name if there is one: its rings and their values are lost.")

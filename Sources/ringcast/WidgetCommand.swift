@@ -64,10 +64,10 @@ struct AddWidget: ParsableCommand {
     @Option(parsing: .unconditional, help: "A counter's first number, within ±1e12 (default: none yet).")
     var value: Double?
 
-    @Option(help: "A counter's integer columns always shown, 1 to 13 (default: as many as the number needs).")
+    @Option(parsing: .unconditional, help: "A counter's integer columns always shown, 1 to 13 (default: as many as the number needs).")
     var digits: Int?
 
-    @Option(help: "A counter's columns after the decimal point, 0 to 3 (default 0).")
+    @Option(parsing: .unconditional, help: "A counter's columns after the decimal point, 0 to 3 (default 0).")
     var decimals: Int?
 
     @Flag(help: "A counter shows + before positive numbers.")
@@ -82,13 +82,13 @@ struct AddWidget: ParsableCommand {
     @Option(help: "A text widget's text, 1 to 32 characters (default: the id).")
     var text: String?
 
-    @Option(help: "A text widget's wave width in characters, 1 to 64 (default 6).")
+    @Option(parsing: .unconditional, help: "A text widget's wave width in characters, 1 to 64 (default 6).")
     var waveWidth: Double?
 
     @Option(help: "Colours: an indicator's start and end '#rrggbb,#rrggbb', a gradient's 2 to 8 '#a,#b,…'.")
     var colors: String?
 
-    @Option(help: "An indicator's value that is 100 %, (0, 1e9] (default 100).")
+    @Option(parsing: .unconditional, help: "An indicator's value that is 100 %, \(Push.range(Limits.ringMaximums)) (default 100).")
     var max: Double?
 
     @OptionGroup var reshape: ReshapeOption

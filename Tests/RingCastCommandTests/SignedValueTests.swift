@@ -36,6 +36,12 @@ struct SignedValueTests {
         ["history", "main", "move", "--since", "-1h", "--until", "-5"],
         ["playlist", "set", "wall", "--boards", "main", "--seconds", "-1"],
         ["playlist", "set", "wall", "--boards", "main", "--seconds", "30", "--transition", "-30"],
+        ["ring", "add", "ci", "tests", "--max", "-20"],
+        ["widget", "add", "ci", "passed", "--kind", "counter", "--digits", "-2", "--decimals", "-1"],
+        ["widget", "add", "ci", "status", "--kind", "text", "--wave-width", "-4"],
+        ["widget", "add", "ci", "coverage", "--kind", "indicator", "--max", "-1"],
+        ["board", "create", "ci", "--template", "tasks", "--count", "-2", "--stale-after", "-60"],
+        ["board", "set", "ci", "--stale-after", "-60"],
     ])
     func aNegativeNumber_parsesWhereverANumberIsTaken(arguments: [String]) {
         #expect(refusal { _ = try RingCastCommand.parseAsRoot(arguments) } == nil)
@@ -57,6 +63,9 @@ struct SignedValueTests {
         let playlist = try SetPlaylist.parse(["wall", "--boards", "main", "--seconds", "30", "--transition", "-30"]).request()
         #expect(playlist.bodyText == #"{"boards":["main"],"seconds":30,"transition":{"angle":-30}}"#)
         #expect(try Push.parse(["main", "delta", "-5"]).request(counter: true).bodyText == #"{"value":-5}"#)
+        #expect(
+            refusal { _ = try AddRing.parse(["ci", "tests", "--max", "-20"]).request() }
+                == "--max must be a number from 1e-06 to 1000000000, got -20")
     }
 
     @Test(arguments: [

@@ -9,6 +9,15 @@ extension Arranger {
         var grouped: Bool
         /// A group's texts take at most this many rows (`Cell.textRows`).
         var textRows: Int
+        /// A lone ring's `Cell.labelFit`, the biggest label its hole holds (0 for a group).
+        var hole = 0.0
+
+        /// Whether a lone ring's label goes under its title, for titles of `size`: when its hole cannot hold a
+        /// label as big as the title (issue 34: a label, or a counter's or text's value, is never smaller than its
+        /// title). Its rings then keep an empty hole.
+        func labelBelow(size: Double) -> Bool {
+            !grouped && hole < size
+        }
 
         /// Text columns of a group: as many as fit under the rings, or as `textRows` asks if more;
         /// at least one, at most one per ring.
@@ -27,7 +36,10 @@ extension Arranger {
         }
 
         func height(size: Double) -> Double {
-            guard grouped else { return 2 * reach + (Cell.titleGap + 1) * size }
+            guard grouped else {
+                let label = labelBelow(size: size) ? Cell.lineGap * size + Cell.labelSize(size) : 0
+                return 2 * reach + (Cell.titleGap + 1) * size + label
+            }
             let columns = columns(size: size)
             let rows = Double((count + columns - 1) / columns)
             let entry = (1 + Cell.lineGap) * size + Cell.labelSize(size)

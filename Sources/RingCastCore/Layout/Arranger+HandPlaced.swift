@@ -1,6 +1,6 @@
 extension Arranger {
-    /// The shorter side of a hand-placed board's portrait over this is its smallest text (as `readableDivisor` is
-    /// for a board the server lays out). The page draws a 9:19.5 canvas at least 364 CSS pixels wide on a 390×844
+    /// The shorter side of any portrait arrangement over this is its smallest text, a hand-placed board's or one the
+    /// server lays out (`shapes`). The page draws a 9:19.5 canvas at least 364 CSS pixels wide on a 390×844
     /// phone held upright (its header takes 35 of the 844), so text of a 26th of the width is at least 14 CSS
     /// pixels there.
     public static let phoneReadableDivisor = 26.0
@@ -15,7 +15,7 @@ extension Arranger {
         guard spec.width > spec.height, !spec.rings.isEmpty else { return nil }
         let cells = placedCells(of: spec.rings, groups: spec.ringsSharingACentre)
         let shape = shapes[1]
-        let plan = best(cells.map(\.footprint), aspect: shape.aspect, readable: phoneReadableDivisor, givingUpEarly: false)
+        let plan = best(cells.map(\.footprint), aspect: shape.aspect, readable: shape.readable, givingUpEarly: false)
         return arrangement(named: shape.name, cells: cells, plan: plan, order: spec.rings.map(\.id))
     }
 
@@ -38,7 +38,8 @@ extension Arranger {
                 let ids = groups[index]
                 cells.append(Cell(ids: ids, sizes: ids.map { sizes[$0]! }, grouped: true))
             } else {
-                cells.append(Cell(ids: [ring.id], sizes: [sizes[ring.id]!], grouped: false))
+                cells.append(
+                    Cell(ids: [ring.id], sizes: [sizes[ring.id]!], grouped: false, valueOnly: Cell.drawsOnlyItsValue(ring)))
             }
         }
         return cells

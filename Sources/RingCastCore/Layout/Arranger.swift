@@ -37,7 +37,7 @@ public enum Arranger {
     public static func plans(for shape: LayoutShape) -> Plans {
         var single = singleBase
         var cells = shape.footprints(single: single)
-        var plans = shapes.map { best(cells, aspect: $0.aspect) }
+        var plans = shapes.map { best(cells, aspect: $0.aspect, readable: $0.readable) }
         let base = (cells, plans)
         // A lone ring's label sits in its hole, so the hole must hold a label of the readable size;
         // a canvas that asks for bigger text gets bigger lone rings (which grows it less than them).
@@ -54,7 +54,7 @@ public enum Arranger {
                 break
             }
             cells = shape.footprints(single: single)
-            plans = shapes.map { best(cells, aspect: $0.aspect) }
+            plans = shapes.map { best(cells, aspect: $0.aspect, readable: $0.readable) }
         }
         return Plans(single: single, landscape: plans[0], portrait: plans[1])
     }
@@ -72,18 +72,25 @@ public enum Arranger {
             let biggest = footprints.filter(\.grouped).map(\.count).max() ?? 1
             let cells = Footprints(limit(footprints, textRows: biggest))
             let plans = shapes.map { shape in
-                plan(cells, columns: cells.count, textRows: biggest, aspect: shape.aspect, settling: false)!
+                plan(
+                    cells, columns: cells.count, textRows: biggest, aspect: shape.aspect, readable: shape.readable,
+                    settling: false)!
             }
             return Plans(single: singleBase, landscape: plans[0], portrait: plans[1])
         }
     }
 
-    /// Width / height of each arrangement: 16:9, and a 390×844 phone's 9:19.5.
-    static let shapes: [(name: String, aspect: Double)] = [("landscape", 16.0 / 9.0), ("portrait", 9.0 / 19.5)]
+    /// Width / height of each arrangement, 16:9 and a 390×844 phone's 9:19.5, and the divisor of its shorter side
+    /// that is its smallest text: a 45th of a landscape canvas's height (16 CSS pixels on a 1280×720 screen), a
+    /// 26th of a portrait canvas's width (`phoneReadableDivisor`: 14 CSS pixels on the phone, issue 34; it was a
+    /// 45th, some 8 CSS pixels there).
+    static let shapes: [(name: String, aspect: Double, readable: Double)] = [
+        ("landscape", 16.0 / 9.0, readableDivisor), ("portrait", 9.0 / 19.5, phoneReadableDivisor),
+    ]
 
     /// The smallest size any text may have, whatever the canvas.
     static let minimumTextSize = 14.0
-    /// The shorter canvas side over this is the smallest readable text size.
+    /// The shorter side of a landscape canvas over this is the smallest readable text size there (`shapes`).
     static let readableDivisor = 45.0
     /// The title size to start from: config/ringcast.json's titles are 18 to 22.
     static let baseTextSize = 18.0
@@ -121,7 +128,7 @@ public enum Arranger {
                 guard placedGroups.insert(index).inserted else { continue }
                 cells.append(Cell(ids: groups[index], sizes: groupSizes(count: groups[index].count), grouped: true))
             } else {
-                cells.append(Cell(ids: [ring.id], sizes: [single], grouped: false))
+                cells.append(Cell(ids: [ring.id], sizes: [single], grouped: false, valueOnly: Cell.drawsOnlyItsValue(ring)))
             }
         }
         return cells

@@ -3,7 +3,8 @@
 ///
 /// A ring takes its annulus, the band r ± thickness / 2 around its centre. Two rings overlap when
 /// their annuli share area: with the same centre, when their radial bands do; else when their discs
-/// (radius r + thickness / 2) do, unless one disc lies wholly in the other's hole. A text takes a box
+/// (radius r + thickness / 2) do, unless one disc lies wholly in the other's hole. A counter or text widget
+/// takes no annulus: it draws only its texts. A text takes a box
 /// `size` high and its `width` wide, placed by its `align` (without a width, `estimatedWidth`). Boxes
 /// must not overlap each other or any ring's annulus (a label inside its ring's hole touches none);
 /// discs and boxes must lie inside the canvas. Touching is not overlapping.
@@ -99,10 +100,13 @@ public enum LayoutCheck {
                 report([ring.id], "ring \"\(ring.id)\" has no placement")
                 continue
             }
-            discs.append(
-                Disc(
-                    id: ring.id, x: placement.cx, y: placement.cy, inner: ring.r - ring.thickness / 2,
-                    outer: ring.r + ring.thickness / 2))
+            // A counter or text widget draws no ring, only its value (its label box) where the ring would be.
+            if !Arranger.Cell.drawsOnlyItsValue(ring) {
+                discs.append(
+                    Disc(
+                        id: ring.id, x: placement.cx, y: placement.cy, inner: ring.r - ring.thickness / 2,
+                        outer: ring.r + ring.thickness / 2))
+            }
             let title = placement.titleText
             let label = placement.labelText
             boxes.append(

@@ -19,7 +19,8 @@ public struct LayoutShape: Hashable, Sendable, CustomStringConvertible {
     func footprints(single: RingSize) -> [Arranger.Footprint] {
         cells.map { count in
             count == 0
-                ? Arranger.Footprint(reach: single.outer, count: 1, grouped: false, textRows: .max)
+                ? Arranger.Footprint(
+                    reach: single.outer, count: 1, grouped: false, textRows: .max, hole: Arranger.Cell.labelFit(single))
                 : Arranger.Footprint(
                     reach: Arranger.groupSizes(count: count)[0].outer, count: count, grouped: true, textRows: .max)
         }

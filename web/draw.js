@@ -9,12 +9,15 @@
 // it puts each ring and its texts, and which of each splash layer's shapes to fill. A frame's ring
 // is relative to the ring's centre, so each ring is drawn after a translate to its place.
 
+import { SQUEEZE, fitText, lineOffset } from "./text-fit.js";
 import { counterPieces, graphemes, placeRow } from "./widgets.js";
 
 const FONT_STACK = 'ui-rounded, "SF Pro Rounded", system-ui, sans-serif';
 // The seed's counter and wave text are bold Menlo (seed 003 Examples 12 and 13).
 const MONO_STACK = 'ui-monospace, Menlo, "DejaVu Sans Mono", "Liberation Mono", monospace';
 const FULL_TURN = 2 * Math.PI;
+// The smallest a text is shrunk to fit its width, in CSS pixels (text-fit.js, issue 34).
+const MINIMUM_CSS_PIXELS = 14;
 // A counter's row, and so its columns' window, is this many times its font size tall (a line of
 // text, as the seed's VStack of Texts stacks them); its unit is drawn this much smaller.
 const COUNTER_ROW = 1.2;
@@ -361,11 +364,12 @@ function drawWaveText(ctx, ring, place, values) {
   ctx.restore();
 }
 
-// Narrows what follows by `fit` about the spot's anchor, so a row too wide for it fits.
+// Narrows what follows by `fit` about the spot's anchor, so a row too wide for it fits: sideways
+// only down to text-fit.js's SQUEEZE, then shrunk uniformly as well (the text rule of issue 34).
 function narrow(ctx, spot, fit) {
   if (fit < 1) {
     ctx.translate(spot.x, spot.y);
-    ctx.scale(fit, fit);
+    ctx.scale(fit, Math.min(1, fit / SQUEEZE));
     ctx.translate(-spot.x, -spot.y);
   }
 }
@@ -455,14 +459,41 @@ function disc(ctx, x, y, radius, colour) {
 }
 
 // Canvas text is never parsed as markup, so server strings are safe here as they are. A spot with
-// a width is drawn at most that wide (fillText's maxWidth narrows a longer text to fit).
+// a width is fitted to it by text-fit.js's rule (narrowed at most 10 %, then shrunk, then two
+// lines, then cut with "…"); fillText's maxWidth does the narrowing.
 function text(ctx, string, spot, weight, colour) {
-  ctx.font = `${weight} ${spot.size}px ${FONT_STACK}`;
   ctx.textAlign = spot.align;
   ctx.fillStyle = colour;
   if (spot.width === null || spot.width === undefined) {
+    ctx.font = `${weight} ${spot.size}px ${FONT_STACK}`;
     ctx.fillText(string, spot.x, spot.y);
-  } else {
-    ctx.fillText(string, spot.x, spot.y, spot.width);
+    return;
   }
+  const { size, lines } = fitted(ctx, string, spot, weight);
+  ctx.font = `${weight} ${size}px ${FONT_STACK}`;
+  // Centred on the spot's y; under it, the first line's top at y, for a "top" baseline (stale text).
+  const first = ctx.textBaseline === "top" ? lineOffset(0, lines.length, size) : 0;
+  lines.forEach((line, i) => {
+    ctx.fillText(line, spot.x, spot.y + lineOffset(i, lines.length, size) - first, spot.width);
+  });
+}
+
+// The fits made so far, by font, spot and string: a board redrawn at 60 Hz measures its texts once.
+const fits = new Map();
+const FITS_KEPT = 4096;
+
+function fitted(ctx, string, spot, weight) {
+  // 14 CSS pixels in the board's units: the transform is device pixels per unit.
+  const minimum = (MINIMUM_CSS_PIXELS * (globalThis.devicePixelRatio || 1)) / ctx.getTransform().a;
+  const key = `${weight}|${spot.size}|${spot.width}|${minimum}|${string}`;
+  let fit = fits.get(key);
+  if (fit === undefined) {
+    ctx.font = `${weight} ${spot.size}px ${FONT_STACK}`;
+    fit = fitText(string, spot, (s) => ctx.measureText(s).width, minimum);
+    if (fits.size >= FITS_KEPT) {
+      fits.clear();
+    }
+    fits.set(key, fit);
+  }
+  return fit;
 }

@@ -55,10 +55,14 @@ struct SVGCanvas {
     }
 
     /// A `<text>` at a spot of the layout: canvas `textBaseline = "middle"` is the middle of the em box,
-    /// SVG's `central`; the spot's `align` is the anchor. `role`: its class (`title`, `label`).
+    /// SVG's `central`; the spot's `align` is the anchor. `role`: its class (`title`, `label`). More than one of
+    /// `lines` are `<tspan>`s `TextFit.linePitch` sizes apart, centred on the spot's y
+    /// (for `central`; else the first at y). `narrowing` scales the
+    /// text about the spot's (x, y), sideways by `x` and up and down by `y` (1, 1: not at all).
     static func text(
         _ string: String, at spot: TextSpec, weight: Int, color: RGBAColor, family: String = fontStack,
-        baseline: String = "central", role: String? = nil
+        baseline: String = "central", role: String? = nil, lines: [String]? = nil,
+        narrowing: (x: Double, y: Double) = (1, 1)
     ) -> String {
         let n = SVGNumber.text
         let anchor =
@@ -68,8 +72,25 @@ struct SVGCanvas {
             default: "middle"
             }
         let name = role.map { " class=\"\($0)\"" } ?? ""
+        let lines = lines ?? [string]
+        let content =
+            lines.count == 1
+            ? SVGNumber.escaped(lines[0])
+            : lines.enumerated().map { index, line in
+                // Centred on y for `central`; under y, the first line's top at it, for a top baseline.
+                let first = baseline == "central" ? 0 : TextFit.lineOffset(0, of: lines.count, size: spot.size)
+                let y = spot.y + TextFit.lineOffset(index, of: lines.count, size: spot.size) - first
+                return "<tspan x=\"\(n(spot.x))\" y=\"\(n(y))\">\(SVGNumber.escaped(line))</tspan>"
+            }.joined()
+        var transform = ""
+        if narrowing.x != 1 || narrowing.y != 1 {
+            // Scaling about (x, y): x' = kx·x + x(1 − kx), y' = ky·y + y(1 − ky).
+            transform =
+                " transform=\"matrix(\(n(narrowing.x)) 0 0 \(n(narrowing.y)) \(n(spot.x * (1 - narrowing.x)))"
+                + " \(n(spot.y * (1 - narrowing.y))))\""
+        }
         return "<text\(name) x=\"\(n(spot.x))\" y=\"\(n(spot.y))\" font-family=\"\(family)\" font-size=\"\(n(spot.size))\""
-            + " font-weight=\"\(weight)\"\(paint("fill", color)) text-anchor=\"\(anchor)\" dominant-baseline=\"\(baseline)\">"
-            + SVGNumber.escaped(string) + "</text>"
+            + " font-weight=\"\(weight)\"\(paint("fill", color)) text-anchor=\"\(anchor)\" dominant-baseline=\"\(baseline)\"\(transform)>"
+            + content + "</text>"
     }
 }

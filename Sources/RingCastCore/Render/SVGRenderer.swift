@@ -14,8 +14,11 @@ public enum SVGRenderer {
     /// The fewest segments an arc is drawn in: the gradient runs over the arc however short it is, so a short
     /// arc needs as many steps of colour as a long one.
     static let minimumSegments = 64
-    /// How far each segment but the last reaches under the next, so anti-aliasing leaves no seam between them.
-    static let segmentOverlap = Double.pi / 720
+    /// How far, at least, each segment but the last reaches under the next along the ring's inner edge, in logical
+    /// units (a pixel at 1×). Each reaches under the whole next segment, or this much if more: a segment's
+    /// anti-aliased start edge then lies over its predecessor's full colour, never over the track. (It reached
+    /// 0.25° under the next, under a third of a pixel at 1× on a ring of radius 72, and seams showed.)
+    static let segmentOverlap = 1.0
     /// The page's stale look (web/draw.js): the ring at this opacity, the "updated … ago" under its label.
     static let staleAlpha = 0.4
     static let staleSize = 0.4
@@ -148,9 +151,9 @@ public enum SVGRenderer {
             widgetText(&canvas, ring: ring, place: place, values: values)
         }
         let titleColor = ring.titleColor ?? automaticText
-        canvas.add(SVGCanvas.text(ring.title, at: place.titleText, weight: 600, color: titleColor, role: "title"))
+        canvas.add(fittedText(ring.title, at: place.titleText, weight: 600, color: titleColor, role: "title"))
         if ring.widget == nil, let values {
-            canvas.add(SVGCanvas.text(values.label, at: place.labelText, weight: 700, color: values.labelColor, role: "label"))
+            canvas.add(fittedText(values.label, at: place.labelText, weight: 700, color: values.labelColor, role: "label"))
             if let spark = values.spark, let line = sparkline(spark, under: place.labelText, color: values.labelColor) {
                 canvas.add(line)
             }
@@ -159,8 +162,9 @@ public enum SVGRenderer {
         if let stale, let values {
             let spot = place.labelText
             let size = max(spot.size * staleSize, staleMinimumSize)
-            let under = TextSpec(x: spot.x, y: spot.y + spot.size * (0.5 + staleGap), size: size, align: spot.align)
-            canvas.add(SVGCanvas.text(stale, at: under, weight: 600, color: values.labelColor, baseline: "text-before-edge"))
+            let under = TextSpec(
+                x: spot.x, y: spot.y + spot.size * (0.5 + staleGap), size: size, align: spot.align, width: spot.width)
+            canvas.add(fittedText(stale, at: under, weight: 600, color: values.labelColor, baseline: "text-before-edge"))
         }
     }
 
@@ -208,8 +212,11 @@ public enum SVGRenderer {
         switch (ring.widget, values.widget) {
         case (.counter(let format), .counter(let value, let sign, let digits)) where value != nil && !digits.isEmpty:
             let number = counterText(sign: sign, digits: digits, format: format)
+            var estimated = estimatedWidth(number, size: spot.size)
+            if let unit = format.unit, !unit.isEmpty { estimated += estimatedWidth(" " + unit, size: spot.size * counterUnit) }
             var element = SVGCanvas.text(
-                number, at: spot, weight: 700, color: values.labelColor, family: SVGCanvas.monoStack, role: "label")
+                number, at: spot, weight: 700, color: values.labelColor, family: SVGCanvas.monoStack, role: "label",
+                narrowing: narrowing(estimated, into: spot))
             if let unit = format.unit, !unit.isEmpty {
                 let n = SVGNumber.text
                 element = element.replacingLast(
@@ -220,12 +227,13 @@ public enum SVGRenderer {
             canvas.add(element)
         case (.text, .text(let text, _)):
             canvas.add(
-                SVGCanvas.text(text, at: spot, weight: 700, color: values.labelColor, family: SVGCanvas.monoStack, role: "label"))
+                SVGCanvas.text(
+                    text, at: spot, weight: 700, color: values.labelColor, family: SVGCanvas.monoStack, role: "label",
+                    narrowing: narrowing(estimatedWidth(text, size: spot.size), into: spot)))
         case (.gradient, _) where values.label.isEmpty:
             break
         default:
-            canvas.add(
-                SVGCanvas.text(values.label, at: spot, weight: 700, color: values.labelColor, role: "label"))
+            canvas.add(fittedText(values.label, at: spot, weight: 700, color: values.labelColor, role: "label"))
         }
     }
 
@@ -258,11 +266,12 @@ public enum SVGRenderer {
         let start = values.a1 - values.a0 >= 2 * Double.pi ? values.a1 - 2 * Double.pi : values.a0
         let sweep = values.a1 - start
         let count = max(minimumSegments, Int((sweep / segmentAngle).rounded(.up)))
+        let overlap = max(sweep / Double(count), segmentOverlap / max(ring.r - ring.thickness / 2, 1))
         canvas.add("<g class=\"arc\" fill=\"none\" stroke-width=\"\(n(ring.thickness))\" stroke-linecap=\"butt\">")
         for index in 0..<count {
             let from = start + sweep * Double(index) / Double(count)
             let to = start + sweep * Double(index + 1) / Double(count)
-            let reach = index == count - 1 ? to : min(to + segmentOverlap, values.a1)
+            let reach = index == count - 1 ? to : min(to + overlap, values.a1)
             let color = color(of: values.gradient, at: (from + to) / 2)
             canvas.add(
                 "<path d=\"\(arcPath(cx: 0, cy: 0, r: ring.r, from: from, to: reach))\"\(SVGCanvas.paint("stroke", color))/>")

@@ -26,6 +26,29 @@ struct RuntimeShapeTests {
         #expect(ValueLabel.string(for: nil, format: format, maximum: 20) == "—")
     }
 
+    /// Overall is the mean of the four tasks, a task without data counting as 0 (the seeds' Overall), and its label
+    /// says so while only some have data (issue 34): Task 1 at 40 % alone is `10% · 1 of 4`.
+    @Test func aDerivedRingsLabel_saysHowManySourcesHaveData() throws {
+        var board = Board(spec: Fixtures.board)
+        #expect(board.label(ofRing: "overall", at: 0) == "—")
+        try board.apply(BoardPatch(rings: ["task1": RingPatch(progress: 0.4)], animation: Animation.none), at: 0)
+        #expect(board.label(ofRing: "overall", at: 0) == "10% · 1 of 4")
+        try board.apply(
+            BoardPatch(rings: ["task2": RingPatch(progress: 0.2), "task3": RingPatch(progress: 0)], animation: Animation.none),
+            at: 1)
+        #expect(board.label(ofRing: "overall", at: 1) == "15% · 3 of 4")
+        try board.apply(BoardPatch(rings: ["task4": RingPatch(progress: 1)], animation: Animation.none), at: 2)
+        #expect(board.label(ofRing: "overall", at: 2) == "40%", "every source has data: nothing added")
+        try board.apply(BoardPatch(rings: ["task4": RingPatch(clearsData: true)]), at: 3)
+        #expect(board.label(ofRing: "overall", at: 3) == "15% · 3 of 4")
+        #expect(Board.reporting([true, false], format: .fraction) == " · 1 of 2")
+        #expect(Board.reporting([true, false], format: .value) == " · 1 of 2")
+        #expect(Board.reporting([true, false], format: .text("CI")) == "")
+        #expect(Board.reporting([true, false], format: .eta) == "")
+        #expect(Board.reporting([false, false], format: .percent) == "")
+        #expect(Board.reporting([true, true], format: .percent) == "")
+    }
+
     @Test func aFractionCountsAlongWithTheAnimation() throws {
         var board = Board(spec: Fixtures.board)
         try board.apply(

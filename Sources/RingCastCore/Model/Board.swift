@@ -2,7 +2,8 @@
 /// the presentation at any instant follows. A value type; time is monotonic seconds fed in by the caller.
 ///
 /// Only plain rings take pushes. A derived ring shows, in every frame, the mean of its sources' displayed
-/// values (sources without data count as 0; no value at all while no source has data). Countdown rings show
+/// values (sources without data count as 0, and its label says how many have data, `10% · 1 of 4`; no value at all
+/// while no source has data). Countdown rings show
 /// the board's countdown, if one was started. The background is a colour with splash layers growing over it.
 public struct Board: Sendable, Equatable {
     /// The board's rings and their placement; changed through the API by `restructure(to:)` and by entries that
@@ -369,9 +370,26 @@ public struct Board: Sendable, Equatable {
         case .text, .gradient:
             if case .text(let text) = ring.label { return text }
             return ""
-        case .plain, .derived: break
+        case .plain: break
+        case .derived(let derived):
+            let label = ValueLabel.string(for: progress(ofRing: id, at: time), format: ring.label, maximum: ring.maximum)
+            return label + Self.reporting(derived.sources.map { progress(ofRing: $0, at: time) != nil }, format: ring.label)
         }
         return ValueLabel.string(for: progress(ofRing: id, at: time), format: ring.label, maximum: ring.maximum)
+    }
+
+    /// What a derived ring's label adds while only some of its sources have data (`reporting`, one a source): those
+    /// without count as 0 in its mean (the seeds' Overall), so `Task 1` at 40 % alone makes Overall `10% · 1 of 4`,
+    /// saying why. Nothing once all have data, or while none has (the label is `—`), or for a fixed text, a rate or
+    /// an ETA (issue 34).
+    static func reporting(_ reporting: [Bool], format: LabelFormat) -> String {
+        switch format {
+        case .percent, .fraction, .value: break
+        case .text, .rate, .eta: return ""
+        }
+        let count = reporting.filter { $0 }.count
+        guard count > 0, count < reporting.count else { return "" }
+        return " · \(count) of \(reporting.count)"
     }
 
     /// The background at `time`: the colour under the layers and the layers still growing, bottom first.

@@ -59,6 +59,13 @@ enum HistoryBlock {
 }
 
 extension HistoryRow {
+    /// The point a `SELECT time, revision, value, status …` statement is on.
+    init(columnsOf statement: SQLiteStatement) {
+        self.init(
+            milliseconds: statement.int64(at: 0), revision: statement.int64(at: 1), value: statement.double(at: 2),
+            status: statement.optionalText(at: 3))
+    }
+
     /// Oldest first: by time, then by revision.
     static func precedes(_ left: HistoryRow, _ right: HistoryRow) -> Bool {
         (left.milliseconds, left.revision) < (right.milliseconds, right.revision)

@@ -74,12 +74,7 @@ public final class SQLiteStore: BoardStore {
                 try tail.bind(board, at: 1)
                 try tail.bind(ring, at: 2)
                 try tail.bind(oldest, at: 3)
-                while try tail.step(operation) {
-                    rows.append(
-                        HistoryRow(
-                            milliseconds: tail.int64(at: 0), revision: tail.int64(at: 1), value: tail.double(at: 2),
-                            status: tail.optionalText(at: 3)))
-                }
+                while try tail.step(operation) { rows.append(HistoryRow(columnsOf: tail)) }
             }
             return rows
         }

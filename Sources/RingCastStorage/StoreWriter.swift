@@ -483,11 +483,7 @@ final class StoreWriter {
             try statements.selectTail.bind(key.board, at: 1)
             try statements.selectTail.bind(key.ring, at: 2)
             while try statements.selectTail.step(operation) {
-                let tail = statements.selectTail
-                rows.append(
-                    HistoryRow(
-                        milliseconds: tail.int64(at: 0), revision: tail.int64(at: 1), value: tail.double(at: 2),
-                        status: tail.optionalText(at: 3)))
+                rows.append(HistoryRow(columnsOf: statements.selectTail))
             }
         }
         let sealed = rows.count / HistoryBlock.size * HistoryBlock.size

@@ -154,7 +154,8 @@ function drawStale(ctx, string, place, colour) {
   if (spot === null) {
     return;
   }
-  const size = Math.max(spot.size * STALE_SIZE, STALE_MIN_SIZE);
+  // Never under 14 CSS pixels, the floor of every text (issue 34): small beside a label, still read on a phone.
+  const size = Math.max(spot.size * STALE_SIZE, STALE_MIN_SIZE, minimumTextSize(ctx));
   ctx.save();
   ctx.textBaseline = "top";
   text(ctx, string, { ...spot, y: spot.y + spot.size * (0.5 + STALE_GAP), size }, 600, colour);
@@ -290,7 +291,8 @@ function drawCounter(ctx, ring, place, values) {
     return;
   }
   const digitFont = `700 ${spot.size}px ${MONO_STACK}`;
-  const unitFont = `600 ${spot.size * COUNTER_UNIT}px ${FONT_STACK}`;
+  // A unit is smaller than its digits, but never under 14 CSS pixels while they are not (issue 34).
+  const unitFont = `600 ${Math.max(spot.size * COUNTER_UNIT, Math.min(spot.size, minimumTextSize(ctx)))}px ${FONT_STACK}`;
   const pieces = counterPieces({
     columns: values.digits.length,
     decimals: ring.decimals,
@@ -482,9 +484,13 @@ function text(ctx, string, spot, weight, colour) {
 const fits = new Map();
 const FITS_KEPT = 4096;
 
+// 14 CSS pixels in the board's units: the transform is device pixels per unit.
+function minimumTextSize(ctx) {
+  return (MINIMUM_CSS_PIXELS * (globalThis.devicePixelRatio || 1)) / ctx.getTransform().a;
+}
+
 function fitted(ctx, string, spot, weight) {
-  // 14 CSS pixels in the board's units: the transform is device pixels per unit.
-  const minimum = (MINIMUM_CSS_PIXELS * (globalThis.devicePixelRatio || 1)) / ctx.getTransform().a;
+  const minimum = minimumTextSize(ctx);
   const key = `${weight}|${spot.size}|${spot.width}|${minimum}|${string}`;
   let fit = fits.get(key);
   if (fit === undefined) {

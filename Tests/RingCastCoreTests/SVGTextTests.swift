@@ -43,7 +43,9 @@ struct SVGTextTests {
                 let tspans = text.all("tspan")
                 let lines = tspans.isEmpty ? [text.text] : tspans.map(\.text)
                 let (x, y) = Self.narrowing(text)
-                #expect(x >= TextFit.squeeze - 1e-3 && y <= 1, "\(ring.id)'s \(role) narrowed to \(x)")
+                // Never narrowed more than 10 % against its height: a counter's row too wide even so is scaled down
+                // whole (x and y), as its unit, kept at 14 units, makes the test board's counter.
+                #expect(x / y >= TextFit.squeeze - 1e-3 && y <= 1, "\(ring.id)'s \(role) narrowed to \(x) × \(y)")
                 #expect(y == 1 || (ring.widget != nil && role == "label"), "only a counter's row is scaled up and down")
                 for line in lines {
                     let estimated = SVGRenderer.estimatedWidth(line, size: size) * x
@@ -112,5 +114,11 @@ struct SVGTextTests {
             #expect(ends[index] <= values.a1 + slack)
         }
         #expect(abs(ends.last! - values.a1) < 0.002 / r, "the last ends at a1")
+    }
+
+    /// A counter's unit is half its digits' size but never under the 14 units every text keeps, nor over the digits.
+    @Test(arguments: [(40.0, 20.0), (28.0, 14.0), (20.0, 14.0), (14.0, 14.0), (10.0, 10.0)])
+    func aCountersUnit_keepsTheFloor(digits: Double, unit: Double) {
+        #expect(SVGRenderer.unitSize(digits) == unit)
     }
 }

@@ -31,6 +31,12 @@ public enum SVGRenderer {
     /// A counter's unit is drawn this much smaller than its digits (web/draw.js).
     static let counterUnit = 0.5
 
+    /// A counter's unit beside digits of `size`: half their size, but never under the 14 units every text keeps
+    /// while the digits are not (issue 34; web/draw.js does the same).
+    static func unitSize(_ size: Double) -> Double {
+        max(size * counterUnit, min(size, minimumTextSize))
+    }
+
     /// The index of the arrangement called `name` in `layout` (nil: the board's own, the first).
     public static func arrangementIndex(named name: String?, in layout: Layout) -> Int? {
         guard let name else { return 0 }
@@ -161,7 +167,8 @@ public enum SVGRenderer {
         canvas.add("</g>")
         if let stale, let values {
             let spot = place.labelText
-            let size = max(spot.size * staleSize, staleMinimumSize)
+            // Never under the 14 units every text keeps (issue 34): small beside a label, still read on a phone.
+            let size = max(spot.size * staleSize, staleMinimumSize, minimumTextSize)
             let under = TextSpec(
                 x: spot.x, y: spot.y + spot.size * (0.5 + staleGap), size: size, align: spot.align, width: spot.width)
             canvas.add(fittedText(stale, at: under, weight: 600, color: values.labelColor, baseline: "text-before-edge"))
@@ -213,7 +220,7 @@ public enum SVGRenderer {
         case (.counter(let format), .counter(let value, let sign, let digits)) where value != nil && !digits.isEmpty:
             let number = counterText(sign: sign, digits: digits, format: format)
             var estimated = estimatedWidth(number, size: spot.size)
-            if let unit = format.unit, !unit.isEmpty { estimated += estimatedWidth(" " + unit, size: spot.size * counterUnit) }
+            if let unit = format.unit, !unit.isEmpty { estimated += estimatedWidth(" " + unit, size: unitSize(spot.size)) }
             var element = SVGCanvas.text(
                 number, at: spot, weight: 700, color: values.labelColor, family: SVGCanvas.monoStack, role: "label",
                 narrowing: narrowing(estimated, into: spot))
@@ -221,7 +228,7 @@ public enum SVGRenderer {
                 let n = SVGNumber.text
                 element = element.replacingLast(
                     "</text>",
-                    "<tspan font-family=\"\(SVGCanvas.fontStack)\" font-size=\"\(n(spot.size * counterUnit))\" font-weight=\"600\">"
+                    "<tspan font-family=\"\(SVGCanvas.fontStack)\" font-size=\"\(n(unitSize(spot.size)))\" font-weight=\"600\">"
                         + SVGNumber.escaped(" " + unit) + "</tspan></text>")
             }
             canvas.add(element)

@@ -64,6 +64,10 @@ import Testing
         // A create-only PUT of a configured board that exists is 412, as for any board that exists.
         let createOnly = try api.send("PUT", "/api/v1/boards/main", headers: ["If-None-Match": "*"], body: #"{"template":"single"}"#)
         #expect(createOnly.status == 412, "\(createOnly.text)")
+        // A bad force is 400 on every write, before any precondition: the fuzzer's find.
+        let badForce = try api.send(
+            "PUT", "/api/v1/boards/ci?force=AAA", headers: ["If-None-Match": "*"], body: #"{"template":"single"}"#)
+        #expect(badForce.status == 400 && badForce.error?.field == "force", "\(badForce.text)")
     }
 
     /// Reshaped by force, pushed to, reset: the configured rings in their places again, the values of the rings that

@@ -203,6 +203,9 @@ final class Pipeline {
         let http = request.http
         try origins.checkWrite(http)
         try authorize(route, request)
+        // `force` (a reshape of a configured board, `Boards.checkReshape`) is read only where a write would reshape
+        // one, but checked on every write first, so a bad value is 400 before any precondition is looked at.
+        _ = try QueryFlag.value(of: "force", in: http.query)
         let write = WriteIntent(
             request: request, needsBoard: route.access == .write, decode: decode,
             idempotency: try Self.idempotencyKey(of: http).map { key in

@@ -52,13 +52,7 @@ export function describePlaylist(entry) {
 export function showBoardIndex(list, entries, href, control) {
   list.replaceChildren(
     ...entries.map((entry) => {
-      const item = document.createElement("li");
-      const link = document.createElement("a");
-      link.className = "board-link";
-      link.href = href(entry.name);
-      link.dataset.board = entry.name;
-      const head = span("board-head");
-      head.append(span("board-title", entry.title));
+      const { item, link, head } = entryItem(href(entry.name), "board", entry.name, entry.title);
       if (entry.isDefault) {
         head.append(span("board-default", "shown at /"));
       }
@@ -84,18 +78,25 @@ export function showBoardIndex(list, entries, href, control) {
 export function showPlaylists(list, entries, href) {
   list.replaceChildren(
     ...entries.map((entry) => {
-      const item = document.createElement("li");
-      const link = document.createElement("a");
-      link.className = "board-link";
-      link.href = href(entry.name);
-      link.dataset.playlist = entry.name;
-      const head = span("board-head");
-      head.append(span("board-title", entry.name));
+      const { item, link, head } = entryItem(href(entry.name), "playlist", entry.name, entry.name);
       link.append(head, span("board-facts", describePlaylist(entry)));
       item.append(link);
       return item;
     }),
   );
+}
+
+// An index entry: a list item, its link to `url` (data-KIND = name) and the head showing `title`, for the
+// caller to fill and append.
+function entryItem(url, kind, name, title) {
+  const item = document.createElement("li");
+  const link = document.createElement("a");
+  link.className = "board-link";
+  link.href = url;
+  link.dataset[kind] = name;
+  const head = span("board-head");
+  head.append(span("board-title", title));
+  return { item, link, head };
 }
 
 function span(className, text = null) {

@@ -7,7 +7,10 @@
 #    scenario), then `ringcast-bench` with the server's pid. The first scenario also records one
 #    viewer's frames (--record-frames).
 # 2. The yardstick: bench/baseline/broadcaster.c (a minimal libwebsockets broadcaster, built here
-#    with cc) replays those frames at the same rate, measured by `ringcast-bench --watch-only`.
+#    with cc) replays those frames at the same rate, measured by `ringcast-bench --watch-only`; then the
+#    floor, bench/baseline/epoll-broadcaster.c (epoll and one non-blocking send() per viewer per frame, no
+#    libwebsockets; issue 35), the same way. The step prints the server CPU per delivered frame of RingCast,
+#    libwebsockets and the floor at each count, and RingCast's ratio to both; the report has the first two.
 # 3. Push throughput (`ringcast-bench --scenario pushers`), each run with a fresh server: with the
 #    data directory on disk (under BENCH_DISK_DIR) for each of BENCH_PUSH_ANIMATIONS (none, the
 #    server's default, 10 s linear), then on a tmpfs (BENCH_MEMORY_DIR) with none.
@@ -120,6 +123,9 @@ if [ -n "$baseline_viewers" ]; then
 		compiler=${CC:-$(command -v cc || command -v clang)}
 		"$compiler" -O2 -Wall -Wextra -Werror -o "$work/broadcaster" bench/baseline/broadcaster.c \
 			$(pkg-config --cflags --libs libwebsockets) || exit 1
+		"$compiler" -O2 -Wall -Wextra -Werror -o "$work/epoll-broadcaster" bench/baseline/epoll-broadcaster.c \
+			-lcrypto || exit 1
+		floors=""
 		for count in $baseline_viewers; do
 			name="baseline-$count"
 			echo "== $count viewers, the C libwebsockets broadcaster"
@@ -131,7 +137,38 @@ if [ -n "$baseline_viewers" ]; then
 				failed="$failed $name"
 			fi
 			stop
+			name="floor-$count"
+			echo "== $count viewers, the raw epoll broadcaster (the floor)"
+			start "$name" "$work/epoll-broadcaster" --frames "$frames" --port 0 --fps "$fps"
+			if "$bench" --server "$url" --server-pid "$server" --watch-only --viewers "$count" \
+				--duration "$duration" --warmup "$warmup" --json "$work/bench-$name.json"; then
+				floors="$floors $work/bench-$name.json"
+			else
+				failed="$failed $name"
+			fi
+			stop
 		done
+		# Server CPU per delivered frame: CPU seconds a second over frames delivered a second.
+		python3 - $results $baselines $floors <<'PY' || failed="$failed floor-summary"
+import json, sys
+runs = {}
+for path in sys.argv[1:]:
+    run = json.load(open(path))
+    settings = run["settings"]
+    kind = "floor" if "/bench-floor-" in path else "lws" if settings.get("watchOnly") else "ringcast-" + settings.get("client", "raw")
+    delivered = run["window"]["publishedPerSecond"] * run["viewers"]["measured"] * run["delivery"]["ratio"]
+    if delivered > 0 and run.get("server"):
+        runs[(kind, settings["viewers"])] = (run["server"]["cpuPercent"] / 100 * 1e6 / delivered, run["delivery"]["ratio"])
+for (kind, viewers) in sorted(k for k in runs if k[0] == "floor"):
+    floor, floor_delivery = runs[(kind, viewers)]
+    line = f"floor at {viewers} viewers: {floor:.2f} µs per delivered frame ({floor_delivery * 100:.2f} % delivered)"
+    if ("lws", viewers) in runs:
+        line += f"; libwebsockets {runs[('lws', viewers)][0]:.2f} µs ({runs[('lws', viewers)][0] / floor:.2f}× the floor)"
+    if ("ringcast-raw", viewers) in runs:
+        ours = runs[("ringcast-raw", viewers)][0]
+        line += f"; RingCast {ours:.2f} µs ({ours / floor:.2f}× the floor)"
+    print(line)
+PY
 	fi
 fi
 

@@ -10,7 +10,7 @@
 #    with cc) replays those frames at the same rate, measured by `ringcast-bench --watch-only`; then the
 #    floor, bench/baseline/epoll-broadcaster.c (epoll and one non-blocking send() per viewer per frame, no
 #    libwebsockets; issue 35), the same way. The step prints the server CPU per delivered frame of RingCast,
-#    libwebsockets and the floor at each count, and RingCast's ratio to both; the report has the first two.
+#    libwebsockets and the floor at each count, and RingCast's ratio to both; the report has them too.
 # 3. Push throughput (`ringcast-bench --scenario pushers`), each run with a fresh server: with the
 #    data directory on disk (under BENCH_DISK_DIR) for each of BENCH_PUSH_ANIMATIONS (none, the
 #    server's default, 10 s linear), then on a tmpfs (BENCH_MEMORY_DIR) with none.
@@ -77,6 +77,7 @@ server=""
 failed=""
 results=""
 baselines=""
+floors=""
 # The push scenario's data directories, outside $work: /tmp may be either kind of filesystem.
 disk=""
 memory=""
@@ -125,7 +126,6 @@ if [ -n "$baseline_viewers" ]; then
 			$(pkg-config --cflags --libs libwebsockets) || exit 1
 		"$compiler" -O2 -Wall -Wextra -Werror -o "$work/epoll-broadcaster" bench/baseline/epoll-broadcaster.c \
 			-lcrypto || exit 1
-		floors=""
 		for count in $baseline_viewers; do
 			name="baseline-$count"
 			echo "== $count viewers, the C libwebsockets broadcaster"
@@ -367,7 +367,8 @@ if [ -n "$results" ]; then
 	"$bench" report --output "$report" --fps "$fps" --temporary-directory "$work" \
 		--server-command "$ringcast serve --config \$TMP/ringcast.json --port 0 --fps $fps --data-dir \$TMP/data-CLIENT-VIEWERS --log-level warning" \
 		--baseline-command "\$TMP/broadcaster --frames \$TMP/frames.bin --port 0 --fps $fps" \
-		$(for file in $baselines; do echo "--baseline $file"; done) $results || exit 1
+		$(for file in $baselines; do echo "--baseline $file"; done) \
+		$(for file in $floors; do echo "--floor $file"; done) $results || exit 1
 fi
 if [ -n "$keep" ] && [ -n "$results" ]; then
 	mkdir -p "$keep" && cp $results $baselines "$keep/"

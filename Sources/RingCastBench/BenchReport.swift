@@ -20,6 +20,9 @@ struct BenchReport: ParsableCommand {
     @Option(help: "A result of ringcast-bench --watch-only against bench/baseline's C broadcaster (repeatable).")
     var baseline: [String] = []
 
+    @Option(help: "A result of ringcast-bench --watch-only against bench/baseline's raw epoll broadcaster (repeatable).")
+    var floor: [String] = []
+
     @Option(help: "How the C broadcaster was started (shown in the report).")
     var baselineCommand: String?
 
@@ -79,6 +82,7 @@ struct BenchReport: ParsableCommand {
             }
         }
         var baselines = try Self.load(baseline).sorted { $0.settings.viewers < $1.settings.viewers }
+        var floors = try Self.load(floor).sorted { $0.settings.viewers < $1.settings.viewers }
         // On disk first, then in memory; joins by watchers.
         pushRuns.sort { ($0.dataFilesystem?.isInMemory ?? true ? 1 : 0) < ($1.dataFilesystem?.isInMemory ?? true ? 1 : 0) }
         joinRuns.sort { $0.settings.watchers < $1.settings.watchers }
@@ -92,6 +96,9 @@ struct BenchReport: ParsableCommand {
         for index in baselines.indices {
             baselines[index].command = Self.hiding(document.temporaryDirectory, in: baselines[index].command)
         }
+        for index in floors.indices {
+            floors[index].command = Self.hiding(document.temporaryDirectory, in: floors[index].command)
+        }
         for index in pushRuns.indices {
             pushRuns[index].command = Self.hiding(document.temporaryDirectory, in: pushRuns[index].command)
         }
@@ -104,6 +111,7 @@ struct BenchReport: ParsableCommand {
         var markdown = BenchReportDocument(
             runs: runs,
             baselines: baselines,
+            floors: floors,
             pushRuns: pushRuns,
             joinRuns: joinRuns,
             svgRuns: svgRuns,

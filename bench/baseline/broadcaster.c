@@ -20,17 +20,14 @@
 
 #include <libwebsockets.h>
 
+#include "recorded-frames.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct frame {
-	size_t length;
-	unsigned char *bytes; /* LWS_PRE bytes of headroom, then the frame */
-};
 
 struct viewer {
 	uint32_t sent_seq;
@@ -109,52 +106,6 @@ static void tick(lws_sorted_usec_list_t *sul)
 	lws_sul_schedule(context, 0, &tick_timer, tick, delay);
 }
 
-static int load_frames(const char *path)
-{
-	FILE *file = fopen(path, "rb");
-	unsigned char header[4];
-	size_t capacity = 0;
-
-	if (!file) {
-		fprintf(stderr, "broadcaster: cannot open %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	while (fread(header, 1, 4, file) == 4) {
-		size_t length = (size_t)header[0] | (size_t)header[1] << 8 | (size_t)header[2] << 16 |
-				(size_t)header[3] << 24;
-
-		if (length < 8 || length > 1 << 20) {
-			fprintf(stderr, "broadcaster: %s: a frame of %zu bytes is not a RingCast frame\n",
-				path, length);
-			fclose(file);
-			return -1;
-		}
-		if (frame_count == capacity) {
-			capacity = capacity ? capacity * 2 : 256;
-			frames = realloc(frames, capacity * sizeof(*frames));
-			if (!frames) {
-				fclose(file);
-				return -1;
-			}
-		}
-		frames[frame_count].length = length;
-		frames[frame_count].bytes = malloc(LWS_PRE + length);
-		if (!frames[frame_count].bytes ||
-		    fread(frames[frame_count].bytes + LWS_PRE, 1, length, file) != length) {
-			fprintf(stderr, "broadcaster: %s is truncated\n", path);
-			fclose(file);
-			return -1;
-		}
-		frame_count++;
-	}
-	fclose(file);
-	if (!frame_count) {
-		fprintf(stderr, "broadcaster: %s holds no frames\n", path);
-		return -1;
-	}
-	return 0;
-}
-
 static void on_signal(int number)
 {
 	(void)number;
@@ -182,7 +133,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s --frames FILE [--port N] [--fps 1-240]\n", argv[0]);
 		return 2;
 	}
-	if (load_frames(frames_path))
+	if (load_frames("broadcaster", frames_path, LWS_PRE, &frames, &frame_count))
 		return 1;
 
 	signal(SIGINT, on_signal);

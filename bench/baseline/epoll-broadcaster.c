@@ -23,6 +23,8 @@
 
 #include <openssl/sha.h>
 
+#include "recorded-frames.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -40,11 +42,6 @@
 
 #define MAX_FDS 65536
 #define REQUEST_LIMIT 4096
-
-struct frame {
-	size_t length;
-	unsigned char *bytes;
-};
 
 struct connection {
 	int open;		/* 0: reading the upgrade request; 1: a viewer */
@@ -65,52 +62,6 @@ static void on_signal(int number)
 {
 	(void)number;
 	interrupted = 1;
-}
-
-static int load_frames(const char *path)
-{
-	FILE *file = fopen(path, "rb");
-	unsigned char header[4];
-	size_t capacity = 0;
-
-	if (!file) {
-		fprintf(stderr, "epoll-broadcaster: cannot open %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	while (fread(header, 1, 4, file) == 4) {
-		size_t length = (size_t)header[0] | (size_t)header[1] << 8 | (size_t)header[2] << 16 |
-				(size_t)header[3] << 24;
-
-		if (length < 8 || length > 1 << 20) {
-			fprintf(stderr, "epoll-broadcaster: %s: a frame of %zu bytes is not a RingCast frame\n",
-				path, length);
-			fclose(file);
-			return -1;
-		}
-		if (frame_count == capacity) {
-			capacity = capacity ? capacity * 2 : 256;
-			frames = realloc(frames, capacity * sizeof(*frames));
-			if (!frames) {
-				fclose(file);
-				return -1;
-			}
-		}
-		frames[frame_count].length = length;
-		frames[frame_count].bytes = malloc(length);
-		if (!frames[frame_count].bytes ||
-		    fread(frames[frame_count].bytes, 1, length, file) != length) {
-			fprintf(stderr, "epoll-broadcaster: %s is truncated\n", path);
-			fclose(file);
-			return -1;
-		}
-		frame_count++;
-	}
-	fclose(file);
-	if (!frame_count) {
-		fprintf(stderr, "epoll-broadcaster: %s holds no frames\n", path);
-		return -1;
-	}
-	return 0;
 }
 
 static void close_connection(int fd)
@@ -264,7 +215,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s --frames FILE [--port N] [--fps 1-240]\n", argv[0]);
 		return 2;
 	}
-	if (load_frames(frames_path))
+	if (load_frames("epoll-broadcaster", frames_path, 0, &frames, &frame_count))
 		return 1;
 	for (index = 0; index < frame_count; index++)
 		largest = frames[index].length > largest ? frames[index].length : largest;

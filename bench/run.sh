@@ -126,27 +126,25 @@ if [ -n "$baseline_viewers" ]; then
 			$(pkg-config --cflags --libs libwebsockets) || exit 1
 		"$compiler" -O2 -Wall -Wextra -Werror -o "$work/epoll-broadcaster" bench/baseline/epoll-broadcaster.c \
 			-lcrypto || exit 1
+		# watch NAME LABEL BINARY: the broadcaster BINARY watched by the bench at $count viewers; its result
+		# file is named in $watched, or the scenario in $failed.
+		watch() {
+			watched=""
+			echo "== $count viewers, $2"
+			start "$1-$count" "$3" --frames "$frames" --port 0 --fps "$fps"
+			if "$bench" --server "$url" --server-pid "$server" --watch-only --viewers "$count" \
+				--duration "$duration" --warmup "$warmup" --json "$work/bench-$1-$count.json"; then
+				watched="$work/bench-$1-$count.json"
+			else
+				failed="$failed $1-$count"
+			fi
+			stop
+		}
 		for count in $baseline_viewers; do
-			name="baseline-$count"
-			echo "== $count viewers, the C libwebsockets broadcaster"
-			start "$name" "$work/broadcaster" --frames "$frames" --port 0 --fps "$fps"
-			if "$bench" --server "$url" --server-pid "$server" --watch-only --viewers "$count" \
-				--duration "$duration" --warmup "$warmup" --json "$work/bench-$name.json"; then
-				baselines="$baselines $work/bench-$name.json"
-			else
-				failed="$failed $name"
-			fi
-			stop
-			name="floor-$count"
-			echo "== $count viewers, the raw epoll broadcaster (the floor)"
-			start "$name" "$work/epoll-broadcaster" --frames "$frames" --port 0 --fps "$fps"
-			if "$bench" --server "$url" --server-pid "$server" --watch-only --viewers "$count" \
-				--duration "$duration" --warmup "$warmup" --json "$work/bench-$name.json"; then
-				floors="$floors $work/bench-$name.json"
-			else
-				failed="$failed $name"
-			fi
-			stop
+			watch baseline "the C libwebsockets broadcaster" "$work/broadcaster"
+			baselines="$baselines $watched"
+			watch floor "the raw epoll broadcaster (the floor)" "$work/epoll-broadcaster"
+			floors="$floors $watched"
 		done
 		# Server CPU per delivered frame: CPU seconds a second over frames delivered a second.
 		python3 - $results $baselines $floors <<'PY' || failed="$failed floor-summary"

@@ -119,20 +119,8 @@ int main(int argc, char **argv)
 	const char *frames_path = NULL;
 	int port = 0, fps = 60, n;
 
-	for (n = 1; n + 1 < argc; n += 2) {
-		if (!strcmp(argv[n], "--frames"))
-			frames_path = argv[n + 1];
-		else if (!strcmp(argv[n], "--port"))
-			port = atoi(argv[n + 1]);
-		else if (!strcmp(argv[n], "--fps"))
-			fps = atoi(argv[n + 1]);
-		else
-			break;
-	}
-	if (n != argc || !frames_path || port < 0 || port > 65535 || fps < 1 || fps > 240) {
-		fprintf(stderr, "usage: %s --frames FILE [--port N] [--fps 1-240]\n", argv[0]);
+	if (read_arguments(argc, argv, &frames_path, &port, &fps))
 		return 2;
-	}
 	if (load_frames("broadcaster", frames_path, LWS_PRE, &frames, &frame_count))
 		return 1;
 

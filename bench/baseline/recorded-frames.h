@@ -64,4 +64,27 @@ static int load_frames(const char *program, const char *path, size_t headroom, s
 	return 0;
 }
 
+/* `--frames FILE [--port N] [--fps N]`, as both broadcasters take them; -1 (the usage said) when they are
+ * not that. */
+static int read_arguments(int argc, char **argv, const char **frames_path, int *port, int *fps)
+{
+	int n;
+
+	for (n = 1; n + 1 < argc; n += 2) {
+		if (!strcmp(argv[n], "--frames"))
+			*frames_path = argv[n + 1];
+		else if (!strcmp(argv[n], "--port"))
+			*port = atoi(argv[n + 1]);
+		else if (!strcmp(argv[n], "--fps"))
+			*fps = atoi(argv[n + 1]);
+		else
+			break;
+	}
+	if (n != argc || !*frames_path || *port < 0 || *port > 65535 || *fps < 1 || *fps > 240) {
+		fprintf(stderr, "usage: %s --frames FILE [--port N] [--fps 1-240]\n", argv[0]);
+		return -1;
+	}
+	return 0;
+}
+
 #endif

@@ -53,8 +53,8 @@ public final class SQLiteStore: BoardStore {
         /// the points waiting for one are read as of one commit), oldest first.
         func points(board: String, ring: String, from oldest: Int64) throws(StorageError) -> [HistoryRow] {
             let operation = "reading the history of ring \(ring) of board \(board)"
+            // On an error the caller closes the connection, which ends the transaction; a COMMIT that fails is one.
             try connection.execute("BEGIN")
-            defer { try? connection.execute("COMMIT") }
             var rows: [HistoryRow] = []
             rows.reserveCapacity(4_096)
             do {
@@ -76,6 +76,7 @@ public final class SQLiteStore: BoardStore {
                 try tail.bind(oldest, at: 3)
                 while try tail.step(operation) { rows.append(HistoryRow(columnsOf: tail)) }
             }
+            try connection.execute("COMMIT")
             return rows
         }
 

@@ -93,7 +93,7 @@ final class Boards {
     func checkReshape(of board: LiveBoard, _ request: RouteRequest, doing: String) throws(APIError) {
         guard configuredSpecs[board.name] != nil else { return }
         // A create-only write (`If-None-Match: *`) of a board that exists is 412, whatever it would do.
-        guard (try? Pipeline.createOnly(request.http)) != true else { return }
+        guard try !Pipeline.createOnly(request.http) else { return }
         guard try QueryFlag.value(of: "force", in: request.http.query) != true else { return }
         throw .conflict(
             "board \(board.name) is defined by the server's configuration: \(doing) reshapes it, and it no longer "

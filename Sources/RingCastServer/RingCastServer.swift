@@ -175,7 +175,9 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
             // Damage found at start is logged before the store opens; a LOCK file taken again, as it happens.
             let retention = ChangeRetention(
                 seconds: Int64(configuration.historySeconds), changes: Int64(configuration.historyChanges))
-            opened = try SQLiteStore(directory: directory, retention: retention, history: HistoryBound(configuration.historyRetention)) {
+            opened = try SQLiteStore(
+                directory: directory, retention: retention, history: HistoryBound(configuration.historyRetention)
+            ) {
                 notice in
                 switch notice.level {
                 case .warning: logger.warning("\(notice)")

@@ -48,9 +48,11 @@ enum StoreSchema {
         WHERE c.revision > coalesce((SELECT b.revision FROM boards b WHERE b.name = c.board), -1)
         ORDER BY c.board, c.revision
         """
-    static let insertPoint = "INSERT OR REPLACE INTO history (board, ring, time, revision, value, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+    static let insertPoint =
+        "INSERT OR REPLACE INTO history (board, ring, time, revision, value, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
     /// A ring's points waiting for a block, oldest first.
-    static let selectTail = "SELECT time, revision, value, status FROM history WHERE board = ?1 AND ring = ?2 ORDER BY time, revision"
+    static let selectTail =
+        "SELECT time, revision, value, status FROM history WHERE board = ?1 AND ring = ?2 ORDER BY time, revision"
     /// A ring's points waiting for a block through time ?3 and revision ?4 go (into a block).
     static let deleteTailThrough = "DELETE FROM history WHERE board = ?1 AND ring = ?2 AND (time, revision) <= (?3, ?4)"
     /// How many points of a ring wait for a block, and the oldest one's time.

@@ -52,7 +52,9 @@ struct AddRing: ParsableCommand {
     @Option(help: "What the label shows: \(LabelFormat.choices) (default percent).")
     var label: String?
 
-    @Option(parsing: .unconditional, help: "The value that is 100 %, \(Push.range(Limits.ringMaximums)) (default 100), for pushes with a value.")
+    @Option(
+        parsing: .unconditional,
+        help: "The value that is 100 %, \(Push.range(Limits.ringMaximums)) (default 100), for pushes with a value.")
     var max: Double?
 
     @OptionGroup var reshape: ReshapeOption

@@ -37,7 +37,9 @@ struct CreateBoard: ParsableCommand {
     @Option(help: "The board's shape: \(BoardTemplate.names.joined(separator: ", ")).")
     var template: String
 
-    @Option(parsing: .unconditional, help: "Task rings of the tasks template (default 4); with their Overall at most the server's limit.")
+    @Option(
+        parsing: .unconditional,
+        help: "Task rings of the tasks template (default 4); with their Overall at most the server's limit.")
     var count: Int?
 
     @Option(help: "Shown in the board list and the page's title, 1 to 64 characters (default: the name).")

@@ -27,7 +27,9 @@ struct SetBoard: ParsableCommand {
     @Option(help: "Background colour: '#rrggbb' or '#rrggbbaa'.")
     var background: String?
 
-    @Option(parsing: .unconditional, help: "Seconds without a write before the board shows stale, 1 to 604800 (a week), or none to remove it.")
+    @Option(
+        parsing: .unconditional,
+        help: "Seconds without a write before the board shows stale, 1 to 604800 (a week), or none to remove it.")
     var staleAfter: String?
 
     @OptionGroup var server: ServerOptions

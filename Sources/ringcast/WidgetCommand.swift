@@ -64,7 +64,9 @@ struct AddWidget: ParsableCommand {
     @Option(parsing: .unconditional, help: "A counter's first number, within ±1e12 (default: none yet).")
     var value: Double?
 
-    @Option(parsing: .unconditional, help: "A counter's integer columns always shown, 1 to 13 (default: as many as the number needs).")
+    @Option(
+        parsing: .unconditional, help: "A counter's integer columns always shown, 1 to 13 (default: as many as the number needs)."
+    )
     var digits: Int?
 
     @Option(parsing: .unconditional, help: "A counter's columns after the decimal point, 0 to 3 (default 0).")
@@ -88,7 +90,8 @@ struct AddWidget: ParsableCommand {
     @Option(help: "Colours: an indicator's start and end '#rrggbb,#rrggbb', a gradient's 2 to 8 '#a,#b,…'.")
     var colors: String?
 
-    @Option(parsing: .unconditional, help: "An indicator's value that is 100 %, \(Push.range(Limits.ringMaximums)) (default 100).")
+    @Option(
+        parsing: .unconditional, help: "An indicator's value that is 100 %, \(Push.range(Limits.ringMaximums)) (default 100).")
     var max: Double?
 
     @OptionGroup var reshape: ReshapeOption

@@ -46,8 +46,9 @@ import Testing
         Thinning(name: "flat: each bucket's ends", points: flat, limit: 8, kept: [0, 49, 50, 99]),
         Thinning(name: "a spike shows", points: spike, limit: 8, kept: [0, 37, 49, 50, 99]),
         Thinning(name: "a drop shows", points: drop, limit: 8, kept: [0, 49, 50, 70, 99]),
-        Thinning(name: "rising: ends and extremes are the ends", points: series((0..<100).map { Double($0) / 100 }), limit: 8,
-                 kept: [0, 49, 50, 99]),
+        Thinning(
+            name: "rising: ends and extremes are the ends", points: series((0..<100).map { Double($0) / 100 }), limit: 8,
+            kept: [0, 49, 50, 99]),
         Thinning(name: "gaps: buckets by time, not by count", points: gaps, limit: 8, kept: [0, 9, 1000, 1009]),
         Thinning(name: "two: first and last", points: spike, limit: 2, kept: [0, 99]),
         Thinning(name: "three: first, the most extreme, last", points: spike, limit: 3, kept: [0, 37, 99]),
@@ -92,15 +93,19 @@ import Testing
     /// By hand, with tqdm's smoothing 0.3: a constant sample smooths to itself; the bias correction cancels in the
     /// ratio of the two smoothed series.
     static let estimates: [Estimate] = [
-        Estimate(name: "rising 0.1 a second", points: series([0, 0.1, 0.2, 0.3], every: 60), now: 180, perSecond: 0.1,
-                 secondsLeft: 7),
-        Estimate(name: "flat: no time to done", points: series([0.5, 0.5, 0.5], every: 60), now: 120, perSecond: 0,
-                 secondsLeft: nil),
+        Estimate(
+            name: "rising 0.1 a second", points: series([0, 0.1, 0.2, 0.3], every: 60), now: 180, perSecond: 0.1,
+            secondsLeft: 7),
+        Estimate(
+            name: "flat: no time to done", points: series([0.5, 0.5, 0.5], every: 60), now: 120, perSecond: 0,
+            secondsLeft: nil),
         // Δv 0.1, 0.1, 0.1, then 0 over the 10 s since: 0.04599; Δt 1, 1, 1, 10: 3.4599.
-        Estimate(name: "stalled 10 s after rising: slower, later", points: series([0, 0.1, 0.2, 0.3], every: 60), now: 780,
-                 perSecond: 0.04599 / 3.4599, secondsLeft: 0.7 / (0.04599 / 3.4599)),
-        Estimate(name: "reversing: no time to done", points: series([0.5, 0.4, 0.3], every: 60), now: 120, perSecond: -0.1,
-                 secondsLeft: nil),
+        Estimate(
+            name: "stalled 10 s after rising: slower, later", points: series([0, 0.1, 0.2, 0.3], every: 60), now: 780,
+            perSecond: 0.04599 / 3.4599, secondsLeft: 0.7 / (0.04599 / 3.4599)),
+        Estimate(
+            name: "reversing: no time to done", points: series([0.5, 0.4, 0.3], every: 60), now: 120, perSecond: -0.1,
+            secondsLeft: nil),
         // Δv 0.1, 0.1: 0.051; Δt 1, 99: 29.91.
         Estimate(
             name: "a gap of 99 s",
@@ -108,8 +113,9 @@ import Testing
             perSecond: 0.051 / 29.91, secondsLeft: 0.8 / (0.051 / 29.91)),
         Estimate(name: "done", points: series([0.8, 1], every: 60), now: 60, perSecond: 0.2, secondsLeft: 0),
         Estimate(name: "one point: too little history", points: series([0.4]), now: 60, perSecond: nil, secondsLeft: nil),
-        Estimate(name: "points after now are not read", points: series([0.1, 0.2, 0.3], every: 60), now: 30, perSecond: nil,
-                 secondsLeft: nil),
+        Estimate(
+            name: "points after now are not read", points: series([0.1, 0.2, 0.3], every: 60), now: 30, perSecond: nil,
+            secondsLeft: nil),
     ]
 
     @Test(arguments: estimates)
@@ -135,7 +141,8 @@ import Testing
 
     @Test func progressRate_readsOnlyTheNewestPoints() {
         // A fast start long ago does not count once twenty points came since.
-        let points = Self.series([0, 0.5], every: 60) + Self.series((1...20).map { 0.5 + Double($0) / 100 }, every: 60, from: 120)
+        let points =
+            Self.series([0, 0.5], every: 60) + Self.series((1...20).map { 0.5 + Double($0) / 100 }, every: 60, from: 120)
         let found = ProgressRate.estimate(points, now: points.last!.tick, fps: 60, target: 1)
         #expect(abs((found?.perSecond ?? 0) - 0.01) < 1e-9)
         // Points after now (a change accepted to start later) neither count nor push the newest up to now out.

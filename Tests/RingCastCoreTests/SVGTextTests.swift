@@ -15,7 +15,8 @@ struct SVGTextTests {
             {"rings":[{"id":"build","title":"Build"},{"id":"tests","title":"\(long)","label":"fraction","max":5678},
             {"id":"deploy"},{"id":"runs","kind":"counter","value":1234567,"unit":"tests","grouping":","}]}
             """
-        let spec = try RequestDecoder.decode(BoardDefinition.self, from: Array(definition.utf8)).spec(named: "ci", maximumRings: 255)
+        let spec = try RequestDecoder.decode(BoardDefinition.self, from: Array(definition.utf8)).spec(
+            named: "ci", maximumRings: 255)
         var animator = Animator(spec: spec, fps: 60, tick: SVGRendererTests.origin)
         let patch = try RequestDecoder.decode(
             BoardPatch.self, from: Array(#"{"rings":{"build":{"progress":0.9},"tests":{"value":1234}},"animation":"none"}"#.utf8))
@@ -68,7 +69,8 @@ struct SVGTextTests {
             svg
                 == "<text class=\"title\" x=\"100\" y=\"50\" font-family=\"\(SVGCanvas.fontStack)\" font-size=\"20\" font-weight=\"600\""
                 + " fill=\"#ffffff\" text-anchor=\"middle\" dominant-baseline=\"central\" transform=\"matrix(0.926 0 0 1 7.407 0)\">"
-                + "<tspan x=\"100\" y=\"39.5\">Integration tests</tspan><tspan x=\"100\" y=\"60.5\">on staging cluster</tspan></text>")
+                + "<tspan x=\"100\" y=\"39.5\">Integration tests</tspan><tspan x=\"100\" y=\"60.5\">on staging cluster</tspan></text>"
+        )
     }
 
     @Test(arguments: [

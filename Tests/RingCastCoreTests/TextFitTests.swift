@@ -20,24 +20,45 @@ struct TextFitTests {
     }
 
     static let cases: [Case] = [
-        Case(what: "a text that fits is drawn as it is", string: "Move", size: 20, width: 100, minimum: 14, fittedSize: 20, lines: ["Move"]),
-        Case(what: "narrowed by 5 %: the same size", string: "abcdefghij", size: 20, width: 95, minimum: 14, fittedSize: 20, lines: ["abcdefghij"]),
-        Case(what: "narrowed by exactly 10 %: the same size", string: "abcdefghij", size: 20, width: 90, minimum: 14, fittedSize: 20, lines: ["abcdefghij"]),
-        Case(what: "wider: shrunk, narrowed 10 %", string: "abcdefghijkl", size: 20, width: 90, minimum: 14, fittedSize: 20 * (100.0 / 120), lines: ["abcdefghijkl"]),
         Case(
-            what: "below the floor in one line: two lines, the longer narrowed 10 %", string: title, size: 20, width: 150, minimum: 14,
+            what: "a text that fits is drawn as it is", string: "Move", size: 20, width: 100, minimum: 14, fittedSize: 20,
+            lines: ["Move"]),
+        Case(
+            what: "narrowed by 5 %: the same size", string: "abcdefghij", size: 20, width: 95, minimum: 14, fittedSize: 20,
+            lines: ["abcdefghij"]),
+        Case(
+            what: "narrowed by exactly 10 %: the same size", string: "abcdefghij", size: 20, width: 90, minimum: 14,
+            fittedSize: 20, lines: ["abcdefghij"]),
+        Case(
+            what: "wider: shrunk, narrowed 10 %", string: "abcdefghijkl", size: 20, width: 90, minimum: 14,
+            fittedSize: 20 * (100.0 / 120), lines: ["abcdefghijkl"]),
+        Case(
+            what: "below the floor in one line: two lines, the longer narrowed 10 %", string: title, size: 20, width: 150,
+            minimum: 14,
             fittedSize: 20 * (150 / 0.9 / 180), lines: ["Integration tests", "on staging cluster"]),
         Case(
-            what: "two lines are never bigger than the spot's size", string: title, size: 20, width: 300, minimum: 19, fittedSize: 20,
+            what: "two lines are never bigger than the spot's size", string: title, size: 20, width: 300, minimum: 19,
+            fittedSize: 20,
             lines: ["Integration tests", "on staging cluster"]),
-        Case(what: "a number breaks after its slash", string: "1,234/5,678", size: 20, width: 50, minimum: 14, fittedSize: 20 * (50 / 0.9 / 60), lines: ["1,234/", "5,678"]),
         Case(
-            what: "too long for two lines at the floor: cut with … on the second", string: title, size: 20, width: 80, minimum: 14,
+            what: "a number breaks after its slash", string: "1,234/5,678", size: 20, width: 50, minimum: 14,
+            fittedSize: 20 * (50 / 0.9 / 60), lines: ["1,234/", "5,678"]),
+        Case(
+            what: "too long for two lines at the floor: cut with … on the second", string: title, size: 20, width: 80,
+            minimum: 14,
             fittedSize: 14, lines: ["Integration", "tests on st…"]),
-        Case(what: "no place to break: one line cut with … at the floor", string: "Supercalifragilistic", size: 20, width: 60, minimum: 14, fittedSize: 14, lines: ["Supercal…"]),
-        Case(what: "the floor is 0.7 of a big size", string: "abcdefghijklmnopqrst", size: 40, width: 200, minimum: 14, fittedSize: 28, lines: ["abcdefghijklmn…"]),
-        Case(what: "a size under the minimum is not shrunk", string: "abcdefghijkl", size: 12, width: 50, minimum: 14, fittedSize: 12, lines: ["abcdefgh…"]),
-        Case(what: "a spot without a width is drawn as it is", string: title, size: 20, width: nil, minimum: 14, fittedSize: 20, lines: [title]),
+        Case(
+            what: "no place to break: one line cut with … at the floor", string: "Supercalifragilistic", size: 20, width: 60,
+            minimum: 14, fittedSize: 14, lines: ["Supercal…"]),
+        Case(
+            what: "the floor is 0.7 of a big size", string: "abcdefghijklmnopqrst", size: 40, width: 200, minimum: 14,
+            fittedSize: 28, lines: ["abcdefghijklmn…"]),
+        Case(
+            what: "a size under the minimum is not shrunk", string: "abcdefghijkl", size: 12, width: 50, minimum: 14,
+            fittedSize: 12, lines: ["abcdefgh…"]),
+        Case(
+            what: "a spot without a width is drawn as it is", string: title, size: 20, width: nil, minimum: 14, fittedSize: 20,
+            lines: [title]),
     ]
 
     /// A fake font: every character is half the font size wide.
@@ -66,7 +87,9 @@ struct TextFitTests {
     }
 
     @Test func breaks_fallAfterSpacesAndSlashes_neverAtTheEnds() {
-        func offsets(_ string: String) -> [Int] { TextFit.breakPoints(string).map { string.distance(from: string.startIndex, to: $0) } }
+        func offsets(_ string: String) -> [Int] {
+            TextFit.breakPoints(string).map { string.distance(from: string.startIndex, to: $0) }
+        }
         #expect(offsets("a b") == [2])
         #expect(offsets("a  b") == [3])
         #expect(offsets(" a/b ") == [3])

@@ -18,7 +18,8 @@ struct TextSizeTests {
         #"{"rings":[{"id":"move"},{"id":"tests","kind":"counter","value":1234,"unit":"tests","grouping":","},{"id":"status","kind":"text","text":"Deploying"},{"id":"load","kind":"indicator"},{"id":"mood","kind":"gradient"}]}"#,
         #"{"rings":[{"id":"n","kind":"counter","value":7}]}"#,
         "{\"rings\":[" + (1...12).map { "{\"id\":\"r\($0)\"}" }.joined(separator: ",") + "]}",
-        "{\"rings\":[" + (1...8).map { "{\"id\":\"g\($0)\"}" }.joined(separator: ",") + "],\"groups\":[[\"g1\",\"g2\",\"g3\",\"g4\",\"g5\",\"g6\"]]}",
+        "{\"rings\":[" + (1...8).map { "{\"id\":\"g\($0)\"}" }.joined(separator: ",")
+            + "],\"groups\":[[\"g1\",\"g2\",\"g3\",\"g4\",\"g5\",\"g6\"]]}",
     ]
 
     static func spec(_ definition: String) throws -> BoardSpec {

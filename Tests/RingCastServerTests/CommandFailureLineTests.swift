@@ -59,7 +59,9 @@ struct CommandFailureLineTests {
             try await run(["push", "main", "move", "-0.1", "--server", url]), status: 1,
             "ringcast: value must be a number from 0 to 10 (1 = 100 %), got -0.1")
         // A counter takes a negative number as it is, options after it still read as options.
-        let add = try await run(["widget", "add", "main", "delta", "--kind", "counter", "--value", "-3", "--force", "--server", url])
+        let add = try await run([
+            "widget", "add", "main", "delta", "--kind", "counter", "--value", "-3", "--force", "--server", url,
+        ])
         #expect(add.status == 0, "stderr: \(add.stderr)")
         let push = try await run(["push", "main", "delta", "-5", "--animation", "none", "--server", url])
         #expect(push.status == 0, "stderr: \(push.stderr)")

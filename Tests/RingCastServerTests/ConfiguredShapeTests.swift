@@ -21,11 +21,12 @@ import Testing
         return (try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])?["target"] as? Double
     }
 
-    @Test(arguments: [
-        ("POST", "/api/v1/boards/main/rings", #"{"id":"lint"}"#, "adding ring lint"),
-        ("DELETE", "/api/v1/boards/main/rings/overall", nil, "deleting ring overall"),
-        ("PUT", "/api/v1/boards/main", #"{"template":"single"}"#, "replacing it"),
-    ] as [(String, String, String?, String)])
+    @Test(
+        arguments: [
+            ("POST", "/api/v1/boards/main/rings", #"{"id":"lint"}"#, "adding ring lint"),
+            ("DELETE", "/api/v1/boards/main/rings/overall", nil, "deleting ring overall"),
+            ("PUT", "/api/v1/boards/main", #"{"template":"single"}"#, "replacing it"),
+        ] as [(String, String, String?, String)])
     func reshapingAConfiguredBoard_needsForce_andSaysTheWayBack(
         method: String, path: String, body: String?, doing: String
     ) throws {
@@ -62,7 +63,8 @@ import Testing
                 + "PUT /api/v1/boards/ci gives it another")
         #expect(try api.send("DELETE", "/api/v1/boards/nope/shape", body: nil).status == 404)
         // A create-only PUT of a configured board that exists is 412, as for any board that exists.
-        let createOnly = try api.send("PUT", "/api/v1/boards/main", headers: ["If-None-Match": "*"], body: #"{"template":"single"}"#)
+        let createOnly = try api.send(
+            "PUT", "/api/v1/boards/main", headers: ["If-None-Match": "*"], body: #"{"template":"single"}"#)
         #expect(createOnly.status == 412, "\(createOnly.text)")
         // A bad force is 400 on every write, before any precondition: the fuzzer's find.
         let badForce = try api.send(
@@ -74,7 +76,8 @@ import Testing
     /// stayed kept; after a restart it is still the configured shape, and a reload's new title reaches it.
     @Test func aReset_givesTheConfiguredShapeBack_keepingValues_andFollowsTheConfigurationAgain() throws {
         var api = try TestApplication()
-        #expect(try api.send("PUT", "/api/v1/boards/main/rings/task1", body: #"{"progress":0.4,"animation":"none"}"#).status == 200)
+        #expect(
+            try api.send("PUT", "/api/v1/boards/main/rings/task1", body: #"{"progress":0.4,"animation":"none"}"#).status == 200)
         #expect(try api.send("DELETE", "/api/v1/boards/main/rings/overall?force=true", body: nil).status == 204)
         #expect(try api.send("POST", "/api/v1/boards/main/rings?force=true", body: #"{"id":"lint"}"#).status == 201)
         #expect(try Self.ringIDs(api).contains("lint"))

@@ -63,7 +63,8 @@ struct HistoryLiveTests {
         #expect(again.status == 304 && again.body.isEmpty)
 
         let thinned = try Self.points(try api.get("/api/v1/boards/main/rings/task1/history?points=2"))
-        #expect(thinned.count == 2 && thinned.first?["progress"] as? Double == 0.1 && thinned.last?["status"] as? String == "failure")
+        #expect(
+            thinned.count == 2 && thinned.first?["progress"] as? Double == 0.1 && thinned.last?["status"] as? String == "failure")
         let since = Self.milliseconds(ticks[3], fps: api.fps)
         let recent = try Self.points(try api.get("/api/v1/boards/main/rings/task1/history?since=\(since)"))
         #expect(recent.map { $0["progress"] as? Double } == [0.55, 0.8, 0.8])

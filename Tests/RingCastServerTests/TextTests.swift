@@ -40,9 +40,11 @@ struct TextTests {
             name: "new board ring label", method: "PUT", path: "/api/v1/boards/new",
             body: #"{"rings":[{"id":"a","label":{"text":X}}]}"#, field: "rings.0.label.text"),
         TextField(
-            name: "added ring title", method: "POST", path: board + "/rings?force=true", body: #"{"id":"extra","title":X}"#, field: "title"),
+            name: "added ring title", method: "POST", path: board + "/rings?force=true", body: #"{"id":"extra","title":X}"#,
+            field: "title"),
         TextField(
-            name: "added ring label", method: "POST", path: board + "/rings?force=true", body: #"{"id":"extra","label":{"text":X}}"#,
+            name: "added ring label", method: "POST", path: board + "/rings?force=true",
+            body: #"{"id":"extra","label":{"text":X}}"#,
             field: "label.text"),
         TextField(name: "ring title", method: "PUT", path: board + "/rings/move", body: #"{"title":X}"#, field: "title"),
         TextField(

@@ -88,7 +88,9 @@ struct HistoryBlockTests {
             let store = try SQLiteStore(directory: directory, retention: .standard)
             defer { store.close() }
             #expect(try Store.read(store, "b", "move").map(\.revision) == Array(1...3_000))
-            #expect(try Store.read(store, "b", "move", since: times[1_000], until: times[2_000]).map(\.revision) == Array(1_001...2_001))
+            #expect(
+                try Store.read(store, "b", "move", since: times[1_000], until: times[2_000]).map(\.revision)
+                    == Array(1_001...2_001))
             Store.appendAll([Store.change("b", 3_001, [], removed: ["move"])], to: store)
             #expect(try Store.rows(store, board: "b") == 0)
             #expect(try Store.read(store, "b", "move").isEmpty)
@@ -166,7 +168,8 @@ struct HistoryBlockTests {
                 for index in 0..<1_000 {
                     let status = index % 3 == 0 ? "'running'" : "NULL"
                     try connection.execute(
-                        "INSERT INTO history VALUES ('b', 'move', \(start + Int64(index)), \(index + 1), \(Double(index) / 1_000), \(status))")
+                        "INSERT INTO history VALUES ('b', 'move', \(start + Int64(index)), \(index + 1), \(Double(index) / 1_000), \(status))"
+                    )
                 }
                 try connection.execute("INSERT INTO history VALUES ('b', 'stand', \(start), 1, 0.5, NULL)")
                 try connection.execute("COMMIT")

@@ -81,7 +81,9 @@ struct ByteText {
     }
 
     /// "00" "01" … "99": the two digits of each number below 100, side by side.
-    private static let pairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
+    private static let pairs: [UInt8] = (0..<100).flatMap {
+        [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)]
+    }
 
     /// A whole number without `.0`, else Swift's shortest round-trip form (`HistoryAnswer.number`). A value that is
     /// exactly some decimal of at most six places between 0.001 and 10⁹ (every progress a person or a script pushes,

@@ -9,7 +9,8 @@ extension ClusterNode {
         guard let queue else {
             return completion(.failure(.storageUnavailable("the node is starting; retry in a moment")))
         }
-        let bound = query.bound.map { RingHistory.Bound(seconds: $0.seconds, points: $0.points) }
+        let bound =
+            query.bound.map { RingHistory.Bound(seconds: $0.seconds, points: $0.points) }
             ?? RingHistory.Bound(historyRetention)
         let address = endpoint.address
         let now = Int64((clock.now() * 1_000).rounded(.down))

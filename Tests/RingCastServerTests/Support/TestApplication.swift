@@ -52,7 +52,8 @@ final class TestApplication {
         self.directory = directory
         store = try SQLiteStore(
             directory: directory.path,
-            retention: ChangeRetention(seconds: Int64(configuration.historySeconds), changes: Int64(configuration.historyChanges)),
+            retention: ChangeRetention(
+                seconds: Int64(configuration.historySeconds), changes: Int64(configuration.historyChanges)),
             history: HistoryBound(configuration.historyRetention))
         var logger = Logger(label: "ringcast-test")
         logger.logLevel = .critical

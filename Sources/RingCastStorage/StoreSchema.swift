@@ -50,9 +50,6 @@ enum StoreSchema {
         """
     static let insertPoint =
         "INSERT OR REPLACE INTO history (board, ring, time, revision, value, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
-    /// A ring's points waiting for a block, oldest first.
-    static let selectTail =
-        "SELECT time, revision, value, status FROM history WHERE board = ?1 AND ring = ?2 ORDER BY time, revision"
     /// A ring's points waiting for a block through time ?3 and revision ?4 go (into a block).
     static let deleteTailThrough = "DELETE FROM history WHERE board = ?1 AND ring = ?2 AND (time, revision) <= (?3, ?4)"
     /// How many points of a ring wait for a block, and the oldest one's time.
@@ -78,7 +75,8 @@ enum StoreSchema {
     static let selectBlocks = """
         SELECT points FROM history_blocks WHERE board = ?1 AND ring = ?2 AND last >= ?3 ORDER BY first, revision
         """
-    /// A ring's points waiting for a block from millisecond ?3 on, oldest first.
+    /// A ring's points waiting for a block from millisecond ?3 on, oldest first (the writer packs them all: ?3 the
+    /// earliest).
     static let selectTailPoints = """
         SELECT time, revision, value, status FROM history WHERE board = ?1 AND ring = ?2 AND time >= ?3
         ORDER BY time, revision

@@ -45,7 +45,7 @@ final class StoreWriter {
         let deleteRingPoints: SQLiteStatement
         let deleteBoardPoints: SQLiteStatement
         let insertBlock: SQLiteStatement
-        let selectTail: SQLiteStatement
+        let selectTailPoints: SQLiteStatement
         let deleteTailThrough: SQLiteStatement
         let measureTail: SQLiteStatement
         let selectLongTails: SQLiteStatement
@@ -77,7 +77,7 @@ final class StoreWriter {
             deleteRingPoints = try connection.prepare(StoreSchema.deleteRingPoints)
             deleteBoardPoints = try connection.prepare(StoreSchema.deleteBoardPoints)
             insertBlock = try connection.prepare(StoreSchema.insertBlock)
-            selectTail = try connection.prepare(StoreSchema.selectTail)
+            selectTailPoints = try connection.prepare(StoreSchema.selectTailPoints)
             deleteTailThrough = try connection.prepare(StoreSchema.deleteTailThrough)
             measureTail = try connection.prepare(StoreSchema.measureTail)
             selectLongTails = try connection.prepare(StoreSchema.selectLongTails)
@@ -99,7 +99,8 @@ final class StoreWriter {
             for statement in [
                 begin, commit, rollback, upsert, insertChange, compactChanges, deleteChanges, insertPoint,
                 trimPointsByCount, trimPointsByTime, trimBoardPointsByTime, deleteRingPoints, deleteBoardPoints, insertBlock,
-                selectTail, deleteTailThrough, measureTail, selectLongTails, selectBlockHeads, deleteBlock, trimBlocksByTime,
+                selectTailPoints, deleteTailThrough, measureTail, selectLongTails, selectBlockHeads, deleteBlock,
+                trimBlocksByTime,
                 trimBoardBlocksByTime, deleteRingBlocks, deleteBoardBlocks, delete, upsertPlaylist, deletePlaylist, probe,
                 dataVersion,
             ] {
@@ -479,11 +480,12 @@ final class StoreWriter {
         let operation = "packing the history of ring \(key.ring) of board \(key.board)"
         var rows: [HistoryRow] = []
         do {
-            defer { statements.selectTail.reset() }
-            try statements.selectTail.bind(key.board, at: 1)
-            try statements.selectTail.bind(key.ring, at: 2)
-            while try statements.selectTail.step(operation) {
-                rows.append(HistoryRow(columnsOf: statements.selectTail))
+            defer { statements.selectTailPoints.reset() }
+            try statements.selectTailPoints.bind(key.board, at: 1)
+            try statements.selectTailPoints.bind(key.ring, at: 2)
+            try statements.selectTailPoints.bind(Int64.min, at: 3)
+            while try statements.selectTailPoints.step(operation) {
+                rows.append(HistoryRow(columnsOf: statements.selectTailPoints))
             }
         }
         let sealed = rows.count / HistoryBlock.size * HistoryBlock.size

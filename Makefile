@@ -24,7 +24,7 @@ PYTEST_ARGS ?=
 PREFIX ?= /usr/local
 
 .PHONY: all deps python-deps python-venv-package browser-deps build run install test docs-test fuzz-api browser-test \
-	screenshots lint clean bench bench-cluster
+	screenshots lint clean bench-build bench bench-cluster
 
 all: build
 
@@ -90,6 +90,9 @@ install: build
 test: deps python-deps browser-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@# The load generator's package (bench/): a few short runs of `ringcast-bench` against the `ringcast` just built.
+	$(SWIFT) build --package-path bench --build-tests
+	RINGCAST_BIN=$(CURDIR)/.build/debug/ringcast $(SWIFT) test --package-path bench --skip-build
 	node --test Tests/web/
 	$(MAKE) --no-print-directory docs-test
 	@# The API fuzzer and the browser tests each keep about one core busy and share nothing (each
@@ -121,7 +124,7 @@ screenshots:
 	@UPDATE_SCREENSHOTS=1 $(MAKE) --no-print-directory browser-test PYTEST_ARGS="-k screenshots"
 
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift bench/Sources bench/Tests bench/Package.swift
 
 # The standard load scenarios against fresh release servers, then the same frames from a minimal
 # C libwebsockets broadcaster for comparison, then push throughput (data on disk, then on tmpfs)
@@ -158,7 +161,11 @@ BENCH_SVG_DURATION ?= 10
 BENCH_REPORT ?= docs/BENCHMARKS.md
 BENCH_RESULTS ?=
 BENCH_HISTORY ?= yes
-bench: build
+# The load generator, `ringcast-bench`, is a package of its own (bench/Package.swift), built beside the server.
+bench-build: deps
+	$(SWIFT) build -c release --package-path bench
+
+bench: build bench-build
 	BENCH_VIEWERS="$(BENCH_VIEWERS)" BENCH_LWS_VIEWERS="$(BENCH_LWS_VIEWERS)" \
 	BENCH_BASELINE_VIEWERS="$(BENCH_BASELINE_VIEWERS)" BENCH_FPS="$(BENCH_FPS)" \
 	BENCH_DURATION="$(BENCH_DURATION)" BENCH_WARMUP="$(BENCH_WARMUP)" \
@@ -170,7 +177,7 @@ bench: build
 	BENCH_MEMORY_DIR="$(BENCH_MEMORY_DIR)" BENCH_REPORT="$(BENCH_REPORT)" \
 	BENCH_SVG_CLIENTS="$(BENCH_SVG_CLIENTS)" BENCH_SVG_DURATION="$(BENCH_SVG_DURATION)" \
 	BENCH_RESULTS="$(BENCH_RESULTS)" BENCH_HISTORY="$(BENCH_HISTORY)" RINGCAST_BIN=.build/release/ringcast \
-	RINGCAST_BENCH_BIN=.build/release/ringcast-bench bench/run.sh
+	RINGCAST_BENCH_BIN=bench/.build/release/ringcast-bench bench/run.sh
 
 # Issue 12's cluster benchmark: one cluster node, then two sharing its port, each time on a fresh
 # redis-server (free loopback port, temporary directory, appendfsync always), with
@@ -185,7 +192,7 @@ BENCH_CLUSTER_PUSH_ANIMATIONS ?= none default
 BENCH_CLUSTER_DURATION ?= 20
 BENCH_CLUSTER_WARMUP ?= 5
 BENCH_CLUSTER_LEAD ?= 50
-bench-cluster: build
+bench-cluster: build bench-build
 	BENCH_CLUSTER_VIEWERS="$(BENCH_CLUSTER_VIEWERS)" BENCH_CLUSTER_DURATION="$(BENCH_CLUSTER_DURATION)" \
 	BENCH_CLUSTER_WARMUP="$(BENCH_CLUSTER_WARMUP)" BENCH_CLUSTER_LEAD="$(BENCH_CLUSTER_LEAD)" \
 	BENCH_CLUSTER_PUSH_ANIMATIONS="$(BENCH_CLUSTER_PUSH_ANIMATIONS)" BENCH_PUSHERS="$(BENCH_PUSHERS)" \
@@ -193,7 +200,7 @@ bench-cluster: build
 	BENCH_FPS="$(BENCH_FPS)" BENCH_PUSH_INTERVAL="$(BENCH_PUSH_INTERVAL)" BENCH_REPORT="$(BENCH_REPORT)" \
 	BENCH_SVG_CLIENTS="$(BENCH_SVG_CLIENTS)" BENCH_SVG_DURATION="$(BENCH_SVG_DURATION)" \
 	BENCH_RESULTS="$(BENCH_RESULTS)" BENCH_PREVIOUS="$(BENCH_PREVIOUS)" RINGCAST_BIN=.build/release/ringcast \
-	RINGCAST_BENCH_BIN=.build/release/ringcast-bench bench/cluster.sh
+	RINGCAST_BENCH_BIN=bench/.build/release/ringcast-bench bench/cluster.sh
 
 clean:
-	rm -rf .build
+	rm -rf .build bench/.build

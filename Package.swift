@@ -16,7 +16,14 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "ringcast", targets: ["ringcast"]),
-        .executable(name: "ringcast-bench", targets: ["RingCastBench"]),
+        // For the load generator, its own package in bench/ (bench/Package.swift): the client it shares
+        // with `ringcast push`, the libwebsockets viewer (`--client lws`) and the frame decoder, so its
+        // frames are read by the code the tests hold to the protocol.
+        .library(name: "RingCastClient", targets: ["RingCastClient"]),
+        .library(name: "RingCastTransport", targets: ["RingCastTransport"]),
+        .library(name: "RingCastCore", targets: ["RingCastCore"]),
+        // The one way a test starts a child process, for the bench package's tests too.
+        .library(name: "ChildProcessSupport", targets: ["ChildProcessSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -69,7 +76,7 @@ let package = Package(
         // The only module that imports hiredis: the Redis connection, the subscriber thread and the
         // one Lua script per board write that cluster mode runs on.
         .target(name: "RingCastCluster", dependencies: ["CHiredis", "RingCastThreads"], swiftSettings: swiftSettings),
-        // The blocking HTTP/1.1 client that `ringcast push` and `get` and ringcast-bench share;
+        // The blocking HTTP/1.1 client that `ringcast push` and `get` and ringcast-bench (bench/) share;
         // Foundation, the C library, and RingCastTLS for https. And the only module that imports
         // libcurl: `HTTPPoster`, the webhooks' concurrent, bounded POSTs.
         .target(name: "RingCastClient", dependencies: ["RingCastTLS", "CCurl"], swiftSettings: swiftSettings),
@@ -101,18 +108,6 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The load generator, `ringcast-bench`: viewers, pushers and join storms against a running
-        // server, and the docs/BENCHMARKS.md report. Its own executable, so the server binary
-        // carries none of it; Transport for the libwebsockets viewer client (`--client lws`).
-        .executableTarget(
-            name: "RingCastBench",
-            dependencies: [
-                "RingCastClient",
-                "RingCastTransport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: swiftSettings
-        ),
         .testTarget(name: "RingCastCoreTests", dependencies: ["RingCastCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RingCastTransportTests",
@@ -125,11 +120,14 @@ let package = Package(
         .target(name: "TLSTestSupport", path: "Tests/TLSTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "RingCastStorageTests", dependencies: ["RingCastStorage"], swiftSettings: swiftSettings),
         .testTarget(name: "RingCastClientTests", dependencies: ["RingCastClient"], swiftSettings: swiftSettings),
+        // posix_spawn(3) and waitpid(2) for a test's child processes (redis-server, `ringcast`,
+        // `ringcast-bench`): never Foundation's `Process` (Tests/ChildProcessSupport/ChildProcess.swift).
+        .target(name: "ChildProcessSupport", path: "Tests/ChildProcessSupport", swiftSettings: swiftSettings),
         // A real `redis-server` on a free loopback port with its own directory and AOF, for the
         // Redis client's tests and the multi-node server tests (Makefile: deps installs it).
         .target(
             name: "RedisTestSupport",
-            dependencies: ["RingCastCluster"],
+            dependencies: ["RingCastCluster", "ChildProcessSupport"],
             path: "Tests/RedisTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -157,6 +155,7 @@ let package = Package(
                 // The webhook poster's own tests (a cap, a deadline, no redirects).
                 "RingCastClient",
                 "RedisTestSupport",
+                "ChildProcessSupport",
                 "TLSTestSupport",
                 "RingDefinitionFixtures",
             ],

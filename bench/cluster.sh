@@ -28,7 +28,7 @@
 #                           temporary directory and pushed to after this build, with each animation, with its own
 #                           configuration; each pair's ratio is printed (empty: no previous release)
 #   RINGCAST_BIN            the ringcast executable, which serves (.build/release/ringcast)
-#   RINGCAST_BENCH_BIN      the ringcast-bench executable, which measures (.build/release/ringcast-bench)
+#   RINGCAST_BENCH_BIN      the ringcast-bench executable, which measures (bench/.build/release/ringcast-bench)
 #   REDIS_SERVER            the redis-server executable (redis-server)
 # A run that fails is reported and fails the script.
 set -u
@@ -48,7 +48,7 @@ keep=${BENCH_RESULTS:-}
 previous=${BENCH_PREVIOUS-}
 
 ringcast=${RINGCAST_BIN:-.build/release/ringcast}
-bench=${RINGCAST_BENCH_BIN:-.build/release/ringcast-bench}
+bench=${RINGCAST_BENCH_BIN:-bench/.build/release/ringcast-bench}
 redis_server=${REDIS_SERVER:-redis-server}
 work=$(mktemp -d)
 server=""

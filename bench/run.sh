@@ -41,7 +41,7 @@
 #   BENCH_MEMORY_DIR        where the push run on tmpfs keeps its data (/dev/shm)
 #   BENCH_FPS BENCH_DURATION BENCH_WARMUP BENCH_PUSH_INTERVAL BENCH_REPORT BENCH_RESULTS
 #   RINGCAST_BIN            the ringcast executable, which serves (.build/release/ringcast)
-#   RINGCAST_BENCH_BIN      the ringcast-bench executable, which measures (.build/release/ringcast-bench)
+#   RINGCAST_BENCH_BIN      the ringcast-bench executable, which measures (bench/.build/release/ringcast-bench)
 # A scenario that fails is reported and fails the script.
 set -u
 
@@ -71,7 +71,7 @@ disk_root=${BENCH_DISK_DIR:-.build}
 memory_root=${BENCH_MEMORY_DIR:-/dev/shm}
 
 ringcast=${RINGCAST_BIN:-.build/release/ringcast}
-bench=${RINGCAST_BENCH_BIN:-.build/release/ringcast-bench}
+bench=${RINGCAST_BENCH_BIN:-bench/.build/release/ringcast-bench}
 work=$(mktemp -d)
 server=""
 failed=""

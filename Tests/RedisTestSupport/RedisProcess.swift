@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import RingCastCluster
 import Synchronization
 

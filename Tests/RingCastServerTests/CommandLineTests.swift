@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The shipped `ringcast` and `ringcast-bench` executables, run as a person would.
+/// The shipped `ringcast` executable, run as a person would (`ringcast-bench`'s are bench/Tests).
 @Suite("ringcast command line")
 struct CommandLineTests {
     private func temporaryDirectory() -> URL {
@@ -138,105 +138,9 @@ struct CommandLineTests {
         for command in ["serve", "push", "get", "countdown"] {
             #expect(help.stdout.contains("  \(command) "), "\(command) in: \(help.stdout)")
         }
-        #expect(!help.stdout.contains("bench"), "the load generator is ringcast-bench now: \(help.stdout)")
+        #expect(!help.stdout.contains("bench"), "the load generator is ringcast-bench (bench/) now: \(help.stdout)")
         let bench = try await TestProcess(["bench", "--viewers", "1"])
         #expect(try await bench.waitForExit() != 0)
-    }
-
-    @Test func bench_measuresALiveServer_recordsFrames_andWritesTheReport() async throws {
-        try #require(
-            FileManager.default.isExecutableFile(atPath: ringcastBenchExecutable.path), "build the ringcast-bench product first")
-        let server = try TestServer()
-        defer { server.shutdown() }
-        let work = temporaryDirectory()
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
-        let result = work.appendingPathComponent("bench.json").path
-        let frames = work.appendingPathComponent("frames.bin").path
-
-        let bench = try await TestProcess.bench([
-            "--server", "http://127.0.0.1:\(server.port)", "--viewers", "5", "--duration", "1.5",
-            "--warmup", "0.5", "--push-interval", "0.1", "--json", result, "--record-frames", frames,
-        ])
-        #expect(try await bench.waitForExit(timeout: 30) == 0, "stderr: \(bench.stderr)")
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result))) as? [String: Any]
-        let viewers = json?["viewers"] as? [String: Any]
-        #expect(viewers?["measured"] as? Int == 5)
-        let published = (json?["window"] as? [String: Any])?["framesPublished"] as? Int ?? 0
-        #expect(published > 10, "the animated ring should give a frame every tick: \(published)")
-        let latency = json?["latencyMilliseconds"] as? [String: Any]
-        #expect((latency?["probes"] as? Int ?? 0) > 0)
-        // Recorded frames: u32 length, then a binary frame ('R', version 3, kind 2 or 3).
-        let recorded = try [UInt8](Data(contentsOf: URL(fileURLWithPath: frames)))
-        #expect(recorded.count > 12)
-        if recorded.count > 12 {
-            let length = Int(recorded[0]) | Int(recorded[1]) << 8 | Int(recorded[2]) << 16 | Int(recorded[3]) << 24
-            #expect(length >= 16 && 4 + length <= recorded.count)
-            #expect(recorded[4] == 0x52 && recorded[5] == 3 && [2, 3].contains(recorded[6]))
-        }
-
-        let report = work.appendingPathComponent("BENCHMARKS.md").path
-        let write = try await TestProcess.bench(["report", "--output", report, result])
-        #expect(try await write.waitForExit() == 0, "stderr: \(write.stderr)")
-        let markdown = try String(contentsOfFile: report, encoding: .utf8)
-        #expect(markdown.contains("| 5 (5) |"), "report: \(markdown)")
-
-        let refused = try await TestProcess.bench(["--server", "http://192.0.2.1:8080", "--viewers", "1"])
-        #expect(try await refused.waitForExit() != 0)
-        #expect(refused.stderr.contains("loopback"), "stderr: \(refused.stderr)")
-    }
-
-    @Test func bench_pushersAndJoinStorm_measureALiveServer_andReportTheirSections() async throws {
-        // No write limit: the pushers push as fast as they are answered.
-        let server = try TestServer { $0.writesPerMinute = 0 }
-        defer { server.shutdown() }
-        let work = temporaryDirectory()
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
-        let url = "http://127.0.0.1:\(server.port)"
-        let pushes = work.appendingPathComponent("pushers.json").path
-        let joins = work.appendingPathComponent("join-storm.json").path
-        func object(_ path: String) throws -> [String: Any] {
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any] ?? [:]
-        }
-
-        let pushers = try await TestProcess.bench([
-            "--scenario", "pushers", "--server", url, "--pushers", "2", "--viewers", "5",
-            "--duration", "1.5", "--warmup", "0.5", "--data-dir", work.path, "--push-animation", "10", "--json", pushes,
-        ])
-        #expect(try await pushers.waitForExit(timeout: 30) == 0, "stderr: \(pushers.stderr)")
-        let push = try object(pushes)
-        #expect(push["scenario"] as? String == "pushers")
-        #expect((push["settings"] as? [String: Any])?["animation"] as? String == "10")
-        #expect((push["pushes"] as? [String: Any])?["acknowledged"] as? Int ?? 0 > 0)
-        #expect((push["viewers"] as? [String: Any])?["measured"] as? Int == 5)
-        let gaps = (push["viewers"] as? [String: Any])?["frameGapMilliseconds"] as? [String: Any]
-        #expect(gaps?["count"] as? Int ?? 0 > 10, "frames every tick give frame gaps: \(String(describing: gaps))")
-        #expect((push["dataFilesystem"] as? [String: Any])?["type"] is String)
-
-        let storm = try await TestProcess.bench([
-            "--scenario", "join-storm", "--server", url, "--viewers", "5", "--join-rate", "20",
-            "--duration", "1.5", "--warmup", "0.5", "--json", joins,
-        ])
-        #expect(try await storm.waitForExit(timeout: 30) == 0, "stderr: \(storm.stderr)")
-        let join = try object(joins)
-        #expect(join["scenario"] as? String == "join-storm")
-        #expect((join["joins"] as? [String: Any])?["completed"] as? Int ?? 0 > 0)
-        #expect((join["watchers"] as? [String: Any])?["measured"] as? Int == 5)
-
-        let report = work.appendingPathComponent("BENCHMARKS.md").path
-        let write = try await TestProcess.bench(["report", "--output", report, pushes, joins])
-        #expect(try await write.waitForExit() == 0, "stderr: \(write.stderr)")
-        let markdown = try String(contentsOfFile: report, encoding: .utf8)
-        #expect(markdown.contains("## Push throughput") && markdown.contains("## Join storm"), "report: \(markdown)")
-        #expect(markdown.contains("| linear 10 s |"), "the push table names each run's animation: \(markdown)")
-
-        let misplaced = try await TestProcess.bench(["--scenario", "join-storm", "--pushers", "4"])
-        #expect(try await misplaced.waitForExit() != 0)
-        #expect(misplaced.stderr.contains("--pushers applies to --scenario pushers"), "stderr: \(misplaced.stderr)")
-        let tooLong = try await TestProcess.bench(["--scenario", "pushers", "--push-animation", "61"])
-        #expect(try await tooLong.waitForExit() != 0)
-        #expect(tooLong.stderr.contains("--push-animation must be none, default or"), "stderr: \(tooLong.stderr)")
     }
 
     @Test func serve_withAMissingConfig_namesTheFile() async throws {

@@ -1,14 +1,11 @@
+import ChildProcessSupport
 import Foundation
-import RedisTestSupport
 import Synchronization
 
 /// The `ringcast` executable SwiftPM built next to this test bundle.
 let ringcastExecutable: URL = URL(fileURLWithPath: CommandLine.arguments[0])
     .deletingLastPathComponent()
     .appendingPathComponent("ringcast")
-
-/// The `ringcast-bench` executable, built beside `ringcast`.
-let ringcastBenchExecutable: URL = ringcastExecutable.deletingLastPathComponent().appendingPathComponent("ringcast-bench")
 
 /// A child process whose output is collected as it arrives, so a test can wait for a line.
 ///
@@ -56,11 +53,6 @@ final class TestProcess: Sendable {
     deinit {
         // A child still running is not waited for; its files go once it has let go of them.
         try? FileManager.default.removeItem(at: directory)
-    }
-
-    /// Starts `ringcast-bench` with `arguments` (see `init`).
-    static func bench(_ arguments: [String]) async throws -> TestProcess {
-        try await TestProcess(arguments, executable: ringcastBenchExecutable)
     }
 
     /// What the child has written to its standard output so far.

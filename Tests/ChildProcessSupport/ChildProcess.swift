@@ -3,7 +3,8 @@
 #endif
 
 /// A test's child process, started with posix_spawn(3) and reaped with waitpid(2) by the test that started it:
-/// redis-server here, and `ringcast` in the server's tests (`TestProcess`).
+/// redis-server (RedisTestSupport), `ringcast` in the server's tests (`TestProcess`), and `ringcast` and
+/// `ringcast-bench` in the bench package's tests (bench/Tests).
 ///
 /// Not swift-subprocess: its Linux monitor (a pidfd in one epoll set, the continuations filed by descriptor
 /// number) twice reaped a `ringcast` child that had exited without ever handing its status back, and a test that

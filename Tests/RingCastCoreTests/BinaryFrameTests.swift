@@ -255,6 +255,25 @@ struct BinaryFrameTests {
         #expect(throws: BinaryFrame.DecodingError.self) { try BinaryFrame.decode(bytes) }
     }
 
+    /// `Header`, which ringcast-bench reads for every message of every viewer, agrees with `decode`.
+    @Test func header_readsKindAndSeqInPlace() throws {
+        let keyframe = BinaryFrame.encode(Self.frame(0.5, seq: 0x1_0000_0007), previous: nil)
+        let delta = BinaryFrame.encode(Self.frame(0.6, seq: 8), previous: Self.frame(0.5))
+        for (bytes, kind, seq) in [(keyframe, BinaryFrame.Kind.keyframe, UInt32(7)), (delta, .delta, 8)] {
+            let header = try #require(bytes.withUnsafeBytes { BinaryFrame.Header($0) })
+            #expect(header.kind == kind && header.frameSeq == seq && header.version == BinaryFrame.ringsVersion)
+            guard case .frame(let decoded) = try BinaryFrame.decode(bytes) else {
+                throw BinaryFrame.DecodingError(description: "")
+            }
+            #expect(decoded.seq == seq)
+        }
+    }
+
+    @Test(arguments: [[], [0x52], [0x52, 0x03, 0x02, 0x00], [0x52, 0x02, 0x01, 0x00], [0x00, 0x01, 0x02, 0x00]] as [[UInt8]])
+    func header_ofTruncatedOrForeignBytes_isNil(_ bytes: [UInt8]) {
+        #expect(bytes.withUnsafeBytes { BinaryFrame.Header($0) } == nil)
+    }
+
     @Test func jsonDelta_carriesOnlyChangedRings_andKeyframesCarryAll() throws {
         struct Message: Decodable {
             struct Ring: Decodable { var id: String }

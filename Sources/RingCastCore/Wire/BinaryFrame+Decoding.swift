@@ -72,7 +72,7 @@ extension BinaryFrame {
         var r = BinaryReader(bytes)
         guard try r.u8() == magic else { throw DecodingError(description: "not a RingCast binary message") }
         let messageVersion = try r.u8()
-        guard [ringsVersion, version, staleVersion, sparkVersion].contains(messageVersion) else {
+        guard decodedVersions.contains(messageVersion) else {
             throw DecodingError(description: "unsupported version")
         }
         let kindByte = try r.u8()

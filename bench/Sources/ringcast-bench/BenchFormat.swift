@@ -12,8 +12,8 @@ enum BenchFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
         }
     }
 
-    func reader(ringIDs: [String], probeRing: String) -> any BenchFrameReader {
+    func reader(probeRing: String) -> any BenchFrameReader {
         guard let readerType else { preconditionFailure("validated in Bench.validate()") }
-        return readerType.init(ringIDs: ringIDs, probeRing: probeRing)
+        return readerType.init(probeRing: probeRing)
     }
 }

@@ -1,13 +1,15 @@
+import RingCastCore
+import Synchronization
+
 /// What `ringcast-bench` needs from one WebSocket message, read without decoding it whole:
 /// thousands of viewers at 60 frames a second leave no room for a full decode of each.
 ///
-/// One reader per wire format. `sequence(in:)` runs for every message of every viewer, so it
-/// must be a few dozen byte comparisons; `probeProgress(in:)` runs only for the viewers that
+/// One reader per wire format, shared by every viewer of one board. `sequence(in:)` runs for every message of
+/// every viewer, so it must be a few dozen byte comparisons; `probeProgress(in:)` runs only for the viewers that
 /// measure latency. Messages are lent, not copied: the bytes are valid only during the call.
 protocol BenchFrameReader: Sendable {
-    /// `ringIDs`: the board's rings in layout order (from `GET /api/v1/boards/B`);
-    /// `probeRing`: the ring the latency probes set.
-    init(ringIDs: [String], probeRing: String)
+    /// `probeRing`: the id of the ring the latency probes set.
+    init(probeRing: String)
 
     /// What kind of message this is and, for a frame, its `seq`.
     func sequence(in message: UnsafeRawBufferPointer, isBinary: Bool) -> BenchMessageKind
@@ -28,79 +30,57 @@ extension BenchFrameReader {
     func wireValue(of pushed: Double) -> Double { pushed }
 }
 
-/// `format=binary` version 3 (docs/PROTOCOL.md, "Binary encoding"): `seq` is the u32 at byte 4, and the probe
-/// ring's `p` is the f32 of its progress field, reached by skipping the background section (each splash
-/// layer with one shape per arrangement) and the entries before it.
-struct BinaryFrameReader: BenchFrameReader {
-    private let probeIndex: Int?
+/// `format=binary` (docs/PROTOCOL.md, "Binary encoding"), read by RingCastCore's `BinaryFrame`, every version the
+/// server sends: each message's header in place (`BinaryFrame.Header`), and the probe ring's `p` from a whole
+/// `BinaryFrame.decode` against the board's layout, which a frame of version 4 or later needs.
+final class BinaryFrameReader: BenchFrameReader {
+    /// The board's newest layout as a viewer received it, decoded, and the probe ring's index in it. Every viewer
+    /// of one reader watches one board, so one is enough: it is decoded again only when its bytes change.
+    private struct Layout {
+        var bytes: [UInt8]
+        var decoded: BinaryFrame.DecodedLayout
+        var probeIndex: Int?
+    }
 
-    init(ringIDs: [String], probeRing: String) {
-        probeIndex = ringIDs.firstIndex(of: probeRing)
+    private let probeRing: String
+    private let layout = Mutex<Layout?>(nil)
+
+    init(probeRing: String) {
+        self.probeRing = probeRing
     }
 
     func sequence(in message: UnsafeRawBufferPointer, isBinary: Bool) -> BenchMessageKind {
-        guard isBinary, message.count >= 8, message[0] == 0x52, message[1] == 3 else { return .unreadable }
-        switch message[2] {
-        case 1: return .other
-        case 2, 3:
-            let seq = (0..<4).reduce(UInt64(0)) { $0 | UInt64(message[4 + $1]) << UInt64(8 * $1) }
-            return .frame(seq: seq)
-        default: return .unreadable
+        guard isBinary, let header = BinaryFrame.Header(message) else { return .unreadable }
+        switch header.kind {
+        case .keyframe, .delta: return header.frameSeq.map { .frame(seq: UInt64($0)) } ?? .unreadable
+        case .layout:
+            // Only a reader with a probe decodes layouts: the others (load runs, a cluster's frame comparison)
+            // read headers alone.
+            if !probeRing.isEmpty { keep(layout: message) }
+            return .other
+        case .event: return .other
         }
     }
 
     func probeProgress(in message: UnsafeRawBufferPointer) -> Double? {
-        guard let probeIndex, message.count >= 17 else { return nil }
-        var at = 16
-        func byte() -> Int? {
-            guard at < message.count else { return nil }
-            defer { at += 1 }
-            return Int(message[at])
-        }
-        if message[3] & 1 != 0 {
-            at += 8  // colour and text colour
-            guard let layers = byte() else { return nil }
-            for _ in 0..<layers {
-                guard let style = byte() else { return nil }
-                at += (style == 5 ? 4 : 0) + 4 + 4
-                guard let shapes = byte() else { return nil }
-                for _ in 0..<shapes {
-                    switch byte() {
-                    case 0:
-                        guard let points = byte() else { return nil }
-                        at += 8 * points
-                    case 1: at += 12
-                    default: return nil
-                    }
-                }
-            }
-        }
-        guard let count = byte() else { return nil }
-        for _ in 0..<count {
-            guard let index = byte(), let fields = byte() else { return nil }
-            if fields & 0x01 != 0 { at += 1 }
-            if index == probeIndex {
-                guard fields & 0x02 != 0, at + 4 <= message.count else { return nil }
-                let bits = (0..<4).reduce(UInt32(0)) { $0 | UInt32(message[at + $1]) << UInt32(8 * $1) }
-                return Double(Float(bitPattern: bits))
-            }
-            if fields & 0x02 != 0 { at += 8 }
-            if fields & 0x04 != 0 { at += 8 }
-            if fields & 0x08 != 0 { at += 4 }
-            if fields & 0x10 != 0 { at += 4 }
-            if fields & 0x20 != 0 { at += 4 }
-            if fields & 0x40 != 0 {
-                guard let length = byte() else { return nil }
-                at += length
-            }
-            if fields & 0x80 != 0 { at += 4 }
-        }
-        return nil
+        guard let layout = layout.withLock({ $0 }), let probeIndex = layout.probeIndex,
+            case .frame(let frame) = try? BinaryFrame.decode(Array(message), layout: layout.decoded),
+            let ring = frame.rings.first(where: { $0.index == probeIndex }), ring.fields.contains(.progress)
+        else { return nil }
+        return Double(ring.values.p)
     }
 
     func wireValue(of pushed: Double) -> Double { Double(Float(pushed)) }
 
-    func isKeyframe(_ message: UnsafeRawBufferPointer) -> Bool { message.count > 2 && message[2] == 2 }
+    func isKeyframe(_ message: UnsafeRawBufferPointer) -> Bool { BinaryFrame.Header(message)?.kind == .keyframe }
+
+    /// Decodes a layout unless it is the one kept already (the same bytes reach every viewer).
+    private func keep(layout message: UnsafeRawBufferPointer) {
+        let unchanged = layout.withLock { kept in kept.map { $0.bytes.elementsEqual(message) } ?? false }
+        guard !unchanged, case .layout(let decoded) = try? BinaryFrame.decode(Array(message)) else { return }
+        let kept = Layout(bytes: Array(message), decoded: decoded, probeIndex: decoded.ringIDs.firstIndex(of: probeRing))
+        layout.withLock { $0 = kept }
+    }
 }
 
 enum BenchMessageKind: Equatable {
@@ -125,7 +105,7 @@ struct JSONFrameReader: BenchFrameReader {
 
     private let ringKey: [UInt8]
 
-    init(ringIDs: [String], probeRing: String) {
+    init(probeRing: String) {
         ringKey = Array(#""id":"\#(probeRing)""#.utf8)
     }
 

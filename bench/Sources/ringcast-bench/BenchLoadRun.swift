@@ -48,7 +48,7 @@ struct BenchLoadRun {
         let serverPIDs = try settings.readableServerPIDs()
         try BenchSystem.raiseOpenFileLimit(to: viewers + loadSockets + 128)
 
-        let reader = settings.format.reader(ringIDs: board.rings.map(\.id), probeRing: "")
+        let reader = settings.format.reader(probeRing: "")
         let recorder = BenchRecorder(viewers: viewers, sampled: 0, reader: reader, measuresFrameGaps: true)
         let client = try BenchSocketClient(address: settings.address, recorder: recorder)
         defer {

@@ -46,7 +46,6 @@ final class BenchRun {
 
     func run() throws(BenchFailure) -> BenchResult {
         let shared = settings.shared
-        var ringIDs: [String] = []
         var restore: (probe: BenchBoard.Ring, animated: BenchBoard.Ring)?
         if !settings.watchOnly {
             let board = try session.readBoard()
@@ -54,7 +53,6 @@ final class BenchRun {
                 throw BenchFailure("board \(shared.board) needs two plain rings (one to probe, one to keep animating)")
             }
             probeRing = probe.id
-            ringIDs = board.rings.map(\.id)
             restore = (probe, animated)
         }
         let serverPIDs = try shared.readableServerPIDs()
@@ -63,7 +61,7 @@ final class BenchRun {
         // One descriptor a viewer; lws sizes its tables from RLIMIT_NOFILE when its context is
         // created, so this comes before the client.
         try BenchSystem.raiseOpenFileLimit(to: settings.viewers + 128)
-        let reader = shared.format.reader(ringIDs: ringIDs, probeRing: probeRing)
+        let reader = shared.format.reader(probeRing: probeRing)
         let recorder = BenchRecorder(
             viewers: settings.viewers,
             sampled: settings.watchOnly ? 0 : settings.latencyViewers,
@@ -320,7 +318,7 @@ final class BenchRun {
             var keyframe: Bool
             static func < (a: Key, b: Key) -> Bool { (a.seq, a.keyframe ? 1 : 0) < (b.seq, b.keyframe ? 1 : 0) }
         }
-        let reader = settings.shared.format.reader(ringIDs: [], probeRing: "")
+        let reader = settings.shared.format.reader(probeRing: "")
         /// Each different byte string received for one key, with the nodes it came from and how often.
         struct Version {
             var bytes: [UInt8]

@@ -36,7 +36,9 @@ extension BenchReportDocument {
             add("before it (`--push-boards`), cycling over every ring of every board; the viewers watch the board.")
         }
         add("Each run had a fresh release server with a copy of `config/ringcast.json` whose")
-        add("`limits.writesPerMinute` is 0 (no rate limit), `limits.maxViewers` 100000 and `limits.maxBoards` 1000, its data directory")
+        add(
+            "`limits.writesPerMinute` is 0 (no rate limit), `limits.maxViewers` 100000 and `limits.maxBoards` 1000, its data directory"
+        )
         add("on the filesystem named in the first column (the bench's `--data-dir` says where it was). After")
         let warmup = Self.number(settings.warmupSeconds, 0)
         add("a \(warmup) s warm-up the bench measured for \(Self.number(settings.durationSeconds, 0)) s:")

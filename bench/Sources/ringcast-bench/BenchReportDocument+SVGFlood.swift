@@ -13,11 +13,15 @@ extension BenchReportDocument {
         add("`\(settings.animatedRing)` animating, so a frame is due every tick) measure the gaps between their frames.")
         add("The document is composed off the event loop and kept while it is the picture, so the loop only")
         add("looks it up and hands its bytes to the transport. A fresh release server; after a")
-        add("\(Self.number(settings.warmupSeconds, 0)) s warm-up the flood and the measurement last \(Self.number(settings.durationSeconds, 0)) s:")
+        add(
+            "\(Self.number(settings.warmupSeconds, 0)) s warm-up the flood and the measurement last \(Self.number(settings.durationSeconds, 0)) s:"
+        )
         add()
         lines += Self.commands(svgRuns.map(\.command))
         add()
-        add("| rings (SVG bytes) | clients | GETs answered/s | GET latency p50 / p99 / max | viewers' frames/s mean / min | viewers' frame gap p50 / p99 / max | ticks > 16 ms late | server CPU | bench CPU | other processes |")
+        add(
+            "| rings (SVG bytes) | clients | GETs answered/s | GET latency p50 / p99 / max | viewers' frames/s mean / min | viewers' frame gap p50 / p99 / max | ticks > 16 ms late | server CPU | bench CPU | other processes |"
+        )
         add("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for run in svgRuns {
             var cells: [String] = []

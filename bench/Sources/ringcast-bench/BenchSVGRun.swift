@@ -34,7 +34,8 @@ struct BenchSVGRun {
             finishSeconds: Double(Self.timeoutSeconds + 5)
         ) { _, _, window in
             BenchLoadThreads(
-                count: clients, lateFailure: "an SVG client did not finish within \(Self.timeoutSeconds + 5) s of the window's end"
+                count: clients,
+                lateFailure: "an SVG client did not finish within \(Self.timeoutSeconds + 5) s of the window's end"
             ) { _ in
                 BenchPusher(address: address, timeoutSeconds: Self.timeoutSeconds).run(window: window) { _ in request }
             }
@@ -76,7 +77,8 @@ struct BenchSVGRun {
             return try http.request("GET", "/api/v1/boards/\(Self.svgBoard).svg").body.count
         } catch {
             throw BenchFailure(
-                "cannot create board \(Self.svgBoard) of \(rings) rings (the server's limits.maxRingsPerBoard must allow it): \(error)")
+                "cannot create board \(Self.svgBoard) of \(rings) rings (the server's limits.maxRingsPerBoard must allow it): \(error)"
+            )
         }
     }
 }

@@ -81,6 +81,7 @@ final class Application: TransportDelegate {
             clock: clock,
             viewers: { transport.broadcaster?.viewers(of: $0) ?? 0 },
             transportStatistics: { transport.loop?.statistics ?? TransportStatistics() },
+            loopViewers: { transport.loop?.viewerCounts ?? [] },
             playlists: playlists,
             playlistViewers: { transport.broadcaster?.playlists?.viewers(of: $0) ?? 0 })
         self.transport = transport

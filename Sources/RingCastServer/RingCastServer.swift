@@ -63,7 +63,7 @@ public final class RingCastServer: Sendable {
                 logger.notice("\(drain.logLine(seconds: seconds))")
             }
         }
-        let sent = web.loop.statistics
+        let sent = web.loops.statistics
         logger.info(
             "stopped: \(application.framesPublished) frames published; \(sent.messagesSent) messages, \(sent.bytesSent) bytes sent; \(sent.messagesSkipped) frames skipped by slow viewers; \(sent.viewersClosedWhileStalled) stalled viewers closed"
         )
@@ -206,7 +206,7 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         configuration: configuration, storage: storage, stored: stored, openAPIDocument: document, logger: logger,
         playlists: playlists)
     logger.info("answering to \(HostPolicy(configuration: configuration)) (allowedHosts)")
-    let transport = TransportConfiguration(
+    var transport = TransportConfiguration(
         host: configuration.host,
         port: configuration.port,
         webRoot: webRoot,
@@ -221,6 +221,9 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         sharePort: configuration.redis != nil,
         drainTimeout: Double(configuration.shutdownTimeout)
     )
+    transport.loops = configuration.loops
+    // A diagnostic switch, for the benchmark's before and after (docs/BENCHMARKS.md); not a setting.
+    transport.directWrites = ProcessInfo.processInfo.environment["RINGCAST_DIRECT_WRITES"] != "0"
     let web: WebServer
     do {
         web = try WebServer(configuration: transport, delegate: application)
@@ -230,7 +233,8 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         throw error
     }
     application.nameNode(configuration.node ?? "\(configuration.host):\(web.port)")
-    application.attach(to: web.loop)
+    application.attach(to: web.loops)
+    logger.info("serving on \(Counted(configuration.loops, "loop")) (loops)")
     return RingCastServer(
         web: web, application: application, store: store, host: configuration.host,
         shutdownTimeout: configuration.shutdownTimeout, logger: logger)

@@ -30,3 +30,22 @@ public struct DrainReport: Sendable, Equatable {
         self.timeout = timeout
     }
 }
+
+extension DrainReport {
+    /// This drain and `other`, which ran at the same time (another loop of the same server), as one.
+    func adding(_ other: DrainReport) -> DrainReport {
+        var sum = self
+        sum.seconds = max(seconds, other.seconds)
+        sum.requestsInFlight += other.requestsInFlight
+        sum.viewers += other.viewers
+        sum.answered += other.answered
+        sum.answeredSuccessfully += other.answeredSuccessfully
+        sum.refused += other.refused
+        sum.viewersClosed += other.viewersClosed
+        sum.idleConnectionsClosed += other.idleConnectionsClosed
+        sum.cutRequests = (cutRequests + other.cutRequests).sorted()
+        sum.viewersDropped += other.viewersDropped
+        sum.timedOut = timedOut || other.timedOut
+        return sum
+    }
+}

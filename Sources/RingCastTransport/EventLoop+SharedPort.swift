@@ -85,6 +85,8 @@ extension EventLoop {
             // adoption does not, and frames must not wait for an ACK.
             var yes: Int32 = 1
             setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+            // A server of several loops deals its connections out in turn (`LoopGroup`).
+            if let group, group.deal(client) { continue }
             // lws owns `client` from here, and closes it itself when adoption fails.
             if lws_adopt_socket_vhost(listener.serverVhost, client) == nil {
                 TransportLog.emit("libwebsockets could not adopt a connection accepted on the shared port")

@@ -1,5 +1,9 @@
 internal import CLibWebSockets
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The service-thread side of a `WebServer`: viewers, channels, timers and HTTP exchanges.
 ///
 /// Service thread only: use it from `TransportDelegate` callbacks, from `schedule` bodies and
@@ -19,13 +23,22 @@ public final class EventLoop {
     }
 
     let configuration: TransportConfiguration
+    /// Which of its server's loops this is: 0 runs the delegate, the others forward to it.
+    let index: Int
     weak var delegate: (any TransportDelegate)?
-    let inbox = ServiceInbox<EventLoop>()
+    /// On the first loop of a server of several: the group that deals connections out and keeps
+    /// the other loops' viewers in its counts (nil otherwise).
+    weak var group: LoopGroup?
+    /// On the other loops: the vhost connections handed over by the first are adopted into.
+    var adoptionVhost: OpaquePointer?
+    /// The statistics as other threads may read them (the group sums every loop's).
+    let statisticsSlot = StatisticsSlot()
+    let inbox: ServiceInbox<EventLoop>
     let timers: TimerQueue
     let writeBuffer = WriteBuffer(capacity: EventLoop.httpChunkBytes + 8192)
     private(set) var context: OpaquePointer?
     var phase: Phase = .starting
-    private var lastID: UInt64 = 0
+    private var lastID: UInt64
 
     var exchanges: [UInt64: HTTPExchange] = [:]
     /// What raw connections (a method lws cannot parse) have sent of their head so far.
@@ -44,6 +57,9 @@ public final class EventLoop {
     /// lws's own listening connections, from the drain's start until it closes them (EventLoop+Drain).
     var listeners: [OpaquePointer] = []
 
+    /// Where a loop's index sits in the ids it makes.
+    static let loopIDShift: UInt64 = 56
+
     /// Largest piece of an HTTP response body written per writeable callback.
     static let httpChunkBytes = 64 * 1024
     /// How long a delegate may take to answer a request before the connection is dropped.
@@ -51,8 +67,16 @@ public final class EventLoop {
     /// How long a raw connection, answered and shut down for writing, may take to close its side.
     static let lingerSeconds: Int32 = 5
 
-    init(configuration: TransportConfiguration, delegate: any TransportDelegate) {
+    /// `index`: the loop's place in its server; it also sets apart the ids it makes (the top byte),
+    /// so that a viewer's id names one loop.
+    init(
+        configuration: TransportConfiguration, delegate: any TransportDelegate, index: Int = 0,
+        inbox: ServiceInbox<EventLoop> = ServiceInbox()
+    ) {
         self.configuration = configuration
+        self.inbox = inbox
+        self.index = index
+        self.lastID = UInt64(index) << EventLoop.loopIDShift
         self.delegate = delegate
         self.timers = TimerQueue(fired: serverTimerFired)
     }
@@ -102,7 +126,7 @@ public final class EventLoop {
         }
         guard let target = channels[channel.hashed] else { return }
         target.publish(message, keyframe: keyframe, sequence: sequence, base: base, preamble: preamble)
-        for viewer in target.viewers.values {
+        for viewer in target.viewers.values where !writeDirectly(viewer) {
             requestWrite(viewer)
         }
     }
@@ -181,6 +205,26 @@ public final class EventLoop {
         let (jobs, _) = inbox.take()
         for job in jobs {
             job(self)
+        }
+        if index > 0, !jobs.isEmpty { mirrorStatistics() }
+    }
+
+    /// Lets the group read this loop's statistics (a loop other than the first, after each batch of
+    /// jobs and each stall sweep).
+    func mirrorStatistics() {
+        statisticsSlot.store(statistics)
+    }
+
+    /// A connection the first loop accepted and dealt to this one: served from here on exactly as
+    /// one accepted here. Closed when the loop is no longer taking connections.
+    func adopt(_ descriptor: Int32) {
+        guard let adoptionVhost, isLive, handleNewConnection() == 0 else {
+            Glibc.close(descriptor)
+            return
+        }
+        // lws owns the descriptor from here, and closes it itself when adoption fails.
+        if lws_adopt_socket_vhost(adoptionVhost, descriptor) == nil {
+            TransportLog.emit("libwebsockets could not adopt a connection handed to loop \(index)")
         }
     }
 

@@ -43,6 +43,11 @@ public final class OutgoingMessage: @unchecked Sendable {
         storage.deallocate()
     }
 
+    /// The same message in storage of its own: for another service thread to write (see above).
+    public func copy() -> OutgoingMessage {
+        OutgoingMessage(kind: kind, bytes: bytes)
+    }
+
     /// The payload, for tests and logs (a copy).
     public var bytes: [UInt8] {
         Array(UnsafeRawBufferPointer(start: storage + headroom, count: count))

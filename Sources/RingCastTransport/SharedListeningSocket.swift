@@ -19,10 +19,12 @@ final class SharedListeningSocket {
     let port: Int
     private var owned = true
 
-    /// Binds and listens, non-blocking and close-on-exec, with SO_REUSEADDR and SO_REUSEPORT set,
-    /// as lws's own listener does with SO_REUSEADDR (no IPV6_V6ONLY change: "::" stays dual-stack
+    /// Binds and listens, non-blocking and close-on-exec, with SO_REUSEADDR (as lws's own listener
+    /// does) and, when `reusePort`, SO_REUSEPORT (no IPV6_V6ONLY change: "::" stays dual-stack
     /// where the system makes it so). Throws the same errors a server listening alone throws.
-    init(address: ListenAddress, host: String, port: Int) throws(TransportError) {
+    /// Without `reusePort` (a server of several loops that does not share its port) a second
+    /// server on the port fails to bind, as one lws listens on does.
+    init(address: ListenAddress, host: String, port: Int, reusePort: Bool = true) throws(TransportError) {
         func failure(_ code: Int32) -> TransportError {
             .listenFailed(host: host, port: port, reason: ListenAddress.bindFailureReason(errno: code))
         }
@@ -32,7 +34,7 @@ final class SharedListeningSocket {
         var yes: Int32 = 1
         let size = socklen_t(MemoryLayout<Int32>.size)
         guard setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, size) == 0,
-            setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &yes, size) == 0,
+            !reusePort || setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &yes, size) == 0,
             address.bind(fd, port: port) == 0,
             listen(fd, SOMAXCONN) == 0,
             let bound = Self.boundPort(fd)

@@ -52,6 +52,18 @@ public struct TransportConfiguration: Sendable {
     /// close viewers with 1001 (EventLoop+Drain.swift). Past it, what is still open is cut.
     /// 0 = no drain: stop at once.
     public var drainTimeout: Double
+    /// Service loops: each its own thread and libwebsockets context, owning the connections it is
+    /// handed (WebServer: the first loop accepts them all and deals them out in turn). The first
+    /// loop's thread is where the delegate runs; the others forward every delegate call to it
+    /// (`ForwardingDelegate`). 1 to `maximumLoops`.
+    public var loops = 1
+    /// The most service loops a server runs.
+    public static let maximumLoops = 8
+    /// Writes a published message to each viewer whose socket has room at once, in the round that published it,
+    /// rather than in a writeable callback on lws's next round (`EventLoop.writeDirectly`); plain connections only.
+    /// A viewer whose socket is full goes the writeable way, and then gets the newest message. Off only to measure
+    /// what it saves (`RINGCAST_DIRECT_WRITES=0`, docs/BENCHMARKS.md).
+    public var directWrites = true
     /// The kernel send buffer (SO_SNDBUF) of each viewer's socket, in bytes; Linux doubles it for
     /// its bookkeeping. Without it the kernel grows the buffer of a viewer that stops reading to
     /// megabytes (2.8 MiB each over loopback), and holds it until the stall timeout — and, after a
@@ -136,6 +148,7 @@ public struct TransportConfiguration: Sendable {
         if !(1024...16383).contains(maxHeaderBytes) { try fail("maxHeaderBytes \(maxHeaderBytes) is outside 1024…16383") }
         if !(1...3600).contains(requestTimeout) { try fail("requestTimeout \(requestTimeout) is outside 1…3600 seconds") }
         if !(0...3600).contains(drainTimeout) { try fail("drainTimeout \(drainTimeout) is outside 0…3600 seconds") }
+        if !(1...Self.maximumLoops).contains(loops) { try fail("loops \(loops) is outside 1…\(Self.maximumLoops)") }
         if !(4096...(16 << 20)).contains(viewerSendBufferBytes) {
             try fail("viewerSendBufferBytes \(viewerSendBufferBytes) is outside 4 KiB…16 MiB")
         }

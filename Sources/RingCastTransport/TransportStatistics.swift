@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Running totals of what the transport sent to viewers since the server started.
 public struct TransportStatistics: Sendable, Equatable {
     /// WebSocket messages written to viewers (greetings included).
@@ -14,6 +16,37 @@ public struct TransportStatistics: Sendable, Equatable {
     /// Times a viewer was held back because its peer's window had no room for its next message
     /// (it stopped reading, or reads slower than the frames come: `SendPacing`).
     public var viewersHeld: UInt64 = 0
+    /// Of `messagesSent`, those written in the round that published them, without a writeable callback
+    /// (`TransportConfiguration.directWrites`).
+    public var messagesWrittenDirectly: UInt64 = 0
 
     public init() {}
+}
+
+extension TransportStatistics {
+    /// Both sets of totals, added (a server of several loops sums its loops').
+    public static func + (left: TransportStatistics, right: TransportStatistics) -> TransportStatistics {
+        var sum = left
+        sum.messagesSent += right.messagesSent
+        sum.bytesSent += right.bytesSent
+        sum.messagesSkipped += right.messagesSkipped
+        sum.viewersAdmitted += right.viewersAdmitted
+        sum.viewersClosedWhileStalled += right.viewersClosedWhileStalled
+        sum.viewersHeld += right.viewersHeld
+        sum.messagesWrittenDirectly += right.messagesWrittenDirectly
+        return sum
+    }
+}
+
+/// One loop's statistics as other threads may read them: the loop stores, the group loads. Thread-safe.
+final class StatisticsSlot: Sendable {
+    private let value = Mutex(TransportStatistics())
+
+    func store(_ statistics: TransportStatistics) {
+        value.withLock { $0 = statistics }
+    }
+
+    func load() -> TransportStatistics {
+        value.withLock { $0 }
+    }
 }

@@ -1,39 +1,77 @@
 internal import CLibWebSockets
+import RingCastThreads
 import Synchronization
 
-/// Owns the lws context: one port serving static files, the dynamic HTTP API and WebSocket
-/// viewers, all on one event loop.
+/// Owns the lws contexts: one port serving static files, the dynamic HTTP API and WebSocket
+/// viewers, on `TransportConfiguration.loops` event loops.
 ///
-/// Thread-safety: `init`, `port`, `run()` (blocks the calling thread, which becomes the service
-/// thread), `stop()` and `perform(_:)` are safe from any thread; everything in `EventLoop` is
-/// service-thread only. `@unchecked Sendable` because the context and the loop are touched only
-/// by the creating thread before `run()` and by the service thread during it — `run()` may be
-/// entered once — while the cross-thread parts go through `ServiceInbox`'s lock.
+/// One loop: lws listens (or, with `sharePort`, the transport listens and hands lws each
+/// connection). Several: each loop is a context of its own on a thread of its own, the first
+/// listens and deals the connections it accepts out in turn (`LoopGroup.deal`), and each connection
+/// stays on its loop. The delegate runs on the first loop's thread only: the other loops forward
+/// every call to it (`ForwardingDelegate`), and it reaches their viewers through `loops`.
+///
+/// Thread-safety: `init`, `port`, `run()` (blocks the calling thread, which becomes the first
+/// loop's service thread), `stop()` and `perform(_:)` are safe from any thread; `loop` and `loops`
+/// are the first loop's service thread's only. `@unchecked Sendable` because the contexts and loops
+/// are touched only by the creating thread before `run()` and by their service threads during it
+/// — `run()` may be entered once — while the cross-thread parts go through `ServiceInbox`'s lock.
 public final class WebServer: @unchecked Sendable {
     /// The port actually listened on (the kernel's choice when configured with 0).
     public let port: Int
     /// Whether the port speaks https and wss (`TransportConfiguration.tls` was given).
     public let isSecure: Bool
-    private let context: LWSContext
-    private let eventLoop: EventLoop
+    /// One per loop, the first loop's first.
+    private let contexts: [LWSContext]
+    private let eventLoops: [EventLoop]
+    /// The other loops' delegates, kept alive here (a loop holds its delegate weakly).
+    private let forwarders: [ForwardingDelegate]
+    private let group: LoopGroup
     private let started = Mutex(false)
+    /// The other loops still serving; the first loop keeps running their jobs until none is.
+    private let othersServing = ServingCount()
 
-    /// Creates the context and listens: the port is bound when this returns. The delegate is
+    /// Creates the contexts and listens: the port is bound when this returns. The delegate is
     /// held weakly; keep it alive while the server runs.
     public init(configuration: TransportConfiguration, delegate: any TransportDelegate) throws(TransportError) {
         try configuration.validate()
         let address = try ListenAddress(host: configuration.host)
         _ = LibraryLog.installed
-        // With sharePort the port is bound here, before lws starts, so bind errors come first.
+        // With sharePort or several loops the port is bound here, before lws starts, so bind errors come first.
         var shared: SharedListeningSocket?
-        if configuration.sharePort {
-            shared = try SharedListeningSocket(address: address, host: configuration.host, port: configuration.port)
+        if configuration.sharePort || configuration.loops > 1 {
+            shared = try SharedListeningSocket(
+                address: address, host: configuration.host, port: configuration.port, reusePort: configuration.sharePort)
         }
-        let loop = EventLoop(configuration: configuration, delegate: delegate)
-        let (context, port) = try Self.makeContext(configuration, address: address, shared: shared, loop: loop)
-        loop.attach(to: context.pointer!)
-        self.eventLoop = loop
-        self.context = context
+        let first = EventLoop(configuration: configuration, delegate: delegate)
+        let (context, port) = try Self.makeContext(configuration, address: address, listening: shared, loop: first)
+        first.attach(to: context.pointer!)
+        var contexts = [context]
+        var loops = [first]
+        var forwarders: [ForwardingDelegate] = []
+        for index in 1..<configuration.loops {
+            let home = ServiceInbox<EventLoop>()
+            let forwarder = ForwardingDelegate(index: index, main: first.inbox, home: home)
+            let loop = EventLoop(configuration: configuration, delegate: forwarder, index: index, inbox: home)
+            do {
+                let (context, _) = try Self.makeContext(configuration, address: address, listening: nil, loop: loop)
+                loop.attach(to: context.pointer!)
+                contexts.append(context)
+                loops.append(loop)
+                forwarders.append(forwarder)
+            } catch {
+                for (loop, context) in zip(loops, contexts) { Self.tearDown(loop, context) }
+                throw error
+            }
+        }
+        let group = LoopGroup(
+            main: first,
+            remotes: loops.dropFirst().map { LoopGroup.Remote(index: $0.index, inbox: $0.inbox, statistics: $0.statisticsSlot) })
+        if configuration.loops > 1 { first.group = group }
+        self.contexts = contexts
+        self.eventLoops = loops
+        self.forwarders = forwarders
+        self.group = group
         self.port = port
         self.isSecure = configuration.tls != nil
     }
@@ -41,69 +79,133 @@ public final class WebServer: @unchecked Sendable {
     deinit {
         // Never run (or run() already finished): tear down in the order run() does, so no timer
         // stays scheduled on a destroyed context.
-        guard context.pointer != nil else { return }
-        _ = eventLoop.inbox.close()
-        eventLoop.prepareForDestroy()
-        context.destroy()
-        eventLoop.didDestroy()
+        for (loop, context) in zip(eventLoops, contexts) where context.pointer != nil {
+            Self.tearDown(loop, context)
+        }
     }
 
-    /// Only to be used from the service thread (delegate callbacks, scheduled timers, `perform`
-    /// bodies), or before `run()` from the thread that created the server.
-    public var loop: EventLoop { eventLoop }
+    /// Only to be used from the first loop's service thread (delegate callbacks, scheduled timers,
+    /// `perform` bodies), or before `run()` from the thread that created the server: the first loop.
+    public var loop: EventLoop { eventLoops[0] }
 
-    /// Serves until `stop()`, then drains (EventLoop+Drain): refuses new connections, answers the
-    /// requests already received (those arriving meanwhile get 503), closes viewers with 1001,
-    /// closes idle keep-alive connections, all within `drainTimeout`; then destroys the context
-    /// and returns what the drain did. A second call returns nil at once.
+    /// Every loop, as the first loop's service thread reaches them: what the delegate publishes to
+    /// and counts viewers by. Same thread rules as `loop`.
+    public var loops: LoopGroup { group }
+
+    /// Serves until `stop()`, then drains (EventLoop+Drain), every loop at once: refuses new
+    /// connections, answers the requests already received (those arriving meanwhile get 503),
+    /// closes viewers with 1001, closes idle keep-alive connections, all within `drainTimeout`;
+    /// then destroys the contexts and returns what the drains did, added up. The first loop runs
+    /// on the calling thread and finishes last, so that the other loops' requests are answered. A
+    /// second call returns nil at once.
     @discardableResult
     public func run() -> DrainReport? {
         let first = started.withLock { started in
             defer { started = true }
             return !started
         }
-        guard first, let pointer = context.pointer else { return nil }
-        let inbox = eventLoop.inbox
+        guard first, contexts[0].pointer != nil else { return nil }
+        let others = Array(zip(eventLoops, contexts).dropFirst())
+        othersServing.set(others.count)
+        let reports = Mutex<[DrainReport]>([])
+        var threads: [JoinableThread] = []
+        let main = eventLoops[0].inbox
+        for (loop, context) in others {
+            let serving = ServingLoop(loop: loop, context: context)
+            do {
+                threads.append(
+                    try JoinableThread { [othersServing] in
+                        let report = Self.serve(serving.loop, serving.context)
+                        if let report { reports.withLock { $0.append(report) } }
+                        othersServing.finished()
+                        main.enqueue { _ in }  // the first loop looks again at once
+                    })
+            } catch {
+                TransportLog.emit("cannot start the thread of loop \(loop.index): \(error); its connections are not served")
+                othersServing.finished()
+                Self.tearDown(loop, context)
+            }
+        }
+        var report = Self.serve(eventLoops[0], contexts[0]) { [othersServing] in othersServing.any }
+        for thread in threads { thread.join() }
+        for other in reports.withLock({ $0 }) {
+            report = report.map { $0.adding(other) } ?? other
+        }
+        return report
+    }
+
+    /// Serves one loop on the calling thread until stopped, drains it, destroys its context.
+    /// `holdOpen`: the drain goes on (running jobs) while it says so, even once this loop's own
+    /// work is done.
+    private static func serve(_ loop: EventLoop, _ context: LWSContext, holdOpen: () -> Bool = { false }) -> DrainReport? {
+        guard let pointer = context.pointer else { return nil }
+        let inbox = loop.inbox
         inbox.becomeServiceThread()
-        eventLoop.phase = .running
+        loop.phase = .running
 
         while !inbox.isStopRequested {
             guard lws_service(pointer, 0) >= 0 else { break }
-            eventLoop.runPendingJobs()
+            loop.runPendingJobs()
         }
 
-        eventLoop.beginDraining()
-        while eventLoop.continueDraining() {
+        loop.beginDraining()
+        while loop.continueDraining() || holdOpen() {
             guard lws_service(pointer, 0) >= 0 else { break }
-            eventLoop.runPendingJobs()
+            loop.runPendingJobs()
         }
-        let report = eventLoop.finishDraining()
+        let report = loop.finishDraining()
+        loop.mirrorStatistics()
 
         let dropped = inbox.close()  // no lws_cancel_service from here on; late jobs are dropped
-        eventLoop.prepareForDestroy()
+        loop.prepareForDestroy()
         context.destroy()
-        eventLoop.didDestroy()
+        loop.didDestroy()
         withExtendedLifetime(dropped) {}  // released here, outside the inbox lock
         return report
     }
 
-    /// Asks `run()` to drain and finish; safe from any thread, idempotent: true for the call that
-    /// asked first. Not from a signal handler (use a `DispatchSource` for signals).
+    /// Destroys a loop's context that never ran (or is done running).
+    private static func tearDown(_ loop: EventLoop, _ context: LWSContext) {
+        guard context.pointer != nil else { return }
+        _ = loop.inbox.close()
+        loop.prepareForDestroy()
+        context.destroy()
+        loop.didDestroy()
+    }
+
+    /// Asks `run()` to drain and finish, every loop; safe from any thread, idempotent: true for the
+    /// call that asked first. Not from a signal handler (use a `DispatchSource` for signals).
     @discardableResult
     public func stop() -> Bool {
-        let first = eventLoop.inbox.requestStop()
-        if eventLoop.inbox.isOnServiceThread {
+        let first = eventLoops[0].inbox.requestStop()
+        for loop in eventLoops.dropFirst() { loop.inbox.requestStop() }
+        if eventLoops[0].inbox.isOnServiceThread {
             // A timer body runs before lws polls again; make sure that poll returns at once.
-            eventLoop.schedule(after: 0) {}
+            eventLoops[0].schedule(after: 0) {}
         }
         return first
     }
 
-    /// Runs `body` on the service thread soon; safe from any thread. Bodies handed over after the
-    /// server stopped are dropped.
+    /// Runs `body` on the first loop's service thread soon; safe from any thread. Bodies handed
+    /// over after the server stopped are dropped.
     public func perform(_ body: @escaping @Sendable (EventLoop) -> Void) {
-        eventLoop.perform(body)
+        eventLoops[0].perform(body)
     }
+}
+
+/// How many of a server's other loops still serve. Thread-safe.
+private final class ServingCount: Sendable {
+    private let count = Mutex(0)
+
+    func set(_ value: Int) { count.withLock { $0 = value } }
+    func finished() { count.withLock { $0 -= 1 } }
+    var any: Bool { count.withLock { $0 > 0 } }
+}
+
+/// A loop and its context, handed to the thread that serves them (and touched by no other).
+private struct ServingLoop: @unchecked Sendable {
+    let loop: EventLoop
+    let context: LWSContext
 }
 
 extension WebServer {
@@ -133,12 +235,16 @@ extension WebServer {
         ("*", "application/octet-stream"),
     ]
 
+    /// A loop's context. `listening`: the transport's own listening socket, which this loop
+    /// watches; without it the first loop has lws listen, and any other loop listens to nothing
+    /// (its connections are handed to it: `EventLoop.adopt`).
     private static func makeContext(
         _ configuration: TransportConfiguration,
         address: ListenAddress,
-        shared: SharedListeningSocket?,
+        listening shared: SharedListeningSocket?,
         loop: EventLoop
     ) throws(TransportError) -> (LWSContext, Int) {
+        let listensItself = shared == nil && loop.index == 0
         let memory = CAllocations()
 
         var contextInfo = lws_context_creation_info()
@@ -165,7 +271,7 @@ extension WebServer {
         var vhostInfo = lws_context_creation_info()
         // Shared port: lws must not listen (it cannot share the port); the transport's own socket
         // hands it each connection (EventLoop+SharedPort). Everything else about the vhost stays.
-        vhostInfo.port = shared == nil ? Int32(configuration.port) : CONTEXT_PORT_NO_LISTEN_SERVER
+        vhostInfo.port = listensItself ? Int32(configuration.port) : CONTEXT_PORT_NO_LISTEN_SERVER
         vhostInfo.iface = address.numeric.map { memory.string($0) }
         vhostInfo.vhost_name = memory.string(vhostName)
         vhostInfo.protocols = UnsafePointer(makeProtocols(configuration, memory))
@@ -199,12 +305,16 @@ extension WebServer {
             throw .listenFailed(
                 host: configuration.host,
                 port: configuration.port,
-                reason: shared == nil
+                reason: listensItself
                     ? address.bindFailureReason(port: configuration.port)
                     : "libwebsockets could not set up the server (see its log)"
             )
         }
         guard let shared else {
+            if !listensItself {
+                loop.adoptionVhost = vhost
+                return (context, configuration.port)
+            }
             return (context, Int(lws_get_vhost_listen_port(vhost)))
         }
         guard let listenerVhost = makeListenerVhost(pointer, memory),

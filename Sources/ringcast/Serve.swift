@@ -63,6 +63,12 @@ struct Serve: ParsableCommand {
     )
     var shutdownTimeout: Int?
 
+    @Option(
+        help:
+            "Service loops, each a thread serving its share of the connections, 1…\(RingCastConfiguration.maximumLoops) (default: the config's loops, else one per core)."
+    )
+    var loops: Int?
+
     func run() throws {
         // SIGINT, SIGTERM and SIGHUP stay blocked in every thread (threads inherit this mask, and
         // none has started yet), so one that comes early waits, pending, for its DispatchSource,
@@ -85,7 +91,7 @@ struct Serve: ParsableCommand {
         // error, so ArgumentParser's usage text would only hide the message.
         let overrides = Overrides(
             host: host, port: port, dataDir: dataDir, webRoot: webRoot, fps: fps, tlsCert: tlsCert, tlsKey: tlsKey,
-            logLevel: logLevel?.rawValue, redis: redis, node: node, shutdownTimeout: shutdownTimeout)
+            logLevel: logLevel?.rawValue, redis: redis, node: node, shutdownTimeout: shutdownTimeout, loops: loops)
         let server: RingCastServer
         do {
             let configuration = try overrides.load(file: file, environment: environment)
@@ -166,6 +172,7 @@ private struct Overrides: Sendable {
     var redis: String?
     var node: String?
     var shutdownTimeout: Int?
+    var loops: Int?
 
     /// The config file, then the environment, then these flags; checked. An error names the flag
     /// or variable that set the value, else the file and its key.
@@ -184,6 +191,7 @@ private struct Overrides: Sendable {
         if let shutdownTimeout {
             configuration.set(\.shutdownTimeout, to: shutdownTimeout, key: "shutdownTimeout", from: "--shutdown-timeout")
         }
+        if let loops { configuration.set(\.loops, to: loops, key: "loops", from: "--loops") }
         try configuration.validate()
         return configuration
     }

@@ -11,12 +11,12 @@ import Testing
 /// (issue 21, item 4).
 @Suite("Graceful drain")
 struct GracefulDrainTests {
-    private static let pushers = 8
+    static let pushers = 8
     /// The default `shutdownTimeout`; the drain must end well within it, the process soon after.
     private static let shutdownTimeout = 10.0
 
     /// One board, one ring per pusher, no write limit, no static files; `extra` adds top-level keys.
-    private static func config(in directory: URL, extra: String = "") throws -> String {
+    static func config(in directory: URL, extra: String = "") throws -> String {
         let rings = (0..<pushers).map { #"{"id": "p\#($0)"}"# }.joined(separator: ", ")
         let text = """
             {"host": "127.0.0.1", "port": 0, "webRoot": "", "openAPIDocument": "", \(extra)
@@ -28,7 +28,7 @@ struct GracefulDrainTests {
         return file.path
     }
 
-    private static func serve(config: String, data: String, flags: [String] = []) async throws -> (TestProcess, Int) {
+    static func serve(config: String, data: String, flags: [String] = []) async throws -> (TestProcess, Int) {
         let process = try await TestProcess(
             ["serve", "--config", config, "--data-dir", data, "--port", "0", "--log-level", "notice"] + flags)
         let line = try await process.waitForLine { $0.hasPrefix("listening on ") }
@@ -37,7 +37,7 @@ struct GracefulDrainTests {
     }
 
     /// How each pusher's requests ended.
-    private struct Tally: Sendable {
+    struct Tally: Sendable {
         /// The index of the last write answered 2xx (-1: none).
         var acknowledged = -1
         /// Index of the last write whose request was written in full.
@@ -53,7 +53,7 @@ struct GracefulDrainTests {
         var finished = false
     }
 
-    private final class Tallies: Sendable {
+    final class Tallies: Sendable {
         let state = Mutex([Tally](repeating: Tally(), count: GracefulDrainTests.pushers))
         let stop = Atomic(false)
 
@@ -63,7 +63,7 @@ struct GracefulDrainTests {
     /// Pusher `p` PATCHes ring `p<p>` to index / 1e6 with index rising (each value distinct), no
     /// Idempotency-Key, over a keep-alive connection, until its connection is refused (the server
     /// stopped listening) or the test says stop.
-    private static func startPushers(port: Int, tallies: Tallies) {
+    static func startPushers(port: Int, tallies: Tallies) {
         for pusher in 0..<pushers {
             Thread {
                 defer { tallies.state.withLock { $0[pusher].finished = true } }
@@ -264,7 +264,8 @@ struct GracefulDrainTests {
         } catch {
             let idle = Date().timeIntervalSince(answered)
             guard idle >= 4.5 else { throw error }
-            print("graceful drain: the probe sat idle \(idle) s before the drain was seen, past lws's keep-alive timeout: \(error)")
+            print(
+                "graceful drain: the probe sat idle \(idle) s before the drain was seen, past lws's keep-alive timeout: \(error)")
         }
         let again = Date()
         patient.signal(SIGTERM)

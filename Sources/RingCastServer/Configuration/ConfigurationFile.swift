@@ -20,6 +20,7 @@ struct ConfigurationFile: Decodable {
     var tls: TLS?
     var logLevel: String?
     var shutdownTimeout: Int?
+    var loops: Int?
     var cluster: Cluster?
     var history: History?
     var boards: [BoardEntry]?
@@ -30,7 +31,7 @@ struct ConfigurationFile: Decodable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, fps, webRoot, openAPIDocument, dataDir, limits, token, readToken, allowedOrigins, tls, logLevel
-        case shutdownTimeout, cluster, history, boards
+        case shutdownTimeout, loops, cluster, history, boards
         case allowedHosts, webhookHosts
         case defaultBoard
         case embedOrigins
@@ -57,6 +58,7 @@ struct ConfigurationFile: Decodable {
         tls = try c.decodeIfPresent(TLS.self, forKey: .tls)
         logLevel = try c.decodeIfPresent(String.self, forKey: .logLevel)
         shutdownTimeout = try c.decodeIfPresent(Int.self, forKey: .shutdownTimeout)
+        loops = try c.decodeIfPresent(Int.self, forKey: .loops)
         cluster = try c.decodeIfPresent(Cluster.self, forKey: .cluster)
         history = try c.decodeIfPresent(History.self, forKey: .history)
         boards = try c.decodeIfPresent([BoardEntry].self, forKey: .boards)

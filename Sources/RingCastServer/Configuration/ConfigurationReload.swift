@@ -48,6 +48,8 @@ struct ConfigurationReload {
         restartOnly("history.changes") { "\($0.historyChanges)" }
         // The transport takes its drain timeout when it is created.
         restartOnly("shutdownTimeout") { "\($0.shutdownTimeout)" }
+        // The loops' threads and contexts are made once.
+        restartOnly("loops") { "\($0.loops)" }
 
         var changed: [String] = []
         func reloadable<Value: Equatable>(_ key: String, _ value: KeyPath<RingCastConfiguration, Value>) {
@@ -92,6 +94,7 @@ struct ConfigurationReload {
         configuration.historyPoints = running.historyPoints
         configuration.historyChanges = running.historyChanges
         configuration.shutdownTimeout = running.shutdownTimeout
+        configuration.loops = running.loops
         self.configuration = configuration
         self.needsRestart = needsRestart
         self.changed = changed

@@ -88,6 +88,7 @@ extension RingCastConfiguration {
         if let hosts = file.webhookHosts { webhookHosts = hosts }
         if let level = file.logLevel { logLevel = level }
         if let seconds = file.shutdownTimeout { shutdownTimeout = seconds }
+        if let count = file.loops { loops = count }
         if let name = file.defaultBoard { defaultBoard = name }
         if let tls = file.tls {
             if let cert = tls.cert { tlsCertificate = cert.isEmpty ? nil : cert }
@@ -160,6 +161,9 @@ extension RingCastConfiguration {
         }
         if let seconds = try integer("RINGCAST_SHUTDOWN_TIMEOUT") {
             set(\.shutdownTimeout, to: seconds, key: "shutdownTimeout", from: "RINGCAST_SHUTDOWN_TIMEOUT")
+        }
+        if let count = try integer("RINGCAST_LOOPS") {
+            set(\.loops, to: count, key: "loops", from: "RINGCAST_LOOPS")
         }
     }
 
@@ -295,6 +299,9 @@ extension RingCastConfiguration {
         if !(0...300).contains(shutdownTimeout) {
             throw fail("shutdownTimeout", "expected 0…300 seconds, got \(shutdownTimeout)")
         }
+        if !(1...Self.maximumLoops).contains(loops) {
+            throw fail("loops", "expected 1…\(Self.maximumLoops) service loops, got \(loops)")
+        }
         if !(0...63_072_000).contains(hstsMaxAgeSeconds) {
             throw fail(
                 "tls.hstsMaxAgeSeconds", "expected 0…63072000 seconds (two years; 0 = no header), got \(hstsMaxAgeSeconds)")
@@ -320,7 +327,9 @@ extension RingCastConfiguration {
             throw fail("cluster.streamLength", "expected 10…10000000, got \(streamLength)")
         }
         if !(0...31_536_000).contains(historySeconds) {
-            throw fail("history.seconds", "expected 0…31536000 (a year; 0 = no history, and keep no older changes), got \(historySeconds)")
+            throw fail(
+                "history.seconds",
+                "expected 0…31536000 (a year; 0 = no history, and keep no older changes), got \(historySeconds)")
         }
         if !(0...1_000_000).contains(historyPoints) {
             throw fail("history.points", "expected 0…1000000 points a ring (0 = no history), got \(historyPoints)")

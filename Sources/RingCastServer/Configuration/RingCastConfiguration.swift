@@ -1,3 +1,4 @@
+import Foundation
 import RingCastCore
 import RingCastStorage
 
@@ -91,6 +92,16 @@ public struct RingCastConfiguration: Sendable {
     /// Seconds SIGTERM (or `RingCastServer.stop()`) may take to drain: answer the requests already
     /// received, close viewers with 1001, flush the store. Past it the server stops anyway. 0 = at once.
     public var shutdownTimeout: Int = 10
+    /// Service loops: threads, each serving its share of the connections (viewers and HTTP), the first also
+    /// running the engine, the store's answers and every request (docs/CONFIGURATION.md, "Loops"). By default one
+    /// per core, at most `maximumLoops`.
+    public var loops: Int = RingCastConfiguration.defaultLoops
+    /// The most loops a server runs.
+    public static let maximumLoops = 8
+    /// One loop per core the process may run on, at most `maximumLoops`.
+    public static var defaultLoops: Int {
+        min(maximumLoops, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    }
     /// The boards, in the order `GET /api/v1/boards` lists them.
     public var boards: [BoardSpec] = []
     /// The board a viewer who names none watches (the page at `/`), whatever other boards exist, so that a

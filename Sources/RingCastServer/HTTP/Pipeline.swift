@@ -67,6 +67,7 @@ final class Pipeline {
         clock: TickClock,
         viewers: @escaping (String) -> Int = { _ in 0 },
         transportStatistics: @escaping () -> TransportStatistics = { TransportStatistics() },
+        loopViewers: @escaping () -> [Int] = { [] },
         playlists: Playlists? = nil,
         playlistViewers: @escaping (String) -> Int = { _ in 0 }
     ) {
@@ -80,7 +81,7 @@ final class Pipeline {
             countdown: CountdownHandler(),
             operator: OperatorHandler(
                 boards: boards, playlists: playlists, backend: backend, metrics: metrics, openAPIDocument: openAPIDocument,
-                viewers: viewers, transportStatistics: transportStatistics),
+                viewers: viewers, transportStatistics: transportStatistics, loopViewers: loopViewers),
             playlists: PlaylistHandler(
                 playlists: playlists, boards: boards, backend: backend, metrics: metrics, clock: clock,
                 viewers: playlistViewers),

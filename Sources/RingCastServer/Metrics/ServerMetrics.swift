@@ -12,6 +12,7 @@ final class ServerMetrics {
     private let factory: PrometheusMetricsFactory
 
     private var viewers: [String: CoreMetrics.Gauge] = [:]
+    private var loopViewers: [String: CoreMetrics.Gauge] = [:]
     private var frames: [String: CoreMetrics.Counter] = [:]
     private var frameBytes: [String: CoreMetrics.Counter] = [:]
     private var pushes: [String: CoreMetrics.Counter] = [:]
@@ -31,6 +32,7 @@ final class ServerMetrics {
     private let messagesSkipped: CoreMetrics.Counter
     private let viewersStalled: CoreMetrics.Counter
     private let viewersHeld: CoreMetrics.Counter
+    private let messagesWrittenDirectly: CoreMetrics.Counter
     /// The store's totals, likewise.
     private var storeSeen = StorageStatistics()
     private let storeCommits: CoreMetrics.Counter
@@ -73,6 +75,7 @@ final class ServerMetrics {
         messagesSkipped = CoreMetrics.Counter(label: "ringcast_frames_skipped_total", factory: factory)
         viewersStalled = CoreMetrics.Counter(label: "ringcast_viewers_evicted_total", factory: factory)
         viewersHeld = CoreMetrics.Counter(label: "ringcast_viewers_held_total", factory: factory)
+        messagesWrittenDirectly = CoreMetrics.Counter(label: "ringcast_messages_written_directly_total", factory: factory)
         storeCommits = CoreMetrics.Counter(label: "ringcast_store_commits_total", factory: factory)
         storeRecords = CoreMetrics.Counter(label: "ringcast_store_records_written_total", factory: factory)
         storeFailures = CoreMetrics.Counter(label: "ringcast_store_failed_commits_total", factory: factory)
@@ -177,6 +180,18 @@ final class ServerMetrics {
         playlists.record(count)
     }
 
+    /// `ringcast_loop_viewers{loop}`: how the viewers are spread over the transport's loops (`--loops`).
+    func setLoopViewers(_ counts: [Int]) {
+        for (loop, count) in counts.enumerated() {
+            let label = String(loop)
+            let gauge =
+                loopViewers[label]
+                ?? CoreMetrics.Gauge(label: "ringcast_loop_viewers", dimensions: [("loop", label)], factory: factory)
+            loopViewers[label] = gauge
+            gauge.record(count)
+        }
+    }
+
     /// A request or viewer refused for its token (401, 403): by the token's name (`none` without one, `invalid`
     /// for one no token has), never its secret, and the permission it lacked.
     func refused(token: String, permission: AccessToken.Access) {
@@ -223,6 +238,8 @@ final class ServerMetrics {
         messagesSkipped.increment(by: Int(transport.messagesSkipped - transportSeen.messagesSkipped))
         viewersStalled.increment(by: Int(transport.viewersClosedWhileStalled - transportSeen.viewersClosedWhileStalled))
         viewersHeld.increment(by: Int(transport.viewersHeld - transportSeen.viewersHeld))
+        messagesWrittenDirectly.increment(
+            by: Int(transport.messagesWrittenDirectly - transportSeen.messagesWrittenDirectly))
         transportSeen = transport
         let webhooks = webhookStatistics()
         for ((outcome, count), (_, seen)) in zip(webhooks.outcomes, webhooksSeen.outcomes) {

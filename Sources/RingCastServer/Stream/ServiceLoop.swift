@@ -14,6 +14,9 @@ protocol ServiceLoop: AnyObject {
     /// Viewers of `channel` now.
     func viewerCount(of channel: some ChannelKey) -> Int
 
+    /// Viewers on each of the transport's loops now (`--loops`), the first loop's first.
+    var viewerCounts: [Int] { get }
+
     /// Publishes the channel's next message, latest wins (`EventLoop.publish`): a viewer that holds one of the
     /// messages in `base` gets `message`, another `keyframe`, after `preamble` if it was not sent that.
     func publish(
@@ -39,6 +42,11 @@ protocol ServiceLoop: AnyObject {
     var statistics: TransportStatistics { get }
 }
 
-extension EventLoop: ServiceLoop {
+extension ServiceLoop {
+    /// One loop.
+    var viewerCounts: [Int] { [viewerCount] }
+}
+
+extension LoopGroup: ServiceLoop {
     var queue: any ServiceQueue { handle }
 }

@@ -12,11 +12,15 @@ final class OperatorHandler {
     private let openAPIDocument: [UInt8]?
     private let viewers: (String) -> Int
     private let transportStatistics: () -> TransportStatistics
+    /// Viewers on each transport loop.
+    private let loopViewers: () -> [Int]
 
     init(
         boards: Boards, playlists: Playlists, backend: any BoardBackend, metrics: ServerMetrics, openAPIDocument: [UInt8]?,
-        viewers: @escaping (String) -> Int, transportStatistics: @escaping () -> TransportStatistics
+        viewers: @escaping (String) -> Int, transportStatistics: @escaping () -> TransportStatistics,
+        loopViewers: @escaping () -> [Int] = { [] }
     ) {
+        self.loopViewers = loopViewers
         self.boards = boards
         self.playlists = playlists
         self.backend = backend
@@ -46,6 +50,7 @@ final class OperatorHandler {
             metrics.setViewers(viewers(board.name), board: board.name)
         }
         metrics.setPlaylists(playlists.count)
+        metrics.setLoopViewers(loopViewers())
         let body = metrics.render(
             transport: transportStatistics(), store: backend.storeStatistics, storeHealthy: backend.problem == nil)
         return HTTPResponse(

@@ -3,6 +3,8 @@ import RingCastCore
 import RingCastTransport
 import Testing
 
+@testable import RingCastServer
+
 /// In process, by tick: the real `Application` on a `MemoryLoop` (`TestApplication`); pushes through
 /// `handleHTTP`, viewers through `admitViewer`, frames as the ticks are advanced.
 @Suite("Broadcast to viewers")
@@ -173,6 +175,32 @@ struct BroadcastTests {
         // The same picture the full viewers end on.
         #expect(end[ring: "move"] == full.frames.last?[ring: "move"])
         #expect(full.frames.count > 5)
+    }
+
+    /// Issue 35, item 3: no per-tick work nobody sees. While only reduced-motion viewers watch an animating board,
+    /// no full-motion frame is composed or published; once a full-motion viewer joins, every tick is.
+    @Test func aBoardOnlyReducedMotionViewersWatch_publishesNoFullMotionFrame_untilAFullMotionViewerJoins() throws {
+        let app = try TestApplication()
+        let still = app.connect("board=main&format=json&motion=reduced")
+        let response = try app.send(
+            "PATCH", "/api/v1/boards/main", body: #"{"rings":{"move":0.6},"animation":{"curve":"linear","duration":1}}"#)
+        #expect(response.status == 200)
+        let before = app.loop.published.count
+        app.advance(ticks: Int64(app.fps) / 2)
+        let motions = app.loop.published.dropFirst(before).compactMap { ($0.channel.base as? StreamKey)?.motion }
+        #expect(!motions.contains(.full), "full-motion frames published for nobody: \(motions.count)")
+        #expect(motions.contains(.reduced), "the reduced-motion viewer's end state")
+        #expect(still.frames.last?[ring: "move"]?.p == 0.6)
+
+        // A full-motion viewer mid-animation: from its greeting on, a frame every tick.
+        let full = app.connect()
+        let joined = app.loop.published.count
+        app.advance(ticks: 10)
+        let published = app.loop.published.dropFirst(joined).filter { ($0.channel.base as? StreamKey)?.motion == .full }
+        #expect(published.count == 10, "one full-motion frame a tick: \(published.map(\.sequence))")
+        #expect(full.frames.count >= 10)
+        let moving = full.frames.compactMap { $0[ring: "move"]?.p }
+        #expect(Set(moving).count >= 10, "the animation, frame by frame: \(moving)")
     }
 
     @Test func reducedMotionViewer_getsACountdownsWholeSeconds() throws {

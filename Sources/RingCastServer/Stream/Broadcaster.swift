@@ -207,6 +207,12 @@ final class Broadcaster: BoardObserver {
         WireFormat.allCases.reduce(0) { $0 + reducedViewers(of: stream, format: $1) }
     }
 
+    /// Full-motion viewers of `stream`'s board in `format`: its own, and those of the playlists showing it.
+    private func fullViewers(of stream: BoardStream, format: WireFormat) -> Int {
+        loop.viewerCount(of: stream.key(format, .full))
+            + (playlists?.viewers(showing: stream.name, format: format, motion: .full) ?? 0)
+    }
+
     /// Reduced-motion viewers of `stream`'s board in `format`: its own, and those of the playlists showing it.
     private func reducedViewers(of stream: BoardStream, format: WireFormat) -> Int {
         loop.viewerCount(of: stream.key(format, .reduced))
@@ -247,20 +253,35 @@ final class Broadcaster: BoardObserver {
         if let next { schedule(next) }
     }
 
-    /// Frame `tick` of `stream`'s board, to the viewers of `formats` (the ones someone watches).
+    /// Frame `tick` of `stream`'s board, to the viewers of `formats` (the ones someone watches): the animation's
+    /// frame to the formats someone watches in full motion, the resting frame to reduced-motion viewers when it
+    /// shows something new. A board only reduced-motion viewers watch is never composed in full motion: nobody
+    /// would see those frames (issue 35).
     private func publish(_ stream: BoardStream, formats: [WireFormat], at tick: Int64, baseFrom: Int64?) {
         guard tick > stream.lastPublished ?? .min else { return }
-        let (frame, base) = stream.board.animator.frames(at: tick)
         stream.refreshLayout()
         stream.lastPublished = tick
         framesPublished += 1
+        // Events first: a viewer gets a tick's events before its frame, however soon the frame is written
+        // (`EventLoop.writeDirectly`) and on whatever loop.
+        notifyEvents(of: stream, formats: formats, through: tick)
+        let moving = formats.filter { fullViewers(of: stream, format: $0) > 0 }
+        if !moving.isEmpty {
+            publishMotion(stream, formats: moving, at: tick, baseFrom: baseFrom)
+        }
+        if let resting = restingFrame(of: stream, formats: formats, at: tick) {
+            publishResting(resting, of: stream, formats: formats, at: tick)
+        }
+    }
+
+    /// The animation's frame of `tick`, a delta and a keyframe in each of `formats`, to the full-motion viewers.
+    private func publishMotion(_ stream: BoardStream, formats: [WireFormat], at tick: Int64, baseFrom: Int64?) {
+        let (frame, base) = stream.board.animator.frames(at: tick)
         // A new structure: every viewer gets the new layout, then this frame as a keyframe.
         let newLayout = stream.unpublishedLayout.contains(.full)
         let forceKeyframe = stream.forceKeyframe || newLayout
         stream.forceKeyframe = false
         stream.unpublishedLayout.remove(.full)
-        let resting = restingFrame(of: stream, formats: formats, at: tick)
-
         for format in formats {
             let started = ContinuousClock.now
             let keyframe: OutgoingMessage
@@ -293,27 +314,32 @@ final class Broadcaster: BoardObserver {
             playlists?.forward(
                 delta, keyframe: keyframe, of: stream, format: format, motion: .full, tick: tick, base: deltaBase,
                 preamble: preamble)
-            if let resting {
-                let message: OutgoingMessage
-                let preamble: OutgoingMessage?
-                do throws(EncodingFailure) {
-                    message = OutgoingMessage(format: format, try format.encode(resting.frame, previous: nil))
-                    preamble = resting.newLayout ? try stream.layout(format) : nil
-                } catch {
-                    notSent("resting frame \(tick)", of: stream.name, error)
-                    stream.lastResting = nil
-                    if resting.newLayout { stream.unpublishedLayout.insert(.reduced) }
-                    continue
-                }
-                loop.publish(
-                    message, keyframe: message, to: stream.key(format, .reduced), sequence: sequence, base: nil,
-                    preamble: preamble)
-                playlists?.forward(
-                    message, keyframe: message, of: stream, format: format, motion: .reduced, tick: tick, base: nil,
-                    preamble: preamble)
-            }
         }
-        notifyEvents(of: stream, formats: formats, through: tick)
+    }
+
+    /// `resting` (`restingFrame`) in each of `formats`, to the reduced-motion viewers.
+    private func publishResting(
+        _ resting: (frame: Frame, newLayout: Bool), of stream: BoardStream, formats: [WireFormat], at tick: Int64
+    ) {
+        for format in formats {
+            let message: OutgoingMessage
+            let preamble: OutgoingMessage?
+            do throws(EncodingFailure) {
+                message = OutgoingMessage(format: format, try format.encode(resting.frame, previous: nil))
+                preamble = resting.newLayout ? try stream.layout(format) : nil
+            } catch {
+                notSent("resting frame \(tick)", of: stream.name, error)
+                stream.lastResting = nil
+                if resting.newLayout { stream.unpublishedLayout.insert(.reduced) }
+                continue
+            }
+            let sequence = UInt64(clamping: tick)
+            loop.publish(
+                message, keyframe: message, to: stream.key(format, .reduced), sequence: sequence, base: nil, preamble: preamble)
+            playlists?.forward(
+                message, keyframe: message, of: stream, format: format, motion: .reduced, tick: tick, base: nil,
+                preamble: preamble)
+        }
     }
 
     /// The frame reduced-motion viewers of `formats` get at `tick`, if it shows anything their last one did

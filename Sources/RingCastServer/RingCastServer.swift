@@ -222,8 +222,6 @@ public func buildServer(configuration: RingCastConfiguration, logger: Logger = L
         drainTimeout: Double(configuration.shutdownTimeout)
     )
     transport.loops = configuration.loops
-    // A diagnostic switch, for the benchmark's before and after (docs/BENCHMARKS.md); not a setting.
-    transport.directWrites = ProcessInfo.processInfo.environment["RINGCAST_DIRECT_WRITES"] != "0"
     let web: WebServer
     do {
         web = try WebServer(configuration: transport, delegate: application)

@@ -149,39 +149,6 @@ extension EventLoop {
         return 0
     }
 
-    /// Writes the viewer's next message now, outside a writeable callback, when nothing stands in the way: a plain
-    /// connection, established, not waiting for a writeable callback or held, nothing lws still holds of an earlier
-    /// write (`lws_partial_buffered`), and room for the message in the peer's window as pacing last saw it
-    /// (`SendPacing.covers`, no system call). That saves the writeable round trip — arm POLLOUT, poll, callback,
-    /// disarm — per viewer and frame. False when the viewer must go the writeable way instead (`requestWrite`): there
-    /// pacing asks the socket, holds a viewer whose window is full, and sends it the newest message once it has room.
-    /// A write the kernel takes only part of is kept by lws, which sends the rest when the socket is writeable;
-    /// the writeable way takes over until then.
-    func writeDirectly(_ viewer: Viewer) -> Bool {
-        guard configuration.directWrites, configuration.tls == nil, viewer.isEstablished, !viewer.writeRequested,
-            viewer.pendingClose == nil, viewer.closeAfterGreeting == nil, let size = viewer.nextMessageSize,
-            viewer.pacing.covers(size), lws_partial_buffered(viewer.wsi) == 0,
-            let (message, skipped) = viewer.nextMessage()
-        else { return false }
-        viewer.pacing.spend(message.count)
-        do {
-            try message.write(to: viewer.wsi)
-        } catch {
-            TransportLog.emit("\(error); closing \(viewer.id)")
-            lws_set_timeout(viewer.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
-            return true
-        }
-        statistics.messagesSent += 1
-        statistics.messagesWrittenDirectly += 1
-        statistics.bytesSent += UInt64(message.count)
-        statistics.messagesSkipped += skipped
-        // More of a greeting, or the rest of this message still with lws: the writeable callback goes on from here.
-        if viewer.hasPendingMessage || lws_partial_buffered(viewer.wsi) != 0 {
-            requestWrite(viewer, force: true)
-        }
-        return true
-    }
-
     /// LWS_CALLBACK_RECEIVE: viewers are read-only; data frames end the connection with 1003.
     /// (Control frames never get here: lws answers pings and closes itself. A text frame that is
     /// not UTF-8 never gets here either: LWS_SERVER_OPTION_VALIDATE_UTF8 has lws close with 1007.)

@@ -126,7 +126,7 @@ public final class EventLoop {
         }
         guard let target = channels[channel.hashed] else { return }
         target.publish(message, keyframe: keyframe, sequence: sequence, base: base, preamble: preamble)
-        for viewer in target.viewers.values where !writeDirectly(viewer) {
+        for viewer in target.viewers.values {
             requestWrite(viewer)
         }
     }

@@ -59,11 +59,6 @@ public struct TransportConfiguration: Sendable {
     public var loops = 1
     /// The most service loops a server runs.
     public static let maximumLoops = 8
-    /// Writes a published message to each viewer whose socket has room at once, in the round that published it,
-    /// rather than in a writeable callback on lws's next round (`EventLoop.writeDirectly`); plain connections only.
-    /// A viewer whose socket is full goes the writeable way, and then gets the newest message. Off only to measure
-    /// what it saves (`RINGCAST_DIRECT_WRITES=0`, docs/BENCHMARKS.md).
-    public var directWrites = true
     /// The kernel send buffer (SO_SNDBUF) of each viewer's socket, in bytes; Linux doubles it for
     /// its bookkeeping. Without it the kernel grows the buffer of a viewer that stops reading to
     /// megabytes (2.8 MiB each over loopback), and holds it until the stall timeout — and, after a

@@ -16,9 +16,6 @@ public struct TransportStatistics: Sendable, Equatable {
     /// Times a viewer was held back because its peer's window had no room for its next message
     /// (it stopped reading, or reads slower than the frames come: `SendPacing`).
     public var viewersHeld: UInt64 = 0
-    /// Of `messagesSent`, those written in the round that published them, without a writeable callback
-    /// (`TransportConfiguration.directWrites`).
-    public var messagesWrittenDirectly: UInt64 = 0
 
     public init() {}
 }
@@ -33,7 +30,6 @@ extension TransportStatistics {
         sum.viewersAdmitted += right.viewersAdmitted
         sum.viewersClosedWhileStalled += right.viewersClosedWhileStalled
         sum.viewersHeld += right.viewersHeld
-        sum.messagesWrittenDirectly += right.messagesWrittenDirectly
         return sum
     }
 }

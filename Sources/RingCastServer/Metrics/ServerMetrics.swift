@@ -32,7 +32,6 @@ final class ServerMetrics {
     private let messagesSkipped: CoreMetrics.Counter
     private let viewersStalled: CoreMetrics.Counter
     private let viewersHeld: CoreMetrics.Counter
-    private let messagesWrittenDirectly: CoreMetrics.Counter
     /// The store's totals, likewise.
     private var storeSeen = StorageStatistics()
     private let storeCommits: CoreMetrics.Counter
@@ -75,7 +74,6 @@ final class ServerMetrics {
         messagesSkipped = CoreMetrics.Counter(label: "ringcast_frames_skipped_total", factory: factory)
         viewersStalled = CoreMetrics.Counter(label: "ringcast_viewers_evicted_total", factory: factory)
         viewersHeld = CoreMetrics.Counter(label: "ringcast_viewers_held_total", factory: factory)
-        messagesWrittenDirectly = CoreMetrics.Counter(label: "ringcast_messages_written_directly_total", factory: factory)
         storeCommits = CoreMetrics.Counter(label: "ringcast_store_commits_total", factory: factory)
         storeRecords = CoreMetrics.Counter(label: "ringcast_store_records_written_total", factory: factory)
         storeFailures = CoreMetrics.Counter(label: "ringcast_store_failed_commits_total", factory: factory)
@@ -238,8 +236,6 @@ final class ServerMetrics {
         messagesSkipped.increment(by: Int(transport.messagesSkipped - transportSeen.messagesSkipped))
         viewersStalled.increment(by: Int(transport.viewersClosedWhileStalled - transportSeen.viewersClosedWhileStalled))
         viewersHeld.increment(by: Int(transport.viewersHeld - transportSeen.viewersHeld))
-        messagesWrittenDirectly.increment(
-            by: Int(transport.messagesWrittenDirectly - transportSeen.messagesWrittenDirectly))
         transportSeen = transport
         let webhooks = webhookStatistics()
         for ((outcome, count), (_, seen)) in zip(webhooks.outcomes, webhooksSeen.outcomes) {

@@ -262,8 +262,8 @@ final class Broadcaster: BoardObserver {
         stream.refreshLayout()
         stream.lastPublished = tick
         framesPublished += 1
-        // Events first: a viewer gets a tick's events before its frame, however soon the frame is written
-        // (`EventLoop.writeDirectly`) and on whatever loop.
+        // Events first, so that a viewer gets a tick's events before its frame on whatever loop it is (each loop runs
+        // what it is handed in order, and may write a frame between two of its rounds of jobs).
         notifyEvents(of: stream, formats: formats, through: tick)
         let moving = formats.filter { fullViewers(of: stream, format: $0) > 0 }
         if !moving.isEmpty {

@@ -259,24 +259,32 @@ final class Broadcaster: BoardObserver {
     /// would see those frames (issue 35).
     private func publish(_ stream: BoardStream, formats: [WireFormat], at tick: Int64, baseFrom: Int64?) {
         guard tick > stream.lastPublished ?? .min else { return }
-        stream.refreshLayout()
         stream.lastPublished = tick
         framesPublished += 1
         // Events first, so that a viewer gets a tick's events before its frame on whatever loop it is (each loop runs
         // what it is handed in order, and may write a frame between two of its rounds of jobs).
         notifyEvents(of: stream, formats: formats, through: tick)
         let moving = formats.filter { fullViewers(of: stream, format: $0) > 0 }
-        if !moving.isEmpty {
-            publishMotion(stream, formats: moving, at: tick, baseFrom: baseFrom)
+        let still = formats.contains { reducedViewers(of: stream, format: $0) > 0 }
+        // Composing applies the changes due by `tick`, a new shape among them: the layout is looked at after it.
+        let frames = moving.isEmpty ? nil : stream.board.animator.frames(at: tick)
+        let rest = still ? stream.board.animator.restingFrame(at: tick) : nil
+        stream.refreshLayout()
+        if let frames {
+            publishMotion(frames, of: stream, formats: moving, at: tick, baseFrom: baseFrom)
         }
-        if let resting = restingFrame(of: stream, formats: formats, at: tick) {
+        if let resting = restingFrame(rest, of: stream) {
             publishResting(resting, of: stream, formats: formats, at: tick)
         }
     }
 
-    /// The animation's frame of `tick`, a delta and a keyframe in each of `formats`, to the full-motion viewers.
-    private func publishMotion(_ stream: BoardStream, formats: [WireFormat], at tick: Int64, baseFrom: Int64?) {
-        let (frame, base) = stream.board.animator.frames(at: tick)
+    /// The animation's frame of `tick` (`frames`: it and the one before), a delta and a keyframe in each of
+    /// `formats`, to the full-motion viewers.
+    private func publishMotion(
+        _ frames: (frame: Frame, base: Frame), of stream: BoardStream, formats: [WireFormat], at tick: Int64,
+        baseFrom: Int64?
+    ) {
+        let (frame, base) = frames
         // A new structure: every viewer gets the new layout, then this frame as a keyframe.
         let newLayout = stream.unpublishedLayout.contains(.full)
         let forceKeyframe = stream.forceKeyframe || newLayout
@@ -342,17 +350,14 @@ final class Broadcaster: BoardObserver {
         }
     }
 
-    /// The frame reduced-motion viewers of `formats` get at `tick`, if it shows anything their last one did
-    /// not: the end state of a change on its first tick, the next whole second of a countdown, a new layout.
-    /// Never a run of animation frames (PROTOCOL.md "Reduced motion").
-    private func restingFrame(
-        of stream: BoardStream, formats: [WireFormat], at tick: Int64
-    ) -> (frame: Frame, newLayout: Bool)? {
-        guard formats.contains(where: { reducedViewers(of: stream, format: $0) > 0 }) else {
+    /// The frame reduced-motion viewers get, `composed` (the tick's resting frame; nil when nobody watches in reduced
+    /// motion), if it shows anything their last one did not: the end state of a change on its first tick, the next
+    /// whole second of a countdown, a new layout. Never a run of animation frames (PROTOCOL.md "Reduced motion").
+    private func restingFrame(_ composed: Frame?, of stream: BoardStream) -> (frame: Frame, newLayout: Bool)? {
+        guard let frame = composed else {
             stream.lastResting = nil
             return nil
         }
-        let frame = stream.board.animator.restingFrame(at: tick)
         let newLayout = stream.unpublishedLayout.contains(.reduced)
         stream.unpublishedLayout.remove(.reduced)
         if !newLayout, let last = stream.lastResting, last.rings == frame.rings, last.background == frame.background {

@@ -233,8 +233,9 @@ struct GracefulDrainTests {
                 && bounded.stderr.contains("a request still arriving"),
             "\(bounded.stderr)")
 
-        // shutdownTimeout needs a restart; a second SIGTERM during the drain ends the process at once.
-        let (patient, newPort) = try await Self.serve(config: config, data: data)
+        // shutdownTimeout needs a restart; a second SIGTERM during the drain ends the process at once. One loop: the
+        // stalled request and the probe on one loop's drain (each loop drains its own connections; LoopsTests).
+        let (patient, newPort) = try await Self.serve(config: config, data: data, flags: ["--loops", "1"])
         defer { patient.signal(SIGKILL) }
         _ = try Self.config(in: directory, extra: #""shutdownTimeout": 3,"#)
         patient.signal(SIGHUP)

@@ -26,6 +26,29 @@ struct LoopsTests {
         return counts.keys.sorted().map { counts[$0]! }
     }
 
+    /// Viewers on each loop once they add up to `total` (within 5 s), from `/metrics`.
+    static func spread(of server: TestServer, total: Int) async throws -> [Int] {
+        var counts: [Int] = []
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
+            counts = loopViewers(try server.http.get("/metrics").text)
+            if counts.reduce(0, +) == total { break }
+            try await Task.sleep(for: .milliseconds(50))
+        } while Date() < deadline
+        return counts
+    }
+
+    /// `count` binary viewers of `main`, connected one after the other (each after the one before has its greeting).
+    static func connectViewers(_ count: Int, to server: TestServer, client: WebSocketClient) async throws -> [TestViewer] {
+        var viewers: [TestViewer] = []
+        for _ in 0..<count {
+            let viewer = TestViewer(client: client, port: server.port, path: "/ws?board=main&format=binary")
+            try await viewer.waitForGreeting(binary: true)
+            viewers.append(viewer)
+        }
+        return viewers
+    }
+
     /// A linear animation of `move` repeated forever: a frame every tick for as long as a test runs.
     static func animateForever(_ server: TestServer) throws {
         let push = try server.http.send(
@@ -40,13 +63,8 @@ struct LoopsTests {
         try Self.animateForever(server)  // before the viewers, so they take their turns 0…5 with nothing between
         let client = try WebSocketClient()
         defer { client.shutdown() }
-        var viewers: [TestViewer] = []
-        for _ in 0..<6 {
-            let viewer = TestViewer(client: client, port: server.port, path: "/ws?board=main&format=binary")
-            try await viewer.waitForGreeting(binary: true)
-            viewers.append(viewer)
-        }
-        let spread = Self.loopViewers(try server.http.get("/metrics").text)
+        let viewers = try await Self.connectViewers(6, to: server, client: client)
+        let spread = try await Self.spread(of: server, total: 6)
         #expect(spread == [2, 2, 2], "viewers per loop: \(spread)")
 
         // Three writes, each on a connection of its own (the test client closes each): the next three turns, so one
@@ -89,13 +107,8 @@ struct LoopsTests {
         let stalled = try RawWebSocket(port: server.port, path: "/ws?board=main&format=binary", receiveBufferBytes: 4096)
         let client = try WebSocketClient()
         defer { client.shutdown() }
-        var reading: [TestViewer] = []
-        for _ in 0..<3 {
-            let viewer = TestViewer(client: client, port: server.port, path: "/ws?board=main&format=binary")
-            try await viewer.waitForGreeting(binary: true)
-            reading.append(viewer)
-        }
-        let spread = Self.loopViewers(try server.http.get("/metrics").text)
+        let reading = try await Self.connectViewers(3, to: server, client: client)
+        let spread = try await Self.spread(of: server, total: 4)
         #expect(spread == [1, 2, 1], "viewers per loop: \(spread)")
 
         // Until the stalled viewer is held (its window full), then for two seconds more: every reading viewer, on its

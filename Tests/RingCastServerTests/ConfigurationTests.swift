@@ -259,6 +259,32 @@ struct ConfigurationTests {
         #expect(fromEnvironment.shutdownTimeout == 300)
     }
 
+    @Test func loops_areOnePerCoreByDefault_thenTheFiles_thenTheEnvironments_andOutOfRangeIsRefusedByName() throws {
+        let shipped = try RingCastConfiguration.load(file: Self.shipped.path, environment: [:])
+        #expect(shipped.loops == min(8, ProcessInfo.processInfo.activeProcessorCount))
+        let original = try String(contentsOf: Self.shipped, encoding: .utf8)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try original.replacingOccurrences(of: #""fps": 60"#, with: #""fps": 60, "loops": 3"#)
+            .write(to: file, atomically: true, encoding: .utf8)
+        #expect(try RingCastConfiguration.load(file: file.path, environment: [:]).loops == 3)
+        #expect(try RingCastConfiguration.load(file: file.path, environment: ["RINGCAST_LOOPS": "1"]).loops == 1)
+        for bad in ["0", "9"] {
+            #expect {
+                _ = try RingCastConfiguration.load(file: file.path, environment: ["RINGCAST_LOOPS": bad])
+            } throws: { error in
+                "\(error)".contains("RINGCAST_LOOPS") && "\(error)".contains("expected 1…8 service loops, got \(bad)")
+            }
+        }
+        try original.replacingOccurrences(of: #""fps": 60"#, with: #""fps": 60, "loops": 0"#)
+            .write(to: file, atomically: true, encoding: .utf8)
+        #expect {
+            _ = try RingCastConfiguration.load(file: file.path, environment: [:])
+        } throws: { error in
+            "\(error)".contains("loops") && "\(error)".contains("got 0")
+        }
+    }
+
     @Test func tlsFilesComeFromTheEnvironment_andAnEmptyValueSwitchesTLSOff() throws {
         let on = try RingCastConfiguration.load(
             file: Self.shipped.path, environment: ["RINGCAST_TLS_CERT": "/c.pem", "RINGCAST_TLS_KEY": "/k.pem"])

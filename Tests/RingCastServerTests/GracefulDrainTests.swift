@@ -117,9 +117,23 @@ struct GracefulDrainTests {
         }
     }
 
-    /// The viewer's thread: connected yet, and how its read ended (the close code it got).
-    private final class ViewerOutcome: Sendable {
+    /// A viewer on a thread of its own: connected yet, and how its read ended (the close code it got).
+    final class ViewerOutcome: Sendable {
         let state = Mutex<(open: Bool, close: Result<Int?, any Error>?)>((false, nil))
+
+        /// Connects to `path` on a thread of its own and reads until the server's close frame.
+        static func watching(port: Int, path: String) -> ViewerOutcome {
+            let outcome = ViewerOutcome()
+            Thread {
+                let result = Result {
+                    let socket = try RawWebSocket(port: port, path: path, timeoutSeconds: 30)
+                    outcome.state.withLock { $0.open = true }
+                    return try socket.readCloseCode()
+                }
+                outcome.state.withLock { $0.close = result }
+            }.start()
+            return outcome
+        }
     }
 
     @Test func sigtermUnderEightPushers_answersEveryRequestSent_closesViewersWith1001_andKeepsEveryAcknowledgedWrite()
@@ -134,15 +148,7 @@ struct GracefulDrainTests {
         defer { server.signal(SIGKILL) }
 
         // A viewer, connected and then reading on a thread of its own until the server's close frame.
-        let viewer = ViewerOutcome()
-        Thread {
-            let result = Result {
-                let socket = try RawWebSocket(port: port, path: "/ws?board=drain&format=json", timeoutSeconds: 30)
-                viewer.state.withLock { $0.open = true }
-                return try socket.readCloseCode()
-            }
-            viewer.state.withLock { $0.close = result }
-        }.start()
+        let viewer = ViewerOutcome.watching(port: port, path: "/ws?board=drain&format=json")
 
         let tallies = Tallies()
         defer { tallies.stop.store(true, ordering: .relaxed) }

@@ -137,11 +137,6 @@ struct LoopsTests {
         withExtendedLifetime(stalled) {}
     }
 
-    /// The viewer's thread: connected yet, and the close code its read ended with.
-    private final class Outcome: Sendable {
-        let state = Mutex<(open: Bool, close: Result<Int?, any Error>?)>((false, nil))
-    }
-
     @Test func sigtermWithThreeLoops_answersEveryRequestSent_andClosesTheViewersOfEveryLoopWith1001() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ringcast-loops-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -152,16 +147,10 @@ struct LoopsTests {
         defer { server.signal(SIGKILL) }
 
         // Six viewers, one after the other (two on each loop), each reading on a thread of its own until its close.
-        let outcomes = (0..<6).map { _ in Outcome() }
-        for outcome in outcomes {
-            Thread {
-                let result = Result {
-                    let socket = try RawWebSocket(port: port, path: "/ws?board=drain&format=json", timeoutSeconds: 30)
-                    outcome.state.withLock { $0.open = true }
-                    return try socket.readCloseCode()
-                }
-                outcome.state.withLock { $0.close = result }
-            }.start()
+        var outcomes: [GracefulDrainTests.ViewerOutcome] = []
+        for _ in 0..<6 {
+            let outcome = GracefulDrainTests.ViewerOutcome.watching(port: port, path: "/ws?board=drain&format=json")
+            outcomes.append(outcome)
             let opened = Date().addingTimeInterval(10)
             while !outcome.state.withLock({ $0.open }), Date() < opened { try await Task.sleep(for: .milliseconds(5)) }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import RingCastCore
 import RingCastStorage
+import RingCastTransport
 
 /// Everything a server needs to start: where to listen, how fast to tick, where files live, and
 /// the boards it serves. Built from config/ringcast.json, then overridden by `RINGCAST_*`
@@ -96,8 +97,8 @@ public struct RingCastConfiguration: Sendable {
     /// running the engine, the store's answers and every request (docs/CONFIGURATION.md, "Loops"). By default one
     /// per core, at most `maximumLoops`.
     public var loops: Int = RingCastConfiguration.defaultLoops
-    /// The most loops a server runs.
-    public static let maximumLoops = 8
+    /// The most loops a server runs: the transport's own limit.
+    public static let maximumLoops = TransportConfiguration.maximumLoops
     /// One loop per core the process may run on, at most `maximumLoops`.
     public static var defaultLoops: Int {
         min(maximumLoops, max(1, ProcessInfo.processInfo.activeProcessorCount))
